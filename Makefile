@@ -1,0 +1,153 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# migtrace build.  `make` builds ./migtrace and the workloads; `make test` runs every test;
+# `make run` does all set-up and runs the default job.  V=1 shows the commands.
+
+OUTPUT		:= .output
+CLANG		?= clang
+BPFTOOL		?= bpftool
+CC		?= cc
+ARCH		:= $(shell uname -m | sed 's/x86_64/x86/' | sed 's/aarch64/arm64/' \
+			 | sed 's/ppc64le/powerpc/' | sed 's/mips.*/mips/' | sed 's/riscv64/riscv/')
+
+WARN		:= -Wall -Wextra -Werror
+CFLAGS		?= -g -O2
+CFLAGS		+= $(WARN) -std=gnu11 -D_GNU_SOURCE -I$(OUTPUT) -Ibpf -Iuser -Ianalysis
+LDLIBS		:= -lbpf -lelf -lz -ljson-c -lm -lpthread
+SAN_FLAGS	:= -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+
+# The system include dirs clang would use for the host, so that BPF code can include
+# <linux/types.h>-style headers through vmlinux.h-free paths when it needs to.
+CLANG_BPF_SYS_INCLUDES ?= $(shell $(CLANG) -v -E - </dev/null 2>&1 \
+	| sed -n '/<...> search starts here:/,/End of search list./{ s| \(/.*\)|-idirafter \1|p }')
+
+BPF_APPS	:= $(patsubst bpf/%.bpf.c,%,$(wildcard bpf/*.bpf.c))
+BPF_OBJS	:= $(patsubst %,$(OUTPUT)/%.bpf.o,$(BPF_APPS))
+SKELS		:= $(patsubst %,$(OUTPUT)/%.skel.h,$(BPF_APPS))
+
+LIB_SRCS	:= $(filter-out user/main.c,$(wildcard user/*.c)) $(wildcard analysis/*.c)
+LIB_OBJS	:= $(patsubst %.c,$(OUTPUT)/%.o,$(LIB_SRCS))
+SAN_OBJS	:= $(patsubst %.c,$(OUTPUT)/san/%.o,$(LIB_SRCS))
+
+WORKLOADS	:= $(patsubst workloads/%.c,$(OUTPUT)/workloads/%,$(wildcard workloads/*.c))
+TEST_PROGS	:= $(patsubst tests/progs/%.c,$(OUTPUT)/tests/progs/%,$(wildcard tests/progs/*.c))
+UNIT_SRCS	:= $(wildcard tests/unit/test_*.c)
+UNIT_BINS	:= $(patsubst tests/unit/%.c,$(OUTPUT)/tests/unit/%,$(UNIT_SRCS))
+UNIT_SAN_BINS	:= $(patsubst tests/unit/%.c,$(OUTPUT)/tests/unit/san/%,$(UNIT_SRCS))
+
+# Debian packages the build, the tests and the benchmark need.
+DEB_PKGS	:= python3 clang llvm libbpf-dev libelf-dev zlib1g-dev bpftool libjson-c-dev \
+		   libcmocka-dev pkg-config linux-perf bpftrace rt-tests stress-ng make gcc \
+		   postgresql postgresql-contrib
+
+ifeq ($(V),1)
+	Q =
+	msg =
+else
+	Q = @
+	msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
+endif
+
+.DELETE_ON_ERROR:
+.SECONDARY:
+.PHONY: all clean deps vmlinux test unit san run bench
+
+all: migtrace $(WORKLOADS) $(TEST_PROGS)
+
+# Installs what is missing, quietly when nothing is; never upgrades what is there.
+deps:
+	@missing=""; for p in $(DEB_PKGS); do \
+		dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" \
+			|| missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+		echo "deps: installing$$missing"; \
+		export DEBIAN_FRONTEND=noninteractive; \
+		apt-get update -qq >/dev/null && apt-get install -y -qq $$missing >/dev/null \
+			|| { echo "deps: apt-get install failed for:$$missing" >&2; exit 1; }; \
+	fi
+
+vmlinux:
+	$(call msg,GEN,vmlinux.h)
+	$(Q)$(BPFTOOL) btf dump file /sys/kernel/btf/vmlinux format c > vmlinux.h.tmp
+	$(Q)mv vmlinux.h.tmp vmlinux.h
+
+$(OUTPUT) $(OUTPUT)/user $(OUTPUT)/analysis $(OUTPUT)/san/user $(OUTPUT)/san/analysis \
+$(OUTPUT)/workloads $(OUTPUT)/tests/progs $(OUTPUT)/tests/unit/san:
+	$(Q)mkdir -p $@
+
+# BPF: CO-RE objects against the committed vmlinux.h, then skeletons.
+$(OUTPUT)/%.bpf.o: bpf/%.bpf.c vmlinux.h | $(OUTPUT)
+	$(call msg,BPF,$@)
+	$(Q)$(CLANG) -g -O2 -Wall -Werror -target bpf -D__TARGET_ARCH_$(ARCH) -I. -Ibpf \
+		$(CLANG_BPF_SYS_INCLUDES) -MMD -MP -MF $(OUTPUT)/$*.bpf.d -MT $@ -c $< -o $@.tmp
+	$(Q)$(BPFTOOL) gen object $@ $@.tmp
+	$(Q)rm -f $@.tmp
+
+$(OUTPUT)/%.skel.h: $(OUTPUT)/%.bpf.o
+	$(call msg,GEN-SKEL,$@)
+	$(Q)$(BPFTOOL) gen skeleton $< > $@
+
+# User space: every object waits for the skeletons, since several include them.
+$(OUTPUT)/%.o: %.c $(SKELS) | $(OUTPUT)/user $(OUTPUT)/analysis
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
+
+$(OUTPUT)/san/%.o: %.c $(SKELS) | $(OUTPUT)/san/user $(OUTPUT)/san/analysis
+	$(call msg,CC-SAN,$@)
+	$(Q)$(CC) $(CFLAGS) $(SAN_FLAGS) -MMD -MP -c $< -o $@
+
+$(OUTPUT)/libmigtrace.a: $(LIB_OBJS)
+	$(call msg,AR,$@)
+	$(Q)$(AR) rcs $@ $^
+
+$(OUTPUT)/libmigtrace-san.a: $(SAN_OBJS)
+	$(call msg,AR,$@)
+	$(Q)$(AR) rcs $@ $^
+
+migtrace: $(OUTPUT)/user/main.o $(OUTPUT)/libmigtrace.a
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(CFLAGS) $^ $(LDLIBS) -o $@
+
+$(OUTPUT)/migtrace-san: $(OUTPUT)/san/user/main.o $(OUTPUT)/libmigtrace-san.a
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(CFLAGS) $(SAN_FLAGS) $^ $(LDLIBS) -o $@
+
+# Workloads and test programs: plain C, pinned by their own code where they need it.
+$(OUTPUT)/workloads/%: workloads/%.c | $(OUTPUT)/workloads
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) -MMD -MP $< -lpthread -lm -o $@
+
+$(OUTPUT)/tests/progs/%: tests/progs/%.c | $(OUTPUT)/tests/progs
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) -MMD -MP $< -lpthread -lm -o $@
+
+$(OUTPUT)/tests/unit/%: tests/unit/%.c $(OUTPUT)/libmigtrace.a | $(OUTPUT)/tests/unit/san
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) -MMD -MP $< $(OUTPUT)/libmigtrace.a -lcmocka $(LDLIBS) -o $@
+
+$(OUTPUT)/tests/unit/san/%: tests/unit/%.c $(OUTPUT)/libmigtrace-san.a | $(OUTPUT)/tests/unit/san
+	$(call msg,CC-SAN,$@)
+	$(Q)$(CC) $(CFLAGS) $(SAN_FLAGS) -MMD -MP $< $(OUTPUT)/libmigtrace-san.a -lcmocka \
+		$(LDLIBS) -o $@
+
+unit: $(UNIT_BINS)
+san: $(UNIT_SAN_BINS) $(OUTPUT)/migtrace-san
+
+# The README's two commands.
+test: deps
+	$(Q)$(MAKE) --no-print-directory all unit san
+	$(Q)bash tests/run.sh
+
+run: deps
+	$(Q)$(MAKE) --no-print-directory all
+	./migtrace calibrate
+
+bench: deps
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)bash bench/run.sh
+
+clean:
+	$(call msg,CLEAN,)
+	$(Q)rm -rf $(OUTPUT) migtrace
+
+-include $(wildcard $(OUTPUT)/*.d $(OUTPUT)/*/*.d $(OUTPUT)/*/*/*.d $(OUTPUT)/*/*/*/*.d)

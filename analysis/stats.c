@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Order statistics: median and MAD are what a noisy shared machine allows us to trust. */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stats.h"
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+double quantile_sorted_inplace(double *v, size_t n, double q)
+{
+	double pos;
+	size_t lo;
+
+	if (!n)
+		return 0;
+	qsort(v, n, sizeof(*v), cmp_double);
+	if (q <= 0)
+		return v[0];
+	if (q >= 1)
+		return v[n - 1];
+	pos = q * (double)(n - 1);
+	lo = (size_t)pos;
+	if (lo + 1 >= n)
+		return v[n - 1];
+	return v[lo] + (pos - (double)lo) * (v[lo + 1] - v[lo]);
+}
+
+double median_inplace(double *v, size_t n)
+{
+	return quantile_sorted_inplace(v, n, 0.5);
+}
+
+int summarize_u64(const uint64_t *v, size_t n, struct sample_summary *out)
+{
+	uint64_t *s = NULL;
+	double *dev = NULL, sum = 0, sq = 0;
+	int err = 0;
+
+	memset(out, 0, sizeof(*out));
+	if (!n)
+		return -EINVAL;
+	s = malloc(n * sizeof(*s));
+	dev = malloc(n * sizeof(*dev));
+	if (!s || !dev) {
+		err = -ENOMEM;
+		goto cleanup;
+	}
+	memcpy(s, v, n * sizeof(*s));
+	qsort(s, n, sizeof(*s), cmp_u64);
+	out->n = n;
+	out->min = s[0];
+	out->max = s[n - 1];
+	out->median = n % 2 ? (double)s[n / 2] : ((double)s[n / 2 - 1] + (double)s[n / 2]) / 2;
+	for (size_t i = 0; i < n; i++) {
+		sum += (double)s[i];
+		dev[i] = fabs((double)s[i] - out->median);
+	}
+	out->mean = sum / (double)n;
+	for (size_t i = 0; i < n; i++)
+		sq += ((double)s[i] - out->mean) * ((double)s[i] - out->mean);
+	out->stddev = n > 1 ? sqrt(sq / (double)(n - 1)) : 0;
+	out->mad = median_inplace(dev, n);
+cleanup:
+	free(s);
+	free(dev);
+	return err;
+}

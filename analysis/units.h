@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Every number a user sees says its unit: nanoseconds and bytes scaled for reading. */
+#ifndef MIGTRACE_UNITS_H
+#define MIGTRACE_UNITS_H
+#ifdef __KERNEL__
+#error "analysis/units.h is for user space"
+#endif
+
+#include <stdint.h>
+
+/* "850 ns", "12.3 µs", "1.23 ms", "2.50 s"; returns buf. */
+char *fmt_ns(char *buf, int len, double ns);
+/* "512 KiB", "1.5 MiB", "853 KiB"; returns buf. */
+char *fmt_bytes(char *buf, int len, uint64_t bytes);
+
+#endif

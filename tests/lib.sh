@@ -1,0 +1,37 @@
+# Shared helpers for the integration tests; sourced, never run.
+# Each test reports through pass/fail/skip; tests/run.sh counts the lines in $MT_RESULTS.
+MT_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+MT=${MT:-$MT_ROOT/migtrace}
+MT_SAN=${MT_SAN:-$MT_ROOT/.output/migtrace-san}
+MT_PROGS=$MT_ROOT/.output/tests/progs
+MT_RESULTS=${MT_RESULTS:-/dev/stdout}
+MT_TMP=$(mktemp -d /tmp/migtrace-test.XXXXXX)
+trap 'rm -rf "$MT_TMP"' EXIT
+
+pass() { echo "PASS $1" >>"$MT_RESULTS"; echo "  ok    $1"; }
+fail() { echo "FAIL $1 $2" >>"$MT_RESULTS"; echo "  FAIL  $1: $2"; }
+skip() { echo "SKIP $1 $2" >>"$MT_RESULTS"; echo "  skip  $1: $2"; }
+
+# check NAME COMMAND...: pass when COMMAND succeeds, else fail with its last output line.
+check() {
+	local name=$1 out
+	shift
+	if out=$("$@" 2>&1); then pass "$name"; else fail "$name" "$(echo "$out" | tail -n 3 | tr '\n' ' ')"; fi
+}
+
+# bpf_ok: may BPF tests run here?  Prints the reason when not.
+bpf_ok() {
+	if [ "$(id -u)" != 0 ]; then echo "not root"; return 1; fi
+	if [ ! -r /sys/kernel/btf/vmlinux ]; then echo "no kernel BTF"; return 1; fi
+	return 0
+}
+
+# bpf_skip NAME REASON: a BPF test that cannot run is a skip, but a failure under CI.
+bpf_skip() {
+	if [ "${CI:-}" = true ]; then fail "$1" "BPF test skipped under CI: $2"; else skip "$1" "$2"; fi
+}
+
+# json FILE PYTHON-EXPR: evaluates EXPR with the parsed file as `d`; exits non-zero if falsy.
+json() {
+	python3 -c "import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if ($2) else 1)" "$1"
+}

@@ -1,0 +1,299 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The calibration's arithmetic and its seed print formats, on made-up and seed numbers. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "calib_report.h"
+#include "calibrate.h"
+#include "fake_sysfs.h"
+#include "topology.h"
+
+/* A delta that the 2004 kernel would have printed as "whole.tenth". */
+static uint64_t seed_delta(int whole, int tenth)
+{
+	for (uint64_t k = 0; k < 1024; k++) {
+		uint64_t d = ((uint64_t)whole << 20) + k * 1024;
+
+		if ((d >> 20) == (uint64_t)whole && (((long)d >> 10) / 102) % 10 == tenth)
+			return d;
+	}
+	fail_msg("no delta prints as %d.%d", whole, tenth);
+	return 0;
+}
+
+static struct calib_result *make_result(int n, enum calib_method m)
+{
+	struct calib_result *r = calloc(1, sizeof(*r));
+
+	r->method = m;
+	r->ncpu = n;
+	r->opts.method = m;
+	r->opts.cpus.n = n;
+	for (int i = 0; i < n; i++)
+		r->opts.cpus.cpu[i] = i;
+	r->cells = calloc((size_t)n * n, sizeof(*r->cells));
+	for (int i = 0; i < n * n; i++) {
+		r->cells[i].src = i / n;
+		r->cells[i].dst = i % n;
+	}
+	return r;
+}
+
+static void free_result(struct calib_result *r)
+{
+	calib_result_free(r);
+	free(r);
+}
+
+static char *capture(void (*print)(FILE *, const struct calib_result *, void *),
+		     const struct calib_result *r, void *arg)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	print(f, r, arg);
+	fclose(f);
+	return buf;
+}
+
+static void print_2004(FILE *f, const struct calib_result *r, void *arg)
+{
+	calib_print_seed_2004(f, r, *(long *)arg, 1000000);
+}
+
+static void print_2005(FILE *f, const struct calib_result *r, void *arg)
+{
+	calib_print_seed_2005(f, r, *(long *)arg);
+}
+
+static void cell_is_max_times_six(void **state)
+{
+	const uint64_t s[5] = { 100, 90, 400, 110, 95 };
+	struct calib_cell c = { 0 };
+
+	(void)state;
+	assert_int_equal(calib_cell_from_samples(&c, s, 5), 0);
+	assert_int_equal(c.max_ns, 400);
+	assert_int_equal(c.min_ns, 90);
+	assert_int_equal(c.cost_ns, 2400);	/* max x 6 */
+	assert_true(c.median_ns == 100.0);
+	assert_int_equal(c.robust_ns, 600);	/* median x 6 */
+	assert_true(c.mad_ns == 10.0);		/* |.-100|: 0 10 300 10 5 -> 10 */
+	assert_int_not_equal(calib_cell_from_samples(&c, s, 0), 0);
+}
+
+static void hot_time_is_min_cross(void **state)
+{
+	struct calib_result *r = make_result(3, CALIB_2004);
+	const uint64_t max_ns[9] = { 50, 300, 200, 310, 40, 900, 250, 800, 60 };
+
+	(void)state;
+	for (int i = 0; i < 9; i++) {
+		uint64_t s[3] = { max_ns[i] / 2, max_ns[i], max_ns[i] / 2 };
+
+		calib_cell_from_samples(&r->cells[i], s, 3);
+	}
+	calib_finish_matrix(r);
+	assert_true(r->has_hot);
+	/* self cells (50, 40, 60) are ignored even though they are the smallest */
+	assert_int_equal(r->hot_ns, 200 * 6);
+	assert_int_equal(r->hot_robust_ns, 100 * 6);
+	free_result(r);
+
+	r = make_result(1, CALIB_2004);
+	{
+		uint64_t s[2] = { 10, 20 };
+
+		calib_cell_from_samples(&r->cells[0], s, 2);
+	}
+	calib_finish_matrix(r);
+	assert_false(r->has_hot);	/* one CPU: no migration cost */
+	free_result(r);
+}
+
+static void seed_cells(void **state)
+{
+	char buf[32];
+
+	(void)state;
+	/* The 8-way P3's min_delta is the 87.9 cell of its matrix. */
+	assert_string_equal(calib_seed_cell(buf, sizeof(buf), 91815564), " 87.9");
+	assert_string_equal(calib_seed_cell(buf, sizeof(buf), 12586890), " 12.0");
+	assert_string_equal(calib_seed_cell(buf, sizeof(buf), 1351361), "  1.2");
+	assert_string_equal(calib_seed_cell(buf, sizeof(buf), seed_delta(184, 8)), "184.8");
+	/* the fraction digit is (delta >> 10) / 102 % 10, not a rounded tenth */
+	assert_string_equal(calib_seed_cell(buf, sizeof(buf), 193800000), "184.5");
+}
+
+/* The 2-way Celeron/128K box from the Oct 2004 patch mail, line for line. */
+static void seed_2004_format(void **state)
+{
+	struct calib_result *r = make_result(2, CALIB_2004);
+	long mhz = 467;
+	char *out;
+
+	(void)state;
+	r->opts.cache_size = 131072;
+	r->cells[0].cost_ns = seed_delta(9, 6);
+	r->cells[1].cost_ns = 12586890;
+	r->cells[2].cost_ns = seed_delta(12, 2);
+	r->cells[3].cost_ns = seed_delta(9, 8);
+	out = capture(print_2004, r, &mhz);
+	assert_string_equal(out,
+		"arch cache_decay_nsec: 1000000\n"
+		"migration cost matrix (cache_size: 131072, cpu: 467 MHz):\n"
+		"        [00]  [01]\n"
+		"[00]:    9.6  12.0\n"
+		"[01]:   12.2   9.8\n"
+		"min_delta: 12586890\n"
+		"using cache_decay nsec: 12586890 (12 msec)\n");
+	free(out);
+	free_result(r);
+
+	/* The 8-way's last lines: 91815564 ns is "87 msec" (>> 20, rounded down). */
+	r = make_result(2, CALIB_2004);
+	r->opts.cache_size = 2097152;
+	r->cells[0].cost_ns = seed_delta(92, 1);
+	r->cells[1].cost_ns = 91815564;
+	r->cells[2].cost_ns = seed_delta(184, 8);
+	r->cells[3].cost_ns = seed_delta(92, 7);
+	mhz = 700;
+	out = capture(print_2004, r, &mhz);
+	assert_non_null(strstr(out, "min_delta: 91815564\n"
+				    "using cache_decay nsec: 91815564 (87 msec)\n"));
+	free(out);
+	free_result(r);
+}
+
+/* One CPU: the kernel's min_delta stayed -1 and the arch value was kept. */
+static void seed_2004_one_cpu(void **state)
+{
+	struct calib_result *r = make_result(1, CALIB_2004);
+	long mhz = -1;
+	char *out;
+
+	(void)state;
+	r->opts.cache_size = 524288;
+	r->cells[0].cost_ns = seed_delta(6, 1);
+	out = capture(print_2004, r, &mhz);
+	assert_non_null(strstr(out, "min_delta: -1\n"
+				    "using cache_decay nsec: 1000000 (0 msec)\n"));
+	free(out);
+	free_result(r);
+}
+
+/* The ia64 boot log from the 2.6.16 era, line for line. */
+static void seed_2005_format(void **state)
+{
+	struct calib_result *r = make_result(2, CALIB_2005);
+	long mhz = -1;
+	char *out;
+
+	(void)state;
+	r->opts.cache_size = 1572864;
+	r->ndist = 1;
+	r->dist = calloc(1, sizeof(*r->dist));
+	r->dist[0].cost_ns = 1680204;
+	r->cells[1].cost_ns = r->cells[2].cost_ns = 1680204;
+	r->wall_s = 1.2;
+	out = capture(print_2005, r, &mhz);
+	assert_string_equal(out,
+		"---------------------\n"
+		"| migration cost matrix (max_cache_size: 1572864, cpu: -1 MHz):\n"
+		"---------------------\n"
+		"          [00]    [01]\n"
+		"[00]:     -     1.6(0)\n"
+		"[01]:   1.6(0)    -   \n"
+		"--------------------------------\n"
+		"| cacheflush times [1]: 1.6 (1680204)\n"
+		"| calibration delay: 1 seconds\n"
+		"--------------------------------\n");
+	free(out);
+	free_result(r);
+}
+
+/* The seed's 8-way matrix shows its 0,5,6,7 / 1,2,3,4 quads; sysfs says 0-3 / 4-7. */
+static void groups_from_seed_matrix(void **state)
+{
+	static const double m[8][8] = {
+		{ 92.1, 184.8, 184.8, 184.8, 184.9, 90.7, 90.6, 90.7 },
+		{ 181.3, 92.7, 88.5, 88.6, 88.5, 181.5, 181.3, 181.4 },
+		{ 181.4, 88.4, 92.5, 88.4, 88.5, 181.4, 181.3, 181.4 },
+		{ 181.4, 88.4, 88.5, 92.5, 88.4, 181.5, 181.2, 181.4 },
+		{ 181.4, 88.5, 88.4, 88.4, 92.5, 181.5, 181.3, 181.5 },
+		{ 87.2, 181.5, 181.4, 181.5, 181.4, 90.0, 87.0, 87.1 },
+		{ 87.2, 181.5, 181.4, 181.5, 181.4, 87.9, 90.0, 87.1 },
+		{ 87.2, 181.5, 181.4, 181.5, 181.4, 87.9, 87.0, 90.0 },
+	};
+	struct calib_result *r = make_result(8, CALIB_2004);
+	char *root = fs_tempdir();
+	struct calib_groups g;
+	struct topology t;
+
+	(void)state;
+	make_tree_2socket(root);
+	assert_int_equal(topology_read(root, &t), 0);
+	for (int i = 0; i < 64; i++)
+		r->cells[i].robust_ns = (uint64_t)(m[i / 8][i % 8] * 1048576);
+	calib_group(r, &t, &g);
+	assert_int_equal(g.ngroups, 2);
+	assert_true(g.split_ratio > 2.0);
+	for (int cpu = 0; cpu < 8; cpu++)
+		assert_int_equal(g.group_of[cpu], (cpu == 0 || cpu >= 5) ? 0 : 1);
+	assert_int_equal(g.sysfs_ngroups, 2);
+	assert_int_equal(g.sysfs_group_of[3], 0);
+	assert_int_equal(g.sysfs_group_of[4], 1);
+	assert_false(g.agree);
+
+	/* A flat matrix (this VM) is one group: no split is claimed below 1.3x. */
+	for (int i = 0; i < 64; i++)
+		r->cells[i].robust_ns = 200000 + (i % 3) * 1000;
+	calib_group(r, &t, &g);
+	assert_int_equal(g.ngroups, 1);
+	topology_free(&t);
+	fs_rmtree(root);
+	free(root);
+	free_result(r);
+}
+
+static void fill_pattern_dirties_every_line(void **state)
+{
+	const uint64_t bytes = 873813 - 873813 % sizeof(long);
+	unsigned long *buf = calloc(bytes / sizeof(long), sizeof(long));
+	uint64_t lines_missed = 0, words = bytes / sizeof(long);
+
+	(void)state;
+	calib_fill_2004(buf, bytes, 0xdeadbeef);
+	/* every 64-byte line but possibly the last partial one holds a store */
+	for (uint64_t w = 0; w + 8 <= words; w += 8) {
+		bool hit = false;
+
+		for (int k = 0; k < 8; k++)
+			hit |= buf[w + k] == 0xdeadbeef;
+		lines_missed += !hit;
+	}
+	assert_int_equal(lines_missed, 0);
+	free(buf);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(cell_is_max_times_six),
+		cmocka_unit_test(hot_time_is_min_cross),
+		cmocka_unit_test(seed_cells),
+		cmocka_unit_test(seed_2004_format),
+		cmocka_unit_test(seed_2004_one_cpu),
+		cmocka_unit_test(seed_2005_format),
+		cmocka_unit_test(groups_from_seed_matrix),
+		cmocka_unit_test(fill_pattern_dirties_every_line),
+	};
+
+	return cmocka_run_group_tests_name("calibrate", tests, NULL, NULL);
+}

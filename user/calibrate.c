@@ -1,0 +1,470 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Migration-cost calibration, done from user space the way the kernel did it at boot.
+ *
+ * The calibrating thread migrates itself with sched_setaffinity(): a real migration, and
+ * after it the thread runs on the CPU it asked for (checked, as the kernel's WARN_ON did).
+ *
+ * What cannot be copied from the kernel: it ran "undisturbed" with interrupts off.  Here
+ * other tasks and interrupts land in the timed window, so besides the seed's max we keep
+ * the median and MAD of every cell, and the repetitions of all pairs are interleaved so that
+ * a burst of noise spreads over the matrix instead of spoiling one cell.
+ */
+#include <errno.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "calibrate.h"
+#include "stats.h"
+#include "topology.h"
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+/* Keeps the compiler from proving the buffer's stores dead. */
+static void clobber(void *p)
+{
+	__asm__ volatile("" : : "r"(p) : "memory");
+}
+
+void calib_fill_2004(unsigned long *c, uint64_t bytes, unsigned long d)
+{
+	uint64_t size = bytes / sizeof(long);	/* in longs, as the seed counts */
+
+	for (uint64_t i = 0; i < size / 4; i++) {
+		if ((i & 3) == 0)
+			c[i] = d;
+		if ((i & 3) == 1)
+			c[size - 1 - i] = d;
+		if ((i & 3) == 2)
+			c[size / 2 - i] = d;
+		if ((i & 3) == 3)
+			c[size / 2 + i] = d;
+	}
+	clobber(c);
+}
+
+void calib_touch_2005(unsigned long *c, uint64_t bytes)
+{
+	uint64_t size = bytes / sizeof(long), chunk1 = size / 3, chunk2 = 2 * size / 3;
+
+	/* i steps by 8 longs (one line); i % 6 cycles 0, 2, 4 and the cases fall through. */
+	for (uint64_t i = 0; i < size / 6; i += 8) {
+		switch (i % 6) {
+		case 0:
+			c[i]++;
+			/* fallthrough */
+		case 1:
+			c[size - 1 - i]++;
+			/* fallthrough */
+		case 2:
+			c[chunk1 - i]++;
+			/* fallthrough */
+		case 3:
+			c[chunk1 + i]++;
+			/* fallthrough */
+		case 4:
+			c[chunk2 - i]++;
+			/* fallthrough */
+		case 5:
+			c[chunk2 + i]++;
+		}
+	}
+	clobber(c);
+}
+
+/* Moves the calling thread to cpu and checks that it runs there. */
+static int pin_to(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set))
+		return -errno;
+	/* sched_setaffinity returns once the stopper moved us; verify like the kernel did. */
+	for (int tries = 0; sched_getcpu() != cpu; tries++) {
+		if (tries > 1000)
+			return -EAGAIN;
+		sched_yield();
+	}
+	return 0;
+}
+
+/* Writes the buffer back and out of every cache level: user space's sched_cacheflush(). */
+static void flush_buffer(void *buf, uint64_t bytes)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	for (uint64_t off = 0; off < bytes; off += 64)
+		__builtin_ia32_clflush((char *)buf + off);
+	__builtin_ia32_mfence();
+#else
+	(void)buf;
+	(void)bytes;
+#endif
+}
+
+struct calib_bufs {
+	unsigned long *shared;	/* the migrating task's working set */
+	unsigned long *local;	/* what the destination CPU was busy with */
+	uint64_t bytes;
+};
+
+static int bufs_alloc(struct calib_bufs *b, uint64_t bytes)
+{
+	b->bytes = bytes;
+	b->shared = aligned_alloc(4096, (bytes + 4095) & ~4095ULL);
+	b->local = aligned_alloc(4096, (bytes + 4095) & ~4095ULL);
+	if (!b->shared || !b->local) {
+		free(b->shared);
+		free(b->local);
+		b->shared = b->local = NULL;
+		return -ENOMEM;
+	}
+	/* Fault every page in now, so no page fault lands in a timed window. */
+	memset(b->shared, 0, bytes);
+	memset(b->local, 0, bytes);
+	return 0;
+}
+
+static void bufs_free(struct calib_bufs *b)
+{
+	free(b->shared);
+	free(b->local);
+}
+
+/* 2004 measure_one: src dirties shared, dst dirties local, then dst's timed fill of shared. */
+static int measure_2004(struct calib_bufs *b, int src, int dst, uint64_t *delta)
+{
+	uint64_t t0, t1;
+	int err;
+
+	if ((err = pin_to(src)))
+		return err;
+	memset(b->shared, 0, b->bytes);
+	clobber(b->shared);
+	if ((err = pin_to(dst)))
+		return err;
+	memset(b->local, 0, b->bytes);
+	clobber(b->local);
+	t0 = now_ns();
+	calib_fill_2004(b->shared, b->bytes, 0xdeadbeef);
+	t1 = now_ns();
+	*delta = t1 - t0;
+	return 0;
+}
+
+/* 2005 measure_one: flush, touch on source, migrate, touch on target; both timed. */
+static int measure_2005(struct calib_bufs *b, uint64_t size, int src, int dst, uint64_t *cost)
+{
+	uint64_t t0, t1, t2, t3;
+	int err;
+
+	flush_buffer(b->shared, size);
+	if ((err = pin_to(src)))
+		return err;
+	t0 = now_ns();
+	calib_touch_2005(b->shared, size);
+	t1 = now_ns();
+	if ((err = pin_to(dst)))
+		return err;
+	t2 = now_ns();
+	calib_touch_2005(b->shared, size);
+	t3 = now_ns();
+	flush_buffer(b->shared, size);
+	*cost = (t1 - t0) + (t3 - t2);
+	return 0;
+}
+
+int calib_cell_from_samples(struct calib_cell *c, const uint64_t *samples, int reps)
+{
+	struct sample_summary s;
+	int err = summarize_u64(samples, (size_t)reps, &s);
+
+	if (err)
+		return err;
+	c->max_ns = s.max;
+	c->min_ns = s.min;
+	c->median_ns = s.median;
+	c->mad_ns = s.mad;
+	/* The "10 %" rule: cold after ten times the cost; 10 = 6 x 5/3 (the buffer factor). */
+	c->cost_ns = s.max * 6;
+	c->robust_ns = (uint64_t)(s.median * 6);
+	return 0;
+}
+
+void calib_finish_matrix(struct calib_result *r)
+{
+	int n = r->ncpu, k = 0;
+	double *noise = calloc((size_t)n * n, sizeof(double));
+	double *spike = calloc((size_t)n * n, sizeof(double));
+
+	r->has_hot = false;
+	for (int i = 0; i < n * n; i++) {
+		struct calib_cell *c = &r->cells[i];
+
+		if (noise && c->median_ns > 0) {
+			noise[k] = 100.0 * c->mad_ns / c->median_ns;
+			spike[k] = (double)c->max_ns / c->median_ns;
+			k++;
+		}
+		if (c->src == c->dst)
+			continue;
+		if (!r->has_hot || c->cost_ns < r->hot_ns)
+			r->hot_ns = c->cost_ns;
+		if (!r->has_hot || c->robust_ns < r->hot_robust_ns)
+			r->hot_robust_ns = c->robust_ns;
+		r->has_hot = true;
+	}
+	r->noise_pct = noise ? median_inplace(noise, k) : 0;
+	r->max_over_median = spike ? median_inplace(spike, k) : 0;
+	free(noise);
+	free(spike);
+}
+
+static void progress(const struct calib_opts *o, const char *what, int done, int total)
+{
+	if (!o->progress)
+		return;
+	fprintf(stderr, "\rcalibrate: %s %d/%d (%d%%)   ", what, done, total,
+		total ? done * 100 / total : 100);
+	if (done == total)
+		fprintf(stderr, "\n");
+}
+
+static int run_2004(const struct calib_opts *o, struct calib_result *r)
+{
+	int n = o->cpus.n, reps = o->reps, err = 0;
+	uint64_t *samples = calloc((size_t)n * n * reps, sizeof(uint64_t));
+	struct calib_bufs b = { 0 };
+
+	if (!samples)
+		return -ENOMEM;
+	err = bufs_alloc(&b, r->buffer_size);
+	if (err) {
+		fprintf(stderr, "migtrace: cannot allocate 2 x %llu bytes for the calibration "
+			"buffers\n", (unsigned long long)r->buffer_size);
+		goto cleanup;
+	}
+	/* Dry run of every pair: warms TLBs, page tables and the code path. */
+	for (int i = 0; i < n * n && !err; i++) {
+		uint64_t d;
+
+		err = measure_2004(&b, o->cpus.cpu[i / n], o->cpus.cpu[i % n], &d);
+	}
+	for (int rep = 0; rep < reps && !err; rep++) {
+		for (int i = 0; i < n * n && !err; i++)
+			err = measure_2004(&b, o->cpus.cpu[i / n], o->cpus.cpu[i % n],
+					   &samples[(size_t)i * reps + rep]);
+		progress(o, "repetition", rep + 1, reps);
+	}
+	if (err) {
+		fprintf(stderr, "migtrace: cannot move the calibrating thread between CPUs: %s "
+			"(is every CPU in --cpus online and allowed to this process?)\n",
+			strerror(-err));
+		goto cleanup;
+	}
+	for (int i = 0; i < n * n; i++) {
+		struct calib_cell *c = &r->cells[i];
+
+		c->src = o->cpus.cpu[i / n];
+		c->dst = o->cpus.cpu[i % n];
+		c->distance = topology_distance(o->topo, c->src, c->dst);
+		err = calib_cell_from_samples(c, &samples[(size_t)i * reps], reps);
+		if (err)
+			goto cleanup;
+	}
+	calib_finish_matrix(r);
+cleanup:
+	bufs_free(&b);
+	free(samples);
+	return err;
+}
+
+/* 2005 measure_cost: mean cross-CPU cost (both directions) minus mean same-CPU cost. */
+static int measure_cost_2005(const struct calib_opts *o, struct calib_bufs *b, uint64_t size,
+			     int cpu1, int cpu2, int64_t *cost)
+{
+	const int pairs[4][2] = { { cpu1, cpu2 }, { cpu2, cpu1 }, { cpu1, cpu1 }, { cpu2, cpu2 } };
+	uint64_t sum[4] = { 0 };
+	int err = 0;
+
+	for (int p = 0; p < 4 && !err; p++) {
+		uint64_t c;
+
+		/* dry run: start cache-cold and take the page faults outside the sum */
+		err = measure_2005(b, size, pairs[p][0], pairs[p][1], &c);
+		for (int i = 0; i < o->reps && !err; i++) {
+			/* (perturb by 0..reps KiB against size/alignment artefacts) */
+			uint64_t sz = size > (uint64_t)i * 1024 * 2 ? size - (uint64_t)i * 1024 : size;
+
+			err = measure_2005(b, sz, pairs[p][0], pairs[p][1], &c);
+			sum[p] += c;
+		}
+	}
+	if (err)
+		return err;
+	*cost = (int64_t)((sum[0] + sum[1]) / (2 * (uint64_t)o->reps)) -
+		(int64_t)((sum[2] + sum[3]) / (2 * (uint64_t)o->reps));
+	return 0;
+}
+
+static int measure_migration_cost_2005(const struct calib_opts *o, struct calib_bufs *b,
+				       struct calib_distance *d)
+{
+	uint64_t max_size, size;
+	int64_t cost = 0, prev_cost, max_cost = 0, avg_fluct = 0;
+	uint64_t size_found = 0;
+	int cap = 256, err = 0;
+
+	max_size = o->cache_size * CALIB_2005_SEARCH_SCOPE;
+	if (max_size < CALIB_2005_MIN_SIZE)
+		max_size = CALIB_2005_MIN_SIZE;
+	size = o->cache_size / CALIB_2005_SEARCH_SCOPE;
+	if (size < CALIB_2005_MIN_SIZE)
+		size = CALIB_2005_MIN_SIZE;
+	d->steps = calloc(cap, sizeof(*d->steps));
+	if (!d->steps)
+		return -ENOMEM;
+	while (size <= max_size && d->nsteps < cap) {
+		struct calib_step *st = &d->steps[d->nsteps++];
+		int64_t fluct;
+
+		prev_cost = cost;
+		err = measure_cost_2005(o, b, size, d->cpu1, d->cpu2, &cost);
+		if (err)
+			return err;
+		if (cost > 0 && max_cost < cost) {
+			max_cost = cost;
+			size_found = size;
+		}
+		/* The kernel's running fluctuation estimate keeps noise from ending it early. */
+		fluct = cost > prev_cost ? cost - prev_cost : prev_cost - cost;
+		avg_fluct = (avg_fluct + fluct) / 2;
+		st->size = size;
+		st->cost_ns = cost;
+		st->max_cost_ns = max_cost;
+		st->avg_fluct_ns = avg_fluct;
+		if (o->progress)
+			fprintf(stderr, "\rcalibrate: 2005 sweep [%d][%d] size %llu   ", d->cpu1,
+				d->cpu2, (unsigned long long)size);
+		/* 30 % past the maximum and 30 % below it (with fluctuation): found it. */
+		if (size_found && size * 100 > size_found * CALIB_2005_SIZE_THRESH)
+			if (cost + avg_fluct <= 0 ||
+			    max_cost * 100 > (cost + avg_fluct) * CALIB_2005_COST_THRESH)
+				break;
+		size = size * 20 / 19;
+	}
+	if (o->progress)
+		fprintf(stderr, "\n");
+	d->size_found = size_found;
+	d->max_cost_ns = max_cost;
+	/* Cold after twice the worst-case cost, scaled by migration_factor. */
+	d->cost_ns = (uint64_t)(2 * max_cost * o->factor / CALIB_FACTOR_SCALE);
+	return 0;
+}
+
+static int run_2005(const struct calib_opts *o, struct calib_result *r)
+{
+	int n = o->cpus.n, maxd = 0, err = 0;
+	struct calib_bufs b = { 0 };
+
+	/* The largest size the sweep can reach, plus the perturbation slack. */
+	err = bufs_alloc(&b, o->cache_size * CALIB_2005_SEARCH_SCOPE + 2 * CALIB_2005_MIN_SIZE);
+	if (err) {
+		fprintf(stderr, "migtrace: cannot allocate the 2005 sweep buffer\n");
+		return err;
+	}
+	for (int i = 0; i < n * n; i++) {
+		int d = topology_distance(o->topo, o->cpus.cpu[i / n], o->cpus.cpu[i % n]);
+
+		if (i / n != i % n && d + 1 > maxd)
+			maxd = d + 1;
+	}
+	r->ndist = maxd;
+	r->dist = calloc(maxd ? maxd : 1, sizeof(*r->dist));
+	if (!r->dist) {
+		err = -ENOMEM;
+		goto cleanup;
+	}
+	for (int d = 0; d < maxd; d++)
+		r->dist[d].cpu1 = -1;
+	/* Measure one pair per distance and cache it, as the kernel did. */
+	for (int i = 0; i < n * n && !err; i++) {
+		int c1 = o->cpus.cpu[i / n], c2 = o->cpus.cpu[i % n];
+		int d = topology_distance(o->topo, c1, c2);
+		struct calib_distance *cd;
+
+		if (c1 == c2)
+			continue;
+		cd = &r->dist[d];
+		if (cd->cpu1 < 0) {
+			cd->cpu1 = c1;
+			cd->cpu2 = c2;
+			err = measure_migration_cost_2005(o, &b, cd);
+			if (err)
+				fprintf(stderr, "migtrace: 2005 sweep between CPUs %d and %d failed: "
+					"%s\n", c1, c2, strerror(-err));
+		}
+	}
+	for (int i = 0; i < n * n && !err; i++) {
+		struct calib_cell *c = &r->cells[i];
+
+		c->src = o->cpus.cpu[i / n];
+		c->dst = o->cpus.cpu[i % n];
+		c->distance = topology_distance(o->topo, c->src, c->dst);
+		if (c->src != c->dst) {
+			c->cost_ns = r->dist[c->distance].cost_ns;
+			c->robust_ns = c->cost_ns;
+			if (!r->has_hot || c->cost_ns < r->hot_ns)
+				r->hot_ns = r->hot_robust_ns = c->cost_ns;
+			r->has_hot = true;
+		}
+	}
+cleanup:
+	bufs_free(&b);
+	return err;
+}
+
+int calibrate_run(const struct calib_opts *o, struct calib_result *r)
+{
+	cpu_set_t saved;
+	uint64_t t0 = now_ns();
+	int n = o->cpus.n, err;
+
+	memset(r, 0, sizeof(*r));
+	r->method = o->method;
+	r->opts = *o;
+	r->ncpu = n;
+	if (n < 1 || o->reps < 1 || !o->cache_size || !o->topo)
+		return -EINVAL;
+	r->buffer_size = o->cache_size * 5 / 3;
+	r->buffer_size -= r->buffer_size % sizeof(long);
+	r->cells = calloc((size_t)n * n, sizeof(*r->cells));
+	if (!r->cells)
+		return -ENOMEM;
+	if (sched_getaffinity(0, sizeof(saved), &saved))
+		return -errno;
+	err = o->method == CALIB_2005 ? run_2005(o, r) : run_2004(o, r);
+	sched_setaffinity(0, sizeof(saved), &saved);
+	r->wall_s = (double)(now_ns() - t0) / 1e9;
+	return err;
+}
+
+void calib_result_free(struct calib_result *r)
+{
+	free(r->cells);
+	for (int d = 0; d < r->ndist; d++)
+		free(r->dist[d].steps);
+	free(r->dist);
+	memset(r, 0, sizeof(*r));
+}

@@ -1,0 +1,104 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Migration-cost calibration from user space: the 2004 boot-time method (max of N timed
+ * fills of a 5/3-cache buffer after a migration, x6) and the 2005 variant merged in 2.6.16
+ * (buffer-size sweep, cross-CPU minus same-CPU cost, max over sizes, x2 x factor).
+ */
+#ifndef MIGTRACE_CALIBRATE_H
+#define MIGTRACE_CALIBRATE_H
+#ifdef __KERNEL__
+#error "user/calibrate.h is for user space"
+#endif
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "parse.h"
+
+struct topology;
+
+enum calib_method { CALIB_2004 = 2004, CALIB_2005 = 2005 };
+
+/* The 2005 code's constants (kernel/sched.c, 2.6.16). */
+#define CALIB_2005_MIN_SIZE (64 * 1024U)
+#define CALIB_2005_SEARCH_SCOPE 2
+#define CALIB_2005_SIZE_THRESH 130	/* % past the maximum before an early stop */
+#define CALIB_2005_COST_THRESH 130	/* % drop from the maximum that ends the search */
+#define CALIB_FACTOR_SCALE 128		/* MIGRATION_FACTOR_SCALE */
+
+struct calib_opts {
+	enum calib_method method;
+	struct cpu_set_list cpus;
+	uint64_t cache_size;	/* bytes: the cache the buffer is sized against */
+	int reps;		/* timed repetitions per pair (2004) or per size (2005) */
+	int factor;		/* 2005 migration_factor, in 1/128 (128 = x1) */
+	bool progress;		/* progress on stderr */
+	const struct topology *topo;	/* for distances; required */
+};
+
+/* One ordered (src, dst) pair of the 2004 method.  All times in ns. */
+struct calib_cell {
+	int src, dst;
+	uint64_t max_ns, min_ns;	/* raw fill times after the migration, ns */
+	double median_ns, mad_ns;	/* ns */
+	uint64_t cost_ns;		/* the seed's cell: max x 6 (2004), or the distance cost */
+	uint64_t robust_ns;		/* median x 6: the same rule with a robust statistic */
+	int distance;			/* scheduler-domain distance (2005 caches by it) */
+};
+
+/* One size step of the 2005 search, for the sweep log. */
+struct calib_step {
+	uint64_t size;		/* bytes */
+	int64_t cost_ns;	/* cross - self, per migration, ns (may be < 0: noise) */
+	int64_t max_cost_ns;	/* running maximum, ns */
+	int64_t avg_fluct_ns;	/* the kernel's fluctuation estimate, ns */
+};
+
+struct calib_distance {
+	int cpu1, cpu2;		/* the pair measured for this distance */
+	uint64_t size_found;	/* bytes: working set where the cost peaked */
+	int64_t max_cost_ns;	/* ns */
+	uint64_t cost_ns;	/* 2 x max x factor / 128: the hot time for this distance, ns */
+	int nsteps;
+	struct calib_step *steps;
+};
+
+struct calib_result {
+	enum calib_method method;
+	struct calib_opts opts;
+	uint64_t buffer_size;		/* bytes actually used (2004: 5/3 x cache) */
+	int ncpu;			/* opts.cpus.n */
+	struct calib_cell *cells;	/* ncpu x ncpu, row = src */
+	/* 2004: the hot time is the minimum cross-CPU cell. */
+	bool has_hot;			/* false with a single CPU */
+	uint64_t hot_ns;		/* min over cross cells of cost_ns */
+	uint64_t hot_robust_ns;		/* min over cross cells of robust_ns */
+	double noise_pct;		/* median over cells of MAD / median, % */
+	double max_over_median;		/* median over cells of max / median: outlier weight */
+	/* 2005 */
+	int ndist;
+	struct calib_distance *dist;
+	double wall_s;			/* s */
+};
+
+/*
+ * The scattered fill of the 2004 seed: one store per step into four regions, so that the
+ * access pattern is hard for the cache to predict and the whole buffer is dirtied.
+ * size is in bytes.
+ */
+void calib_fill_2004(unsigned long *buf, uint64_t size, unsigned long value);
+/* The 2005 touch pattern: read-modify-write in six regions. */
+void calib_touch_2005(unsigned long *buf, uint64_t size);
+
+/* Runs the calibration.  0, or -errno with a message on stderr. */
+int calibrate_run(const struct calib_opts *o, struct calib_result *r);
+void calib_result_free(struct calib_result *r);
+
+/*
+ * The pure parts, testable on made-up samples: fills cell statistics from samples[reps]
+ * (2004: cost = max x 6), and the matrix-wide hot time and noise.
+ */
+int calib_cell_from_samples(struct calib_cell *c, const uint64_t *samples, int reps);
+void calib_finish_matrix(struct calib_result *r);
+
+#endif

@@ -1,0 +1,379 @@
+// SPDX-License-Identifier: GPL-2.0
+/* migtrace calibrate: the migration-cost matrix between CPUs, measured from user space. */
+#include <argp.h>
+#include <errno.h>
+#include <json-c/json.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/sysinfo.h>
+#include <unistd.h>
+
+#include "atomic_file.h"
+#include "calib_report.h"
+#include "calibrate.h"
+#include "commands.h"
+#include "parse.h"
+#include "topology.h"
+#include "tunable.h"
+#include "units.h"
+
+enum calib_format { FMT_TEXT, FMT_SEED };
+
+static struct calib_env {
+	const char *cpus_arg;
+	const char *sysfs_root;
+	const char *json_path;
+	const char *size_arg;
+	int level;		/* 0: the largest per-core cache */
+	long reps;
+	long method;
+	long factor;
+	enum calib_format format;
+	bool sweep_size;
+	bool dry_run;
+	bool quiet;
+} env;
+
+static const char doc[] =
+"Measure the migration cost between every pair of CPUs and derive a cache-hot time.\n"
+"\n"
+"For each ordered pair (src, dst) the calibrating thread dirties a buffer of 5/3 x the\n"
+"cache size on src, migrates to dst, dirties a private buffer there, then times a scattered\n"
+"fill of the first buffer: the cost of moving a cache-hot task (the 2004 boot-time\n"
+"auto-tuning, max of --reps x 6).  --method 2005 runs the variant merged in 2.6.16.\n"
+"\n"
+"USAGE: migtrace calibrate [--cpus LIST] [--level N | --size SIZE] [--reps N]\n"
+"                          [--method 2004|2005] [--format text|seed] [--json FILE]\n"
+"\n"
+"EXAMPLES:\n"
+"    migtrace calibrate                    # all online CPUs, the largest per-core cache\n"
+"    migtrace calibrate --format=seed      # print the 2004 kernel's boot log lines\n"
+"    migtrace calibrate --cpus 0,1 --reps 5 --json cal.json\n"
+"    migtrace calibrate --level 3          # size the buffer against the L3\n"
+"    migtrace calibrate --size 4M          # against a 4 MiB cache\n"
+"    migtrace calibrate --method 2005      # 2.6.16: size sweep, cross minus self\n"
+"    migtrace calibrate --sweep-size       # 1/4x .. 4x the cache: where the cost jumps\n";
+
+enum { OPT_SYSFS = 1000, OPT_JSON, OPT_FORMAT, OPT_SWEEP, OPT_FACTOR, OPT_DRY };
+
+static const struct argp_option opts[] = {
+	{ "cpus", 'c', "LIST", 0, "CPUs to calibrate (default: all online), e.g. 0-3,6", 0 },
+	{ "level", 'l', "N", 0, "Size the buffer against the cache of level N", 0 },
+	{ "size", 's', "SIZE", 0, "Size the buffer against a cache of SIZE (4M, 512K, 3145728)", 0 },
+	{ "reps", 'r', "N", 0, "Timed repetitions per pair (default 20; 2005: per size, 1)", 0 },
+	{ "method", 'm', "YEAR", 0, "2004 (default) or 2005", 0 },
+	{ "factor", OPT_FACTOR, "N", 0, "2005 migration_factor in 1/128 (default 128 = x1)", 0 },
+	{ "format", OPT_FORMAT, "FMT", 0, "text (default, real units) or seed (the kernel's log)", 0 },
+	{ "json", OPT_JSON, "FILE", 0, "Also write the result as JSON to FILE (atomically)", 0 },
+	{ "sweep-size", OPT_SWEEP, NULL, 0, "Repeat at 1/4x .. 4x the cache size", 0 },
+	{ "sysfs-root", OPT_SYSFS, "DIR", 0, "Read topology from DIR/devices/system/cpu", 0 },
+	{ "dry-run", OPT_DRY, NULL, 0, "Print what would be measured, measure nothing", 0 },
+	{ "quiet", 'q', NULL, 0, "No progress on stderr", 0 },
+	{ "verbose", 'v', NULL, 0, "Verbose output", 0 },
+	{ 0 },
+};
+
+static int usage_error(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "migtrace calibrate: ");
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, "\n");
+	return MT_EXIT_USAGE;
+}
+
+static error_t parse_arg(int key, char *arg, struct argp_state *state)
+{
+	long v;
+
+	switch (key) {
+	case 'c':
+		env.cpus_arg = arg;
+		break;
+	case 'l':
+		if (parse_long(arg, 1, 9, &v))
+			argp_error(state, "--level: '%s' is not a cache level 1-9", arg);
+		env.level = (int)v;
+		break;
+	case 's':
+		env.size_arg = arg;
+		break;
+	case 'r':
+		if (parse_long(arg, 1, 100000, &env.reps))
+			argp_error(state, "--reps: '%s' is not a whole number of repetitions "
+				   "from 1 to 100000", arg);
+		break;
+	case 'm':
+		if (parse_long(arg, 2004, 2005, &env.method))
+			argp_error(state, "--method: '%s' is neither 2004 nor 2005", arg);
+		break;
+	case OPT_FACTOR:
+		if (parse_long(arg, 1, 128 * 64, &env.factor))
+			argp_error(state, "--factor: '%s' is not a factor 1-8192 (in 1/128)", arg);
+		break;
+	case OPT_FORMAT:
+		if (strcmp(arg, "text") == 0)
+			env.format = FMT_TEXT;
+		else if (strcmp(arg, "seed") == 0)
+			env.format = FMT_SEED;
+		else
+			argp_error(state, "--format: '%s' is neither text nor seed", arg);
+		break;
+	case OPT_JSON:
+		env.json_path = arg;
+		break;
+	case OPT_SWEEP:
+		env.sweep_size = true;
+		break;
+	case OPT_SYSFS:
+		env.sysfs_root = arg;
+		break;
+	case OPT_DRY:
+		env.dry_run = true;
+		break;
+	case 'q':
+		env.quiet = true;
+		break;
+	case 'v':
+		mt_verbose++;
+		break;
+	case ARGP_KEY_ARG:
+		argp_error(state, "unexpected argument '%s'", arg);
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+/* Validates --cpus against the online set; fills the list (default: all online). */
+static int resolve_cpus(const struct topology *t, struct cpu_set_list *cpus)
+{
+	char bad[64], buf[256];
+
+	if (!env.cpus_arg) {
+		*cpus = t->online;
+		return 0;
+	}
+	if (parse_cpu_list(env.cpus_arg, cpus, bad, sizeof(bad)))
+		return usage_error("--cpus: '%s' is not a CPU number or range (e.g. 0-3,5)", bad);
+	for (int i = 0; i < cpus->n; i++) {
+		if (!cpu_list_has(&t->online, cpus->cpu[i])) {
+			snprintf(bad, sizeof(bad), "%d", cpus->cpu[i]);
+			fprintf(stderr, "migtrace calibrate: --cpus: CPU %s is not online (online: "
+				"%s)\n", bad, format_cpu_list(&t->online, buf, sizeof(buf)));
+			return MT_EXIT_USAGE;
+		}
+	}
+	return 0;
+}
+
+/* Picks the cache size: --size, --level, or the largest per-core cache. */
+static int resolve_cache(const struct topology *t, int cpu, uint64_t *size, char *what,
+			 size_t len)
+{
+	const struct topo_cache *k;
+	struct sysinfo si;
+	char b[32];
+
+	if (env.size_arg) {
+		if (parse_size(env.size_arg, size) || *size < 4096)
+			return usage_error("--size: '%s' is not a size of at least 4K (e.g. 512K, "
+					   "4M, 3145728)", env.size_arg);
+		snprintf(what, len, "--size %s", fmt_bytes(b, sizeof(b), *size));
+	} else {
+		k = env.level ? topology_cache_level(t, cpu, env.level)
+			      : topology_percore_cache(t, cpu);
+		if (!k && !env.level)
+			k = topology_llc(t, cpu);
+		if (!k) {
+			if (env.level) {
+				fprintf(stderr, "migtrace calibrate: --level %d: CPU %d has no "
+					"level-%d data cache in %s\n", env.level, cpu, env.level,
+					t->root);
+				return MT_EXIT_USAGE;
+			}
+			fprintf(stderr, "migtrace calibrate: sysfs lists no caches for CPU %d; "
+				"give the size with --size\n", cpu);
+			return MT_EXIT_FAIL;
+		}
+		*size = k->size_bytes;
+		snprintf(what, len, "L%d %s %s of CPU %d%s", k->level, k->type,
+			 fmt_bytes(b, sizeof(b), k->size_bytes), cpu,
+			 env.level ? "" : ", the largest per-core cache");
+	}
+	/* Two buffers of 5/3 x size (or 2x for the 2005 sweep) must fit in memory. */
+	if (sysinfo(&si) == 0) {
+		unsigned long long avail = (unsigned long long)si.freeram * si.mem_unit;
+
+		if (*size > avail / 5) {
+			fprintf(stderr, "migtrace calibrate: --size %s: the buffers would not fit "
+				"in the %s of free memory\n", env.size_arg ? env.size_arg : b,
+				fmt_bytes(b, sizeof(b), avail));
+			return MT_EXIT_USAGE;
+		}
+	}
+	return 0;
+}
+
+static int write_json(struct json_object *o, const char *path)
+{
+	const char *s = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY);
+	char *buf;
+	int err;
+
+	if (asprintf(&buf, "%s\n", s) < 0)
+		return -ENOMEM;
+	err = atomic_write_file(path, buf, strlen(buf));
+	free(buf);
+	return err;
+}
+
+/* --sweep-size: the 2004 measurement at 1/4x .. 4x the cache in sqrt(2) steps. */
+static int sweep_sizes(struct calib_opts *o, struct json_object *jroot)
+{
+	static const double factors[] = { 0.25, 0.354, 0.5, 0.707, 1, 1.414, 2, 2.83, 4 };
+	const int nf = sizeof(factors) / sizeof(factors[0]);
+	struct json_object *arr = json_object_new_array();
+	uint64_t base = o->cache_size;
+	double best = -1e300;
+	int best_i = -1, err = 0;
+	char a[32], b[32], c[32], d[32];
+
+	printf("\nsize sweep (method 2004, medians of %d fills; cost = cross-CPU - same-CPU):\n",
+	       o->reps);
+	printf("  %-10s %-10s %12s %12s %12s %14s\n", "cache", "buffer", "same-CPU",
+	       "cross-CPU", "cost", "cost per KiB");
+	for (int i = 0; i < nf; i++) {
+		struct calib_result r;
+		double self = 0, cross = 0, cost;
+		int ns = 0, nc = 0;
+		struct json_object *js;
+
+		o->cache_size = (uint64_t)((double)base * factors[i]);
+		o->cache_size -= o->cache_size % 64;
+		err = calibrate_run(o, &r);
+		if (err) {
+			calib_result_free(&r);
+			break;
+		}
+		for (int k = 0; k < r.ncpu * r.ncpu; k++) {
+			if (r.cells[k].src == r.cells[k].dst) {
+				self += r.cells[k].median_ns;
+				ns++;
+			} else {
+				cross += r.cells[k].median_ns;
+				nc++;
+			}
+		}
+		self /= ns ? ns : 1;
+		cross = nc ? cross / nc : 0;
+		cost = nc ? cross - self : 0;
+		printf("  %-10s %-10s %12s %12s %12s %11.1f ns\n",
+		       fmt_bytes(a, sizeof(a), o->cache_size),
+		       fmt_bytes(b, sizeof(b), r.buffer_size), fmt_ns(c, sizeof(c), self),
+		       nc ? fmt_ns(d, sizeof(d), cross) : "-", nc ? fmt_ns(a, sizeof(a), cost) : "-",
+		       cost / ((double)r.buffer_size / 1024));
+		if (nc && cost > best) {
+			best = cost;
+			best_i = i;
+		}
+		js = json_object_new_object();
+		json_object_object_add(js, "cache_size_bytes", json_object_new_int64((int64_t)o->cache_size));
+		json_object_object_add(js, "buffer_size_bytes", json_object_new_int64((int64_t)r.buffer_size));
+		json_object_object_add(js, "same_cpu_median_ns", json_object_new_double(self));
+		json_object_object_add(js, "cross_cpu_median_ns", json_object_new_double(cross));
+		json_object_array_add(arr, js);
+		calib_result_free(&r);
+	}
+	o->cache_size = base;
+	if (best_i >= 0)
+		printf("migration cost peaks with a %s buffer (cache %s x 5/3): the cache behaves "
+		       "as about that size\n",
+		       fmt_bytes(a, sizeof(a), (uint64_t)((double)base * factors[best_i]) * 5 / 3),
+		       fmt_bytes(b, sizeof(b), (uint64_t)((double)base * factors[best_i])));
+	json_object_object_add(jroot, "size_sweep", arr);
+	return err;
+}
+
+int cmd_calibrate(int argc, char **argv)
+{
+	static const struct argp argp = { opts, parse_arg, NULL, doc, NULL, NULL, NULL };
+	struct topology topo = { 0 };
+	struct calib_result res = { 0 };
+	struct calib_opts o = { 0 };
+	struct json_object *jroot = NULL;
+	struct tunable kern;
+	char what[256], a[32], b[32];
+	int rc = MT_EXIT_OK, err;
+
+	memset(&env, 0, sizeof(env));
+	env.reps = -1;
+	env.method = CALIB_2004;
+	env.factor = CALIB_FACTOR_SCALE;
+	err = argp_parse(&argp, argc, argv, 0, NULL, NULL);
+	if (err)
+		return MT_EXIT_USAGE;
+	if (env.level && env.size_arg)
+		return usage_error("%s", "--level and --size both choose the cache: give one");
+
+	if (topology_read(env.sysfs_root, &topo))
+		return MT_EXIT_FAIL;
+	o.method = (enum calib_method)env.method;
+	o.reps = (int)(env.reps > 0 ? env.reps : (o.method == CALIB_2005 ? 1 : 20));
+	o.factor = (int)env.factor;
+	o.topo = &topo;
+	o.progress = !env.quiet && isatty(STDERR_FILENO);
+	if ((rc = resolve_cpus(&topo, &o.cpus)))
+		goto cleanup;
+	if ((rc = resolve_cache(&topo, o.cpus.cpu[0], &o.cache_size, what, sizeof(what))))
+		goto cleanup;
+	tunable_probe(&kern);
+
+	if (env.format == FMT_TEXT || env.dry_run) {
+		format_cpu_list(&o.cpus, a, sizeof(a));
+		printf("Calibrating migration cost between CPUs %s against the %s (buffer %s), "
+		       "method %d.\n", a, what, fmt_bytes(b, sizeof(b), o.cache_size * 5 / 3),
+		       o.method);
+	}
+	if (env.dry_run) {
+		printf("dry run: %d ordered pairs x %d repetitions; nothing measured\n",
+		       o.cpus.n * o.cpus.n, o.reps);
+		goto cleanup;
+	}
+	if (o.cpus.n < 2)
+		fprintf(stderr, "migtrace calibrate: migration cost needs two CPUs; measuring "
+			"the same-CPU cost of CPU %d only\n", o.cpus.cpu[0]);
+
+	err = calibrate_run(&o, &res);
+	if (err) {
+		fprintf(stderr, "migtrace calibrate: calibration failed: %s\n", strerror(-err));
+		rc = MT_EXIT_FAIL;
+		goto cleanup;
+	}
+	if (env.format == FMT_SEED) {
+		if (o.method == CALIB_2005)
+			calib_print_seed_2005(stdout, &res, topo.cpu_mhz);
+		else
+			calib_print_seed_2004(stdout, &res, topo.cpu_mhz, kern.value_ns);
+	} else {
+		calib_print_report(stdout, &res, &topo, &kern);
+	}
+	jroot = calib_to_json(&res, &topo, &kern);
+	if (!jroot) {
+		rc = MT_EXIT_FAIL;
+		goto cleanup;
+	}
+	if (env.sweep_size && sweep_sizes(&o, jroot)) {
+		fprintf(stderr, "migtrace calibrate: size sweep failed\n");
+		rc = MT_EXIT_FAIL;
+		goto cleanup;
+	}
+	if (env.json_path && write_json(jroot, env.json_path))
+		rc = MT_EXIT_FAIL;
+cleanup:
+	json_object_put(jroot);
+	calib_result_free(&res);
+	topology_free(&topo);
+	return rc;
+}

@@ -1,0 +1,343 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * migtrace doctor: one line per capability migtrace depends on, ok / missing / limited, and
+ * what to do.  Everything is probed for real (a program is loaded, attached and triggered),
+ * nothing is inferred from version numbers.
+ */
+#include <argp.h>
+#include <bpf/libbpf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/perf_event.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/syscall.h>
+#include <sys/vfs.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bpf_util.h"
+#include "commands.h"
+#include "probe.skel.h"
+#include "topology.h"
+#include "tunable.h"
+
+#define TRACEFS_DIR "/sys/kernel/tracing"
+#define TRACEFS_MAGIC_NR 0x74726163
+
+enum status { ST_OK, ST_LIMITED, ST_MISSING };
+
+static struct doctor_env {
+	bool fix;
+	const char *sysfs_root;
+} env;
+
+struct doctor {
+	int nmissing_for_run;	/* checks whose absence stops `migtrace run` */
+};
+
+static const char doc[] =
+"Check what this kernel and these privileges allow migtrace to do.\n"
+"\n"
+"USAGE: migtrace doctor [--fix]\n"
+"\n"
+"Exit status is 0 when `migtrace run` can work here, 1 when it cannot.\n"
+"\n"
+"EXAMPLES:\n"
+"    sudo migtrace doctor\n"
+"    sudo migtrace doctor --fix    # also mount tracefs when it is not mounted\n";
+
+enum { OPT_SYSFS = 1000 };
+
+static const struct argp_option opts[] = {
+	{ "fix", 'f', NULL, 0, "Mount tracefs if it is not mounted", 0 },
+	{ "sysfs-root", OPT_SYSFS, "DIR", 0, "Read the CPU topology from DIR", 0 },
+	{ "verbose", 'v', NULL, 0, "Show libbpf's messages", 0 },
+	{ 0 },
+};
+
+static error_t parse_arg(int key, char *arg, struct argp_state *state)
+{
+	switch (key) {
+	case 'f':
+		env.fix = true;
+		break;
+	case OPT_SYSFS:
+		env.sysfs_root = arg;
+		break;
+	case 'v':
+		mt_verbose++;
+		break;
+	case ARGP_KEY_ARG:
+		argp_error(state, "unexpected argument '%s'", arg);
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+static void line(struct doctor *d, enum status st, bool needed_by_run, const char *what,
+		 const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+static void line(struct doctor *d, enum status st, bool needed_by_run, const char *what,
+		 const char *fmt, ...)
+{
+	static const char *const names[] = { "ok", "limited", "missing" };
+	va_list ap;
+
+	printf("%-8s %-22s ", names[st], what);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+	if (st == ST_MISSING && needed_by_run)
+		d->nmissing_for_run++;
+}
+
+static void check_privileges(struct doctor *d)
+{
+	bool admin = mt_has_cap(21), bpf = mt_has_cap(39), perfmon = mt_has_cap(38);
+
+	if (admin || (bpf && perfmon))
+		line(d, ST_OK, true, "privileges", "uid %d; CAP_SYS_ADMIN %s, CAP_BPF %s, "
+		     "CAP_PERFMON %s", (int)geteuid(), admin ? "yes" : "no", bpf ? "yes" : "no",
+		     perfmon ? "yes" : "no");
+	else
+		line(d, ST_MISSING, true, "privileges", "uid %d lacks %s: run as root (sudo) or "
+		     "grant CAP_BPF and CAP_PERFMON", (int)geteuid(),
+		     !bpf ? "CAP_BPF" : "CAP_PERFMON");
+}
+
+static void check_btf(struct doctor *d)
+{
+	if (access("/sys/kernel/btf/vmlinux", R_OK) == 0)
+		line(d, ST_OK, true, "kernel BTF", "/sys/kernel/btf/vmlinux (CO-RE and tp_btf)");
+	else
+		line(d, ST_MISSING, true, "kernel BTF", "/sys/kernel/btf/vmlinux absent: a kernel "
+		     "built with CONFIG_DEBUG_INFO_BTF=y is needed for tp_btf programs");
+}
+
+/* Never inlined, so the uprobe has a function entry to attach to. */
+__attribute__((noinline)) int mt_doctor_uprobe_target(int x)
+{
+	__asm__ volatile("" : : "r"(x) : "memory");
+	return x + 1;
+}
+
+/* Moves this thread to another online CPU and back: two real migrations to count. */
+static void trigger_migrations(void)
+{
+	cpu_set_t saved, one;
+	int here = sched_getcpu(), ncpu = (int)sysconf(_SC_NPROCESSORS_ONLN);
+
+	if (ncpu < 2 || sched_getaffinity(0, sizeof(saved), &saved))
+		return;
+	for (int cpu = 0; cpu < CPU_SETSIZE; cpu++) {
+		if (cpu == here || !CPU_ISSET(cpu, &saved))
+			continue;
+		CPU_ZERO(&one);
+		CPU_SET(cpu, &one);
+		sched_setaffinity(0, sizeof(one), &one);
+		break;
+	}
+	sched_setaffinity(0, sizeof(saved), &saved);
+}
+
+static int rb_count(void *ctx, void *data, size_t len)
+{
+	(void)data;
+	(void)len;
+	(*(int *)ctx)++;
+	return 0;
+}
+
+static void check_bpf(struct doctor *d)
+{
+	struct probe_bpf *skel = NULL;
+	struct ring_buffer *rb = NULL;
+	struct bpf_link *up = NULL;
+	LIBBPF_OPTS(bpf_uprobe_opts, uopts, .func_name = "mt_doctor_uprobe_target");
+	struct timespec ts = { 0, 20 * 1000 * 1000 };
+	int err, records = 0;
+
+	skel = probe_bpf__open();
+	if (!skel) {
+		line(d, ST_MISSING, true, "BPF load", "opening the probe failed: %s",
+		     strerror(errno));
+		return;
+	}
+	skel->rodata->probe_tgid = (__u32)getpid();
+	err = probe_bpf__load(skel);
+	if (err) {
+		line(d, ST_MISSING, true, "BPF load", "the verifier or the kernel refused the probe "
+		     "(tp_btf, task storage, ring buffer): %s; rerun with -v for libbpf's log",
+		     strerror(-err));
+		goto cleanup;
+	}
+	line(d, ST_OK, true, "BPF load", "tp_btf programs, task storage and a ring buffer "
+	     "pass the verifier");
+	err = probe_bpf__attach(skel);
+	if (err) {
+		line(d, ST_MISSING, true, "tp_btf attach", "attaching to sched_switch / "
+		     "sched_migrate_task failed: %s", strerror(-err));
+		goto cleanup;
+	}
+	rb = ring_buffer__new(bpf_map__fd(skel->maps.probe_rb), rb_count, &records, NULL);
+	trigger_migrations();
+	nanosleep(&ts, NULL);
+	if (rb)
+		ring_buffer__consume(rb);
+	if (skel->bss->switch_cnt && skel->bss->migrate_self_cnt)
+		line(d, ST_OK, true, "tp_btf attach", "sched_switch fired %llu times, "
+		     "sched_migrate_task saw this process migrate %llu times (%d ring-buffer "
+		     "records) in 20 ms", (unsigned long long)skel->bss->switch_cnt,
+		     (unsigned long long)skel->bss->migrate_self_cnt, records);
+	else if (skel->bss->switch_cnt)
+		line(d, ST_LIMITED, false, "tp_btf attach", "sched_switch fires, but no migration "
+		     "of this process was seen (one CPU, or affinity restricted?)");
+	else
+		line(d, ST_MISSING, true, "tp_btf attach", "attached, but sched_switch never fired "
+		     "in 20 ms");
+
+	up = bpf_program__attach_uprobe_opts(skel->progs.probe_uprobe, 0, "/proc/self/exe", 0,
+					     &uopts);
+	if (!up) {
+		line(d, ST_MISSING, false, "uprobes", "attaching a uprobe failed: %s (needed by "
+		     "--unit and the cachewalk unit timings)", strerror(errno));
+	} else {
+		mt_doctor_uprobe_target(1);
+		if (skel->bss->uprobe_cnt)
+			line(d, ST_OK, false, "uprobes", "a uprobe on this binary fired");
+		else
+			line(d, ST_MISSING, false, "uprobes", "attached but did not fire");
+	}
+cleanup:
+	bpf_link__destroy(up);
+	ring_buffer__free(rb);
+	probe_bpf__destroy(skel);
+}
+
+static void check_tracefs(struct doctor *d)
+{
+	struct statfs sfs;
+
+	if (statfs(TRACEFS_DIR, &sfs) == 0 && sfs.f_type == TRACEFS_MAGIC_NR) {
+		line(d, ST_OK, false, "tracefs", "mounted at %s (classic tp/ tracepoints, perf "
+		     "sched)", TRACEFS_DIR);
+		return;
+	}
+	if (env.fix) {
+		if (mount("nodev", TRACEFS_DIR, "tracefs", 0, NULL) == 0) {
+			line(d, ST_OK, false, "tracefs", "was not mounted; mounted it at %s",
+			     TRACEFS_DIR);
+			return;
+		}
+		line(d, ST_MISSING, false, "tracefs", "mounting at %s failed: %s", TRACEFS_DIR,
+		     strerror(errno));
+		return;
+	}
+	line(d, ST_LIMITED, false, "tracefs", "not mounted (tp_btf does not need it; perf sched "
+	     "does): migtrace doctor --fix, or mount -t tracefs nodev %s", TRACEFS_DIR);
+}
+
+static void check_pmu(struct doctor *d)
+{
+	struct perf_event_attr attr = { 0 };
+	int fd;
+
+	attr.type = PERF_TYPE_HARDWARE;
+	attr.size = sizeof(attr);
+	attr.config = PERF_COUNT_HW_CACHE_MISSES;
+	attr.disabled = 1;
+	attr.exclude_kernel = 1;
+	fd = (int)syscall(SYS_perf_event_open, &attr, 0, -1, -1, 0);
+	if (fd >= 0) {
+		close(fd);
+		line(d, ST_OK, false, "hardware PMU", "cache-miss counters available");
+	} else {
+		line(d, ST_LIMITED, false, "hardware PMU", "no hardware counters (%s): refill cost "
+		     "is measured by timing units, not by counting misses", strerror(errno));
+	}
+}
+
+static void check_bpf_stats(struct doctor *d)
+{
+	FILE *f = fopen("/proc/sys/kernel/bpf_stats_enabled", "r");
+	int v = -1;
+
+	if (f) {
+		if (fscanf(f, "%d", &v) != 1)
+			v = -1;
+		fclose(f);
+	}
+	if (v < 0)
+		line(d, ST_LIMITED, false, "BPF run-time stats", "kernel.bpf_stats_enabled not "
+		     "readable: per-program overhead cannot be measured");
+	else
+		line(d, ST_OK, false, "BPF run-time stats", "kernel.bpf_stats_enabled = %d (the "
+		     "benchmark turns it on for its run)", v);
+}
+
+static void check_tunable(struct doctor *d)
+{
+	struct tunable t;
+
+	tunable_probe(&t);
+	if (t.readable && t.writable)
+		line(d, ST_OK, false, "migration-cost tunable", "%s = %lld ns, readable and "
+		     "writable (sweep can run)", t.path, (long long)t.value_ns);
+	else if (t.readable)
+		line(d, ST_LIMITED, false, "migration-cost tunable", "%s = %lld ns, read-only: %s",
+		     t.path, (long long)t.value_ns, t.why);
+	else
+		line(d, ST_LIMITED, false, "migration-cost tunable", "not readable: %s; verdicts "
+		     "use the kernel default %lld ns, marked assumed; sweep cannot run", t.why,
+		     (long long)t.value_ns);
+}
+
+static void check_topology(struct doctor *d)
+{
+	struct topology t;
+
+	if (topology_read(env.sysfs_root, &t)) {
+		line(d, ST_MISSING, false, "CPU topology", "cannot read %s/devices/system/cpu",
+		     env.sysfs_root ? env.sysfs_root : "/sys");
+		return;
+	}
+	line(d, t.online.n > 1 ? ST_OK : ST_LIMITED, false, "CPU topology", "%s",
+	     t.online.n > 1 ? "read from sysfs:" : "one online CPU: nothing can migrate");
+	topology_print_summary(&t, stdout);
+	topology_free(&t);
+}
+
+int cmd_doctor(int argc, char **argv)
+{
+	static const struct argp argp = { opts, parse_arg, NULL, doc, NULL, NULL, NULL };
+	struct doctor d = { 0 };
+
+	memset(&env, 0, sizeof(env));
+	if (argp_parse(&argp, argc, argv, 0, NULL, NULL))
+		return MT_EXIT_USAGE;
+	mt_libbpf_init(mt_verbose);
+	check_privileges(&d);
+	check_btf(&d);
+	check_bpf(&d);
+	check_tracefs(&d);
+	check_pmu(&d);
+	check_bpf_stats(&d);
+	check_tunable(&d);
+	line(&d, ST_LIMITED, false, "fentry/kprobes", "not used by migtrace (tp_btf and "
+	     "uprobes are enough)");
+	check_topology(&d);
+	if (d.nmissing_for_run) {
+		printf("migtrace run cannot work here: %d required check%s missing\n",
+		       d.nmissing_for_run, d.nmissing_for_run > 1 ? "s are" : " is");
+		return MT_EXIT_FAIL;
+	}
+	printf("migtrace run can work here\n");
+	return MT_EXIT_OK;
+}
