@@ -13,6 +13,7 @@
 
 int cmd_calibrate(int argc, char **argv);
 int cmd_doctor(int argc, char **argv);
+int cmd_run(int argc, char **argv);
 
 /* Set by -v on any command: libbpf's debug messages and extra detail. */
 extern int mt_verbose;

@@ -18,6 +18,7 @@ static const struct {
 	int (*fn)(int argc, char **argv);
 	const char *summary;
 } commands[] = {
+	{ "run", cmd_run, "trace every migration of a pinned workload (BPF)" },
 	
 	{ "calibrate", cmd_calibrate, "measure the migration cost between every pair of CPUs" },
 	{ "doctor", cmd_doctor, "what this kernel allows migtrace to do, and why" },

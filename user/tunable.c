@@ -136,7 +136,9 @@ const char *tunable_describe(const struct tunable *t, char *buf, int len)
 {
 	double us = (double)t->value_ns / 1000.0;
 
-	if (t->assumed)
+	if (t->assumed && len > 0 && len < 100)
+		snprintf(buf, len, "kernel default, assumed: tunable not readable");
+	else if (t->assumed)
 		snprintf(buf, len, "%.0f µs, kernel default, assumed — tunable not readable: %s",
 			 us, t->why);
 	else

@@ -31,7 +31,8 @@ struct tunable {
 void tunable_probe(struct tunable *t);
 /* Writes ns (a u32 on 5.13+: -1 cannot be written there).  0 or -errno. */
 int tunable_write(const struct tunable *t, int64_t ns);
-/* "500 µs, kernel default, assumed — tunable not readable: <why>" or "500 µs (read from …)". */
+/* "500 µs, kernel default, assumed — tunable not readable: <why>" or "500 µs (read from …)";
+ * with a buffer under 100 bytes, the short form "kernel default, assumed: tunable not readable". */
 const char *tunable_describe(const struct tunable *t, char *buf, int len);
 
 #endif

@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <string.h>
+
+#include "hist.h"
+
+#define STARS_MAX 40
+
+uint64_t hist_slot_low_us(int slot)
+{
+	return slot == 0 ? 0 : 1ULL << slot;
+}
+
+uint64_t hist_total(const __u64 *slots, int nslots)
+{
+	uint64_t t = 0;
+
+	for (int i = 0; i < nslots; i++)
+		t += slots[i];
+	return t;
+}
+
+void hist_print_log2(FILE *f, const __u64 *slots, int nslots, const char *unit)
+{
+	int last = -1;
+	uint64_t max = 0;
+	char stars[STARS_MAX + 1];
+
+	for (int i = 0; i < nslots; i++) {
+		if (slots[i])
+			last = i;
+		if (slots[i] > max)
+			max = slots[i];
+	}
+	if (last < 0) {
+		fprintf(f, "     (no samples)\n");
+		return;
+	}
+	fprintf(f, "%*s%-*s : count    distribution\n", 10, unit, 15, "");
+	for (int i = 0; i <= last; i++) {
+		uint64_t lo = hist_slot_low_us(i), hi = (1ULL << (i + 1)) - 1;
+		int n = max ? (int)(slots[i] * STARS_MAX / max) : 0;
+		char range[48];
+
+		memset(stars, ' ', STARS_MAX);
+		memset(stars, '*', n);
+		stars[STARS_MAX] = '\0';
+		if (i == nslots - 1)
+			snprintf(range, sizeof(range), "%10llu -> inf", (unsigned long long)lo);
+		else
+			snprintf(range, sizeof(range), "%10llu -> %-10llu", (unsigned long long)lo,
+				 (unsigned long long)hi);
+		fprintf(f, "%-25s : %-8llu |%s|\n", range, (unsigned long long)slots[i], stars);
+	}
+}

@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* One in-memory run record: what `migtrace run` captured, and its summary and JSON. */
+#ifndef MIGTRACE_RUN_H
+#define MIGTRACE_RUN_H
+#ifdef __KERNEL__
+#error "analysis/run.h is for user space"
+#endif
+
+#include <linux/types.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "migtrace.h"
+#include "parse.h"
+
+struct json_object;
+
+struct run_record {
+	/* what was traced */
+	char command[1024];		/* the workload's command line, or "pid N" */
+	int pid;			/* workload (or -p) pid */
+	bool attached;			/* -p: an existing process */
+	struct cpu_set_list cpus;	/* where the workload was pinned */
+	int64_t hot_ns;			/* threshold task_hot() is judged at, ns */
+	char hot_source[700];		/* where hot_ns came from */
+	uint64_t ringbuf_bytes;
+	/* how it ended */
+	double duration_s;		/* s */
+	int exit_status;		/* the workload's, as a shell reports it; -1 unknown */
+	char end_reason[128];
+	/* what was captured */
+	struct mt_migrate *recs;	/* in ring-buffer order */
+	size_t nrecs, cap;
+	struct mt_stats stats;
+	struct mt_hists hists;
+	int nr_cpus;
+	uint64_t *pairs;		/* nr_cpus x nr_cpus, row = src */
+};
+
+extern const char *const mt_cause_names[MT_NR_CAUSES];	/* "wakeup", "lb_pull", … */
+extern const char *const mt_cause_titles[MT_NR_CAUSES];	/* "wakeup placement", … */
+extern const char *const mt_state_names[4];
+
+int run_record_add(struct run_record *r, const struct mt_migrate *m);
+void run_record_free(struct run_record *r);
+uint64_t run_total_migrations(const struct run_record *r);
+void run_print_summary(FILE *f, const struct run_record *r);
+/* The run file (schema migtrace.run/1).  NULL on ENOMEM. */
+struct json_object *run_to_json(const struct run_record *r);
+
+#endif

@@ -1,0 +1,269 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The summary of a `migtrace run` and its run file.  Counts come from the in-kernel
+ * aggregates (complete even when records were lost); per-record facts (ages of wakeup
+ * placements, per-pid counts) come from the records, and say so when some were lost.
+ */
+#include <errno.h>
+#include <json-c/json.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hist.h"
+#include "run.h"
+#include "units.h"
+
+const char *const mt_cause_names[MT_NR_CAUSES] = {
+	"wakeup", "lb_pull", "active_balance", "affinity", "fork", "exec", "unknown",
+};
+
+const char *const mt_cause_titles[MT_NR_CAUSES] = {
+	"wakeup placement", "load-balance pull", "active balance", "affinity change",
+	"fork placement", "exec balance", "unknown",
+};
+
+const char *const mt_state_names[4] = { "running", "queued", "waking", "new" };
+
+int run_record_add(struct run_record *r, const struct mt_migrate *m)
+{
+	if (r->nrecs == r->cap) {
+		size_t cap = r->cap ? r->cap * 2 : 1024;
+		struct mt_migrate *n = realloc(r->recs, cap * sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		r->recs = n;
+		r->cap = cap;
+	}
+	r->recs[r->nrecs++] = *m;
+	return 0;
+}
+
+void run_record_free(struct run_record *r)
+{
+	free(r->recs);
+	free(r->pairs);
+	r->recs = NULL;
+	r->pairs = NULL;
+	r->nrecs = r->cap = 0;
+}
+
+uint64_t run_total_migrations(const struct run_record *r)
+{
+	uint64_t t = 0;
+
+	for (int c = 0; c < MT_NR_CAUSES; c++)
+		t += r->stats.migrations[c];
+	return t;
+}
+
+static void print_pairs(FILE *f, const struct run_record *r)
+{
+	int n = r->nr_cpus, lo = n, hi = -1;
+	char buf[16];
+
+	/* Only the CPUs that appear, so a 2-CPU workload on a 64-CPU box stays readable. */
+	for (int i = 0; i < n * n; i++) {
+		if (!r->pairs[i])
+			continue;
+		if (i / n < lo)
+			lo = i / n;
+		if (i % n < lo)
+			lo = i % n;
+		if (i / n > hi)
+			hi = i / n;
+		if (i % n > hi)
+			hi = i % n;
+	}
+	if (hi < 0)
+		return;
+	fprintf(f, "\nmigrations by CPU pair (row: from, column: to):\n        ");
+	for (int d = lo; d <= hi; d++) {
+		snprintf(buf, sizeof(buf), "to %d", d);
+		fprintf(f, " %8s", buf);
+	}
+	fprintf(f, "\n");
+	for (int s = lo; s <= hi; s++) {
+		fprintf(f, "  from %-2d", s);
+		for (int d = lo; d <= hi; d++) {
+			if (s == d)
+				fprintf(f, " %8s", "-");
+			else
+				fprintf(f, " %8llu", (unsigned long long)r->pairs[s * n + d]);
+		}
+		fprintf(f, "\n");
+	}
+}
+
+void run_print_summary(FILE *f, const struct run_record *r)
+{
+	const struct mt_stats *s = &r->stats;
+	__u64 all_age[MT_HIST_SLOTS] = { 0 };
+	uint64_t total = run_total_migrations(r);
+	uint64_t wake_young = 0, wake_seen = 0, lost = s->rb_dropped;
+	char a[32], b[32];
+
+	fprintf(f, "\n%s: %s after %.2f s\n", r->command, r->end_reason, r->duration_s);
+	fprintf(f, "migrations: %llu (%llu traced tasks)\n", (unsigned long long)total,
+		(unsigned long long)s->tracked_tasks);
+	for (int c = 0; c < MT_NR_CAUSES; c++)
+		fprintf(f, "  %-18s %8llu  %5.1f %%\n", mt_cause_titles[c],
+			(unsigned long long)s->migrations[c],
+			total ? 100.0 * (double)s->migrations[c] / (double)total : 0.0);
+	fprintf(f, "  (%llu sched_migrate_task events with src == dst were not migrations)\n",
+		(unsigned long long)s->same_cpu);
+	print_pairs(f, r);
+
+	for (int c = 0; c < MT_NR_CAUSES; c++)
+		for (int k = 0; k < MT_HIST_SLOTS; k++)
+			all_age[k] += r->hists.age[c][k];
+	fprintf(f, "\nage at migration, all causes (since the last switch-out on src; 0 for a "
+		"running task):\n");
+	hist_print_log2(f, all_age, MT_HIST_SLOTS, "usecs");
+
+	fprintf(f, "\nthe kernel's judgement at %s (%s):\n", fmt_ns(a, sizeof(a), (double)r->hot_ns),
+		r->hot_source);
+	fprintf(f, "  load-balance pulls task_hot() would call hot: %llu of %llu",
+		(unsigned long long)s->lb_hot, (unsigned long long)s->lb_judged);
+	if (s->lb_judged)
+		fprintf(f, " (%.1f %%; kernel age = rq_clock_task(src) - se.exec_start)",
+			100.0 * (double)s->lb_hot / (double)s->lb_judged);
+	fprintf(f, "\n");
+	for (size_t i = 0; i < r->nrecs; i++) {
+		if (r->recs[i].cause != MT_CAUSE_WAKEUP)
+			continue;
+		wake_seen++;
+		wake_young += (int64_t)r->recs[i].age_ns < r->hot_ns;
+	}
+	fprintf(f, "  wakeup placements (task_hot() is never asked): %llu, of which %llu "
+		"(%.1f %%) younger than %s%s\n", (unsigned long long)s->migrations[MT_CAUSE_WAKEUP],
+		(unsigned long long)wake_young,
+		wake_seen ? 100.0 * (double)wake_young / (double)wake_seen : 0.0,
+		fmt_ns(b, sizeof(b), (double)r->hot_ns), lost ? " (of the records kept)" : "");
+
+	fprintf(f, "\nrun slices of traced tasks:\n");
+	hist_print_log2(f, r->hists.slice, MT_HIST_SLOTS, "usecs");
+	fprintf(f, "\nwakeup-to-run latency of traced tasks:\n");
+	hist_print_log2(f, r->hists.wakelat, MT_HIST_SLOTS, "usecs");
+
+	fprintf(f, "\ndata quality: %llu migration records, %llu lost (%.2f %%), ring buffer %s\n",
+		(unsigned long long)(s->rb_records + lost), (unsigned long long)lost,
+		s->rb_records + lost ? 100.0 * (double)lost / (double)(s->rb_records + lost) : 0.0,
+		fmt_bytes(a, sizeof(a), r->ringbuf_bytes));
+}
+
+static struct json_object *hist_json(const __u64 *slots)
+{
+	struct json_object *a = json_object_new_array();
+
+	for (int k = 0; k < MT_HIST_SLOTS; k++)
+		json_object_array_add(a, json_object_new_int64((int64_t)slots[k]));
+	return a;
+}
+
+#define JADD(o, k, v) json_object_object_add((o), (k), (v))
+#define JI(v) json_object_new_int64((int64_t)(v))
+
+struct json_object *run_to_json(const struct run_record *r)
+{
+	struct json_object *o = json_object_new_object(), *meta, *stats, *causes, *hists, *ages;
+	struct json_object *pairs, *recs, *cpus, *clocks;
+	const struct mt_stats *s = &r->stats;
+
+	if (!o)
+		return NULL;
+	JADD(o, "schema", json_object_new_string("migtrace.run/1"));
+	meta = json_object_new_object();
+	JADD(meta, "command", json_object_new_string(r->command));
+	JADD(meta, "pid", JI(r->pid));
+	JADD(meta, "attached", json_object_new_boolean(r->attached));
+	cpus = json_object_new_array();
+	for (int i = 0; i < r->cpus.n; i++)
+		json_object_array_add(cpus, JI(r->cpus.cpu[i]));
+	JADD(meta, "cpus", cpus);
+	JADD(meta, "hot_ns", JI(r->hot_ns));
+	JADD(meta, "hot_source", json_object_new_string(r->hot_source));
+	JADD(meta, "duration_s", json_object_new_double(r->duration_s));
+	JADD(meta, "exit_status", JI(r->exit_status));
+	JADD(meta, "end_reason", json_object_new_string(r->end_reason));
+	JADD(meta, "ringbuf_bytes", JI(r->ringbuf_bytes));
+	clocks = json_object_new_object();
+	JADD(clocks, "ts_ns", json_object_new_string("CLOCK_MONOTONIC (bpf_ktime_get_ns)"));
+	JADD(clocks, "age_ns", json_object_new_string("CLOCK_MONOTONIC (bpf_ktime_get_ns)"));
+	JADD(clocks, "kernel_age_ns", json_object_new_string("rq_clock_task of the source CPU"));
+	JADD(meta, "clocks", clocks);
+	JADD(o, "meta", meta);
+
+	stats = json_object_new_object();
+	causes = json_object_new_object();
+	for (int c = 0; c < MT_NR_CAUSES; c++)
+		JADD(causes, mt_cause_names[c], JI(s->migrations[c]));
+	JADD(stats, "migrations", JI(run_total_migrations(r)));
+	JADD(stats, "by_cause", causes);
+	JADD(stats, "same_cpu_events", JI(s->same_cpu));
+	JADD(stats, "records", JI(s->rb_records));
+	JADD(stats, "records_lost", JI(s->rb_dropped));
+	JADD(stats, "records_read", JI(r->nrecs));
+	JADD(stats, "lb_judged", JI(s->lb_judged));
+	JADD(stats, "lb_hot", JI(s->lb_hot));
+	JADD(stats, "switches_in", JI(s->switches_in));
+	JADD(stats, "traced_tasks", JI(s->tracked_tasks));
+	JADD(o, "stats", stats);
+
+	hists = json_object_new_object();
+	JADD(hists, "unit", json_object_new_string("log2 µs: slot k = [2^k, 2^(k+1)) µs, "
+						   "slot 0 = [0, 2) µs"));
+	ages = json_object_new_object();
+	for (int c = 0; c < MT_NR_CAUSES; c++)
+		JADD(ages, mt_cause_names[c], hist_json(r->hists.age[c]));
+	JADD(hists, "age", ages);
+	JADD(hists, "kernel_age_lb_pull", hist_json(r->hists.kernel_age));
+	JADD(hists, "run_slice", hist_json(r->hists.slice));
+	JADD(hists, "wakeup_latency", hist_json(r->hists.wakelat));
+	JADD(o, "histograms", hists);
+
+	pairs = json_object_new_array();
+	for (int i = 0; r->pairs && i < r->nr_cpus * r->nr_cpus; i++) {
+		struct json_object *p;
+
+		if (!r->pairs[i])
+			continue;
+		p = json_object_new_object();
+		JADD(p, "src", JI(i / r->nr_cpus));
+		JADD(p, "dst", JI(i % r->nr_cpus));
+		JADD(p, "count", JI(r->pairs[i]));
+		json_object_array_add(pairs, p);
+	}
+	JADD(o, "cpu_pairs", pairs);
+
+	recs = json_object_new_array();
+	for (size_t i = 0; i < r->nrecs; i++) {
+		const struct mt_migrate *m = &r->recs[i];
+		struct json_object *j = json_object_new_object();
+
+		JADD(j, "ts_ns", JI(m->ts_ns));
+		JADD(j, "pid", JI(m->pid));
+		JADD(j, "tgid", JI(m->tgid));
+		JADD(j, "comm", json_object_new_string_len(m->comm, strnlen(m->comm, MT_COMM_LEN)));
+		JADD(j, "src_cpu", JI(m->src_cpu));
+		JADD(j, "dst_cpu", JI(m->dst_cpu));
+		JADD(j, "cause", json_object_new_string(m->cause < MT_NR_CAUSES ?
+							mt_cause_names[m->cause] : "unknown"));
+		JADD(j, "state", json_object_new_string(m->state < 4 ? mt_state_names[m->state] :
+							"unknown"));
+		JADD(j, "on_rq", JI(m->on_rq));
+		JADD(j, "age_ns", JI(m->age_ns));
+		JADD(j, "off_cpu_ns", JI(m->off_cpu_ns));
+		if (m->flags & MT_RF_KAGE_VALID)
+			JADD(j, "kernel_age_ns", JI(m->kernel_age_ns));
+		else
+			JADD(j, "kernel_age_ns", NULL);
+		JADD(j, "runtime_since_migration_ns", JI(m->runtime_since_mig_ns));
+		JADD(j, "by_pid", JI(m->cur_pid));
+		JADD(j, "by_comm", json_object_new_string_len(m->cur_comm,
+							       strnlen(m->cur_comm, MT_COMM_LEN)));
+		json_object_array_add(recs, j);
+	}
+	JADD(o, "migrations", recs);
+	return o;
+}

@@ -1,0 +1,413 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * migtrace: every real migration of a traced workload, with its age and cause.
+ *
+ * Design.  Each handler first decides whether the task is traced; other tasks cost one
+ * task-storage lookup (the first sight of a task also costs one hash lookup of its tgid, and
+ * leaves an "untraced" mark so it is never looked up again).  Per traced task we keep when it
+ * was last switched in and out, whether that switch-out was involuntary, and its run time
+ * since the last migration.
+ *
+ * Age.  sched_migrate_task fires in set_task_cpu() before the src != dst test, so src == dst
+ * is dropped (and counted), and before migrate_task_rq_fair() zeroes se.exec_start, so the
+ * kernel's own view (rq_clock_task(src) - exec_start, what task_hot() compares) can be read
+ * here, through the task's cfs_rq->rq.  Our age is CLOCK_MONOTONIC since the last switch-out on src; for a task the stopper
+ * displaced while it was running (active balance) it is 0, as DESIGN.md defines it.
+ *
+ * Cause.  src not in p->cpus_ptr: affinity.  on_rq == 0: wakeup placement.  Current is the
+ * stopper (migration/N): exec balancing if the task is in execve, else active balance.
+ * on_rq == TASK_ON_RQ_MIGRATING from anything else: load-balancer pull.  RT/DL tasks and
+ * stopper moves across NUMA nodes (active balance or NUMA balancing: not told apart) are
+ * unknown.  Fork placement uses __set_task_cpu() and has no tracepoint: it is seen at
+ * sched_wakeup_new as a CPU different from the one the child was forked on.
+ *
+ * Records go to a ring buffer without waking the reader, except past a fill threshold; the
+ * reader drains on a 100 ms timer.  Every record is also counted in the histograms, so the
+ * aggregates stay complete when the ring buffer overflows; each loss is counted.
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_core_read.h>
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+
+#include "migtrace.h"
+
+char LICENSE[] SEC("license") = "GPL";
+
+#define TASK_RUNNING 0
+#define TASK_ON_RQ_MIGRATING 2
+#define PF_KTHREAD 0x00200000
+#define SCHED_FIFO 1
+#define SCHED_RR 2
+#define SCHED_DEADLINE 6
+#define MT_MAX_CPUS 1024
+
+/* Set before load. */
+const volatile __u32 nr_cpus = 1;		/* size of a row of cpu_pairs */
+const volatile __s64 hot_ns = 500000;		/* the threshold task_hot() is judged at */
+const volatile __u64 wakeup_bytes = 1 << 18;	/* wake the reader past this backlog */
+const volatile __s16 cpu_node[MT_MAX_CPUS] = {};	/* NUMA node per CPU, -1 unknown */
+
+struct task_ctx {
+	__u64 switched_in_ns;
+	__u64 switched_out_ns;
+	__u64 runtime_since_mig_ns;
+	__u64 wakeup_ns;		/* pending sched_wakeup, 0 when none */
+	__s32 fork_cpu;			/* CPU at fork, until wake_up_new_task placed it */
+	__u8 tracked;
+	__u8 preempted;			/* last switch-out was involuntary */
+	__u8 new_task;			/* forked, not yet woken */
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, struct task_ctx);
+} tasks SEC(".maps");
+
+/* tgids to trace, filled by user space before attach. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 1024);
+	__type(key, __u32);
+	__type(value, __u8);
+} tracked_tgids SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 4 << 20);
+} events SEC(".maps");
+
+/* src * nr_cpus + dst -> count; user space sizes it to nr_cpus^2. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u64);
+} cpu_pairs SEC(".maps");
+
+struct mt_stats stats = {};
+struct mt_hists hists = {};
+
+/* Kernels before 5.14 name the state "state"; before 5.16 x86 keeps the CPU in task. */
+struct task_struct___pre514 {
+	long state;
+} __attribute__((preserve_access_index));
+
+struct task_struct___pre516 {
+	unsigned int cpu;
+} __attribute__((preserve_access_index));
+
+static __always_inline __u32 task_cpu_of(struct task_struct *p)
+{
+	if (bpf_core_field_exists(p->thread_info.cpu))
+		return BPF_CORE_READ(p, thread_info.cpu);
+	return BPF_CORE_READ((struct task_struct___pre516 *)p, cpu);
+}
+
+static __always_inline long task_state_of(struct task_struct *p)
+{
+	if (bpf_core_field_exists(p->__state))
+		return BPF_CORE_READ(p, __state);
+	return BPF_CORE_READ((struct task_struct___pre514 *)p, state);
+}
+
+static __always_inline __u32 log2_slot(__u64 ns)
+{
+	__u64 us = ns / 1000;
+	__u32 slot = 0;
+
+	/* floor(log2(us)), 0 for < 2 µs; a loop the verifier bounds */
+	for (int i = 0; i < MT_HIST_SLOTS - 1; i++) {
+		if (us < 2)
+			break;
+		us >>= 1;
+		slot++;
+	}
+	return slot;
+}
+
+static __always_inline void hist_add(__u64 *hist, __u64 ns)
+{
+	__u32 slot = log2_slot(ns);
+
+	if (slot < MT_HIST_SLOTS)
+		__sync_fetch_and_add(&hist[slot], 1);
+}
+
+/* The traced-task filter: the first thing every handler does. */
+static __always_inline struct task_ctx *traced(struct task_struct *p)
+{
+	struct task_ctx *t = bpf_task_storage_get(&tasks, p, 0, 0);
+	__u32 tgid;
+	bool want;
+
+	if (t)
+		return t->tracked ? t : NULL;
+	/* First sight: decide once, and remember the answer in the task's storage. */
+	tgid = BPF_CORE_READ(p, tgid);
+	want = bpf_map_lookup_elem(&tracked_tgids, &tgid) != NULL;
+	t = bpf_task_storage_get(&tasks, p, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
+	if (!t)
+		return NULL;
+	t->fork_cpu = -1;
+	t->tracked = want;
+	if (!want)
+		return NULL;
+	__sync_fetch_and_add(&stats.tracked_tasks, 1);
+	return t;
+}
+
+static __always_inline bool is_stopper(struct task_struct *cur)
+{
+	char comm[MT_COMM_LEN];
+
+	if (!(BPF_CORE_READ(cur, flags) & PF_KTHREAD))
+		return false;
+	BPF_CORE_READ_STR_INTO(&comm, cur, comm);
+	return comm[0] == 'm' && comm[1] == 'i' && comm[2] == 'g' && comm[3] == 'r' &&
+	       comm[4] == 'a' && comm[5] == 't' && comm[6] == 'i' && comm[7] == 'o' &&
+	       comm[8] == 'n' && comm[9] == '/';
+}
+
+static __always_inline bool cpu_allowed(struct task_struct *p, __u32 cpu)
+{
+	const struct cpumask *mask = BPF_CORE_READ(p, cpus_ptr);
+	unsigned long word = 0;
+
+	if (cpu >= MT_MAX_CPUS)
+		return true;
+	bpf_core_read(&word, sizeof(word), &mask->bits[cpu / 64]);
+	return word & (1UL << (cpu % 64));
+}
+
+static __always_inline __s16 node_of(__u32 cpu)
+{
+	return cpu < MT_MAX_CPUS ? cpu_node[cpu] : -1;
+}
+
+static __always_inline void count_pair(__u32 src, __u32 dst)
+{
+	__u32 key = src * nr_cpus + dst;
+	__u64 *n;
+
+	if (src >= nr_cpus || dst >= nr_cpus)
+		return;
+	n = bpf_map_lookup_elem(&cpu_pairs, &key);
+	if (n)
+		__sync_fetch_and_add(n, 1);
+}
+
+static __always_inline long rb_flags(void)
+{
+	/* Wake the reader only past the threshold: a wake-up per record costs µs. */
+	return bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) >= wakeup_bytes ?
+		       BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP;
+}
+
+/* Counts, histograms and the record of one real migration. */
+static __always_inline void emit(struct task_struct *p, struct task_ctx *t, __u32 src,
+				 __u32 dst, __u8 cause, __u8 state, __u8 on_rq, __u8 flags,
+				 __u64 now, __u64 age_ns, __s64 kage_ns)
+{
+	struct task_struct *cur = bpf_get_current_task_btf();
+	struct mt_migrate *r;
+
+	if (cause >= MT_NR_CAUSES)
+		cause = MT_CAUSE_UNKNOWN;
+	__sync_fetch_and_add(&stats.migrations[cause], 1);
+	hist_add(hists.age[cause], age_ns);
+	count_pair(src, dst);
+
+	r = bpf_ringbuf_reserve(&events, sizeof(*r), 0);
+	if (!r) {
+		__sync_fetch_and_add(&stats.rb_dropped, 1);
+		goto out;
+	}
+	r->kind = MT_REC_MIGRATE;
+	r->pid = BPF_CORE_READ(p, pid);
+	r->tgid = BPF_CORE_READ(p, tgid);
+	r->cur_pid = BPF_CORE_READ(cur, pid);
+	r->src_cpu = src;
+	r->dst_cpu = dst;
+	r->cause = cause;
+	r->state = state;
+	r->on_rq = on_rq;
+	r->flags = flags;
+	r->ts_ns = now;
+	r->age_ns = age_ns;
+	r->kernel_age_ns = kage_ns;
+	r->off_cpu_ns = t->switched_out_ns && now > t->switched_out_ns ?
+				now - t->switched_out_ns : 0;
+	r->runtime_since_mig_ns = t->runtime_since_mig_ns;
+	BPF_CORE_READ_STR_INTO(&r->comm, p, comm);
+	BPF_CORE_READ_STR_INTO(&r->cur_comm, cur, comm);
+	bpf_ringbuf_submit(r, rb_flags());
+	__sync_fetch_and_add(&stats.rb_records, 1);
+out:
+	t->runtime_since_mig_ns = 0;
+}
+
+SEC("tp_btf/sched_switch")
+int BPF_PROG(mt_switch, bool preempt, struct task_struct *prev, struct task_struct *next)
+{
+	struct task_ctx *t;
+	__u64 now = 0;
+
+	t = traced(prev);
+	if (t) {
+		now = bpf_ktime_get_ns();
+		if (t->switched_in_ns && now > t->switched_in_ns) {
+			__u64 slice = now - t->switched_in_ns;
+
+			hist_add(hists.slice, slice);
+			t->runtime_since_mig_ns += slice;
+		}
+		t->switched_out_ns = now;
+		t->switched_in_ns = 0;
+		t->preempted = preempt || task_state_of(prev) == TASK_RUNNING;
+	}
+	t = traced(next);
+	if (t) {
+		if (!now)
+			now = bpf_ktime_get_ns();
+		t->switched_in_ns = now;
+		if (t->wakeup_ns && now > t->wakeup_ns)
+			hist_add(hists.wakelat, now - t->wakeup_ns);
+		t->wakeup_ns = 0;
+		__sync_fetch_and_add(&stats.switches_in, 1);
+	}
+	return 0;
+}
+
+SEC("tp_btf/sched_migrate_task")
+int BPF_PROG(mt_migrate, struct task_struct *p, int dest_cpu)
+{
+	struct task_ctx *t = traced(p);
+	struct task_struct *cur;
+	__u32 src, dst = dest_cpu;
+	__u8 cause, state, on_rq, flags = 0;
+	__u64 now, off = 0, age;
+	__s64 kage = -1;
+	struct rq *rq;
+	bool stopper;
+	int policy;
+
+	if (!t)
+		return 0;
+	src = task_cpu_of(p);
+	if (src == dst) {
+		__sync_fetch_and_add(&stats.same_cpu, 1);
+		return 0;
+	}
+	now = bpf_ktime_get_ns();
+	cur = bpf_get_current_task_btf();
+	on_rq = BPF_CORE_READ(p, on_rq);
+	policy = BPF_CORE_READ(p, policy);
+	stopper = is_stopper(cur);
+
+	if (!cpu_allowed(p, src))
+		cause = MT_CAUSE_AFFINITY;
+	else if (on_rq == 0)
+		cause = MT_CAUSE_WAKEUP;
+	else if (policy == SCHED_FIFO || policy == SCHED_RR || policy == SCHED_DEADLINE)
+		cause = MT_CAUSE_UNKNOWN;	/* RT/DL push-pull: not the fair balancer */
+	else if (stopper && bpf_core_field_exists(p->in_execve) &&
+		 BPF_CORE_READ_BITFIELD_PROBED(p, in_execve))
+		cause = MT_CAUSE_EXEC;
+	else if (stopper && node_of(src) != node_of(dst))
+		cause = MT_CAUSE_UNKNOWN;	/* active balance or NUMA balancing */
+	else if (stopper)
+		cause = MT_CAUSE_ACTIVE;
+	else if (on_rq == TASK_ON_RQ_MIGRATING)
+		cause = MT_CAUSE_LB_PULL;
+	else
+		cause = MT_CAUSE_UNKNOWN;
+
+	if (t->switched_out_ns) {
+		flags |= MT_RF_SEEN_OUT;
+		off = now > t->switched_out_ns ? now - t->switched_out_ns : 0;
+	}
+	if (t->preempted)
+		flags |= MT_RF_PREEMPTED;
+	if (on_rq == 0)
+		state = MT_STATE_WAKING;
+	else if (stopper && t->preempted)
+		state = MT_STATE_RUNNING;	/* displaced by the stopper to be moved */
+	else
+		state = MT_STATE_QUEUED;
+	/* A task the stopper displaced was running: its age is 0 by definition. */
+	age = state == MT_STATE_RUNNING ? 0 : off;
+
+	/*
+	 * The source rq: through the task's cfs_rq (FAIR_GROUP_SCHED), which set_task_cpu()
+	 * has not switched yet.  (The runqueues per-CPU symbol needs KALLSYMS_ALL.)
+	 */
+	rq = bpf_core_field_exists(struct cfs_rq, rq) ? BPF_CORE_READ(p, se.cfs_rq, rq) : NULL;
+	if (rq) {
+		__u64 exec_start = BPF_CORE_READ(p, se.exec_start);
+		__u64 clock_task = BPF_CORE_READ(rq, clock_task);
+
+		if (exec_start && clock_task >= exec_start) {
+			kage = clock_task - exec_start;
+			flags |= MT_RF_KAGE_VALID;
+		}
+	}
+	if (cause == MT_CAUSE_LB_PULL && (flags & MT_RF_KAGE_VALID)) {
+		__sync_fetch_and_add(&stats.lb_judged, 1);
+		hist_add(hists.kernel_age, kage);
+		/* task_hot(): -1 always hot, 0 never, else hot iff delta < threshold */
+		if (hot_ns < 0 || (hot_ns > 0 && kage < hot_ns))
+			__sync_fetch_and_add(&stats.lb_hot, 1);
+	}
+	emit(p, t, src, dst, cause, state, on_rq, flags, now, age, kage);
+	return 0;
+}
+
+SEC("tp_btf/sched_wakeup")
+int BPF_PROG(mt_wakeup, struct task_struct *p)
+{
+	struct task_ctx *t = traced(p);
+
+	if (t)
+		t->wakeup_ns = bpf_ktime_get_ns();
+	return 0;
+}
+
+SEC("tp_btf/sched_process_fork")
+int BPF_PROG(mt_fork, struct task_struct *parent, struct task_struct *child)
+{
+	struct task_ctx *t;
+
+	if (!traced(parent))
+		return 0;
+	/* Children of traced tasks are traced, whatever their tgid. */
+	t = bpf_task_storage_get(&tasks, child, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
+	if (!t)
+		return 0;
+	t->tracked = 1;
+	t->new_task = 1;
+	t->fork_cpu = task_cpu_of(child);
+	__sync_fetch_and_add(&stats.tracked_tasks, 1);
+	return 0;
+}
+
+SEC("tp_btf/sched_wakeup_new")
+int BPF_PROG(mt_wakeup_new, struct task_struct *p)
+{
+	struct task_ctx *t = traced(p);
+	__u32 cpu;
+	__u64 now;
+
+	if (!t)
+		return 0;
+	now = bpf_ktime_get_ns();
+	t->wakeup_ns = now;
+	cpu = task_cpu_of(p);
+	/* wake_up_new_task() placed it with __set_task_cpu(): no sched_migrate_task. */
+	if (t->new_task && t->fork_cpu >= 0 && cpu != (__u32)t->fork_cpu)
+		emit(p, t, t->fork_cpu, cpu, MT_CAUSE_FORK, MT_STATE_NEW, 0, 0, now, 0, -1);
+	t->new_task = 0;
+	return 0;
+}

@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Shared between bpf/migtrace.bpf.c and user space: record layouts, enums, in-kernel
+ * aggregates.  No includes: the BPF side gets __u32 & co from vmlinux.h, user space from
+ * <linux/types.h> before including this.
+ */
+#ifndef MIGTRACE_H
+#define MIGTRACE_H
+
+#define MT_COMM_LEN 16
+#define MT_HIST_SLOTS 28	/* log2 of µs: slot k holds [2^k, 2^(k+1)) µs, last is open */
+
+/* Why a task moved, as told by what the tracepoints and CO-RE reads show. */
+enum mt_cause {
+	MT_CAUSE_WAKEUP = 0,	/* wakeup placement: select_task_rq() in try_to_wake_up() */
+	MT_CAUSE_LB_PULL,	/* load balancer detached a queued task (on_rq == MIGRATING) */
+	MT_CAUSE_ACTIVE,	/* active balance: the stopper pushed a task it had preempted */
+	MT_CAUSE_AFFINITY,	/* src no longer in the task's allowed CPUs (setaffinity/cpuset) */
+	MT_CAUSE_FORK,		/* new task placed away from its parent in wake_up_new_task() */
+	MT_CAUSE_EXEC,		/* sched_exec() balancing, moved by the stopper during execve */
+	MT_CAUSE_UNKNOWN,	/* none of the above could be told (e.g. RT push, NUMA) */
+	MT_NR_CAUSES,
+};
+
+/* The migrated task's state at the moment of the move. */
+enum mt_task_state {
+	MT_STATE_RUNNING = 0,	/* it was running until the stopper displaced it */
+	MT_STATE_QUEUED,	/* runnable, waiting on src's run queue */
+	MT_STATE_WAKING,	/* being woken (on_rq == 0) */
+	MT_STATE_NEW,		/* never ran: fork placement */
+};
+
+enum mt_rec_kind {
+	MT_REC_MIGRATE = 1,
+};
+
+enum mt_rec_flags {
+	MT_RF_KAGE_VALID = 1 << 0,	/* kernel_age_ns was computed (exec_start was set) */
+	MT_RF_PREEMPTED = 1 << 1,	/* the last switch-out on src was involuntary */
+	MT_RF_SEEN_OUT = 1 << 2,	/* we saw the task switch out on src (age is exact) */
+};
+
+/* One real migration (src != dst) of a traced task. */
+struct mt_migrate {
+	__u32 kind;			/* MT_REC_MIGRATE */
+	__u32 pid;			/* thread id */
+	__u32 tgid;			/* process id */
+	__u32 cur_pid;			/* the task that ran the move: waker, balancer, stopper */
+	__u16 src_cpu;
+	__u16 dst_cpu;
+	__u8 cause;			/* enum mt_cause */
+	__u8 state;			/* enum mt_task_state */
+	__u8 on_rq;			/* p->on_rq at the tracepoint */
+	__u8 flags;			/* enum mt_rec_flags */
+	__u64 ts_ns;			/* bpf_ktime_get_ns(): CLOCK_MONOTONIC */
+	__u64 age_ns;			/* CLOCK_MONOTONIC: ts - last switch-out on src; 0 running */
+	__s64 kernel_age_ns;		/* rq_clock_task(src) - se.exec_start: task_hot()'s view */
+	__u64 off_cpu_ns;		/* ts - last switch-out, also when age is 0 by definition */
+	__u64 runtime_since_mig_ns;	/* on-CPU time since the task's previous migration */
+	char comm[MT_COMM_LEN];
+	char cur_comm[MT_COMM_LEN];
+};
+
+/* Counters, in .bss; every field is updated atomically. */
+struct mt_stats {
+	__u64 migrations[MT_NR_CAUSES];	/* real migrations of traced tasks, by cause */
+	__u64 same_cpu;			/* sched_migrate_task with src == dst: not migrations */
+	__u64 rb_records;		/* records submitted */
+	__u64 rb_dropped;		/* records lost: ring buffer full */
+	__u64 lb_judged;		/* load-balancer pulls with a valid kernel age */
+	__u64 lb_hot;			/* ... that task_hot() would call hot at hot_ns */
+	__u64 switches_in;		/* traced tasks switched in */
+	__u64 tracked_tasks;		/* traced tasks first seen or forked */
+};
+
+/* In-kernel histograms, in .bss: log2 of µs. */
+struct mt_hists {
+	__u64 age[MT_NR_CAUSES][MT_HIST_SLOTS];	/* migration age, our clock */
+	__u64 kernel_age[MT_HIST_SLOTS];	/* load-balancer pulls, kernel's clock */
+	__u64 slice[MT_HIST_SLOTS];		/* run-slice length of traced tasks */
+	__u64 wakelat[MT_HIST_SLOTS];		/* wakeup to running */
+};
+
+#endif

@@ -1,0 +1,408 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * migtrace run: trace every migration of a workload.  The workload is forked first and
+ * held at a barrier, the BPF programs are loaded with its pid in the traced set and
+ * attached, then it is released: nothing it does is missed, and nothing before it counted.
+ */
+#include <argp.h>
+#include <errno.h>
+#include <json-c/json.h>
+#include <libgen.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "atomic_file.h"
+#include "bpf_util.h"
+#include "commands.h"
+#include "launch.h"
+#include "parse.h"
+#include "run.h"
+#include "topology.h"
+#include "tracer.h"
+#include "tunable.h"
+#include "units.h"
+
+static struct run_env {
+	long pid;			/* -p: trace an existing process */
+	const char *cpus_arg;
+	const char *output;
+	const char *user;
+	uint64_t duration_ns;		/* 0: until the workload ends or Ctrl-C */
+	int64_t hot_ns;			/* --hot-ns, or -2 when not given */
+	uint64_t ringbuf_bytes;
+	char **argv;			/* the workload's command line */
+} env;
+
+static volatile sig_atomic_t got_signal, signal_from_tty;
+
+static const char doc[] =
+"Trace every real migration of a workload with BPF: its age, its cause, the CPU pair, and\n"
+"whether the kernel's own threshold judged it cache-hot.\n"
+"\n"
+"USAGE: migtrace run [OPTIONS] WORKLOAD [ARGS]\n"
+"       migtrace run [OPTIONS] -- CMD ARGS\n"
+"       migtrace run [OPTIONS] -p PID\n"
+"\n"
+"WORKLOAD is a built-in workload (wakeup) or any program.  The workload is pinned to\n"
+"--cpus and released only once tracing is attached.  migtrace exits with the workload's\n"
+"status (128+N if it was killed by signal N).\n"
+"\n"
+"EXAMPLES:\n"
+"    sudo migtrace run wakeup                 # the built-in run-and-sleep workload\n"
+"    sudo migtrace run --cpus 0,1 -o run.json -- ./server --port 8080\n"
+"    sudo migtrace run -p 1234 --duration 30s # a running process, all its threads\n"
+"    sudo migtrace run --hot-ns 5000000 -- make -j4   # judge at 5 ms instead\n";
+
+enum { OPT_HOT = 1000, OPT_RINGBUF };
+
+static const struct argp_option opts[] = {
+	{ "pid", 'p', "PID", 0, "Trace an existing process (all its threads)", 0 },
+	{ "cpus", 'c', "LIST", 0, "Pin the workload to these CPUs (default: all online)", 0 },
+	{ "duration", 'd', "DUR", 0, "Stop after DUR (10s, 500ms, 2m)", 0 },
+	{ "output", 'o', "FILE", 0, "Write the run record as JSON to FILE (atomically)", 0 },
+	{ "user", 'u', "NAME", 0, "Run the workload as user NAME", 0 },
+	{ "hot-ns", OPT_HOT, "NS", 0, "Judge hotness at NS instead of the kernel's value", 0 },
+	{ "ringbuf", OPT_RINGBUF, "SIZE", 0, "Ring-buffer size, a power of two (default 4M)", 0 },
+	{ "verbose", 'v', NULL, 0, "Show libbpf's messages", 0 },
+	{ 0 },
+};
+
+static error_t parse_arg(int key, char *arg, struct argp_state *state)
+{
+	uint64_t v;
+	long l;
+
+	switch (key) {
+	case 'p':
+		if (parse_long(arg, 1, INT_MAX, &env.pid))
+			argp_error(state, "--pid: '%s' is not a process id", arg);
+		break;
+	case 'c':
+		env.cpus_arg = arg;
+		break;
+	case 'd':
+		if (parse_duration(arg, &env.duration_ns) || !env.duration_ns)
+			argp_error(state, "--duration: '%s' is not a duration (10s, 500ms, 2m)", arg);
+		break;
+	case 'o':
+		env.output = arg;
+		break;
+	case 'u':
+		env.user = arg;
+		break;
+	case OPT_HOT:
+		if (parse_long(arg, -1, LONG_MAX, &l))
+			argp_error(state, "--hot-ns: '%s' is not a number of ns (-1 = always hot)",
+				   arg);
+		env.hot_ns = l;
+		break;
+	case OPT_RINGBUF:
+		if (parse_size(arg, &v) || v < 4096 || (v & (v - 1)) || v > (1ULL << 30))
+			argp_error(state, "--ringbuf: '%s' is not a power of two from 4K to 1G", arg);
+		env.ringbuf_bytes = v;
+		break;
+	case 'v':
+		mt_verbose++;
+		break;
+	case ARGP_KEY_ARG:
+		/* The first non-option starts the workload's own command line. */
+		env.argv = &state->argv[state->next - 1];
+		state->next = state->argc;
+		break;
+	case ARGP_KEY_END:
+		if (!env.argv && !env.pid)
+			argp_error(state, "give a WORKLOAD, '-- CMD ARGS', or -p PID");
+		if (env.argv && env.pid)
+			argp_error(state, "-p PID and a WORKLOAD exclude each other");
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+static void on_signal(int sig, siginfo_t *info, void *uctx)
+{
+	(void)uctx;
+	got_signal = sig;
+	/* A terminal's Ctrl-C reaches the whole foreground group, the workload included. */
+	signal_from_tty = info && info->si_code == SI_KERNEL;
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+/* Built-in workloads live beside the binary: .output/workloads/NAME in a build tree. */
+static int resolve_workload(const char *name, char *path, size_t len)
+{
+	char exe[PATH_MAX], *dir;
+	const char *over = getenv("MIGTRACE_WORKLOADS");
+	ssize_t n;
+
+	if (!strchr(name, '/')) {
+		if (over) {
+			snprintf(path, len, "%s/%s", over, name);
+			if (access(path, X_OK) == 0)
+				return 0;
+		}
+		n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+		if (n > 0) {
+			exe[n] = '\0';
+			dir = dirname(exe);
+			snprintf(path, len, "%s/.output/workloads/%s", dir, name);
+			if (access(path, X_OK) == 0)
+				return 0;
+			snprintf(path, len, "%s/workloads/%s", dir, name);
+			if (access(path, X_OK) == 0)
+				return 0;
+		}
+	}
+	return launch_resolve(name, path, len);
+}
+
+static int on_record(void *ctx, const struct mt_migrate *m)
+{
+	return run_record_add(ctx, m);
+}
+
+static int resolve_cpus(struct cpu_set_list *cpus, int16_t *cpu_node, int ncpu_node)
+{
+	struct topology t;
+	char bad[64], buf[256];
+	int rc = 0;
+
+	if (topology_read(NULL, &t))
+		return MT_EXIT_FAIL;
+	for (int cpu = 0; cpu < ncpu_node; cpu++)
+		cpu_node[cpu] = cpu <= t.max_cpu && t.cpu[cpu].node >= 0 ? (int16_t)t.cpu[cpu].node : 0;
+	if (!env.cpus_arg) {
+		*cpus = t.online;
+		goto out;
+	}
+	if (parse_cpu_list(env.cpus_arg, cpus, bad, sizeof(bad))) {
+		fprintf(stderr, "migtrace run: --cpus: '%s' is not a CPU number or range\n", bad);
+		rc = MT_EXIT_USAGE;
+		goto out;
+	}
+	for (int i = 0; i < cpus->n; i++) {
+		if (!cpu_list_has(&t.online, cpus->cpu[i])) {
+			fprintf(stderr, "migtrace run: --cpus: CPU %d is not online (online: %s)\n",
+				cpus->cpu[i], format_cpu_list(&t.online, buf, sizeof(buf)));
+			rc = MT_EXIT_USAGE;
+			goto out;
+		}
+	}
+out:
+	topology_free(&t);
+	return rc;
+}
+
+static void describe_command(struct run_record *rec)
+{
+	size_t off = 0;
+
+	if (env.pid) {
+		snprintf(rec->command, sizeof(rec->command), "pid %ld", env.pid);
+		return;
+	}
+	for (char **a = env.argv; *a && off < sizeof(rec->command) - 1; a++)
+		off += snprintf(rec->command + off, sizeof(rec->command) - off, "%s%s",
+				a == env.argv ? "" : " ", *a);
+}
+
+static int write_run(const struct run_record *rec)
+{
+	struct json_object *o = run_to_json(rec);
+	const char *s;
+	int err;
+
+	if (!o)
+		return -ENOMEM;
+	s = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN);
+	err = atomic_write_file(env.output, s, strlen(s));
+	json_object_put(o);
+	return err;
+}
+
+int cmd_run(int argc, char **argv)
+{
+	static const struct argp argp = { opts, parse_arg, NULL, doc, NULL, NULL, NULL };
+	struct sigaction sa = { 0 };
+	struct run_record rec = { 0 };
+	struct launch child = { .pid = -1, .go_fd = -1, .err_fd = -1 };
+	struct tracer tr = { 0 };
+	struct tracer_opts topts = { 0 };
+	struct tunable kern;
+	int16_t cpu_node[1024];
+	char path[PATH_MAX], hbuf[32], cbuf[256];
+	const char *missing;
+	uint64_t t0, deadline = 0;
+	int rc = MT_EXIT_FAIL, err, wstatus = 0, ended_by_us = 0, nsig = 0;
+
+	memset(&env, 0, sizeof(env));
+	env.hot_ns = -2;
+	env.ringbuf_bytes = 4 << 20;
+	if (argp_parse(&argp, argc, argv, ARGP_IN_ORDER, NULL, NULL))
+		return MT_EXIT_USAGE;
+	if ((missing = mt_missing_bpf_cap())) {
+		fprintf(stderr, "migtrace run: needs %s to load BPF programs: run as root (sudo) "
+			"or grant CAP_BPF and CAP_PERFMON\n", missing);
+		return MT_EXIT_FAIL;
+	}
+	if ((err = resolve_cpus(&rec.cpus, cpu_node, 1024)))
+		return err;
+	if (env.argv && (err = resolve_workload(env.argv[0], path, sizeof(path)))) {
+		fprintf(stderr, "migtrace run: cannot run '%s': %s\n", env.argv[0],
+			err == -ENOENT ? "no such built-in workload or program in PATH" :
+			strerror(-err));
+		return 127;
+	}
+	if (env.pid && kill((pid_t)env.pid, 0) && errno == ESRCH) {
+		fprintf(stderr, "migtrace run: -p %ld: no such process\n", env.pid);
+		return MT_EXIT_USAGE;
+	}
+
+	tunable_probe(&kern);
+	if (env.hot_ns != -2) {
+		rec.hot_ns = env.hot_ns;
+		snprintf(rec.hot_source, sizeof(rec.hot_source), "--hot-ns");
+	} else {
+		rec.hot_ns = kern.value_ns;
+		tunable_describe(&kern, rec.hot_source, 96);
+	}
+	rec.ringbuf_bytes = env.ringbuf_bytes;
+	rec.exit_status = -1;
+	describe_command(&rec);
+	mt_libbpf_init(mt_verbose);
+
+	if (env.argv && launch_fork(&child, path, env.argv, &rec.cpus, env.user))
+		goto cleanup;
+	rec.pid = env.pid ? (int)env.pid : child.pid;
+	rec.attached = env.pid != 0;
+
+	topts.hot_ns = rec.hot_ns;
+	topts.ringbuf_bytes = env.ringbuf_bytes;
+	topts.cpu_node = cpu_node;
+	topts.on_record = on_record;
+	topts.ctx = &rec;
+	if (tracer_load(&tr, &topts) || tracer_track(&tr, (uint32_t)rec.pid) ||
+	    tracer_attach(&tr))
+		goto cleanup;
+
+	sa.sa_sigaction = on_signal;
+	sa.sa_flags = SA_SIGINFO;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+
+	printf("Tracing migrations of %s (pid %d) on CPUs %s; hot means younger than %s (%s). "
+	       "Hit Ctrl-C to end.\n", rec.command, rec.pid,
+	       format_cpu_list(&rec.cpus, cbuf, sizeof(cbuf)),
+	       fmt_ns(hbuf, sizeof(hbuf), (double)rec.hot_ns), rec.hot_source);
+	fflush(stdout);
+	t0 = now_ns();
+	if (env.duration_ns)
+		deadline = t0 + env.duration_ns;
+	if (env.argv) {
+		err = launch_release(&child);
+		if (err) {
+			fprintf(stderr, "migtrace run: cannot run '%s': %s\n", path, strerror(-err));
+			waitpid(child.pid, NULL, 0);
+			child.pid = -1;
+			rc = 127;
+			goto cleanup;
+		}
+	}
+
+	for (;;) {
+		err = tracer_poll(&tr, 100);
+		if (err < 0 && err != -EINTR) {
+			fprintf(stderr, "migtrace run: reading the ring buffer failed: %s\n",
+				strerror(-err));
+			break;
+		}
+		if (got_signal) {
+			int sig = got_signal;
+
+			got_signal = 0;
+			nsig++;
+			if (!env.argv) {
+				snprintf(rec.end_reason, sizeof(rec.end_reason), "tracing ended by %s",
+					 strsignal(sig));
+				break;
+			}
+			/* Forward once what the terminal did not already deliver; insist after. */
+			if (nsig > 1)
+				kill(child.pid, SIGKILL);
+			else if (!signal_from_tty)
+				kill(child.pid, sig);
+		}
+		if (env.argv) {
+			pid_t w = waitpid(child.pid, &wstatus, WNOHANG);
+
+			if (w == child.pid) {
+				rec.exit_status = launch_exit_status(wstatus);
+				child.pid = -1;
+				if (ended_by_us)
+					snprintf(rec.end_reason, sizeof(rec.end_reason),
+						 "ended by --duration");
+				else if (WIFSIGNALED(wstatus))
+					snprintf(rec.end_reason, sizeof(rec.end_reason),
+						 "killed by signal %d (%s)", WTERMSIG(wstatus),
+						 strsignal(WTERMSIG(wstatus)));
+				else
+					snprintf(rec.end_reason, sizeof(rec.end_reason),
+						 "exited with status %d", rec.exit_status);
+				break;
+			}
+		} else if (kill((pid_t)env.pid, 0) && errno == ESRCH) {
+			snprintf(rec.end_reason, sizeof(rec.end_reason), "process exited");
+			break;
+		}
+		if (deadline && now_ns() >= deadline) {
+			if (!env.argv) {
+				snprintf(rec.end_reason, sizeof(rec.end_reason), "ended by --duration");
+				break;
+			}
+			if (!ended_by_us) {
+				kill(child.pid, SIGTERM);
+				ended_by_us = 1;
+				deadline = now_ns() + 2000000000ULL;	/* then SIGKILL */
+			} else {
+				kill(child.pid, SIGKILL);
+			}
+		}
+	}
+	rec.duration_s = (double)(now_ns() - t0) / 1e9;
+	tracer_stop(&tr);
+	rec.stats = *tracer_stats(&tr);
+	rec.hists = *tracer_hists(&tr);
+	rec.nr_cpus = tr.nr_cpus;
+	rec.pairs = calloc((size_t)tr.nr_cpus * tr.nr_cpus, sizeof(uint64_t));
+	if (!rec.pairs || tracer_read_pairs(&tr, rec.pairs))
+		goto cleanup;
+	run_print_summary(stdout, &rec);
+	if (env.output && write_run(&rec))
+		goto cleanup;
+	if (env.pid || ended_by_us)
+		rc = MT_EXIT_OK;
+	else
+		rc = rec.exit_status;
+cleanup:
+	if (child.pid > 0)
+		launch_abort(&child);
+	tracer_destroy(&tr);
+	run_record_free(&rec);
+	return rc;
+}

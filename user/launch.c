@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The workload is forked before the BPF programs load, pins itself, and blocks on a pipe;
+ * migtrace adds its pid to the traced set, attaches, then writes one byte.  An exec failure
+ * comes back through a close-on-exec pipe, so "not found" is told apart from a workload that
+ * itself exits 127.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <pwd.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "launch.h"
+
+static int executable(const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st))
+		return -errno;
+	if (S_ISDIR(st.st_mode))
+		return -EISDIR;
+	return access(path, X_OK) ? -errno : 0;
+}
+
+int launch_resolve(const char *name, char *path, size_t len)
+{
+	const char *env = getenv("PATH");
+	char *dirs, *dir, *save = NULL;
+	int err = -ENOENT;
+
+	if (!name || !*name)
+		return -ENOENT;
+	if (strchr(name, '/')) {
+		snprintf(path, len, "%s", name);
+		return executable(path);
+	}
+	dirs = strdup(env && *env ? env : "/usr/local/bin:/usr/bin:/bin");
+	if (!dirs)
+		return -ENOMEM;
+	for (dir = strtok_r(dirs, ":", &save); dir; dir = strtok_r(NULL, ":", &save)) {
+		int e;
+
+		snprintf(path, len, "%s/%s", *dir ? dir : ".", name);
+		e = executable(path);
+		if (!e) {
+			err = 0;
+			break;
+		}
+		if (e == -EACCES)
+			err = e;	/* keep looking, but remember why one was refused */
+	}
+	free(dirs);
+	return err;
+}
+
+static void child_fail(int err_fd, int err)
+{
+	ssize_t n = write(err_fd, &err, sizeof(err));
+
+	(void)n;
+	_exit(127);
+}
+
+int launch_fork(struct launch *l, const char *path, char *const argv[],
+		const struct cpu_set_list *cpus, const char *user)
+{
+	int go[2] = { -1, -1 }, report[2] = { -1, -1 };
+	struct passwd *pw = NULL;
+	char c;
+
+	memset(l, 0, sizeof(*l));
+	l->pid = -1;
+	if (user) {
+		errno = 0;
+		pw = getpwnam(user);
+		if (!pw) {
+			fprintf(stderr, "migtrace: --user %s: no such user\n", user);
+			return errno ? -errno : -ENOENT;
+		}
+	}
+	if (pipe2(go, O_CLOEXEC) || pipe2(report, O_CLOEXEC))
+		goto fail;
+	l->pid = fork();
+	if (l->pid < 0)
+		goto fail;
+	if (l->pid == 0) {
+		cpu_set_t set;
+
+		close(go[1]);
+		close(report[0]);
+		CPU_ZERO(&set);
+		for (int i = 0; i < cpus->n; i++)
+			CPU_SET(cpus->cpu[i], &set);
+		if (cpus->n && sched_setaffinity(0, sizeof(set), &set))
+			child_fail(report[1], errno);
+		/* The barrier: EOF means migtrace died before releasing us. */
+		if (read(go[0], &c, 1) != 1)
+			_exit(127);
+		if (pw && (initgroups(pw->pw_name, pw->pw_gid) || setgid(pw->pw_gid) ||
+			   setuid(pw->pw_uid)))
+			child_fail(report[1], errno);
+		execv(path, argv);
+		child_fail(report[1], errno);
+	}
+	close(go[0]);
+	close(report[1]);
+	l->go_fd = go[1];
+	l->err_fd = report[0];
+	return 0;
+fail:
+	{
+		int err = -errno;
+
+		for (int i = 0; i < 2; i++) {
+			if (go[i] >= 0)
+				close(go[i]);
+			if (report[i] >= 0)
+				close(report[i]);
+		}
+		fprintf(stderr, "migtrace: starting the workload failed: %s\n", strerror(-err));
+		return err;
+	}
+}
+
+int launch_release(struct launch *l)
+{
+	int child_err = 0;
+	ssize_t n;
+
+	if (write(l->go_fd, "g", 1) != 1) {
+		int err = -errno;
+
+		fprintf(stderr, "migtrace: releasing the workload failed: %s\n", strerror(-err));
+		return err;
+	}
+	close(l->go_fd);
+	l->go_fd = -1;
+	do {
+		n = read(l->err_fd, &child_err, sizeof(child_err));
+	} while (n < 0 && errno == EINTR);
+	close(l->err_fd);
+	l->err_fd = -1;
+	return n == sizeof(child_err) ? -child_err : 0;
+}
+
+void launch_abort(struct launch *l)
+{
+	if (l->pid > 0) {
+		kill(l->pid, SIGKILL);
+		waitpid(l->pid, NULL, 0);
+		l->pid = -1;
+	}
+	if (l->go_fd > 0)
+		close(l->go_fd);
+	if (l->err_fd > 0)
+		close(l->err_fd);
+	l->go_fd = l->err_fd = -1;
+}
+
+int launch_exit_status(int wstatus)
+{
+	if (WIFEXITED(wstatus))
+		return WEXITSTATUS(wstatus);
+	if (WIFSIGNALED(wstatus))
+		return 128 + WTERMSIG(wstatus);
+	return 1;
+}

@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Skeleton lifecycle in one straight line: open, set rodata and map sizes, load, fill the
+ * tracked-tgid map, attach, drain the ring buffer, detach, destroy.  Every step that fails
+ * says which it was and the errno text.
+ */
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "tracer.h"	/* before the skeleton: it defines the .bss structs */
+#include "migtrace.skel.h"
+
+static int handle_record(void *ctx, void *data, size_t len)
+{
+	struct tracer *tr = ctx;
+	const struct mt_migrate *rec = data;
+
+	if (len < sizeof(*rec) || rec->kind != MT_REC_MIGRATE)
+		return 0;
+	return tr->on_record ? tr->on_record(tr->ctx, rec) : 0;
+}
+
+int tracer_load(struct tracer *tr, const struct tracer_opts *o)
+{
+	int err;
+
+	memset(tr, 0, sizeof(*tr));
+	tr->on_record = o->on_record;
+	tr->ctx = o->ctx;
+	tr->nr_cpus = libbpf_num_possible_cpus();
+	if (tr->nr_cpus <= 0) {
+		fprintf(stderr, "migtrace: cannot count the possible CPUs: %s\n",
+			strerror(-tr->nr_cpus));
+		return tr->nr_cpus ? tr->nr_cpus : -EINVAL;
+	}
+	tr->skel = migtrace_bpf__open();
+	if (!tr->skel) {
+		err = -errno;
+		fprintf(stderr, "migtrace: opening the BPF object failed: %s\n", strerror(-err));
+		return err;
+	}
+	tr->skel->rodata->nr_cpus = (__u32)tr->nr_cpus;
+	tr->skel->rodata->hot_ns = o->hot_ns;
+	if (o->ringbuf_bytes)
+		tr->skel->rodata->wakeup_bytes = o->ringbuf_bytes / 4;
+	for (int cpu = 0; cpu < tr->nr_cpus && cpu < 1024; cpu++)
+		tr->skel->rodata->cpu_node[cpu] = o->cpu_node ? o->cpu_node[cpu] : 0;
+	err = bpf_map__set_max_entries(tr->skel->maps.cpu_pairs,
+				       (__u32)(tr->nr_cpus * tr->nr_cpus));
+	if (!err && o->ringbuf_bytes)
+		err = bpf_map__set_max_entries(tr->skel->maps.events, (__u32)o->ringbuf_bytes);
+	if (err) {
+		fprintf(stderr, "migtrace: sizing the BPF maps failed: %s\n", strerror(-err));
+		return err;
+	}
+	err = migtrace_bpf__load(tr->skel);
+	if (err) {
+		fprintf(stderr, "migtrace: loading the BPF programs failed: %s (the verifier's "
+			"log is printed with -v; `migtrace doctor` checks what this kernel "
+			"allows)\n", strerror(-err));
+		return err;
+	}
+	return 0;
+}
+
+int tracer_track(struct tracer *tr, uint32_t tgid)
+{
+	__u8 one = 1;
+	int err = bpf_map__update_elem(tr->skel->maps.tracked_tgids, &tgid, sizeof(tgid), &one,
+				       sizeof(one), BPF_ANY);
+
+	if (err)
+		fprintf(stderr, "migtrace: adding tgid %u to the traced set failed: %s\n", tgid,
+			strerror(-err));
+	return err;
+}
+
+int tracer_attach(struct tracer *tr)
+{
+	int err = migtrace_bpf__attach(tr->skel);
+
+	if (err) {
+		fprintf(stderr, "migtrace: attaching to the sched tracepoints failed: %s\n",
+			strerror(-err));
+		return err;
+	}
+	tr->rb = ring_buffer__new(bpf_map__fd(tr->skel->maps.events), handle_record, tr, NULL);
+	if (!tr->rb) {
+		err = -errno;
+		fprintf(stderr, "migtrace: creating the ring-buffer reader failed: %s\n",
+			strerror(-err));
+		return err;
+	}
+	return 0;
+}
+
+int tracer_poll(struct tracer *tr, int timeout_ms)
+{
+	int n = ring_buffer__poll(tr->rb, timeout_ms), m;
+
+	if (n < 0)
+		return n;
+	/* Records are submitted without a wake-up below the threshold: drain on the timer. */
+	m = ring_buffer__consume(tr->rb);
+	return m < 0 ? m : n + m;
+}
+
+int tracer_stop(struct tracer *tr)
+{
+	if (!tr->skel)
+		return 0;
+	migtrace_bpf__detach(tr->skel);
+	return tr->rb ? ring_buffer__consume(tr->rb) : 0;
+}
+
+const struct mt_stats *tracer_stats(const struct tracer *tr)
+{
+	return &tr->skel->bss->stats;
+}
+
+const struct mt_hists *tracer_hists(const struct tracer *tr)
+{
+	return &tr->skel->bss->hists;
+}
+
+int tracer_read_pairs(const struct tracer *tr, uint64_t *pairs)
+{
+	int fd = bpf_map__fd(tr->skel->maps.cpu_pairs);
+
+	for (__u32 k = 0; k < (__u32)(tr->nr_cpus * tr->nr_cpus); k++) {
+		if (bpf_map_lookup_elem(fd, &k, &pairs[k])) {
+			int err = -errno;
+
+			fprintf(stderr, "migtrace: reading the CPU-pair counts failed: %s\n",
+				strerror(-err));
+			return err;
+		}
+	}
+	return 0;
+}
+
+void tracer_destroy(struct tracer *tr)
+{
+	ring_buffer__free(tr->rb);
+	migtrace_bpf__destroy(tr->skel);
+	tr->rb = NULL;
+	tr->skel = NULL;
+}
