@@ -15,7 +15,8 @@
  * displaced while it was running (active balance) it is 0, as DESIGN.md defines it.
  *
  * Cause.  src not in p->cpus_ptr: affinity.  on_rq == 0: wakeup placement.  Current is the
- * stopper (migration/N): exec balancing if the task is in execve, else active balance.
+ * stopper of src (migration/N on CPU src): exec balancing if the task is in execve, else
+ * active balance.
  * on_rq == TASK_ON_RQ_MIGRATING from anything else: load-balancer pull.  RT/DL tasks and
  * stopper moves across NUMA nodes (active balance or NUMA balancing: not told apart) are
  * unknown.  Fork placement uses __set_task_cpu() and has no tracepoint: it is seen at
@@ -57,6 +58,7 @@ struct task_ctx {
 	__u8 tracked;
 	__u8 preempted;			/* last switch-out was involuntary */
 	__u8 new_task;			/* forked, not yet woken */
+	__u8 await_exec;		/* launched workload: traced from its execve on */
 };
 
 struct {
@@ -66,7 +68,7 @@ struct {
 	__type(value, struct task_ctx);
 } tasks SEC(".maps");
 
-/* tgids to trace, filled by user space before attach. */
+/* tgids to trace, filled by user space before attach: MT_TRACK_NOW or MT_TRACK_AT_EXEC. */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, 1024);
@@ -140,20 +142,23 @@ static __always_inline void hist_add(__u64 *hist, __u64 ns)
 static __always_inline struct task_ctx *traced(struct task_struct *p)
 {
 	struct task_ctx *t = bpf_task_storage_get(&tasks, p, 0, 0);
+	__u8 *mode;
 	__u32 tgid;
-	bool want;
 
 	if (t)
 		return t->tracked ? t : NULL;
 	/* First sight: decide once, and remember the answer in the task's storage. */
 	tgid = BPF_CORE_READ(p, tgid);
-	want = bpf_map_lookup_elem(&tracked_tgids, &tgid) != NULL;
+	mode = bpf_map_lookup_elem(&tracked_tgids, &tgid);
 	t = bpf_task_storage_get(&tasks, p, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
 	if (!t)
 		return NULL;
 	t->fork_cpu = -1;
-	t->tracked = want;
-	if (!want)
+	t->tracked = mode && *mode == MT_TRACK_NOW;
+	/* A workload held at migtrace's barrier is traced from its exec: the wake-up at the
+	 * barrier and sched_exec's move belong to the launch, not to the workload. */
+	t->await_exec = mode && *mode == MT_TRACK_AT_EXEC;
+	if (!t->tracked)
 		return NULL;
 	__sync_fetch_and_add(&stats.tracked_tasks, 1);
 	return t;
@@ -305,7 +310,8 @@ int BPF_PROG(mt_migrate, struct task_struct *p, int dest_cpu)
 	cur = bpf_get_current_task_btf();
 	on_rq = BPF_CORE_READ(p, on_rq);
 	policy = BPF_CORE_READ(p, policy);
-	stopper = is_stopper(cur);
+	/* Active balance and sched_exec run the stopper of the source CPU. */
+	stopper = is_stopper(cur) && bpf_get_smp_processor_id() == src;
 
 	if (!cpu_allowed(p, src))
 		cause = MT_CAUSE_AFFINITY;
@@ -389,6 +395,20 @@ int BPF_PROG(mt_fork, struct task_struct *parent, struct task_struct *child)
 	t->tracked = 1;
 	t->new_task = 1;
 	t->fork_cpu = task_cpu_of(child);
+	__sync_fetch_and_add(&stats.tracked_tasks, 1);
+	return 0;
+}
+
+SEC("tp_btf/sched_process_exec")
+int BPF_PROG(mt_exec, struct task_struct *p, pid_t old_pid, struct linux_binprm *bprm)
+{
+	struct task_ctx *t = bpf_task_storage_get(&tasks, p, 0, 0);
+
+	if (!t || !t->await_exec)
+		return 0;
+	t->await_exec = 0;
+	t->tracked = 1;
+	t->switched_in_ns = bpf_ktime_get_ns();	/* it is running: exec is a syscall */
 	__sync_fetch_and_add(&stats.tracked_tasks, 1);
 	return 0;
 }

@@ -30,6 +30,12 @@ enum mt_task_state {
 	MT_STATE_NEW,		/* never ran: fork placement */
 };
 
+/* Values of the tracked_tgids map. */
+enum mt_track_mode {
+	MT_TRACK_NOW = 1,	/* -p PID: trace its tasks from the first sight */
+	MT_TRACK_AT_EXEC = 2,	/* a launched workload: trace from its execve */
+};
+
 enum mt_rec_kind {
 	MT_REC_MIGRATE = 1,
 };

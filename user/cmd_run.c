@@ -279,7 +279,7 @@ int cmd_run(int argc, char **argv)
 		snprintf(rec.hot_source, sizeof(rec.hot_source), "--hot-ns");
 	} else {
 		rec.hot_ns = kern.value_ns;
-		tunable_describe(&kern, rec.hot_source, 96);
+		snprintf(rec.hot_source, sizeof(rec.hot_source), "%s", kern.source);
 	}
 	rec.ringbuf_bytes = env.ringbuf_bytes;
 	rec.exit_status = -1;
@@ -296,7 +296,7 @@ int cmd_run(int argc, char **argv)
 	topts.cpu_node = cpu_node;
 	topts.on_record = on_record;
 	topts.ctx = &rec;
-	if (tracer_load(&tr, &topts) || tracer_track(&tr, (uint32_t)rec.pid) ||
+	if (tracer_load(&tr, &topts) || tracer_track(&tr, (uint32_t)rec.pid, !rec.attached) ||
 	    tracer_attach(&tr))
 		goto cleanup;
 

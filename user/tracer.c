@@ -66,11 +66,11 @@ int tracer_load(struct tracer *tr, const struct tracer_opts *o)
 	return 0;
 }
 
-int tracer_track(struct tracer *tr, uint32_t tgid)
+int tracer_track(struct tracer *tr, uint32_t tgid, bool from_exec)
 {
-	__u8 one = 1;
-	int err = bpf_map__update_elem(tr->skel->maps.tracked_tgids, &tgid, sizeof(tgid), &one,
-				       sizeof(one), BPF_ANY);
+	__u8 mode = from_exec ? MT_TRACK_AT_EXEC : MT_TRACK_NOW;
+	int err = bpf_map__update_elem(tr->skel->maps.tracked_tgids, &tgid, sizeof(tgid), &mode,
+				       sizeof(mode), BPF_ANY);
 
 	if (err)
 		fprintf(stderr, "migtrace: adding tgid %u to the traced set failed: %s\n", tgid,

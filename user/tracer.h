@@ -36,8 +36,9 @@ struct tracer {
 
 /* open -> rodata and map sizes -> load.  0 or -errno, with the failing step on stderr. */
 int tracer_load(struct tracer *tr, const struct tracer_opts *o);
-/* Traces every task of tgid (its threads and the children they fork). */
-int tracer_track(struct tracer *tr, uint32_t tgid);
+/* Traces every task of tgid (its threads and the children they fork); from_exec: only
+ * from the process's next execve (a workload held at the launch barrier). */
+int tracer_track(struct tracer *tr, uint32_t tgid, bool from_exec);
 /* attach -> ring buffer.  0 or -errno. */
 int tracer_attach(struct tracer *tr);
 /* Waits up to timeout_ms for records, then drains what is there.  Returns the number of

@@ -69,6 +69,7 @@ void tunable_probe(struct tunable *t)
 	memset(t, 0, sizeof(*t));
 	t->value_ns = MT_KERNEL_DEFAULT_MIGRATION_COST_NS;
 	t->assumed = true;
+	snprintf(t->source, sizeof(t->source), "kernel default, assumed: tunable not readable");
 
 	if (access(SYSCTL_PATH, F_OK) == 0) {
 		snprintf(t->path, sizeof(t->path), SYSCTL_PATH);
@@ -106,6 +107,7 @@ void tunable_probe(struct tunable *t)
 	}
 	t->readable = true;
 	t->assumed = false;
+	snprintf(t->source, sizeof(t->source), "read from %s", t->path);
 	/* Writable only as root and where the file lets us; probed without writing. */
 	t->writable = access(t->path, W_OK) == 0 && geteuid() == 0;
 	if (!t->writable)
@@ -136,9 +138,7 @@ const char *tunable_describe(const struct tunable *t, char *buf, int len)
 {
 	double us = (double)t->value_ns / 1000.0;
 
-	if (t->assumed && len > 0 && len < 100)
-		snprintf(buf, len, "kernel default, assumed: tunable not readable");
-	else if (t->assumed)
+	if (t->assumed)
 		snprintf(buf, len, "%.0f µs, kernel default, assumed — tunable not readable: %s",
 			 us, t->why);
 	else

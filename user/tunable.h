@@ -20,6 +20,7 @@ struct tunable {
 	bool assumed;		/* value_ns is the kernel default, not read */
 	int64_t value_ns;	/* ns */
 	char why[512];		/* when not readable or not writable: why, and what to do */
+	char source[300];	/* short: "read from PATH" or "kernel default, assumed: …" */
 };
 
 /*
@@ -31,8 +32,7 @@ struct tunable {
 void tunable_probe(struct tunable *t);
 /* Writes ns (a u32 on 5.13+: -1 cannot be written there).  0 or -errno. */
 int tunable_write(const struct tunable *t, int64_t ns);
-/* "500 µs, kernel default, assumed — tunable not readable: <why>" or "500 µs (read from …)";
- * with a buffer under 100 bytes, the short form "kernel default, assumed: tunable not readable". */
+/* "500 µs, kernel default, assumed — tunable not readable: <why>" or "500 µs (read from …)". */
 const char *tunable_describe(const struct tunable *t, char *buf, int len);
 
 #endif
