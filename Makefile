@@ -12,7 +12,7 @@ ARCH		:= $(shell uname -m | sed 's/x86_64/x86/' | sed 's/aarch64/arm64/' \
 
 WARN		:= -Wall -Wextra -Werror
 CFLAGS		?= -g -O2
-CFLAGS		+= $(WARN) -std=gnu11 -D_GNU_SOURCE -I$(OUTPUT) -Ibpf -Iuser -Ianalysis
+CFLAGS		+= $(WARN) -std=gnu11 -D_GNU_SOURCE -I$(OUTPUT) -Ibpf -Iuser -Ianalysis -Iworkloads
 LDLIBS		:= -lbpf -lelf -lz -ljson-c -lm -lpthread
 SAN_FLAGS	:= -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
@@ -140,7 +140,7 @@ test: deps
 
 run: deps
 	$(Q)$(MAKE) --no-print-directory all
-	./migtrace calibrate
+	./migtrace validate
 
 bench: deps
 	$(Q)$(MAKE) --no-print-directory all

@@ -33,6 +33,9 @@ struct run_record {
 	/* what was captured */
 	struct mt_migrate *recs;	/* in ring-buffer order */
 	size_t nrecs, cap;
+	struct mt_unit *units;		/* in ring-buffer order */
+	size_t nunits, ucap;
+	char unit_spec[4400];		/* BINARY:FUNCTION timed as units, "" for none */
 	struct mt_stats stats;
 	struct mt_hists hists;
 	int nr_cpus;
@@ -44,6 +47,7 @@ extern const char *const mt_cause_titles[MT_NR_CAUSES];	/* "wakeup placement", â
 extern const char *const mt_state_names[4];
 
 int run_record_add(struct run_record *r, const struct mt_migrate *m);
+int run_record_add_unit(struct run_record *r, const struct mt_unit *u);
 void run_record_free(struct run_record *r);
 uint64_t run_total_migrations(const struct run_record *r);
 void run_print_summary(FILE *f, const struct run_record *r);

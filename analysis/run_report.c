@@ -39,8 +39,26 @@ int run_record_add(struct run_record *r, const struct mt_migrate *m)
 	return 0;
 }
 
+int run_record_add_unit(struct run_record *r, const struct mt_unit *u)
+{
+	if (r->nunits == r->ucap) {
+		size_t cap = r->ucap ? r->ucap * 2 : 4096;
+		struct mt_unit *n = realloc(r->units, cap * sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		r->units = n;
+		r->ucap = cap;
+	}
+	r->units[r->nunits++] = *u;
+	return 0;
+}
+
 void run_record_free(struct run_record *r)
 {
+	free(r->units);
+	r->units = NULL;
+	r->nunits = r->ucap = 0;
 	free(r->recs);
 	free(r->pairs);
 	r->recs = NULL;
@@ -265,5 +283,41 @@ struct json_object *run_to_json(const struct run_record *r)
 		json_object_array_add(recs, j);
 	}
 	JADD(o, "migrations", recs);
+
+	if (r->unit_spec[0] || r->nunits) {
+		struct json_object *units = json_object_new_array();
+
+		JADD(meta, "unit", json_object_new_string(r->unit_spec));
+		JADD(stats, "units", JI(s->units));
+		JADD(stats, "units_lost", JI(s->units_dropped));
+		for (size_t i = 0; i < r->nunits; i++) {
+			const struct mt_unit *u = &r->units[i];
+			struct json_object *j = json_object_new_object();
+
+			JADD(j, "pid", JI(u->pid));
+			JADD(j, "tgid", JI(u->tgid));
+			JADD(j, "cpu_start", JI(u->cpu_start));
+			JADD(j, "cpu_end", JI(u->cpu_end));
+			JADD(j, "start_ns", JI(u->start_ns));
+			JADD(j, "end_ns", JI(u->end_ns));
+			JADD(j, "prev_end_ns", JI(u->prev_end_ns));
+			JADD(j, "tag", JI(u->tag));
+			JADD(j, "nominal_age_ns", JI(u->nominal_age_ns));
+			JADD(j, "migs_before", JI(u->migs_before));
+			JADD(j, "switches_before", JI(u->switches_before));
+			JADD(j, "migs_during", JI(u->migs_during));
+			JADD(j, "switches_during", JI(u->switches_during));
+			JADD(j, "last_off_ns", JI(u->last_off_ns));
+			if (u->migs_before) {
+				JADD(j, "mig_age_ns", JI(u->mig_age_ns));
+				JADD(j, "mig_src_cpu", JI(u->mig_src_cpu));
+				JADD(j, "mig_dst_cpu", JI(u->mig_dst_cpu));
+				JADD(j, "mig_cause", json_object_new_string(u->mig_cause < MT_NR_CAUSES ?
+						mt_cause_names[u->mig_cause] : "unknown"));
+			}
+			json_object_array_add(units, j);
+		}
+		JADD(o, "units", units);
+	}
 	return o;
 }

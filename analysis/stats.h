@@ -22,6 +22,9 @@ struct sample_summary {
 int summarize_u64(const uint64_t *v, size_t n, struct sample_summary *out);
 /* Quantile q in [0, 1] of doubles (linear interpolation); sorts v in place. */
 double quantile_sorted_inplace(double *v, size_t n, double q);
+/* Mean of v without the lowest and highest trim fraction (0.10: 10 % each side); sorts v
+ * in place.  NAN for n == 0. */
+double trimmed_mean_inplace(double *v, size_t n, double trim);
 /* Median of doubles; sorts v in place.  0 for n == 0. */
 double median_inplace(double *v, size_t n);
 

@@ -59,6 +59,24 @@ struct task_ctx {
 	__u8 preempted;			/* last switch-out was involuntary */
 	__u8 new_task;			/* forked, not yet woken */
 	__u8 await_exec;		/* launched workload: traced from its execve on */
+	/* units (uprobe/uretprobe on the unit function) */
+	__u32 unit_depth;		/* nesting of the unit function: only the outermost counts */
+	__u32 migs_since;		/* migrations since the last unit boundary */
+	__u32 switches_since;		/* switch-outs since the last unit boundary */
+	__u32 migs_before;		/* snapshot at unit entry */
+	__u32 switches_before;
+	__u64 unit_start_ns;
+	__u64 unit_tag;
+	__u64 unit_nominal_ns;
+	__u64 unit_prev_end_ns;
+	__u64 last_off_ns;		/* length of the last off-CPU period */
+	__u64 last_off_before_ns;	/* snapshot at unit entry */
+	__u32 unit_cpu;
+	__u16 mig_src_cpu;
+	__u16 mig_dst_cpu;
+	__u64 mig_age_ns;		/* the last migration of the task */
+	__u64 mig_ts_ns;
+	__u8 mig_cause;
 };
 
 struct {
@@ -224,6 +242,13 @@ static __always_inline void emit(struct task_struct *p, struct task_ctx *t, __u3
 	__sync_fetch_and_add(&stats.migrations[cause], 1);
 	hist_add(hists.age[cause], age_ns);
 	count_pair(src, dst);
+	/* for the next unit record: the join of migrations with units */
+	t->migs_since++;
+	t->mig_age_ns = age_ns;
+	t->mig_ts_ns = now;
+	t->mig_src_cpu = src;
+	t->mig_dst_cpu = dst;
+	t->mig_cause = cause;
 
 	r = bpf_ringbuf_reserve(&events, sizeof(*r), 0);
 	if (!r) {
@@ -272,12 +297,15 @@ int BPF_PROG(mt_switch, bool preempt, struct task_struct *prev, struct task_stru
 		t->switched_out_ns = now;
 		t->switched_in_ns = 0;
 		t->preempted = preempt || task_state_of(prev) == TASK_RUNNING;
+		t->switches_since++;
 	}
 	t = traced(next);
 	if (t) {
 		if (!now)
 			now = bpf_ktime_get_ns();
 		t->switched_in_ns = now;
+		if (t->switched_out_ns && now > t->switched_out_ns)
+			t->last_off_ns = now - t->switched_out_ns;
 		if (t->wakeup_ns && now > t->wakeup_ns)
 			hist_add(hists.wakelat, now - t->wakeup_ns);
 		t->wakeup_ns = 0;
@@ -429,5 +457,73 @@ int BPF_PROG(mt_wakeup_new, struct task_struct *p)
 	if (t->new_task && t->fork_cpu >= 0 && cpu != (__u32)t->fork_cpu)
 		emit(p, t, t->fork_cpu, cpu, MT_CAUSE_FORK, MT_STATE_NEW, 0, 0, now, 0, -1);
 	t->new_task = 0;
+	return 0;
+}
+
+/*
+ * Units: entry and return of the unit function (cachewalk_unit, or --unit BINARY:FUNCTION),
+ * attached by user space to every process and filtered here like everything else.
+ */
+SEC("uprobe")
+int BPF_KPROBE(mt_unit_enter, void *arg0, __u64 tag, __u64 nominal_ns)
+{
+	struct task_ctx *t = traced(bpf_get_current_task_btf());
+
+	if (!t || t->unit_depth++)
+		return 0;
+	t->unit_start_ns = bpf_ktime_get_ns();
+	t->unit_cpu = bpf_get_smp_processor_id();
+	t->unit_tag = tag;
+	t->unit_nominal_ns = nominal_ns;
+	t->migs_before = t->migs_since;
+	t->switches_before = t->switches_since;
+	t->last_off_before_ns = t->last_off_ns;
+	t->migs_since = 0;
+	t->switches_since = 0;
+	return 0;
+}
+
+SEC("uretprobe")
+int BPF_KRETPROBE(mt_unit_exit)
+{
+	struct task_struct *cur = bpf_get_current_task_btf();
+	struct task_ctx *t = traced(cur);
+	struct mt_unit *u;
+	__u64 now;
+
+	if (!t || !t->unit_depth || --t->unit_depth)
+		return 0;
+	now = bpf_ktime_get_ns();
+	u = bpf_ringbuf_reserve(&events, sizeof(*u), 0);
+	if (!u) {
+		__sync_fetch_and_add(&stats.units_dropped, 1);
+		goto out;
+	}
+	u->kind = MT_REC_UNIT;
+	u->pid = BPF_CORE_READ(cur, pid);
+	u->tgid = BPF_CORE_READ(cur, tgid);
+	u->cpu_start = t->unit_cpu;
+	u->cpu_end = bpf_get_smp_processor_id();
+	u->start_ns = t->unit_start_ns;
+	u->end_ns = now;
+	u->prev_end_ns = t->unit_prev_end_ns;
+	u->tag = t->unit_tag;
+	u->nominal_age_ns = t->unit_nominal_ns;
+	u->migs_before = t->migs_before;
+	u->switches_before = t->switches_before;
+	u->migs_during = t->migs_since;
+	u->switches_during = t->switches_since;
+	u->last_off_ns = t->last_off_before_ns;
+	u->mig_age_ns = t->mig_age_ns;
+	u->mig_ts_ns = t->mig_ts_ns;
+	u->mig_src_cpu = t->mig_src_cpu;
+	u->mig_dst_cpu = t->mig_dst_cpu;
+	u->mig_cause = t->mig_cause;
+	bpf_ringbuf_submit(u, rb_flags());
+	__sync_fetch_and_add(&stats.units, 1);
+out:
+	t->unit_prev_end_ns = now;
+	t->migs_since = 0;
+	t->switches_since = 0;
 	return 0;
 }

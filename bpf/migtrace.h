@@ -38,6 +38,7 @@ enum mt_track_mode {
 
 enum mt_rec_kind {
 	MT_REC_MIGRATE = 1,
+	MT_REC_UNIT = 2,
 };
 
 enum mt_rec_flags {
@@ -67,6 +68,35 @@ struct mt_migrate {
 	char cur_comm[MT_COMM_LEN];
 };
 
+/*
+ * One unit of work of a traced thread: the traced function's entry to its return (uprobe +
+ * uretprobe), with what happened to the thread since its previous unit ended.  The join of
+ * migrations with units is done here, in the thread's own order of events.
+ */
+struct mt_unit {
+	__u32 kind;			/* MT_REC_UNIT */
+	__u32 pid;
+	__u32 tgid;
+	__u16 cpu_start;
+	__u16 cpu_end;
+	__u64 start_ns;			/* CLOCK_MONOTONIC, entry */
+	__u64 end_ns;			/* CLOCK_MONOTONIC, return */
+	__u64 prev_end_ns;		/* the thread's previous unit's return, 0 for its first */
+	__u64 tag;			/* 2nd argument of the unit function (cachewalk: role) */
+	__u64 nominal_age_ns;		/* 3rd argument (cachewalk: the age it aimed at) */
+	__u32 migs_before;		/* migrations since the previous unit returned */
+	__u32 switches_before;		/* switch-outs since the previous unit returned */
+	__u32 migs_during;		/* migrations inside this unit */
+	__u32 switches_during;		/* switch-outs inside this unit */
+	__u64 last_off_ns;		/* the last off-CPU period before the unit began */
+	__u64 mig_age_ns;		/* age of the last migration before the unit */
+	__u64 mig_ts_ns;		/* when it happened */
+	__u16 mig_src_cpu;
+	__u16 mig_dst_cpu;
+	__u8 mig_cause;			/* enum mt_cause */
+	__u8 pad[3];
+};
+
 /* Counters, in .bss; every field is updated atomically. */
 struct mt_stats {
 	__u64 migrations[MT_NR_CAUSES];	/* real migrations of traced tasks, by cause */
@@ -77,6 +107,8 @@ struct mt_stats {
 	__u64 lb_hot;			/* ... that task_hot() would call hot at hot_ns */
 	__u64 switches_in;		/* traced tasks switched in */
 	__u64 tracked_tasks;		/* traced tasks first seen or forked */
+	__u64 units;			/* unit records submitted */
+	__u64 units_dropped;		/* unit records lost: ring buffer full */
 };
 
 /* In-kernel histograms, in .bss: log2 of µs. */

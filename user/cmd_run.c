@@ -19,7 +19,10 @@
 
 #include "atomic_file.h"
 #include "bpf_util.h"
+#include "cachewalk.h"
 #include "commands.h"
+#include "correlate.h"
+#include "verdict.h"
 #include "launch.h"
 #include "parse.h"
 #include "run.h"
@@ -33,6 +36,8 @@ static struct run_env {
 	const char *cpus_arg;
 	const char *output;
 	const char *user;
+	const char *unit_arg;		/* --unit BINARY:FUNCTION */
+	const char *calibration;	/* --calibration FILE.json */
 	uint64_t duration_ns;		/* 0: until the workload ends or Ctrl-C */
 	int64_t hot_ns;			/* --hot-ns, or -2 when not given */
 	uint64_t ringbuf_bytes;
@@ -59,7 +64,7 @@ static const char doc[] =
 "    sudo migtrace run -p 1234 --duration 30s # a running process, all its threads\n"
 "    sudo migtrace run --hot-ns 5000000 -- make -j4   # judge at 5 ms instead\n";
 
-enum { OPT_HOT = 1000, OPT_RINGBUF };
+enum { OPT_HOT = 1000, OPT_RINGBUF, OPT_UNIT, OPT_CALIB };
 
 static const struct argp_option opts[] = {
 	{ "pid", 'p', "PID", 0, "Trace an existing process (all its threads)", 0 },
@@ -69,6 +74,10 @@ static const struct argp_option opts[] = {
 	{ "user", 'u', "NAME", 0, "Run the workload as user NAME", 0 },
 	{ "hot-ns", OPT_HOT, "NS", 0, "Judge hotness at NS instead of the kernel's value", 0 },
 	{ "ringbuf", OPT_RINGBUF, "SIZE", 0, "Ring-buffer size, a power of two (default 4M)", 0 },
+	{ "unit", OPT_UNIT, "BINARY:FUNCTION", 0, "Time every call of FUNCTION as a unit of work "
+	  "(uprobe + uretprobe); automatic for cachewalk", 0 },
+	{ "calibration", OPT_CALIB, "FILE", 0, "A `migtrace calibrate --json` result for the "
+	  "verdict", 0 },
 	{ "verbose", 'v', NULL, 0, "Show libbpf's messages", 0 },
 	{ 0 },
 };
@@ -106,6 +115,14 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		if (parse_size(arg, &v) || v < 4096 || (v & (v - 1)) || v > (1ULL << 30))
 			argp_error(state, "--ringbuf: '%s' is not a power of two from 4K to 1G", arg);
 		env.ringbuf_bytes = v;
+		break;
+	case OPT_CALIB:
+		env.calibration = arg;
+		break;
+	case OPT_UNIT:
+		if (!strchr(arg, ':') || strchr(arg, ':') == arg || !strchr(arg, ':')[1])
+			argp_error(state, "--unit: '%s' is not BINARY:FUNCTION", arg);
+		env.unit_arg = arg;
 		break;
 	case 'v':
 		mt_verbose++;
@@ -171,9 +188,14 @@ static int resolve_workload(const char *name, char *path, size_t len)
 	return launch_resolve(name, path, len);
 }
 
-static int on_record(void *ctx, const struct mt_migrate *m)
+static int on_migrate(void *ctx, const struct mt_migrate *m)
 {
 	return run_record_add(ctx, m);
+}
+
+static int on_unit(void *ctx, const struct mt_unit *u)
+{
+	return run_record_add_unit(ctx, u);
 }
 
 static int resolve_cpus(struct cpu_set_list *cpus, int16_t *cpu_node, int ncpu_node)
@@ -208,6 +230,37 @@ out:
 	return rc;
 }
 
+/*
+ * Units: --unit BINARY:FUNCTION, or the built-in cachewalk's own unit function.  A unit
+ * binary given by name is looked up like a command.
+ */
+static int attach_units(struct tracer *tr, struct run_record *rec, const char *workload)
+{
+	char bin[PATH_MAX], func[256];
+	const char *colon;
+	int err;
+
+	if (env.unit_arg) {
+		colon = strrchr(env.unit_arg, ':');
+		snprintf(func, sizeof(func), "%s", colon + 1);
+		snprintf(bin, sizeof(bin), "%.*s", (int)(colon - env.unit_arg), env.unit_arg);
+		if (!strchr(bin, '/') && (err = launch_resolve(bin, bin, sizeof(bin)))) {
+			fprintf(stderr, "migtrace run: --unit: cannot find '%.*s': %s\n",
+				(int)(colon - env.unit_arg), env.unit_arg, strerror(-err));
+			return err;
+		}
+	} else if (workload && !strcmp(basename(strdupa(workload)), "cachewalk")) {
+		snprintf(bin, sizeof(bin), "%s", workload);
+		snprintf(func, sizeof(func), "%s", CACHEWALK_UNIT_FUNC);
+	} else {
+		return 0;
+	}
+	err = tracer_attach_unit(tr, bin, func);
+	if (!err)
+		snprintf(rec->unit_spec, sizeof(rec->unit_spec), "%s:%s", bin, func);
+	return err;
+}
+
 static void describe_command(struct run_record *rec)
 {
 	size_t off = 0;
@@ -221,7 +274,76 @@ static void describe_command(struct run_record *rec)
 				a == env.argv ? "" : " ", *a);
 }
 
-static int write_run(const struct run_record *rec)
+/* Reads the hot time from a calibrate --json file: the robust one when it is there. */
+static int read_calibration(const char *path, struct run_calibration *cal)
+{
+	struct json_object *o = json_object_from_file(path), *v;
+	int err = 0;
+
+	if (!o) {
+		fprintf(stderr, "migtrace run: --calibration %s: not a JSON file migtrace can read "
+			"(%s)\n", path, json_util_get_last_err());
+		return -EINVAL;
+	}
+	if (json_object_object_get_ex(o, "hot_time_robust_ns", &v) && v) {
+		cal->hot_ns = json_object_get_double(v);
+		snprintf(cal->source, sizeof(cal->source), "%s, robust (median x 6)", path);
+	} else if (json_object_object_get_ex(o, "hot_time_ns", &v) && v) {
+		cal->hot_ns = json_object_get_double(v);
+		snprintf(cal->source, sizeof(cal->source), "%s", path);
+	} else {
+		fprintf(stderr, "migtrace run: --calibration %s has no hot time (one CPU?)\n", path);
+		err = -EINVAL;
+	}
+	cal->valid = !err;
+	json_object_put(o);
+	return err;
+}
+
+/* Units were timed: the correlation table and the verdict, on stdout and in the run file. */
+static void analyze_units(const struct run_record *rec, const struct run_calibration *cal,
+			  struct json_object **corr_json, struct json_object **verdict_json)
+{
+	enum corr_mode mode = CORR_NATURAL;
+	struct corr_result *cr = calloc(1, sizeof(*cr));
+	struct corr_opts co;
+	struct verdict_in vin = { 0 };
+	struct verdict v;
+
+	if (!cr)
+		return;
+	for (size_t i = 0; i < rec->nunits; i++)
+		if (rec->units[i].tag == CW_TAG_MIGRATED || rec->units[i].tag == CW_TAG_STAYED)
+			mode = CORR_CONTROLLED;
+	corr_default_opts(&co, mode);
+	if (correlate_units(rec->units, rec->nunits, &co, cr)) {
+		fprintf(stderr, "migtrace run: correlating units failed: out of memory\n");
+		free(cr);
+		return;
+	}
+	corr_print_table(stdout, cr, mode == CORR_CONTROLLED ?
+			 "controlled experiment: refill penalty by age (cachewalk, real migrations "
+			 "by sched_setaffinity, same-CPU control arm)" :
+			 "natural migrations: refill penalty by age (the scheduler decided)");
+	vin.corr = cr;
+	vin.kernel_ns = (double)rec->hot_ns;
+	vin.kernel_source = rec->hot_source;
+	vin.has_calib = cal && cal->valid;
+	vin.calib_ns = cal ? cal->hot_ns : 0;
+	vin.calib_source = cal ? cal->source : "";
+	if (mode == CORR_NATURAL) {
+		vin.migs = rec->recs;
+		vin.nmigs = rec->nrecs;
+	}
+	verdict_decide(&vin, &v);
+	verdict_print(stdout, &vin, &v);
+	*corr_json = corr_to_json(cr);
+	*verdict_json = verdict_to_json(&vin, &v);
+	free(cr);
+}
+
+static int write_run(const struct run_record *rec, struct json_object *corr,
+		     struct json_object *verdict)
 {
 	struct json_object *o = run_to_json(rec);
 	const char *s;
@@ -229,6 +351,10 @@ static int write_run(const struct run_record *rec)
 
 	if (!o)
 		return -ENOMEM;
+	if (corr)
+		json_object_object_add(o, "correlation", json_object_get(corr));
+	if (verdict)
+		json_object_object_add(o, "verdict", json_object_get(verdict));
 	s = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN);
 	err = atomic_write_file(env.output, s, strlen(s));
 	json_object_put(o);
@@ -237,7 +363,14 @@ static int write_run(const struct run_record *rec)
 
 int cmd_run(int argc, char **argv)
 {
+	return run_command(argc, argv, NULL);
+}
+
+int run_command(int argc, char **argv, const struct run_calibration *inline_cal)
+{
 	static const struct argp argp = { opts, parse_arg, NULL, doc, NULL, NULL, NULL };
+	struct json_object *corr_json = NULL, *verdict_json = NULL;
+	struct run_calibration file_cal = { 0 };
 	struct sigaction sa = { 0 };
 	struct run_record rec = { 0 };
 	struct launch child = { .pid = -1, .go_fd = -1, .err_fd = -1 };
@@ -268,6 +401,8 @@ int cmd_run(int argc, char **argv)
 			strerror(-err));
 		return 127;
 	}
+	if (env.calibration && read_calibration(env.calibration, &file_cal))
+		return MT_EXIT_USAGE;
 	if (env.pid && kill((pid_t)env.pid, 0) && errno == ESRCH) {
 		fprintf(stderr, "migtrace run: -p %ld: no such process\n", env.pid);
 		return MT_EXIT_USAGE;
@@ -294,10 +429,11 @@ int cmd_run(int argc, char **argv)
 	topts.hot_ns = rec.hot_ns;
 	topts.ringbuf_bytes = env.ringbuf_bytes;
 	topts.cpu_node = cpu_node;
-	topts.on_record = on_record;
+	topts.on_migrate = on_migrate;
+	topts.on_unit = on_unit;
 	topts.ctx = &rec;
 	if (tracer_load(&tr, &topts) || tracer_track(&tr, (uint32_t)rec.pid, !rec.attached) ||
-	    tracer_attach(&tr))
+	    tracer_attach(&tr) || attach_units(&tr, &rec, env.argv ? path : NULL))
 		goto cleanup;
 
 	sa.sa_sigaction = on_signal;
@@ -393,13 +529,18 @@ int cmd_run(int argc, char **argv)
 	if (!rec.pairs || tracer_read_pairs(&tr, rec.pairs))
 		goto cleanup;
 	run_print_summary(stdout, &rec);
-	if (env.output && write_run(&rec))
+	if (rec.nunits)
+		analyze_units(&rec, env.calibration ? &file_cal : inline_cal, &corr_json,
+			      &verdict_json);
+	if (env.output && write_run(&rec, corr_json, verdict_json))
 		goto cleanup;
 	if (env.pid || ended_by_us)
 		rc = MT_EXIT_OK;
 	else
 		rc = rec.exit_status;
 cleanup:
+	json_object_put(corr_json);
+	json_object_put(verdict_json);
 	if (child.pid > 0)
 		launch_abort(&child);
 	tracer_destroy(&tr);

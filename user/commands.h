@@ -15,6 +15,17 @@ int cmd_calibrate(int argc, char **argv);
 int cmd_doctor(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 
+/* A calibrated hot time handed to `run` (by validate, or read from --calibration). */
+struct run_calibration {
+	int valid;
+	double hot_ns;			/* ns */
+	char source[600];		/* where it came from */
+};
+
+/* migtrace run, with an inline calibration for the verdict (NULL: none, or --calibration). */
+int run_command(int argc, char **argv, const struct run_calibration *cal);
+int cmd_validate(int argc, char **argv);
+
 /* Set by -v on any command: libbpf's debug messages and extra detail. */
 extern int mt_verbose;
 

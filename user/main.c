@@ -21,6 +21,7 @@ static const struct {
 	{ "run", cmd_run, "trace every migration of a pinned workload (BPF)" },
 	
 	{ "calibrate", cmd_calibrate, "measure the migration cost between every pair of CPUs" },
+	{ "validate", cmd_validate, "calibrate + controlled experiment + verdict (the main job)" },
 	{ "doctor", cmd_doctor, "what this kernel allows migtrace to do, and why" },
 };
 

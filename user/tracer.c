@@ -16,11 +16,13 @@
 static int handle_record(void *ctx, void *data, size_t len)
 {
 	struct tracer *tr = ctx;
-	const struct mt_migrate *rec = data;
+	__u32 kind = len >= sizeof(__u32) ? *(__u32 *)data : 0;
 
-	if (len < sizeof(*rec) || rec->kind != MT_REC_MIGRATE)
-		return 0;
-	return tr->on_record ? tr->on_record(tr->ctx, rec) : 0;
+	if (kind == MT_REC_MIGRATE && len >= sizeof(struct mt_migrate) && tr->on_migrate)
+		return tr->on_migrate(tr->ctx, data);
+	if (kind == MT_REC_UNIT && len >= sizeof(struct mt_unit) && tr->on_unit)
+		return tr->on_unit(tr->ctx, data);
+	return 0;
 }
 
 int tracer_load(struct tracer *tr, const struct tracer_opts *o)
@@ -28,7 +30,8 @@ int tracer_load(struct tracer *tr, const struct tracer_opts *o)
 	int err;
 
 	memset(tr, 0, sizeof(*tr));
-	tr->on_record = o->on_record;
+	tr->on_migrate = o->on_migrate;
+	tr->on_unit = o->on_unit;
 	tr->ctx = o->ctx;
 	tr->nr_cpus = libbpf_num_possible_cpus();
 	if (tr->nr_cpus <= 0) {
@@ -97,6 +100,30 @@ int tracer_attach(struct tracer *tr)
 	return 0;
 }
 
+int tracer_attach_unit(struct tracer *tr, const char *binary, const char *function)
+{
+	struct bpf_program *progs[2] = { tr->skel->progs.mt_unit_enter,
+					 tr->skel->progs.mt_unit_exit };
+	int err;
+
+	if (tr->nunit_links + 2 > TRACER_MAX_UNIT_LINKS)
+		return -E2BIG;
+	for (int i = 0; i < 2; i++) {
+		LIBBPF_OPTS(bpf_uprobe_opts, uo, .func_name = function, .retprobe = i == 1);
+		struct bpf_link *l = bpf_program__attach_uprobe_opts(progs[i], -1, binary, 0, &uo);
+
+		if (!l) {
+			err = -errno;
+			fprintf(stderr, "migtrace: attaching a %s to %s:%s failed: %s (is the "
+				"function in the binary's symbol table?)\n",
+				i ? "uretprobe" : "uprobe", binary, function, strerror(-err));
+			return err;
+		}
+		tr->unit_links[tr->nunit_links++] = l;
+	}
+	return 0;
+}
+
 int tracer_poll(struct tracer *tr, int timeout_ms)
 {
 	int n = ring_buffer__poll(tr->rb, timeout_ms), m;
@@ -112,6 +139,9 @@ int tracer_stop(struct tracer *tr)
 {
 	if (!tr->skel)
 		return 0;
+	for (int i = 0; i < tr->nunit_links; i++)
+		bpf_link__destroy(tr->unit_links[i]);
+	tr->nunit_links = 0;
 	migtrace_bpf__detach(tr->skel);
 	return tr->rb ? ring_buffer__consume(tr->rb) : 0;
 }
@@ -144,6 +174,9 @@ int tracer_read_pairs(const struct tracer *tr, uint64_t *pairs)
 
 void tracer_destroy(struct tracer *tr)
 {
+	for (int i = 0; i < tr->nunit_links; i++)
+		bpf_link__destroy(tr->unit_links[i]);
+	tr->nunit_links = 0;
 	ring_buffer__free(tr->rb);
 	migtrace_bpf__destroy(tr->skel);
 	tr->rb = NULL;

@@ -14,24 +14,32 @@
 
 struct migtrace_bpf;
 struct ring_buffer;
+struct bpf_link;
 
-/* Called for every record drained from the ring buffer, in order. */
-typedef int (*tracer_record_fn)(void *ctx, const struct mt_migrate *rec);
+/* Called for every record drained from the ring buffer, in ring-buffer order. */
+typedef int (*tracer_migrate_fn)(void *ctx, const struct mt_migrate *rec);
+typedef int (*tracer_unit_fn)(void *ctx, const struct mt_unit *rec);
 
 struct tracer_opts {
 	int64_t hot_ns;			/* threshold task_hot() is judged at, ns */
 	uint64_t ringbuf_bytes;		/* power of two, >= page size */
 	const int16_t *cpu_node;	/* per CPU, nr_cpus entries, may be NULL */
-	tracer_record_fn on_record;
+	tracer_migrate_fn on_migrate;
+	tracer_unit_fn on_unit;
 	void *ctx;
 };
+
+#define TRACER_MAX_UNIT_LINKS 8
 
 struct tracer {
 	struct migtrace_bpf *skel;
 	struct ring_buffer *rb;
 	int nr_cpus;			/* possible CPUs: the pair matrix is nr_cpus^2 */
-	tracer_record_fn on_record;
+	tracer_migrate_fn on_migrate;
+	tracer_unit_fn on_unit;
 	void *ctx;
+	int nunit_links;
+	struct bpf_link *unit_links[TRACER_MAX_UNIT_LINKS];
 };
 
 /* open -> rodata and map sizes -> load.  0 or -errno, with the failing step on stderr. */
@@ -41,6 +49,9 @@ int tracer_load(struct tracer *tr, const struct tracer_opts *o);
 int tracer_track(struct tracer *tr, uint32_t tgid, bool from_exec);
 /* attach -> ring buffer.  0 or -errno. */
 int tracer_attach(struct tracer *tr);
+/* Times every call of FUNCTION in BINARY as a unit (uprobe + uretprobe, every process; the
+ * traced-task filter applies).  Call after tracer_attach().  0 or -errno. */
+int tracer_attach_unit(struct tracer *tr, const char *binary, const char *function);
 /* Waits up to timeout_ms for records, then drains what is there.  Returns the number of
  * records handled, 0 on timeout, -EINTR on a signal (a clean end), or -errno. */
 int tracer_poll(struct tracer *tr, int timeout_ms);

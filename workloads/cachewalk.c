@@ -1,0 +1,571 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cachewalk: threads that walk their own working set in timed units, so that the refill
+ * cost of a migration shows up as a slower first unit.
+ *
+ * A unit is one pass of dependent loads over a random cyclic permutation of the working
+ * set's cache lines (pointer chasing: the prefetcher cannot hide a miss), writing each line
+ * (dirty, as in the 2004 calibration).  migtrace times each call of cachewalk_unit() with a
+ * uprobe/uretprobe pair, in the thread's context, on the same clock as the migration
+ * records; cachewalk also times each unit itself with CLOCK_MONOTONIC for its own summary.
+ *
+ * Natural mode: each thread sleeps (fixed, uniform or exponential), then runs a burst of
+ * units; the scheduler decides where it wakes.
+ *
+ * Controlled mode: one worker, warm on CPU A, then off-CPU for a chosen age while a
+ * SCHED_IDLE polluter streams through A's cache at a known rate; a timer thread pinned to B
+ * ends the wait: for the "migrate" arm it first sets the worker's affinity to B, so the
+ * wake-up is a real migration seen by sched_migrate_task, for the "stay" arm it does not.
+ * Ages and arms are interleaved in a shuffled order.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <pthread.h>
+#include <sched.h>
+#include <semaphore.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cachewalk.h"
+
+#define LINE 64
+
+struct line {
+	uint64_t next;		/* index of the next line of the cycle */
+	uint64_t dirty;		/* written on every visit */
+	char pad[LINE - 16];
+};
+
+struct walk {
+	struct line *lines;
+	uint64_t nlines;
+};
+
+enum sleep_kind { SLEEP_FIXED, SLEEP_UNIFORM, SLEEP_EXP };
+
+static struct {
+	int threads;
+	uint64_t ws;			/* bytes per thread */
+	enum sleep_kind sleep_kind;
+	double sleep_a_us, sleep_b_us;	/* fixed: a; uniform: [a, b]; exp: mean a */
+	int burst;
+	double duration_s;
+	int load_threads;		/* natural mode: extra run/sleep threads */
+	char polluter_cpus[256];
+	double polluter_mbps;		/* MB/s (10^6 bytes); 0 = as fast as it can */
+	int controlled;
+	uint64_t ages_ns[64];
+	int nages;
+	int samples;
+	int cpu_a, cpu_b;
+} opt = {
+	.ws = 256 * 1024, .sleep_kind = SLEEP_EXP, .sleep_a_us = 2000, .burst = 3,
+	.duration_s = 5, .samples = 30, .cpu_a = -1, .cpu_b = -1,
+};
+
+static volatile int stopping;
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+static void sleep_ns(uint64_t ns)
+{
+	struct timespec ts = { (time_t)(ns / 1000000000ULL), (long)(ns % 1000000000ULL) };
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+/* xorshift64*: per-thread, seeded, no shared state. */
+static uint64_t rnd(uint64_t *s)
+{
+	*s ^= *s >> 12;
+	*s ^= *s << 25;
+	*s ^= *s >> 27;
+	return *s * 2685821657736338717ULL;
+}
+
+static double rnd01(uint64_t *s)
+{
+	return (double)(rnd(s) >> 11) / 9007199254740992.0;
+}
+
+/* The unit: never inlined, so migtrace's uprobe has an entry and a return to time. */
+__attribute__((noinline, used, visibility("default")))
+uint64_t cachewalk_unit(struct walk *w, uint64_t tag, uint64_t nominal_age_ns)
+{
+	uint64_t i = 0;
+
+	for (uint64_t k = 0; k < w->nlines; k++) {
+		struct line *l = &w->lines[i];
+
+		l->dirty++;
+		i = l->next;
+	}
+	/* tag and age are for the uprobe: keep them live in their registers */
+	__asm__ volatile("" : : "r"(tag), "r"(nominal_age_ns), "r"(i) : "memory");
+	return i;
+}
+
+static int walk_init(struct walk *w, uint64_t bytes, uint64_t seed)
+{
+	uint64_t n = bytes / LINE;
+
+	if (n < 2)
+		n = 2;
+	w->nlines = n;
+	w->lines = aligned_alloc(4096, ((n * LINE) + 4095) & ~4095ULL);
+	if (!w->lines)
+		return -ENOMEM;
+	for (uint64_t i = 0; i < n; i++)
+		w->lines[i].next = i;
+	/* Sattolo's shuffle: a single cycle through every line. */
+	for (uint64_t i = n - 1; i > 0; i--) {
+		uint64_t j = rnd(&seed) % i, t = w->lines[i].next;
+
+		w->lines[i].next = w->lines[j].next;
+		w->lines[j].next = t;
+	}
+	return 0;
+}
+
+static int pin_self(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	return sched_setaffinity(0, sizeof(set), &set);
+}
+
+/* Timed by us too, for the summary: migtrace's numbers come from its own probes. */
+struct unit_stats {
+	uint64_t n;
+	uint64_t sum_ns;
+};
+
+static uint64_t timed_unit(struct walk *w, uint64_t tag, uint64_t age, struct unit_stats *st)
+{
+	uint64_t t0 = now_ns();
+
+	cachewalk_unit(w, tag, age);
+	st->n++;
+	st->sum_ns += now_ns() - t0;
+	return 0;
+}
+
+/* ---- polluter: SCHED_IDLE, so it only runs while the CPU has nothing else to do ---- */
+
+struct polluter {
+	int cpu;
+	pthread_t th;
+};
+
+static void *polluter_main(void *arg)
+{
+	struct polluter *p = arg;
+	struct sched_param sp = { 0 };
+	uint64_t size = 4ULL << 20, lines, done = 0, t0;
+	unsigned char *buf;
+
+	pin_self(p->cpu);
+	sched_setscheduler(0, SCHED_IDLE, &sp);
+	buf = aligned_alloc(4096, size);
+	if (!buf)
+		return NULL;
+	memset(buf, 1, size);
+	lines = size / LINE;
+	t0 = now_ns();
+	for (uint64_t i = 0; !stopping; i++) {
+		/* 256 lines (16 KiB) at a time, then wait for the rate to catch up */
+		for (int k = 0; k < 256; k++, i++)
+			buf[(i % lines) * LINE]++;
+		done += 256 * LINE;
+		if (opt.polluter_mbps > 0)
+			while (!stopping && (double)(now_ns() - t0) * opt.polluter_mbps / 1e3 < (double)done)
+				;
+	}
+	free(buf);
+	return NULL;
+}
+
+static int start_polluters(struct polluter *p, int max)
+{
+	char list[256], *save = NULL;
+	int n = 0;
+
+	snprintf(list, sizeof(list), "%s", opt.polluter_cpus);
+	for (char *tok = strtok_r(list, ",", &save); tok && n < max; tok = strtok_r(NULL, ",", &save)) {
+		p[n].cpu = atoi(tok);
+		if (pthread_create(&p[n].th, NULL, polluter_main, &p[n]))
+			return -1;
+		n++;
+	}
+	return n;
+}
+
+/* ---- natural mode ---- */
+
+struct natural {
+	pthread_t th;
+	int idx;
+	struct unit_stats st;
+};
+
+static uint64_t draw_sleep_ns(uint64_t *seed)
+{
+	double us;
+
+	switch (opt.sleep_kind) {
+	case SLEEP_FIXED:
+		us = opt.sleep_a_us;
+		break;
+	case SLEEP_UNIFORM:
+		us = opt.sleep_a_us + rnd01(seed) * (opt.sleep_b_us - opt.sleep_a_us);
+		break;
+	default:
+		us = -opt.sleep_a_us * log(1.0 - rnd01(seed));
+		break;
+	}
+	return (uint64_t)(us * 1000);
+}
+
+static void *natural_main(void *arg)
+{
+	struct natural *nt = arg;
+	uint64_t seed = 0x9e3779b97f4a7c15ULL * (uint64_t)(nt->idx + 1), end;
+	struct walk w;
+
+	if (walk_init(&w, opt.ws, seed))
+		return NULL;
+	for (int i = 0; i < 3; i++)
+		cachewalk_unit(&w, CW_TAG_WARM, 0);	/* fault the pages in */
+	end = now_ns() + (uint64_t)(opt.duration_s * 1e9);
+	while (!stopping && now_ns() < end) {
+		sleep_ns(draw_sleep_ns(&seed));
+		for (int b = 0; b < opt.burst; b++)
+			timed_unit(&w, CW_TAG_NATURAL, 0, &nt->st);
+	}
+	free(w.lines);
+	return NULL;
+}
+
+/* Background load for natural mode: run 300 µs, sleep 700 µs. */
+static void *load_main(void *arg)
+{
+	volatile uint64_t sink = 0;
+
+	(void)arg;
+	while (!stopping) {
+		uint64_t stop = now_ns() + 300000;
+
+		while (now_ns() < stop)
+			sink++;
+		sleep_ns(700000);
+	}
+	return NULL;
+}
+
+static int run_natural(void)
+{
+	struct natural *nt = calloc(opt.threads, sizeof(*nt));
+	pthread_t load[64];
+	uint64_t units = 0, sum = 0;
+
+	if (!nt)
+		return 1;
+	for (int i = 0; i < opt.load_threads && i < 64; i++)
+		pthread_create(&load[i], NULL, load_main, NULL);
+	for (int i = 0; i < opt.threads; i++) {
+		nt[i].idx = i;
+		pthread_create(&nt[i].th, NULL, natural_main, &nt[i]);
+	}
+	for (int i = 0; i < opt.threads; i++) {
+		pthread_join(nt[i].th, NULL);
+		units += nt[i].st.n;
+		sum += nt[i].st.sum_ns;
+	}
+	stopping = 1;
+	for (int i = 0; i < opt.load_threads && i < 64; i++)
+		pthread_join(load[i], NULL);
+	printf("cachewalk: natural, %d threads, ws %llu KiB, %llu units, mean unit %.1f µs\n",
+	       opt.threads, (unsigned long long)(opt.ws >> 10), (unsigned long long)units,
+	       units ? (double)sum / (double)units / 1e3 : 0.0);
+	free(nt);
+	return 0;
+}
+
+/* ---- controlled mode ---- */
+
+static struct {
+	sem_t go, wake;
+	pid_t worker_tid;
+	uint64_t age_ns;
+	int migrate;
+	int quit;
+} timer;
+
+/* Ends the worker's wait after the age; for the migrate arm, first moves it to B. */
+static void *timer_main(void *arg)
+{
+	cpu_set_t to_b;
+
+	(void)arg;
+	pin_self(opt.cpu_b);
+	prctl(PR_SET_TIMERSLACK, 1UL);
+	CPU_ZERO(&to_b);
+	CPU_SET(opt.cpu_b, &to_b);
+	for (;;) {
+		sem_wait(&timer.go);
+		if (timer.quit)
+			return NULL;
+		sleep_ns(timer.age_ns);
+		if (timer.migrate && sched_setaffinity(timer.worker_tid, sizeof(to_b), &to_b))
+			perror("cachewalk: sched_setaffinity");
+		sem_post(&timer.wake);
+	}
+}
+
+static int run_controlled(void)
+{
+	int ncell = opt.nages * 2, ntrial = ncell * opt.samples;
+	int *order = malloc(sizeof(int) * ntrial);
+	struct unit_stats st[5] = { 0 };
+	uint64_t seed = 0x5851f42d4c957f2dULL;
+	pthread_t tth;
+	struct walk w;
+
+	if (!order || walk_init(&w, opt.ws, seed))
+		return 1;
+	sem_init(&timer.go, 0, 0);
+	sem_init(&timer.wake, 0, 0);
+	timer.worker_tid = (pid_t)syscall(SYS_gettid);
+	if (pthread_create(&tth, NULL, timer_main, NULL))
+		return 1;
+	/* Interleave: every sample round visits every (age, arm) cell in a new order. */
+	for (int s = 0; s < opt.samples; s++) {
+		int *round = &order[s * ncell];
+
+		for (int c = 0; c < ncell; c++)
+			round[c] = c;
+		for (int c = ncell - 1; c > 0; c--) {
+			int j = (int)(rnd(&seed) % (uint64_t)(c + 1)), t = round[c];
+
+			round[c] = round[j];
+			round[j] = t;
+		}
+	}
+	for (int i = 0; i < ntrial && !stopping; i++) {
+		int cell = order[i], migrate = cell % 2;
+		uint64_t age = opt.ages_ns[cell / 2];
+
+		pin_self(opt.cpu_a);	/* back on A: a migration too, followed by warm units */
+		timed_unit(&w, CW_TAG_WARM, 0, &st[CW_TAG_WARM]);
+		timed_unit(&w, CW_TAG_WARM, 0, &st[CW_TAG_WARM]);
+		timed_unit(&w, CW_TAG_BASELINE, 0, &st[CW_TAG_BASELINE]);
+		timed_unit(&w, CW_TAG_BASELINE, 0, &st[CW_TAG_BASELINE]);
+		timer.age_ns = age;
+		timer.migrate = migrate;
+		sem_post(&timer.go);
+		while (sem_wait(&timer.wake) && errno == EINTR)
+			;
+		timed_unit(&w, migrate ? CW_TAG_MIGRATED : CW_TAG_STAYED, age,
+			   &st[migrate ? CW_TAG_MIGRATED : CW_TAG_STAYED]);
+	}
+	timer.quit = 1;
+	sem_post(&timer.go);
+	pthread_join(tth, NULL);
+	printf("cachewalk: controlled, CPU %d -> %d, ws %llu KiB, %d ages x 2 arms x %d samples; "
+	       "mean unit: baseline %.1f µs, after migration %.1f µs, after same-CPU wake %.1f µs\n",
+	       opt.cpu_a, opt.cpu_b, (unsigned long long)(opt.ws >> 10), opt.nages, opt.samples,
+	       st[CW_TAG_BASELINE].n ? (double)st[CW_TAG_BASELINE].sum_ns / st[CW_TAG_BASELINE].n / 1e3 : 0,
+	       st[CW_TAG_MIGRATED].n ? (double)st[CW_TAG_MIGRATED].sum_ns / st[CW_TAG_MIGRATED].n / 1e3 : 0,
+	       st[CW_TAG_STAYED].n ? (double)st[CW_TAG_STAYED].sum_ns / st[CW_TAG_STAYED].n / 1e3 : 0);
+	free(order);
+	free(w.lines);
+	return 0;
+}
+
+/* ---- options ---- */
+
+static void usage(int status)
+{
+	fprintf(status ? stderr : stdout,
+"usage: cachewalk [--threads N] [--ws SIZE] [--sleep fixed:US|uniform:LO-HI|exp:MEAN_US]\n"
+"                 [--burst N] [--duration S] [--load N] [--polluter CPUS[:MBPS]]\n"
+"       cachewalk --controlled [--ages US,US,...] [--samples N] [--from CPU --to CPU]\n"
+"                 [--ws SIZE] [--polluter CPUS[:MBPS]]\n"
+"  natural: N threads (default: one per allowed CPU) sleep, then run BURST units (3)\n"
+"  controlled: warm on --from, off-CPU for each age, then migrate to --to or stay\n"
+"  defaults: --ws 256K, --sleep exp:2000, --duration 5, ages 50 µs .. 50 ms, 30 samples\n");
+	exit(status);
+}
+
+static double number(const char *s, const char *what)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || *end || v < 0) {
+		fprintf(stderr, "cachewalk: %s: '%s' is not a non-negative number\n", what, s);
+		exit(2);
+	}
+	return v;
+}
+
+static uint64_t size_arg(const char *s)
+{
+	char *end;
+	double v = strtod(s, &end);
+	uint64_t m = 1;
+
+	if (end == s || v <= 0)
+		goto bad;
+	if (*end == 'K' || *end == 'k')
+		m = 1024, end++;
+	else if (*end == 'M' || *end == 'm')
+		m = 1024 * 1024, end++;
+	else if (*end == 'G' || *end == 'g')
+		m = 1024ULL * 1024 * 1024, end++;
+	if (*end == 'i')
+		end++;
+	if (*end == 'B')
+		end++;
+	if (*end)
+		goto bad;
+	return (uint64_t)(v * (double)m);
+bad:
+	fprintf(stderr, "cachewalk: --ws: '%s' is not a size (4K, 256K, 1M)\n", s);
+	exit(2);
+}
+
+static void parse_sleep(const char *s)
+{
+	if (!strncmp(s, "fixed:", 6)) {
+		opt.sleep_kind = SLEEP_FIXED;
+		opt.sleep_a_us = number(s + 6, "--sleep fixed");
+	} else if (!strncmp(s, "uniform:", 8)) {
+		char buf[64], *dash;
+
+		snprintf(buf, sizeof(buf), "%s", s + 8);
+		dash = strchr(buf, '-');
+		if (!dash) {
+			fprintf(stderr, "cachewalk: --sleep uniform:LO-HI (µs)\n");
+			exit(2);
+		}
+		*dash = '\0';
+		opt.sleep_kind = SLEEP_UNIFORM;
+		opt.sleep_a_us = number(buf, "--sleep uniform");
+		opt.sleep_b_us = number(dash + 1, "--sleep uniform");
+	} else if (!strncmp(s, "exp:", 4)) {
+		opt.sleep_kind = SLEEP_EXP;
+		opt.sleep_a_us = number(s + 4, "--sleep exp");
+	} else {
+		fprintf(stderr, "cachewalk: --sleep: '%s' is not fixed:US, uniform:LO-HI or exp:MEAN\n", s);
+		exit(2);
+	}
+}
+
+static void parse_ages(const char *s)
+{
+	char buf[1024], *save = NULL;
+
+	snprintf(buf, sizeof(buf), "%s", s);
+	opt.nages = 0;
+	for (char *tok = strtok_r(buf, ",", &save); tok && opt.nages < 64;
+	     tok = strtok_r(NULL, ",", &save))
+		opt.ages_ns[opt.nages++] = (uint64_t)(number(tok, "--ages") * 1000);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "threads", required_argument, NULL, 't' },
+		{ "ws", required_argument, NULL, 'w' },
+		{ "sleep", required_argument, NULL, 's' },
+		{ "burst", required_argument, NULL, 'b' },
+		{ "duration", required_argument, NULL, 'd' },
+		{ "load", required_argument, NULL, 'l' },
+		{ "polluter", required_argument, NULL, 'P' },
+		{ "controlled", no_argument, NULL, 'C' },
+		{ "ages", required_argument, NULL, 'a' },
+		{ "samples", required_argument, NULL, 'n' },
+		{ "from", required_argument, NULL, 'f' },
+		{ "to", required_argument, NULL, 'T' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	struct polluter pol[16];
+	cpu_set_t allowed;
+	int c, npol = 0, rc, first = -1, second = -1;
+
+	parse_ages("50,100,200,500,1000,2000,5000,10000,20000,50000");
+	while ((c = getopt_long(argc, argv, "t:w:s:b:d:l:P:Ca:n:f:T:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 't': opt.threads = (int)number(optarg, "--threads"); break;
+		case 'w': opt.ws = size_arg(optarg); break;
+		case 's': parse_sleep(optarg); break;
+		case 'b': opt.burst = (int)number(optarg, "--burst"); break;
+		case 'd': opt.duration_s = number(optarg, "--duration"); break;
+		case 'l': opt.load_threads = (int)number(optarg, "--load"); break;
+		case 'P': {
+			char *colon = strchr(optarg, ':');
+
+			if (colon) {
+				*colon = '\0';
+				opt.polluter_mbps = number(colon + 1, "--polluter rate");
+			}
+			snprintf(opt.polluter_cpus, sizeof(opt.polluter_cpus), "%s", optarg);
+			break;
+		}
+		case 'C': opt.controlled = 1; break;
+		case 'a': parse_ages(optarg); break;
+		case 'n': opt.samples = (int)number(optarg, "--samples"); break;
+		case 'f': opt.cpu_a = (int)number(optarg, "--from"); break;
+		case 'T': opt.cpu_b = (int)number(optarg, "--to"); break;
+		case 'h': usage(0); break;
+		default: usage(2);
+		}
+	}
+	if (sched_getaffinity(0, sizeof(allowed), &allowed))
+		return 1;
+	for (int cpu = 0; cpu < CPU_SETSIZE; cpu++) {
+		if (!CPU_ISSET(cpu, &allowed))
+			continue;
+		if (first < 0)
+			first = cpu;
+		else if (second < 0)
+			second = cpu;
+	}
+	if (!opt.threads)
+		opt.threads = CPU_COUNT(&allowed);
+	if (opt.cpu_a < 0)
+		opt.cpu_a = first;
+	if (opt.cpu_b < 0)
+		opt.cpu_b = second;
+	if (opt.controlled && (opt.cpu_b < 0 || opt.cpu_a == opt.cpu_b)) {
+		fprintf(stderr, "cachewalk: --controlled needs two CPUs (--from and --to)\n");
+		return 2;
+	}
+	if (opt.polluter_cpus[0] && (npol = start_polluters(pol, 16)) < 0)
+		return 1;
+	rc = opt.controlled ? run_controlled() : run_natural();
+	stopping = 1;
+	for (int i = 0; i < npol; i++)
+		pthread_join(pol[i].th, NULL);
+	return rc;
+}
