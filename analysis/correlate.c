@@ -191,7 +191,8 @@ int correlate_units(const struct mt_unit *units, size_t n, const struct corr_opt
 	thread_base = malloc(n * sizeof(*thread_base));
 	scratch = malloc(n * sizeof(*scratch));
 	v = malloc(n * sizeof(*v));
-	tmp = malloc(n * sizeof(*tmp));
+	/* tmp holds per-cell samples (<= n) and per-cell bootstrap costs (B) */
+	tmp = malloc((n > (size_t)o->bootstrap ? n : (size_t)o->bootstrap + 1) * sizeof(*tmp));
 	boot_hot = malloc((o->bootstrap + 1) * sizeof(*boot_hot));
 	if (!u || !smp || !base || !thread_base || !scratch || !v || !tmp || !boot_hot) {
 		err = -ENOMEM;
