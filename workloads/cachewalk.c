@@ -65,9 +65,11 @@ static struct {
 	int nages;
 	int samples;
 	int cpu_a, cpu_b;
+	int keepalive;			/* controlled: SCHED_IDLE spinners on A (without a
+					 * polluter there) and B */
 } opt = {
 	.ws = 256 * 1024, .sleep_kind = SLEEP_EXP, .sleep_a_us = 2000, .burst = 3,
-	.duration_s = 5, .samples = 30, .cpu_a = -1, .cpu_b = -1,
+	.duration_s = 5, .samples = 30, .cpu_a = -1, .cpu_b = -1, .keepalive = 1,
 };
 
 static volatile int stopping;
@@ -214,6 +216,24 @@ static int start_polluters(struct polluter *p, int max)
 		n++;
 	}
 	return n;
+}
+
+/*
+ * Keep-alive: a SCHED_IDLE spinner that touches no memory.  On a VM an idle vCPU may be
+ * descheduled or moved by the host, and then its caches are no longer its own: keeping both
+ * experiment CPUs busy at the lowest priority removes that from the measurement (a wake-up
+ * preempts the spinner at once), without evicting anything.
+ */
+static void *keepalive_main(void *arg)
+{
+	struct sched_param sp = { 0 };
+	unsigned long n = 0;
+
+	pin_self(*(int *)arg);
+	sched_setscheduler(0, SCHED_IDLE, &sp);
+	while (!stopping)
+		__asm__ volatile("" : "+r"(n));
+	return NULL;
 }
 
 /* ---- natural mode ---- */
@@ -406,7 +426,7 @@ static void usage(int status)
 "usage: cachewalk [--threads N] [--ws SIZE] [--sleep fixed:US|uniform:LO-HI|exp:MEAN_US]\n"
 "                 [--burst N] [--duration S] [--load N] [--polluter CPUS[:MBPS]]\n"
 "       cachewalk --controlled [--ages US,US,...] [--samples N] [--from CPU --to CPU]\n"
-"                 [--ws SIZE] [--polluter CPUS[:MBPS]]\n"
+"                 [--ws SIZE] [--polluter CPUS[:MBPS]] [--no-keepalive]\n"
 "  natural: N threads (default: one per allowed CPU) sleep, then run BURST units (3)\n"
 "  controlled: warm on --from, off-CPU for each age, then migrate to --to or stay\n"
 "  defaults: --ws 256K, --sleep exp:2000, --duration 5, ages 50 µs .. 50 ms, 30 samples\n");
@@ -506,12 +526,14 @@ int main(int argc, char **argv)
 		{ "samples", required_argument, NULL, 'n' },
 		{ "from", required_argument, NULL, 'f' },
 		{ "to", required_argument, NULL, 'T' },
+		{ "no-keepalive", no_argument, NULL, 'K' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
 	struct polluter pol[16];
 	cpu_set_t allowed;
-	int c, npol = 0, rc, first = -1, second = -1;
+	int c, npol = 0, rc, first = -1, second = -1, keep_cpu[2], nkeep = 0;
+	pthread_t keep[2];
 
 	parse_ages("50,100,200,500,1000,2000,5000,10000,20000,50000");
 	while ((c = getopt_long(argc, argv, "t:w:s:b:d:l:P:Ca:n:f:T:h", longopts, NULL)) != -1) {
@@ -537,6 +559,7 @@ int main(int argc, char **argv)
 		case 'n': opt.samples = (int)number(optarg, "--samples"); break;
 		case 'f': opt.cpu_a = (int)number(optarg, "--from"); break;
 		case 'T': opt.cpu_b = (int)number(optarg, "--to"); break;
+		case 'K': opt.keepalive = 0; break;
 		case 'h': usage(0); break;
 		default: usage(2);
 		}
@@ -563,9 +586,21 @@ int main(int argc, char **argv)
 	}
 	if (opt.polluter_cpus[0] && (npol = start_polluters(pol, 16)) < 0)
 		return 1;
+	if (opt.controlled && opt.keepalive) {
+		char a[16];
+
+		snprintf(a, sizeof(a), "%d", opt.cpu_a);
+		keep_cpu[nkeep++] = opt.cpu_b;
+		if (!strstr(opt.polluter_cpus, a))	/* a polluter keeps A busy already */
+			keep_cpu[nkeep++] = opt.cpu_a;
+		for (int i = 0; i < nkeep; i++)
+			pthread_create(&keep[i], NULL, keepalive_main, &keep_cpu[i]);
+	}
 	rc = opt.controlled ? run_controlled() : run_natural();
 	stopping = 1;
 	for (int i = 0; i < npol; i++)
 		pthread_join(pol[i].th, NULL);
+	for (int i = 0; i < nkeep; i++)
+		pthread_join(keep[i], NULL);
 	return rc;
 }
