@@ -462,10 +462,11 @@ int BPF_PROG(mt_wakeup_new, struct task_struct *p)
 
 /*
  * Units: entry and return of the unit function (cachewalk_unit, or --unit BINARY:FUNCTION),
- * attached by user space to every process and filtered here like everything else.
+ * attached by user space to every process and filtered here like everything else.  Two entry
+ * programs: only cachewalk's passes its tag and nominal age, an arbitrary function's
+ * arguments are not read.
  */
-SEC("uprobe")
-int BPF_KPROBE(mt_unit_enter, void *arg0, __u64 tag, __u64 nominal_ns)
+static __always_inline int unit_enter(__u64 tag, __u64 nominal_ns)
 {
 	struct task_ctx *t = traced(bpf_get_current_task_btf());
 
@@ -481,6 +482,20 @@ int BPF_KPROBE(mt_unit_enter, void *arg0, __u64 tag, __u64 nominal_ns)
 	t->migs_since = 0;
 	t->switches_since = 0;
 	return 0;
+}
+
+/* --unit BINARY:FUNCTION: any function; its arguments mean nothing to us. */
+SEC("uprobe")
+int BPF_KPROBE(mt_unit_enter)
+{
+	return unit_enter(0, 0);
+}
+
+/* cachewalk_unit(walk, tag, nominal_age_ns): the role and aimed-at age ride along. */
+SEC("uprobe")
+int BPF_KPROBE(mt_cw_unit_enter, void *walk, __u64 tag, __u64 nominal_ns)
+{
+	return unit_enter(tag, nominal_ns);
 }
 
 SEC("uretprobe")

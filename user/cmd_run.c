@@ -238,6 +238,7 @@ static int attach_units(struct tracer *tr, struct run_record *rec, const char *w
 {
 	char bin[PATH_MAX], func[256];
 	const char *colon;
+	bool cachewalk = false;
 	int err;
 
 	if (env.unit_arg) {
@@ -252,10 +253,11 @@ static int attach_units(struct tracer *tr, struct run_record *rec, const char *w
 	} else if (workload && !strcmp(basename(strdupa(workload)), "cachewalk")) {
 		snprintf(bin, sizeof(bin), "%s", workload);
 		snprintf(func, sizeof(func), "%s", CACHEWALK_UNIT_FUNC);
+		cachewalk = true;
 	} else {
 		return 0;
 	}
-	err = tracer_attach_unit(tr, bin, func);
+	err = tracer_attach_unit(tr, bin, func, cachewalk);
 	if (!err)
 		snprintf(rec->unit_spec, sizeof(rec->unit_spec), "%s:%s", bin, func);
 	return err;

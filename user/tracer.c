@@ -100,9 +100,11 @@ int tracer_attach(struct tracer *tr)
 	return 0;
 }
 
-int tracer_attach_unit(struct tracer *tr, const char *binary, const char *function)
+int tracer_attach_unit(struct tracer *tr, const char *binary, const char *function,
+		       bool cachewalk)
 {
-	struct bpf_program *progs[2] = { tr->skel->progs.mt_unit_enter,
+	struct bpf_program *progs[2] = { cachewalk ? tr->skel->progs.mt_cw_unit_enter :
+						     tr->skel->progs.mt_unit_enter,
 					 tr->skel->progs.mt_unit_exit };
 	int err;
 

@@ -50,8 +50,10 @@ int tracer_track(struct tracer *tr, uint32_t tgid, bool from_exec);
 /* attach -> ring buffer.  0 or -errno. */
 int tracer_attach(struct tracer *tr);
 /* Times every call of FUNCTION in BINARY as a unit (uprobe + uretprobe, every process; the
- * traced-task filter applies).  Call after tracer_attach().  0 or -errno. */
-int tracer_attach_unit(struct tracer *tr, const char *binary, const char *function);
+ * traced-task filter applies); cachewalk: the function is cachewalk_unit(), whose tag and
+ * nominal age arguments are recorded.  Call after tracer_attach().  0 or -errno. */
+int tracer_attach_unit(struct tracer *tr, const char *binary, const char *function,
+		       bool cachewalk);
 /* Waits up to timeout_ms for records, then drains what is there.  Returns the number of
  * records handled, 0 on timeout, -EINTR on a signal (a clean end), or -errno. */
 int tracer_poll(struct tracer *tr, int timeout_ms);
