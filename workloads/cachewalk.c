@@ -60,6 +60,7 @@ static struct {
 	int load_threads;		/* natural mode: extra run/sleep threads */
 	char polluter_cpus[256];
 	double polluter_mbps;		/* MB/s (10^6 bytes); 0 = as fast as it can */
+	uint64_t polluter_bytes;	/* the buffer it streams through */
 	int controlled;
 	uint64_t ages_ns[64];
 	int nages;
@@ -68,7 +69,7 @@ static struct {
 	int keepalive;			/* controlled: SCHED_IDLE spinners on A (without a
 					 * polluter there) and B */
 } opt = {
-	.ws = 256 * 1024, .sleep_kind = SLEEP_EXP, .sleep_a_us = 2000, .burst = 3,
+	.ws = 256 * 1024, .polluter_bytes = 4 << 20, .sleep_kind = SLEEP_EXP, .sleep_a_us = 2000, .burst = 3,
 	.duration_s = 5, .samples = 30, .cpu_a = -1, .cpu_b = -1, .keepalive = 1,
 };
 
@@ -173,17 +174,22 @@ static uint64_t timed_unit(struct walk *w, uint64_t tag, uint64_t age, struct un
 struct polluter {
 	int cpu;
 	pthread_t th;
+	uint64_t bytes;		/* streamed, for the summary */
+	uint64_t ns;		/* over this long */
 };
 
 static void *polluter_main(void *arg)
 {
 	struct polluter *p = arg;
 	struct sched_param sp = { 0 };
-	uint64_t size = 4ULL << 20, lines, done = 0, t0;
+	uint64_t size = opt.polluter_bytes, lines, done = 0, t0;
 	unsigned char *buf;
 
 	pin_self(p->cpu);
 	sched_setscheduler(0, SCHED_IDLE, &sp);
+	/* a power of two, so that the scattered order is a permutation of the lines */
+	while (size & (size - 1))
+		size &= size - 1;
 	buf = aligned_alloc(4096, size);
 	if (!buf)
 		return NULL;
@@ -191,14 +197,20 @@ static void *polluter_main(void *arg)
 	lines = size / LINE;
 	t0 = now_ns();
 	for (uint64_t i = 0; !stopping; i++) {
-		/* 256 lines (16 KiB) at a time, then wait for the rate to catch up */
+		/*
+		 * 256 lines (16 KiB) at a time, then wait for the rate to catch up.  The lines are
+		 * visited in a scattered order (an odd multiplier permutes a power-of-two range):
+		 * caches resist sequential scans, and a streaming polluter would barely evict.
+		 */
 		for (int k = 0; k < 256; k++, i++)
-			buf[(i % lines) * LINE]++;
+			buf[((i * 0x9E3779B1ULL) & (lines - 1)) * LINE]++;
 		done += 256 * LINE;
 		if (opt.polluter_mbps > 0)
 			while (!stopping && (double)(now_ns() - t0) * opt.polluter_mbps / 1e3 < (double)done)
 				;
 	}
+	p->bytes = done;
+	p->ns = now_ns() - t0;
 	free(buf);
 	return NULL;
 }
@@ -426,10 +438,12 @@ static void usage(int status)
 "usage: cachewalk [--threads N] [--ws SIZE] [--sleep fixed:US|uniform:LO-HI|exp:MEAN_US]\n"
 "                 [--burst N] [--duration S] [--load N] [--polluter CPUS[:MBPS]]\n"
 "       cachewalk --controlled [--ages US,US,...] [--samples N] [--from CPU --to CPU]\n"
-"                 [--ws SIZE] [--polluter CPUS[:MBPS]] [--no-keepalive]\n"
+"                 [--ws SIZE] [--polluter CPUS[:MBPS]] [--polluter-size SIZE]\n"
+"                 [--no-keepalive]\n"
 "  natural: N threads (default: one per allowed CPU) sleep, then run BURST units (3)\n"
 "  controlled: warm on --from, off-CPU for each age, then migrate to --to or stay\n"
-"  defaults: --ws 256K, --sleep exp:2000, --duration 5, ages 50 µs .. 50 ms, 30 samples\n");
+"  defaults: --ws 256K, --sleep exp:2000, --duration 5, ages 50 µs .. 50 ms, 30 samples,\n"
+"  a 4M polluter buffer (it evicts the L2; more than the L3 evicts that too)\n");
 	exit(status);
 }
 
@@ -527,6 +541,7 @@ int main(int argc, char **argv)
 		{ "from", required_argument, NULL, 'f' },
 		{ "to", required_argument, NULL, 'T' },
 		{ "no-keepalive", no_argument, NULL, 'K' },
+		{ "polluter-size", required_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
@@ -536,7 +551,7 @@ int main(int argc, char **argv)
 	pthread_t keep[2];
 
 	parse_ages("50,100,200,500,1000,2000,5000,10000,20000,50000");
-	while ((c = getopt_long(argc, argv, "t:w:s:b:d:l:P:Ca:n:f:T:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "t:w:s:b:d:l:P:Ca:n:f:T:KS:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 't': opt.threads = (int)number(optarg, "--threads"); break;
 		case 'w': opt.ws = size_arg(optarg); break;
@@ -560,6 +575,7 @@ int main(int argc, char **argv)
 		case 'f': opt.cpu_a = (int)number(optarg, "--from"); break;
 		case 'T': opt.cpu_b = (int)number(optarg, "--to"); break;
 		case 'K': opt.keepalive = 0; break;
+		case 'S': opt.polluter_bytes = size_arg(optarg); break;
 		case 'h': usage(0); break;
 		default: usage(2);
 		}
@@ -598,8 +614,14 @@ int main(int argc, char **argv)
 	}
 	rc = opt.controlled ? run_controlled() : run_natural();
 	stopping = 1;
-	for (int i = 0; i < npol; i++)
+	for (int i = 0; i < npol; i++) {
 		pthread_join(pol[i].th, NULL);
+		printf("cachewalk: polluter on CPU %d streamed %.0f MB in %.2f s: %.0f MB/s on "
+		       "average (target %.0f MB/s while it runs)\n", pol[i].cpu,
+		       (double)pol[i].bytes / 1e6, (double)pol[i].ns / 1e9,
+		       pol[i].ns ? (double)pol[i].bytes * 1e3 / (double)pol[i].ns : 0.0,
+		       opt.polluter_mbps);
+	}
 	for (int i = 0; i < nkeep; i++)
 		pthread_join(keep[i], NULL);
 	return rc;
