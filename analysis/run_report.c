@@ -24,32 +24,33 @@ const char *const mt_cause_titles[MT_NR_CAUSES] = {
 
 const char *const mt_state_names[4] = { "running", "queued", "waking", "new" };
 
+/* Makes room for one more element of size elem in *buf (capacity *cap, n in use). */
+static int grow(void **buf, size_t *cap, size_t n, size_t elem, size_t first)
+{
+	if (n == *cap) {
+		size_t c = *cap ? *cap * 2 : first;
+		void *p = realloc(*buf, c * elem);
+
+		if (!p)
+			return -ENOMEM;
+		*buf = p;
+		*cap = c;
+	}
+	return 0;
+}
+
 int run_record_add(struct run_record *r, const struct mt_migrate *m)
 {
-	if (r->nrecs == r->cap) {
-		size_t cap = r->cap ? r->cap * 2 : 1024;
-		struct mt_migrate *n = realloc(r->recs, cap * sizeof(*n));
-
-		if (!n)
-			return -ENOMEM;
-		r->recs = n;
-		r->cap = cap;
-	}
+	if (grow((void **)&r->recs, &r->cap, r->nrecs, sizeof(*m), 1024))
+		return -ENOMEM;
 	r->recs[r->nrecs++] = *m;
 	return 0;
 }
 
 int run_record_add_unit(struct run_record *r, const struct mt_unit *u)
 {
-	if (r->nunits == r->ucap) {
-		size_t cap = r->ucap ? r->ucap * 2 : 4096;
-		struct mt_unit *n = realloc(r->units, cap * sizeof(*n));
-
-		if (!n)
-			return -ENOMEM;
-		r->units = n;
-		r->ucap = cap;
-	}
+	if (grow((void **)&r->units, &r->ucap, r->nunits, sizeof(*u), 4096))
+		return -ENOMEM;
 	r->units[r->nunits++] = *u;
 	return 0;
 }

@@ -35,3 +35,12 @@ bpf_skip() {
 json() {
 	python3 -c "import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if ($2) else 1)" "$1"
 }
+
+# need_bpf_pair NAME: BPF may run and two CPUs are online; otherwise reports NAME as a BPF skip
+# (a failure under CI) and returns 1.
+need_bpf_pair() {
+	local why
+	if ! why=$(bpf_ok); then bpf_skip "$1" "$why"; return 1; fi
+	if [ "$(nproc)" -lt 2 ]; then bpf_skip "$1" "one CPU: nothing can migrate"; return 1; fi
+	return 0
+}

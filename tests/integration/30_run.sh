@@ -2,14 +2,7 @@
 # migtrace run: real BPF, real workloads, checked against what they did.
 . "$(dirname "$0")/../lib.sh"
 
-if ! reason=$(bpf_ok); then
-	bpf_skip run_tests "$reason"
-	exit 0
-fi
-if [ "$(nproc)" -lt 2 ]; then
-	bpf_skip run_tests "one CPU: nothing can migrate"
-	exit 0
-fi
+need_bpf_pair run_tests || exit 0
 
 # The kernel frees a dead process's programs after an RCU grace period: allow 2 s.
 no_programs_left() {

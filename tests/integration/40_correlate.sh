@@ -2,14 +2,7 @@
 # Correlation and verdict on this machine: validate end to end, and the physics checks.
 . "$(dirname "$0")/../lib.sh"
 
-if ! reason=$(bpf_ok); then
-	bpf_skip correlate_tests "$reason"
-	exit 0
-fi
-if [ "$(nproc)" -lt 2 ]; then
-	bpf_skip correlate_tests "one CPU: nothing can migrate"
-	exit 0
-fi
+need_bpf_pair correlate_tests || exit 0
 
 # 1. validate: calibrate + controlled experiment + verdict, small sample counts.
 out=$("$MT" validate --samples 8 --ages 50,200,1000,5000,20000 -o "$MT_TMP/v.json" 2>&1)
