@@ -146,28 +146,6 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	return 0;
 }
 
-/* Validates --cpus against the online set; fills the list (default: all online). */
-static int resolve_cpus(const struct topology *t, struct cpu_set_list *cpus)
-{
-	char bad[64], buf[256];
-
-	if (!env.cpus_arg) {
-		*cpus = t->online;
-		return 0;
-	}
-	if (parse_cpu_list(env.cpus_arg, cpus, bad, sizeof(bad)))
-		return usage_error("--cpus: '%s' is not a CPU number or range (e.g. 0-3,5)", bad);
-	for (int i = 0; i < cpus->n; i++) {
-		if (!cpu_list_has(&t->online, cpus->cpu[i])) {
-			snprintf(bad, sizeof(bad), "%d", cpus->cpu[i]);
-			fprintf(stderr, "migtrace calibrate: --cpus: CPU %s is not online (online: "
-				"%s)\n", bad, format_cpu_list(&t->online, buf, sizeof(buf)));
-			return MT_EXIT_USAGE;
-		}
-	}
-	return 0;
-}
-
 /* Picks the cache size: --size, --level, or the largest per-core cache. */
 static int resolve_cache(const struct topology *t, int cpu, uint64_t *size, char *what,
 			 size_t len)
@@ -324,8 +302,10 @@ int cmd_calibrate(int argc, char **argv)
 	o.factor = (int)env.factor;
 	o.topo = &topo;
 	o.progress = !env.quiet && isatty(STDERR_FILENO);
-	if ((rc = resolve_cpus(&topo, &o.cpus)))
+	if (topology_cpus_arg(&topo, env.cpus_arg, "calibrate", &o.cpus)) {
+		rc = MT_EXIT_USAGE;
 		goto cleanup;
+	}
 	if ((rc = resolve_cache(&topo, o.cpus.cpu[0], &o.cache_size, what, sizeof(what))))
 		goto cleanup;
 	tunable_probe(&kern);

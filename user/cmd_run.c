@@ -201,31 +201,14 @@ static int on_unit(void *ctx, const struct mt_unit *u)
 static int resolve_cpus(struct cpu_set_list *cpus, int16_t *cpu_node, int ncpu_node)
 {
 	struct topology t;
-	char bad[64], buf[256];
 	int rc = 0;
 
 	if (topology_read(NULL, &t))
 		return MT_EXIT_FAIL;
 	for (int cpu = 0; cpu < ncpu_node; cpu++)
 		cpu_node[cpu] = cpu <= t.max_cpu && t.cpu[cpu].node >= 0 ? (int16_t)t.cpu[cpu].node : 0;
-	if (!env.cpus_arg) {
-		*cpus = t.online;
-		goto out;
-	}
-	if (parse_cpu_list(env.cpus_arg, cpus, bad, sizeof(bad))) {
-		fprintf(stderr, "migtrace run: --cpus: '%s' is not a CPU number or range\n", bad);
+	if (topology_cpus_arg(&t, env.cpus_arg, "run", cpus))
 		rc = MT_EXIT_USAGE;
-		goto out;
-	}
-	for (int i = 0; i < cpus->n; i++) {
-		if (!cpu_list_has(&t.online, cpus->cpu[i])) {
-			fprintf(stderr, "migtrace run: --cpus: CPU %d is not online (online: %s)\n",
-				cpus->cpu[i], format_cpu_list(&t.online, buf, sizeof(buf)));
-			rc = MT_EXIT_USAGE;
-			goto out;
-		}
-	}
-out:
 	topology_free(&t);
 	return rc;
 }

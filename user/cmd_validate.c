@@ -93,7 +93,7 @@ int cmd_validate(int argc, char **argv)
 	struct calib_opts co = { 0 };
 	struct topology topo;
 	const struct topo_cache *k;
-	char a[16], b[16], pol[64], cpus[40], t1[32], t2[32], bad[64];
+	char a[16], b[16], pol[64], cpus[40], t1[32], t2[32];
 	char *rargv[40];
 	int rargc = 0, rc;
 
@@ -106,18 +106,14 @@ int cmd_validate(int argc, char **argv)
 	if (topology_read(NULL, &topo))
 		return MT_EXIT_FAIL;
 	if (env.cpus_arg) {
-		if (parse_cpu_list(env.cpus_arg, &co.cpus, bad, sizeof(bad)) || co.cpus.n != 2) {
+		int bad = topology_cpus_arg(&topo, env.cpus_arg, "validate", &co.cpus);
+
+		if (!bad && co.cpus.n != 2)
 			fprintf(stderr, "migtrace validate: --cpus: give two CPUs, e.g. 0,1\n");
+		if (bad || co.cpus.n != 2) {
 			topology_free(&topo);
 			return MT_EXIT_USAGE;
 		}
-		for (int i = 0; i < 2; i++)
-			if (!cpu_list_has(&topo.online, co.cpus.cpu[i])) {
-				fprintf(stderr, "migtrace validate: --cpus: CPU %d is not online\n",
-					co.cpus.cpu[i]);
-				topology_free(&topo);
-				return MT_EXIT_USAGE;
-			}
 	} else if (topo.online.n >= 2) {
 		co.cpus.n = 2;
 		co.cpus.cpu[0] = topo.online.cpu[0];

@@ -374,6 +374,30 @@ int topology_distance(const struct topology *t, int a, int b)
 	return dist;
 }
 
+int topology_cpus_arg(const struct topology *t, const char *arg, const char *cmd,
+		      struct cpu_set_list *out)
+{
+	char bad[64], buf[256];
+
+	if (!arg) {
+		*out = t->online;
+		return 0;
+	}
+	if (parse_cpu_list(arg, out, bad, sizeof(bad))) {
+		fprintf(stderr, "migtrace %s: --cpus: '%s' is not a CPU number or range (e.g. "
+			"0-3,5)\n", cmd, bad);
+		return -EINVAL;
+	}
+	for (int i = 0; i < out->n; i++) {
+		if (!cpu_list_has(&t->online, out->cpu[i])) {
+			fprintf(stderr, "migtrace %s: --cpus: CPU %d is not online (online: %s)\n",
+				cmd, out->cpu[i], format_cpu_list(&t->online, buf, sizeof(buf)));
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
 static void print_size(FILE *f, uint64_t b)
 {
 	if (b >= (1ULL << 20) && b % (1ULL << 20) == 0)

@@ -73,6 +73,14 @@ bool topology_share_llc(const struct topology *t, int a, int b);
  */
 int topology_distance(const struct topology *t, int a, int b);
 
+/*
+ * A --cpus argument: parsed, and every CPU checked against the online set; NULL means all
+ * online CPUs.  On bad input prints one line "migtrace CMD: --cpus: …" naming the token and
+ * returns -EINVAL.
+ */
+int topology_cpus_arg(const struct topology *t, const char *arg, const char *cmd,
+		      struct cpu_set_list *out);
+
 /* Prints a short summary (CPUs, cores, packages, caches) to f. */
 void topology_print_summary(const struct topology *t, FILE *f);
 
