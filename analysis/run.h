@@ -17,6 +17,23 @@
 
 struct json_object;
 
+#define RUN_MAX_PROGS 12
+
+/* What tracing cost, as the kernel and getrusage(2) count it. */
+struct run_cost {
+	double self_user_s;		/* migtrace's own CPU time, s */
+	double self_sys_s;
+	long self_max_rss_kib;		/* migtrace's peak RSS, KiB */
+	double workload_cpu_s;		/* the launched workload's user + system CPU, s; -1: -p */
+	bool bpf_stats;			/* kernel.bpf_stats_enabled was on: the runs below count */
+	int nprogs;
+	struct {
+		char name[32];
+		uint64_t run_cnt;	/* times the program ran */
+		uint64_t run_time_ns;	/* ns, in total, as bpf_stats measures it */
+	} progs[RUN_MAX_PROGS];
+};
+
 struct run_record {
 	/* what was traced */
 	char command[1024];		/* the workload's command line, or "pid N" */
@@ -40,6 +57,7 @@ struct run_record {
 	struct mt_hists hists;
 	int nr_cpus;
 	uint64_t *pairs;		/* nr_cpus x nr_cpus, row = src */
+	struct run_cost cost;
 };
 
 extern const char *const mt_cause_names[MT_NR_CAUSES];	/* "wakeup", "lb_pull", … */

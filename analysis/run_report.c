@@ -114,6 +114,28 @@ static void print_pairs(FILE *f, const struct run_record *r)
 	}
 }
 
+static void print_cost(FILE *f, const struct run_cost *c)
+{
+	double self_s = c->self_user_s + c->self_sys_s;
+	char a[32];
+
+	fprintf(f, "cost: migtrace used %.3f s of CPU (%.3f s user, %.3f s system)", self_s,
+		c->self_user_s, c->self_sys_s);
+	if (c->workload_cpu_s > 0)
+		fprintf(f, ", %.2f %% of the workload's %.3f s", 100.0 * self_s / c->workload_cpu_s,
+			c->workload_cpu_s);
+	fprintf(f, "; peak RSS %s\n", fmt_bytes(a, sizeof(a), (uint64_t)c->self_max_rss_kib * 1024));
+	if (!c->bpf_stats) {
+		fprintf(f, "  (per-program BPF cost: run with sysctl kernel.bpf_stats_enabled=1)\n");
+		return;
+	}
+	for (int i = 0; i < c->nprogs; i++)
+		if (c->progs[i].run_cnt)
+			fprintf(f, "  %-18s %10llu runs, %7.1f ns each (bpf_stats)\n",
+				c->progs[i].name, (unsigned long long)c->progs[i].run_cnt,
+				(double)c->progs[i].run_time_ns / (double)c->progs[i].run_cnt);
+}
+
 void run_print_summary(FILE *f, const struct run_record *r)
 {
 	const struct mt_stats *s = &r->stats;
@@ -169,6 +191,7 @@ void run_print_summary(FILE *f, const struct run_record *r)
 		(unsigned long long)(s->rb_records + lost), (unsigned long long)lost,
 		s->rb_records + lost ? 100.0 * (double)lost / (double)(s->rb_records + lost) : 0.0,
 		fmt_bytes(a, sizeof(a), r->ringbuf_bytes));
+	print_cost(f, &r->cost);
 }
 
 static struct json_object *hist_json(const __u64 *slots)
@@ -182,6 +205,27 @@ static struct json_object *hist_json(const __u64 *slots)
 
 #define JADD(o, k, v) json_object_object_add((o), (k), (v))
 #define JI(v) json_object_new_int64((int64_t)(v))
+
+static struct json_object *cost_json(const struct run_cost *c)
+{
+	struct json_object *o = json_object_new_object(), *progs = json_object_new_object();
+
+	JADD(o, "self_user_s", json_object_new_double(c->self_user_s));
+	JADD(o, "self_sys_s", json_object_new_double(c->self_sys_s));
+	JADD(o, "self_max_rss_kib", JI(c->self_max_rss_kib));
+	JADD(o, "workload_cpu_s", c->workload_cpu_s < 0 ? NULL :
+				   json_object_new_double(c->workload_cpu_s));
+	JADD(o, "bpf_stats_enabled", json_object_new_boolean(c->bpf_stats));
+	for (int i = 0; i < c->nprogs; i++) {
+		struct json_object *p = json_object_new_object();
+
+		JADD(p, "run_cnt", JI(c->progs[i].run_cnt));
+		JADD(p, "run_time_ns", JI(c->progs[i].run_time_ns));
+		JADD(progs, c->progs[i].name, p);
+	}
+	JADD(o, "programs", progs);
+	return o;
+}
 
 struct json_object *run_to_json(const struct run_record *r)
 {
@@ -228,6 +272,7 @@ struct json_object *run_to_json(const struct run_record *r)
 	JADD(stats, "switches_in", JI(s->switches_in));
 	JADD(stats, "traced_tasks", JI(s->tracked_tasks));
 	JADD(o, "stats", stats);
+	JADD(o, "cost", cost_json(&r->cost));
 
 	hists = json_object_new_object();
 	JADD(hists, "unit", json_object_new_string("log2 µs: slot k = [2^k, 2^(k+1)) µs, "

@@ -2,12 +2,15 @@
 /*
  * migtrace: every real migration of a traced workload, with its age and cause.
  *
- * Design.  Each handler first decides whether the task is traced; other tasks cost one
- * task-storage lookup (the first sight of a task also costs one hash lookup of its tgid, and
- * leaves an "untraced" mark so it is never looked up again).  Per traced task we keep when it
- * was last switched in and out, whether that switch-out was involuntary, and its run time
- * since the last migration.
- *
+ * Design.  Every handler first decides whether the task is traced, and for the tasks that
+ * are not (nearly all of them, on every context switch of the machine) that must cost next
+ * to nothing: one load of p->tgid and one bit test in traced_tgid_bits, no helper call, no
+ * map lookup.  Only a task whose tgid bit is set goes on to its task storage (created at its
+ * first sight, or at fork for the workload's children), which holds the verdict and per task
+ * when it was last switched in and out, whether that switch-out was involuntary, and its run
+ * time since the last migration.  Counters and histograms are per CPU, so the hot paths use
+ * no atomics and share no cache lines between CPUs.
+
  * Age.  sched_migrate_task fires in set_task_cpu() before the src != dst test, so src == dst
  * is dropped (and counted), and before migrate_task_rq_fair() zeroes se.exec_start, so the
  * kernel's own view (rq_clock_task(src) - exec_start, what task_hot() compares) can be read
@@ -107,8 +110,24 @@ struct {
 	__type(value, __u64);
 } cpu_pairs SEC(".maps");
 
-struct mt_stats stats = {};
-struct mt_hists hists = {};
+/*
+ * Per-CPU counters and histograms.  Tracepoint programs run with preemption off, so their
+ * plain increments cannot interleave; the uprobe programs' counters are updated atomically.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct mt_counts);
+} counts SEC(".maps");
+
+/*
+ * The pre-filter: bit tgid % 64 of word tgid / 64 is set for the tgids that may be traced:
+ * by user space for the workload, by mt_fork for the processes it forks.  A set bit only
+ * sends the task on to its task storage, which decides, so a stale bit (a tgid reused after
+ * its process exited) costs that lookup and nothing else.  512 KiB, in its own section.
+ */
+__u64 traced_tgid_bits[MT_TGID_WORDS] SEC(".data.filter") = {};
 
 /* Kernels before 5.14 name the state "state"; before 5.16 x86 keeps the CPU in task. */
 struct task_struct___pre514 {
@@ -122,30 +141,50 @@ struct task_struct___pre516 {
 static __always_inline __u32 task_cpu_of(struct task_struct *p)
 {
 	if (bpf_core_field_exists(p->thread_info.cpu))
-		return BPF_CORE_READ(p, thread_info.cpu);
-	return BPF_CORE_READ((struct task_struct___pre516 *)p, cpu);
+		return p->thread_info.cpu;
+	return ((struct task_struct___pre516 *)p)->cpu;
 }
 
 static __always_inline long task_state_of(struct task_struct *p)
 {
 	if (bpf_core_field_exists(p->__state))
-		return BPF_CORE_READ(p, __state);
-	return BPF_CORE_READ((struct task_struct___pre514 *)p, state);
+		return p->__state;
+	return ((struct task_struct___pre514 *)p)->state;
 }
 
-static __always_inline __u32 log2_slot(__u64 ns)
+/*
+ * floor(log2(µs)), 0 for < 2 µs, the last slot open: a binary search, no loop.  A global
+ * function, so the verifier checks it once and its callers see one unknown result, not a
+ * path per slot (which cost mt_migrate 35k processed instructions and 45 ms of load time).
+ */
+__noinline __u32 log2_slot(__u64 ns)
 {
 	__u64 us = ns / 1000;
 	__u32 slot = 0;
 
-	/* floor(log2(us)), 0 for < 2 µs; a loop the verifier bounds */
-	for (int i = 0; i < MT_HIST_SLOTS - 1; i++) {
-		if (us < 2)
-			break;
-		us >>= 1;
-		slot++;
+	if (us >> 32) {
+		us >>= 32;
+		slot += 32;
 	}
-	return slot;
+	if (us >> 16) {
+		us >>= 16;
+		slot += 16;
+	}
+	if (us >> 8) {
+		us >>= 8;
+		slot += 8;
+	}
+	if (us >> 4) {
+		us >>= 4;
+		slot += 4;
+	}
+	if (us >> 2) {
+		us >>= 2;
+		slot += 2;
+	}
+	if (us >> 1)
+		slot += 1;
+	return slot < MT_HIST_SLOTS ? slot : MT_HIST_SLOTS - 1;
 }
 
 static __always_inline void hist_add(__u64 *hist, __u64 ns)
@@ -153,20 +192,45 @@ static __always_inline void hist_add(__u64 *hist, __u64 ns)
 	__u32 slot = log2_slot(ns);
 
 	if (slot < MT_HIST_SLOTS)
-		__sync_fetch_and_add(&hist[slot], 1);
+		hist[slot]++;
+}
+
+static __always_inline struct mt_counts *this_cpu_counts(void)
+{
+	__u32 zero = 0;
+
+	return bpf_map_lookup_elem(&counts, &zero);
+}
+
+/* The tgid bit: a direct load through the BTF pointer, no helper. */
+static __always_inline bool maybe_traced(struct task_struct *p)
+{
+	__u32 tgid = p->tgid;
+
+	return traced_tgid_bits[(tgid / 64) & (MT_TGID_WORDS - 1)] & (1ULL << (tgid % 64));
+}
+
+static __always_inline void mark_tgid(__u32 tgid)
+{
+	__sync_fetch_and_or(&traced_tgid_bits[(tgid / 64) & (MT_TGID_WORDS - 1)],
+			    1ULL << (tgid % 64));
 }
 
 /* The traced-task filter: the first thing every handler does. */
 static __always_inline struct task_ctx *traced(struct task_struct *p)
 {
-	struct task_ctx *t = bpf_task_storage_get(&tasks, p, 0, 0);
+	struct task_ctx *t;
+	struct mt_counts *c;
 	__u8 *mode;
 	__u32 tgid;
 
+	if (!maybe_traced(p))
+		return NULL;
+	t = bpf_task_storage_get(&tasks, p, 0, 0);
 	if (t)
 		return t->tracked ? t : NULL;
 	/* First sight: decide once, and remember the answer in the task's storage. */
-	tgid = BPF_CORE_READ(p, tgid);
+	tgid = p->tgid;
 	mode = bpf_map_lookup_elem(&tracked_tgids, &tgid);
 	t = bpf_task_storage_get(&tasks, p, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
 	if (!t)
@@ -178,17 +242,17 @@ static __always_inline struct task_ctx *traced(struct task_struct *p)
 	t->await_exec = mode && *mode == MT_TRACK_AT_EXEC;
 	if (!t->tracked)
 		return NULL;
-	__sync_fetch_and_add(&stats.tracked_tasks, 1);
+	if ((c = this_cpu_counts()))
+		c->stats.tracked_tasks++;
 	return t;
 }
 
 static __always_inline bool is_stopper(struct task_struct *cur)
 {
-	char comm[MT_COMM_LEN];
+	const char *comm = cur->comm;
 
-	if (!(BPF_CORE_READ(cur, flags) & PF_KTHREAD))
+	if (!(cur->flags & PF_KTHREAD))
 		return false;
-	BPF_CORE_READ_STR_INTO(&comm, cur, comm);
 	return comm[0] == 'm' && comm[1] == 'i' && comm[2] == 'g' && comm[3] == 'r' &&
 	       comm[4] == 'a' && comm[5] == 't' && comm[6] == 'i' && comm[7] == 'o' &&
 	       comm[8] == 'n' && comm[9] == '/';
@@ -230,17 +294,17 @@ static __always_inline long rb_flags(void)
 }
 
 /* Counts, histograms and the record of one real migration. */
-static __always_inline void emit(struct task_struct *p, struct task_ctx *t, __u32 src,
-				 __u32 dst, __u8 cause, __u8 state, __u8 on_rq, __u8 flags,
-				 __u64 now, __u64 age_ns, __s64 kage_ns)
+static __always_inline void emit(struct task_struct *p, struct task_ctx *t,
+				 struct mt_counts *c, __u32 src, __u32 dst, __u8 cause, __u8 state,
+				 __u8 on_rq, __u8 flags, __u64 now, __u64 age_ns, __s64 kage_ns)
 {
 	struct task_struct *cur = bpf_get_current_task_btf();
 	struct mt_migrate *r;
 
 	if (cause >= MT_NR_CAUSES)
 		cause = MT_CAUSE_UNKNOWN;
-	__sync_fetch_and_add(&stats.migrations[cause], 1);
-	hist_add(hists.age[cause], age_ns);
+	c->stats.migrations[cause]++;
+	hist_add(c->hists.age[cause], age_ns);
 	count_pair(src, dst);
 	/* for the next unit record: the join of migrations with units */
 	t->migs_since++;
@@ -252,13 +316,13 @@ static __always_inline void emit(struct task_struct *p, struct task_ctx *t, __u3
 
 	r = bpf_ringbuf_reserve(&events, sizeof(*r), 0);
 	if (!r) {
-		__sync_fetch_and_add(&stats.rb_dropped, 1);
+		c->stats.rb_dropped++;
 		goto out;
 	}
 	r->kind = MT_REC_MIGRATE;
-	r->pid = BPF_CORE_READ(p, pid);
-	r->tgid = BPF_CORE_READ(p, tgid);
-	r->cur_pid = BPF_CORE_READ(cur, pid);
+	r->pid = p->pid;
+	r->tgid = p->tgid;
+	r->cur_pid = cur->pid;
 	r->src_cpu = src;
 	r->dst_cpu = dst;
 	r->cause = cause;
@@ -271,10 +335,11 @@ static __always_inline void emit(struct task_struct *p, struct task_ctx *t, __u3
 	r->off_cpu_ns = t->switched_out_ns && now > t->switched_out_ns ?
 				now - t->switched_out_ns : 0;
 	r->runtime_since_mig_ns = t->runtime_since_mig_ns;
-	BPF_CORE_READ_STR_INTO(&r->comm, p, comm);
-	BPF_CORE_READ_STR_INTO(&r->cur_comm, cur, comm);
+	/* comm is NUL-padded by the kernel: a plain copy, no string scan */
+	bpf_probe_read_kernel(&r->comm, sizeof(r->comm), p->comm);
+	bpf_probe_read_kernel(&r->cur_comm, sizeof(r->cur_comm), cur->comm);
 	bpf_ringbuf_submit(r, rb_flags());
-	__sync_fetch_and_add(&stats.rb_records, 1);
+	c->stats.rb_records++;
 out:
 	t->runtime_since_mig_ns = 0;
 }
@@ -283,15 +348,18 @@ SEC("tp_btf/sched_switch")
 int BPF_PROG(mt_switch, bool preempt, struct task_struct *prev, struct task_struct *next)
 {
 	struct task_ctx *t;
+	struct mt_counts *c = NULL;
 	__u64 now = 0;
 
 	t = traced(prev);
 	if (t) {
 		now = bpf_ktime_get_ns();
+		c = this_cpu_counts();
 		if (t->switched_in_ns && now > t->switched_in_ns) {
 			__u64 slice = now - t->switched_in_ns;
 
-			hist_add(hists.slice, slice);
+			if (c)
+				hist_add(c->hists.slice, slice);
 			t->runtime_since_mig_ns += slice;
 		}
 		t->switched_out_ns = now;
@@ -303,13 +371,17 @@ int BPF_PROG(mt_switch, bool preempt, struct task_struct *prev, struct task_stru
 	if (t) {
 		if (!now)
 			now = bpf_ktime_get_ns();
+		if (!c)
+			c = this_cpu_counts();
+		if (!c)
+			return 0;
 		t->switched_in_ns = now;
 		if (t->switched_out_ns && now > t->switched_out_ns)
 			t->last_off_ns = now - t->switched_out_ns;
 		if (t->wakeup_ns && now > t->wakeup_ns)
-			hist_add(hists.wakelat, now - t->wakeup_ns);
+			hist_add(c->hists.wakelat, now - t->wakeup_ns);
 		t->wakeup_ns = 0;
-		__sync_fetch_and_add(&stats.switches_in, 1);
+		c->stats.switches_in++;
 	}
 	return 0;
 }
@@ -319,6 +391,7 @@ int BPF_PROG(mt_migrate, struct task_struct *p, int dest_cpu)
 {
 	struct task_ctx *t = traced(p);
 	struct task_struct *cur;
+	struct mt_counts *c;
 	__u32 src, dst = dest_cpu;
 	__u8 cause, state, on_rq, flags = 0;
 	__u64 now, off = 0, age;
@@ -327,17 +400,17 @@ int BPF_PROG(mt_migrate, struct task_struct *p, int dest_cpu)
 	bool stopper;
 	int policy;
 
-	if (!t)
+	if (!t || !(c = this_cpu_counts()))
 		return 0;
 	src = task_cpu_of(p);
 	if (src == dst) {
-		__sync_fetch_and_add(&stats.same_cpu, 1);
+		c->stats.same_cpu++;
 		return 0;
 	}
 	now = bpf_ktime_get_ns();
 	cur = bpf_get_current_task_btf();
-	on_rq = BPF_CORE_READ(p, on_rq);
-	policy = BPF_CORE_READ(p, policy);
+	on_rq = p->on_rq;
+	policy = p->policy;
 	/* Active balance and sched_exec run the stopper of the source CPU. */
 	stopper = is_stopper(cur) && bpf_get_smp_processor_id() == src;
 
@@ -380,7 +453,7 @@ int BPF_PROG(mt_migrate, struct task_struct *p, int dest_cpu)
 	 */
 	rq = bpf_core_field_exists(struct cfs_rq, rq) ? BPF_CORE_READ(p, se.cfs_rq, rq) : NULL;
 	if (rq) {
-		__u64 exec_start = BPF_CORE_READ(p, se.exec_start);
+		__u64 exec_start = p->se.exec_start;
 		__u64 clock_task = BPF_CORE_READ(rq, clock_task);
 
 		if (exec_start && clock_task >= exec_start) {
@@ -389,13 +462,13 @@ int BPF_PROG(mt_migrate, struct task_struct *p, int dest_cpu)
 		}
 	}
 	if (cause == MT_CAUSE_LB_PULL && (flags & MT_RF_KAGE_VALID)) {
-		__sync_fetch_and_add(&stats.lb_judged, 1);
-		hist_add(hists.kernel_age, kage);
+		c->stats.lb_judged++;
+		hist_add(c->hists.kernel_age, kage);
 		/* task_hot(): -1 always hot, 0 never, else hot iff delta < threshold */
 		if (hot_ns < 0 || (hot_ns > 0 && kage < hot_ns))
-			__sync_fetch_and_add(&stats.lb_hot, 1);
+			c->stats.lb_hot++;
 	}
-	emit(p, t, src, dst, cause, state, on_rq, flags, now, age, kage);
+	emit(p, t, c, src, dst, cause, state, on_rq, flags, now, age, kage);
 	return 0;
 }
 
@@ -412,32 +485,38 @@ int BPF_PROG(mt_wakeup, struct task_struct *p)
 SEC("tp_btf/sched_process_fork")
 int BPF_PROG(mt_fork, struct task_struct *parent, struct task_struct *child)
 {
+	struct mt_counts *c;
 	struct task_ctx *t;
 
-	if (!traced(parent))
+	if (!traced(parent) || !(c = this_cpu_counts()))
 		return 0;
 	/* Children of traced tasks are traced, whatever their tgid. */
 	t = bpf_task_storage_get(&tasks, child, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
 	if (!t)
 		return 0;
+	mark_tgid(child->tgid);
 	t->tracked = 1;
 	t->new_task = 1;
 	t->fork_cpu = task_cpu_of(child);
-	__sync_fetch_and_add(&stats.tracked_tasks, 1);
+	c->stats.tracked_tasks++;
 	return 0;
 }
 
 SEC("tp_btf/sched_process_exec")
 int BPF_PROG(mt_exec, struct task_struct *p, pid_t old_pid, struct linux_binprm *bprm)
 {
-	struct task_ctx *t = bpf_task_storage_get(&tasks, p, 0, 0);
+	struct mt_counts *c;
+	struct task_ctx *t;
 
+	if (!maybe_traced(p) || !(c = this_cpu_counts()))
+		return 0;
+	t = bpf_task_storage_get(&tasks, p, 0, 0);
 	if (!t || !t->await_exec)
 		return 0;
 	t->await_exec = 0;
 	t->tracked = 1;
 	t->switched_in_ns = bpf_ktime_get_ns();	/* it is running: exec is a syscall */
-	__sync_fetch_and_add(&stats.tracked_tasks, 1);
+	c->stats.tracked_tasks++;
 	return 0;
 }
 
@@ -445,17 +524,18 @@ SEC("tp_btf/sched_wakeup_new")
 int BPF_PROG(mt_wakeup_new, struct task_struct *p)
 {
 	struct task_ctx *t = traced(p);
+	struct mt_counts *c;
 	__u32 cpu;
 	__u64 now;
 
-	if (!t)
+	if (!t || !(c = this_cpu_counts()))
 		return 0;
 	now = bpf_ktime_get_ns();
 	t->wakeup_ns = now;
 	cpu = task_cpu_of(p);
 	/* wake_up_new_task() placed it with __set_task_cpu(): no sched_migrate_task. */
 	if (t->new_task && t->fork_cpu >= 0 && cpu != (__u32)t->fork_cpu)
-		emit(p, t, t->fork_cpu, cpu, MT_CAUSE_FORK, MT_STATE_NEW, 0, 0, now, 0, -1);
+		emit(p, t, c, t->fork_cpu, cpu, MT_CAUSE_FORK, MT_STATE_NEW, 0, 0, now, 0, -1);
 	t->new_task = 0;
 	return 0;
 }
@@ -503,20 +583,22 @@ int BPF_KRETPROBE(mt_unit_exit)
 {
 	struct task_struct *cur = bpf_get_current_task_btf();
 	struct task_ctx *t = traced(cur);
+	struct mt_counts *c;
 	struct mt_unit *u;
 	__u64 now;
 
-	if (!t || !t->unit_depth || --t->unit_depth)
+	if (!t || !t->unit_depth || --t->unit_depth || !(c = this_cpu_counts()))
 		return 0;
 	now = bpf_ktime_get_ns();
 	u = bpf_ringbuf_reserve(&events, sizeof(*u), 0);
 	if (!u) {
-		__sync_fetch_and_add(&stats.units_dropped, 1);
+		/* atomic: a uprobe program can be preempted by another on this CPU */
+		__sync_fetch_and_add(&c->stats.units_dropped, 1);
 		goto out;
 	}
 	u->kind = MT_REC_UNIT;
-	u->pid = BPF_CORE_READ(cur, pid);
-	u->tgid = BPF_CORE_READ(cur, tgid);
+	u->pid = cur->pid;
+	u->tgid = cur->tgid;
 	u->cpu_start = t->unit_cpu;
 	u->cpu_end = bpf_get_smp_processor_id();
 	u->start_ns = t->unit_start_ns;
@@ -535,7 +617,7 @@ int BPF_KRETPROBE(mt_unit_exit)
 	u->mig_dst_cpu = t->mig_dst_cpu;
 	u->mig_cause = t->mig_cause;
 	bpf_ringbuf_submit(u, rb_flags());
-	__sync_fetch_and_add(&stats.units, 1);
+	__sync_fetch_and_add(&c->stats.units, 1);
 out:
 	t->unit_prev_end_ns = now;
 	t->migs_since = 0;

@@ -97,7 +97,7 @@ struct mt_unit {
 	__u8 pad[3];
 };
 
-/* Counters, in .bss; every field is updated atomically. */
+/* Counters. */
 struct mt_stats {
 	__u64 migrations[MT_NR_CAUSES];	/* real migrations of traced tasks, by cause */
 	__u64 same_cpu;			/* sched_migrate_task with src == dst: not migrations */
@@ -111,12 +111,24 @@ struct mt_stats {
 	__u64 units_dropped;		/* unit records lost: ring buffer full */
 };
 
-/* In-kernel histograms, in .bss: log2 of µs. */
+/* In-kernel histograms: log2 of µs. */
 struct mt_hists {
 	__u64 age[MT_NR_CAUSES][MT_HIST_SLOTS];	/* migration age, our clock */
 	__u64 kernel_age[MT_HIST_SLOTS];	/* load-balancer pulls, kernel's clock */
 	__u64 slice[MT_HIST_SLOTS];		/* run-slice length of traced tasks */
 	__u64 wakelat[MT_HIST_SLOTS];		/* wakeup to running */
 };
+
+/*
+ * The value of the per-CPU `counts` map: each CPU counts into its own copy, without atomics
+ * or shared cache lines; user space sums the copies.
+ */
+struct mt_counts {
+	struct mt_stats stats;
+	struct mt_hists hists;
+};
+
+/* The tgid pre-filter: one bit per tgid up to PID_MAX_LIMIT (2^22). */
+#define MT_TGID_WORDS (1 << 16)
 
 #endif

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <bpf/bpf.h>
 #include <bpf/libbpf.h>
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -54,4 +56,31 @@ const char *mt_missing_bpf_cap(void)
 	if (!mt_has_cap(CAP_PERFMON))
 		return "CAP_PERFMON";
 	return NULL;
+}
+
+int mt_bpf_stats_enabled(void)
+{
+	FILE *f = fopen("/proc/sys/kernel/bpf_stats_enabled", "r");
+	int on = -1;
+
+	if (!f)
+		return -1;
+	if (fscanf(f, "%d", &on) != 1)
+		on = -1;
+	fclose(f);
+	return on;
+}
+
+int mt_prog_run_stats(int prog_fd, unsigned long long *run_cnt,
+		      unsigned long long *run_time_ns)
+{
+	struct bpf_prog_info info;
+	__u32 len = sizeof(info);
+
+	memset(&info, 0, sizeof(info));
+	if (bpf_obj_get_info_by_fd(prog_fd, &info, &len))
+		return -errno;
+	*run_cnt = info.run_cnt;
+	*run_time_ns = info.run_time_ns;
+	return 0;
 }

@@ -14,5 +14,11 @@ void mt_libbpf_init(int verbose);
 bool mt_has_cap(int cap);
 /* "CAP_BPF" style name of the first missing capability run needs, or NULL when none. */
 const char *mt_missing_bpf_cap(void);
+/* kernel.bpf_stats_enabled: 1 on, 0 off, -1 unreadable. */
+int mt_bpf_stats_enabled(void);
+/* The kernel's run count and run time of a loaded program (counted only while
+ * kernel.bpf_stats_enabled is on).  0 or -errno. */
+int mt_prog_run_stats(int prog_fd, unsigned long long *run_cnt,
+		      unsigned long long *run_time_ns);
 
 #endif

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -327,6 +328,37 @@ static void analyze_units(const struct run_record *rec, const struct run_calibra
 	free(cr);
 }
 
+static double tv_s(struct timeval tv)
+{
+	return (double)tv.tv_sec + (double)tv.tv_usec / 1e6;
+}
+
+/* What tracing cost: our own CPU and RSS, the workload's CPU, each program's runs. */
+static void measure_cost(const struct tracer *tr, struct run_record *rec)
+{
+	struct tracer_prog_stat ps[RUN_MAX_PROGS];
+	struct run_cost *c = &rec->cost;
+	struct rusage self, children;
+	int n;
+
+	getrusage(RUSAGE_SELF, &self);
+	c->self_user_s = tv_s(self.ru_utime);
+	c->self_sys_s = tv_s(self.ru_stime);
+	c->self_max_rss_kib = self.ru_maxrss;
+	c->workload_cpu_s = -1;
+	/* The launched workload is our only child, and it has been waited for. */
+	if (!rec->attached && !getrusage(RUSAGE_CHILDREN, &children))
+		c->workload_cpu_s = tv_s(children.ru_utime) + tv_s(children.ru_stime);
+	c->bpf_stats = mt_bpf_stats_enabled() == 1;
+	n = tracer_prog_stats(tr, ps, RUN_MAX_PROGS);
+	for (int i = 0; i < n; i++) {
+		snprintf(c->progs[i].name, sizeof(c->progs[i].name), "%s", ps[i].name);
+		c->progs[i].run_cnt = ps[i].run_cnt;
+		c->progs[i].run_time_ns = ps[i].run_time_ns;
+	}
+	c->nprogs = n > 0 ? n : 0;
+}
+
 static int write_run(const struct run_record *rec, struct json_object *corr,
 		     struct json_object *verdict)
 {
@@ -507,12 +539,13 @@ int run_command(int argc, char **argv, const struct run_calibration *inline_cal)
 	}
 	rec.duration_s = (double)(now_ns() - t0) / 1e9;
 	tracer_stop(&tr);
-	rec.stats = *tracer_stats(&tr);
-	rec.hists = *tracer_hists(&tr);
+	if (tracer_read_counts(&tr, &rec.stats, &rec.hists))
+		goto cleanup;
 	rec.nr_cpus = tr.nr_cpus;
 	rec.pairs = calloc((size_t)tr.nr_cpus * tr.nr_cpus, sizeof(uint64_t));
 	if (!rec.pairs || tracer_read_pairs(&tr, rec.pairs))
 		goto cleanup;
+	measure_cost(&tr, &rec);
 	run_print_summary(stdout, &rec);
 	if (rec.nunits)
 		analyze_units(&rec, env.calibration ? &file_cal : inline_cal, &corr_json,

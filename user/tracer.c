@@ -8,8 +8,10 @@
 #include <bpf/libbpf.h>
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "bpf_util.h"
 #include "tracer.h"	/* before the skeleton: it defines the .bss structs */
 #include "migtrace.skel.h"
 
@@ -71,14 +73,19 @@ int tracer_load(struct tracer *tr, const struct tracer_opts *o)
 
 int tracer_track(struct tracer *tr, uint32_t tgid, bool from_exec)
 {
+	__u64 *word = &tr->skel->data_filter->traced_tgid_bits[(tgid / 64) % MT_TGID_WORDS];
 	__u8 mode = from_exec ? MT_TRACK_AT_EXEC : MT_TRACK_NOW;
 	int err = bpf_map__update_elem(tr->skel->maps.tracked_tgids, &tgid, sizeof(tgid), &mode,
 				       sizeof(mode), BPF_ANY);
 
-	if (err)
+	if (err) {
 		fprintf(stderr, "migtrace: adding tgid %u to the traced set failed: %s\n", tgid,
 			strerror(-err));
-	return err;
+		return err;
+	}
+	/* and the pre-filter's bit, written through the mmap'ed section */
+	__atomic_fetch_or(word, 1ULL << (tgid % 64), __ATOMIC_RELAXED);
+	return 0;
 }
 
 int tracer_attach(struct tracer *tr)
@@ -148,14 +155,56 @@ int tracer_stop(struct tracer *tr)
 	return tr->rb ? ring_buffer__consume(tr->rb) : 0;
 }
 
-const struct mt_stats *tracer_stats(const struct tracer *tr)
+int tracer_read_counts(const struct tracer *tr, struct mt_stats *stats, struct mt_hists *hists)
 {
-	return &tr->skel->bss->stats;
+	struct mt_counts *percpu = calloc((size_t)tr->nr_cpus, sizeof(*percpu));
+	__u32 zero = 0;
+	int err = 0;
+
+	if (!percpu)
+		return -ENOMEM;
+	if (bpf_map_lookup_elem(bpf_map__fd(tr->skel->maps.counts), &zero, percpu)) {
+		err = -errno;
+		fprintf(stderr, "migtrace: reading the per-CPU counters failed: %s\n",
+			strerror(-err));
+		goto out;
+	}
+	memset(stats, 0, sizeof(*stats));
+	memset(hists, 0, sizeof(*hists));
+	/* Both structs are arrays of __u64: sum them word by word. */
+	for (int cpu = 0; cpu < tr->nr_cpus; cpu++) {
+		const __u64 *s = (const __u64 *)&percpu[cpu].stats;
+		const __u64 *h = (const __u64 *)&percpu[cpu].hists;
+
+		for (size_t i = 0; i < sizeof(*stats) / sizeof(__u64); i++)
+			((__u64 *)stats)[i] += s[i];
+		for (size_t i = 0; i < sizeof(*hists) / sizeof(__u64); i++)
+			((__u64 *)hists)[i] += h[i];
+	}
+out:
+	free(percpu);
+	return err;
 }
 
-const struct mt_hists *tracer_hists(const struct tracer *tr)
+int tracer_prog_stats(const struct tracer *tr, struct tracer_prog_stat *out, int max)
 {
-	return &tr->skel->bss->hists;
+	struct bpf_program *prog;
+	int n = 0, err;
+
+	bpf_object__for_each_program(prog, tr->skel->obj) {
+		if (n == max)
+			break;
+		out[n].name = bpf_program__name(prog);
+		err = mt_prog_run_stats(bpf_program__fd(prog), &out[n].run_cnt,
+					&out[n].run_time_ns);
+		if (err) {
+			fprintf(stderr, "migtrace: reading the run counts of %s failed: %s\n",
+				out[n].name, strerror(-err));
+			return err;
+		}
+		n++;
+	}
+	return n;
 }
 
 int tracer_read_pairs(const struct tracer *tr, uint64_t *pairs)

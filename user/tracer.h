@@ -59,8 +59,15 @@ int tracer_attach_unit(struct tracer *tr, const char *binary, const char *functi
 int tracer_poll(struct tracer *tr, int timeout_ms);
 /* Detaches the programs (so nothing more is counted) and drains what is left. */
 int tracer_stop(struct tracer *tr);
-const struct mt_stats *tracer_stats(const struct tracer *tr);
-const struct mt_hists *tracer_hists(const struct tracer *tr);
+/* Sums the per-CPU counters and histograms.  0 or -errno. */
+int tracer_read_counts(const struct tracer *tr, struct mt_stats *stats, struct mt_hists *hists);
+struct tracer_prog_stat {
+	const char *name;		/* the program's name, e.g. "mt_switch" */
+	unsigned long long run_cnt;	/* counted while kernel.bpf_stats_enabled is on */
+	unsigned long long run_time_ns;
+};
+/* Fills out[] with up to max programs of the object.  Returns how many, or -errno. */
+int tracer_prog_stats(const struct tracer *tr, struct tracer_prog_stat *out, int max);
 /* Copies the src x dst counts into pairs[nr_cpus * nr_cpus]. */
 int tracer_read_pairs(const struct tracer *tr, uint64_t *pairs);
 void tracer_destroy(struct tracer *tr);
