@@ -36,24 +36,28 @@ static struct calib_env {
 } env;
 
 static const char doc[] =
-"Measure the migration cost between every pair of CPUs and derive a cache-hot time.\n"
+"Measure the migration cost between every pair of CPUs and derive a cache-hot\n"
+"time.\n"
 "\n"
-"For each ordered pair (src, dst) the calibrating thread dirties a buffer of 5/3 x the\n"
-"cache size on src, migrates to dst, dirties a private buffer there, then times a scattered\n"
-"fill of the first buffer: the cost of moving a cache-hot task (the 2004 boot-time\n"
-"auto-tuning, max of --reps x 6).  --method 2005 runs the variant merged in 2.6.16.\n"
+"For each ordered pair (src, dst) the calibrating thread dirties a buffer of\n"
+"5/3 x the cache size on src, migrates to dst, dirties a private buffer\n"
+"there, then times a scattered fill of the first buffer: the cost of moving a\n"
+"cache-hot task (the 2004 boot-time auto-tuning, max of --reps x 6).\n"
+"--method 2005 runs the variant merged in 2.6.16.\n"
 "\n"
 "USAGE: migtrace calibrate [--cpus LIST] [--level N | --size SIZE] [--reps N]\n"
-"                          [--method 2004|2005] [--format text|seed] [--json FILE]\n"
+"                          [--method 2004|2005] [--format text|seed]\n"
+"                          [--json FILE]\n"
 "\n"
 "EXAMPLES:\n"
-"    migtrace calibrate                    # all online CPUs, the largest per-core cache\n"
-"    migtrace calibrate --format=seed      # print the 2004 kernel's boot log lines\n"
+"    migtrace calibrate                  # all online CPUs, largest core cache\n"
+"    migtrace calibrate --format=seed    # the 2004 kernel's boot log lines\n"
 "    migtrace calibrate --cpus 0,1 --reps 5 --json cal.json\n"
-"    migtrace calibrate --level 3          # size the buffer against the L3\n"
-"    migtrace calibrate --size 4M          # against a 4 MiB cache\n"
-"    migtrace calibrate --method 2005      # 2.6.16: size sweep, cross minus self\n"
-"    migtrace calibrate --sweep-size       # 1/4x .. 4x the cache: where the cost jumps\n";
+"    migtrace calibrate --level 3        # size the buffer against the L3\n"
+"    migtrace calibrate --size 4M        # against a 4 MiB cache\n"
+"    migtrace calibrate --method 2005    # 2.6.16: size sweep, cross minus self\n"
+"    migtrace calibrate --sweep-size     # 1/4x .. 4x the cache: the cost step\n"
+"\n";
 
 enum { OPT_SYSFS = 1000, OPT_JSON, OPT_FORMAT, OPT_SWEEP, OPT_FACTOR, OPT_DRY };
 

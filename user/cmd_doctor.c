@@ -48,7 +48,8 @@ static const char doc[] =
 "\n"
 "EXAMPLES:\n"
 "    sudo migtrace doctor\n"
-"    sudo migtrace doctor --fix    # also mount tracefs when it is not mounted\n";
+"    sudo migtrace doctor --fix    # also mount tracefs when it is not mounted\n"
+"\n";
 
 enum { OPT_SYSFS = 1000 };
 

@@ -48,22 +48,23 @@ static struct run_env {
 static volatile sig_atomic_t got_signal, signal_from_tty;
 
 static const char doc[] =
-"Trace every real migration of a workload with BPF: its age, its cause, the CPU pair, and\n"
-"whether the kernel's own threshold judged it cache-hot.\n"
+"Trace every real migration of a workload with BPF: its age, its cause, the\n"
+"CPU pair, and whether the kernel's own threshold judged it cache-hot.\n"
 "\n"
 "USAGE: migtrace run [OPTIONS] WORKLOAD [ARGS]\n"
 "       migtrace run [OPTIONS] -- CMD ARGS\n"
 "       migtrace run [OPTIONS] -p PID\n"
 "\n"
-"WORKLOAD is a built-in workload (wakeup) or any program.  The workload is pinned to\n"
-"--cpus and released only once tracing is attached.  migtrace exits with the workload's\n"
-"status (128+N if it was killed by signal N).\n"
+"WORKLOAD is a built-in workload (wakeup) or any program.  The workload is\n"
+"pinned to --cpus and released only once tracing is attached.  migtrace exits\n"
+"with the workload's status (128+N if it was killed by signal N).\n"
 "\n"
 "EXAMPLES:\n"
-"    sudo migtrace run wakeup                 # the built-in run-and-sleep workload\n"
+"    sudo migtrace run wakeup                 # built-in run-and-sleep workload\n"
 "    sudo migtrace run --cpus 0,1 -o run.json -- ./server --port 8080\n"
-"    sudo migtrace run -p 1234 --duration 30s # a running process, all its threads\n"
-"    sudo migtrace run --hot-ns 5000000 -- make -j4   # judge at 5 ms instead\n";
+"    sudo migtrace run -p 1234 --duration 30s # a running process, all threads\n"
+"    sudo migtrace run --hot-ns 5000000 -- make -j4   # judge at 5 ms instead\n"
+"\n";
 
 enum { OPT_HOT = 1000, OPT_RINGBUF, OPT_UNIT, OPT_CALIB };
 

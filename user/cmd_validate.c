@@ -27,21 +27,26 @@ static struct validate_env {
 } env;
 
 static const char doc[] =
-"Calibrate, run the controlled experiment, and judge the kernel's migration cost.\n"
+"Calibrate, run the controlled experiment, and judge the kernel's migration\n"
+"cost.\n"
 "\n"
-"Step 1 measures the migration cost between two CPUs (the 2004 method).  Step 2 runs\n"
-"cachewalk under the tracer: warm on CPU A, off-CPU for each age in 50 µs .. 50 ms while a\n"
-"polluter streams through A's cache, then either a real migration to B (sched_setaffinity,\n"
-"seen by sched_migrate_task) or a wake on A; the first unit after each is timed.  The\n"
-"verdict compares the observed hot time with the kernel's value and the calibrated one.\n"
+"Step 1 measures the migration cost between two CPUs (the 2004 method).\n"
+"Step 2 runs cachewalk under the tracer: warm on CPU A, off-CPU for each\n"
+"age in 50 µs .. 50 ms while a polluter streams through A's cache, then\n"
+"either a real migration to B (sched_setaffinity, seen by\n"
+"sched_migrate_task) or a wake on A; the first unit after each is timed.\n"
+"The verdict compares the observed hot time with the kernel's value and the\n"
+"calibrated one.\n"
 "\n"
-"USAGE: migtrace validate [--cpus A,B] [--samples N] [--ws SIZE] [--polluter MBPS]\n"
-"                         [--ages US,US,...] [-o run.json]\n"
+"USAGE: migtrace validate [--cpus A,B] [--samples N] [--ws SIZE]\n"
+"                         [--polluter MBPS] [--ages US,US,...] [-o run.json]\n"
 "\n"
 "EXAMPLES:\n"
 "    sudo migtrace validate\n"
 "    sudo migtrace validate --cpus 2,3 --samples 50 -o validate.json\n"
-"    sudo migtrace validate --polluter 0     # no polluter: the cache decays by itself\n";
+"    sudo migtrace validate --polluter 0   # no polluter: the cache decays\n"
+"\n"
+"\n";
 
 static const struct argp_option opts[] = {
 	{ "cpus", 'c', "A,B", 0, "The two CPUs: warm on A, migrate to B (default: first two)", 0 },
