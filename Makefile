@@ -31,6 +31,7 @@ SAN_OBJS	:= $(patsubst %.c,$(OUTPUT)/san/%.o,$(LIB_SRCS))
 
 WORKLOADS	:= $(patsubst workloads/%.c,$(OUTPUT)/workloads/%,$(wildcard workloads/*.c))
 TEST_PROGS	:= $(patsubst tests/progs/%.c,$(OUTPUT)/tests/progs/%,$(wildcard tests/progs/*.c))
+BENCH_PROGS	:= $(patsubst bench/%.c,$(OUTPUT)/bench/%,$(wildcard bench/*.c))
 UNIT_SRCS	:= $(wildcard tests/unit/test_*.c)
 UNIT_BINS	:= $(patsubst tests/unit/%.c,$(OUTPUT)/tests/unit/%,$(UNIT_SRCS))
 UNIT_SAN_BINS	:= $(patsubst tests/unit/%.c,$(OUTPUT)/tests/unit/san/%,$(UNIT_SRCS))
@@ -72,7 +73,7 @@ vmlinux:
 	$(Q)mv vmlinux.h.tmp vmlinux.h
 
 $(OUTPUT) $(OUTPUT)/user $(OUTPUT)/analysis $(OUTPUT)/san/user $(OUTPUT)/san/analysis \
-$(OUTPUT)/workloads $(OUTPUT)/tests/progs $(OUTPUT)/tests/unit/san:
+$(OUTPUT)/workloads $(OUTPUT)/tests/progs $(OUTPUT)/tests/unit/san $(OUTPUT)/bench:
 	$(Q)mkdir -p $@
 
 # BPF: CO-RE objects against the committed vmlinux.h, then skeletons.
@@ -121,6 +122,11 @@ $(OUTPUT)/tests/progs/%: tests/progs/%.c | $(OUTPUT)/tests/progs
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) -MMD -MP $< -lpthread -lm -o $@
 
+# The benchmark's helpers link the library, like the tests.
+$(OUTPUT)/bench/%: bench/%.c $(OUTPUT)/libmigtrace.a | $(OUTPUT)/bench
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) -MMD -MP $< $(OUTPUT)/libmigtrace.a $(LDLIBS) -o $@
+
 $(OUTPUT)/tests/unit/%: tests/unit/%.c $(OUTPUT)/libmigtrace.a | $(OUTPUT)/tests/unit/san
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) -MMD -MP $< $(OUTPUT)/libmigtrace.a -lcmocka $(LDLIBS) -o $@
@@ -143,8 +149,8 @@ run: deps
 	./migtrace validate
 
 bench: deps
-	$(Q)$(MAKE) --no-print-directory all
-	$(Q)bash bench/run.sh
+	$(Q)$(MAKE) --no-print-directory all $(BENCH_PROGS)
+	$(Q)python3 bench/bench.py
 
 clean:
 	$(call msg,CLEAN,)

@@ -184,7 +184,7 @@ void run_print_summary(FILE *f, const struct run_record *r)
 
 	fprintf(f, "\nrun slices of traced tasks:\n");
 	hist_print_log2(f, r->hists.slice, MT_HIST_SLOTS, "usecs");
-	fprintf(f, "\nwakeup-to-run latency of traced tasks:\n");
+	fprintf(f, "\nwakeup-to-run latency of traced tasks (run-queue clock, as schedstat):\n");
 	hist_print_log2(f, r->hists.wakelat, MT_HIST_SLOTS, "usecs");
 
 	fprintf(f, "\ndata quality: %llu migration records, %llu lost (%.2f %%), ring buffer %s\n",

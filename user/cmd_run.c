@@ -75,7 +75,7 @@ static const struct argp_option opts[] = {
 	{ "output", 'o', "FILE", 0, "Write the run record as JSON to FILE (atomically)", 0 },
 	{ "user", 'u', "NAME", 0, "Run the workload as user NAME", 0 },
 	{ "hot-ns", OPT_HOT, "NS", 0, "Judge hotness at NS instead of the kernel's value", 0 },
-	{ "ringbuf", OPT_RINGBUF, "SIZE", 0, "Ring-buffer size, a power of two (default 4M)", 0 },
+	{ "ringbuf", OPT_RINGBUF, "SIZE", 0, "Ring-buffer size, a power of two (default 1M)", 0 },
 	{ "unit", OPT_UNIT, "BINARY:FUNCTION", 0, "Time every call of FUNCTION as a unit of work "
 	  "(uprobe + uretprobe); automatic for cachewalk", 0 },
 	{ "calibration", OPT_CALIB, "FILE", 0, "A `migtrace calibrate --json` result for the "
@@ -403,7 +403,7 @@ int run_command(int argc, char **argv, const struct run_calibration *inline_cal)
 
 	memset(&env, 0, sizeof(env));
 	env.hot_ns = -2;
-	env.ringbuf_bytes = 4 << 20;
+	env.ringbuf_bytes = 1 << 20;	/* 10 k records; counted twice in RSS (mapped twice) */
 	if (argp_parse(&argp, argc, argv, ARGP_IN_ORDER, NULL, NULL))
 		return MT_EXIT_USAGE;
 	if ((missing = mt_missing_bpf_cap())) {

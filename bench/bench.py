@@ -1,0 +1,452 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""make bench: what migtrace costs, beside perf sched, bpftrace and no tracing.
+
+Two passes, both interleaved, the order of the configurations rotated every repetition:
+
+  1. throughput: every configuration runs every workload --reps times with bpf_stats off
+     (bpf_stats adds two sched_clock() reads to every program run, ~70 ns here, which
+     would tax the BPF configurations and not the others).  Figure: the median (and min)
+     of the per-repetition ratio traced / untraced of the workload's own time figure.
+  2. per-event cost: the BPF configurations again, --stats-reps times, with
+     kernel.bpf_stats_enabled=1: Δrun_time_ns / Δrun_cnt per program over the workload.
+     bpf-empty (empty programs on the same tracepoints) is the floor of that measurement;
+     "net" figures are a configuration's minus the floor's, from the same repetition.
+
+Output: a table for people, one `bench: CONFIG WORKLOAD METRIC VALUE` line per figure
+for machines, and bench/results.json (written atomically).
+"""
+import argparse
+import json
+import os
+import re
+import shutil
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+MIGTRACE = os.path.join(ROOT, "migtrace")
+CACHEWALK = os.path.join(ROOT, ".output", "workloads", "cachewalk")
+FLOOR = os.path.join(ROOT, ".output", "bench", "floor")
+RESULTS = os.path.join(ROOT, "bench", "results.json")
+
+# Each workload's own figure of merit: seconds (or µs per unit); lower is better.
+WORKLOADS = {
+    "pipe-pinned": {
+        "cmd": ["taskset", "-c", "1", "perf", "bench", "sched", "pipe", "-l", "200000"],
+        "figure": r"Total time:\s+([\d.]+)", "unit": "s",
+    },
+    "hackbench": {
+        "cmd": ["hackbench", "-l", "1000"],
+        "figure": r"Time:\s+([\d.]+)", "unit": "s",
+    },
+    "cachewalk": {
+        "cmd": [CACHEWALK, "--duration", "3"],
+        "figure": r"mean unit ([\d.]+) ", "unit": "µs/unit",
+    },
+}
+
+# bpftrace doing what migtrace's switch and migrate handlers do: a per-task switch-out and
+# switch-in timestamp, a run-slice histogram, and the age histogram at migration.
+BPFTRACE_SAME = r"""
+tracepoint:sched:sched_switch {
+    $in = @in[args->prev_pid];
+    if ($in) { @slice_us = hist((nsecs - $in) / 1000); }
+    @out[args->prev_pid] = nsecs;
+    @in[args->next_pid] = nsecs;
+}
+tracepoint:sched:sched_migrate_task {
+    $out = @out[args->pid];
+    if ($out) { @age_us = hist((nsecs - $out) / 1000); }
+}
+END { clear(@in); clear(@out); }
+"""
+BPFTRACE_COUNT = r"""
+tracepoint:sched:sched_switch, tracepoint:sched:sched_migrate_task { @[probe] = count(); }
+"""
+
+CONFIGS = ["none", "migtrace", "migtrace-other", "perf-sched", "bpftrace-same",
+           "bpftrace-count"]
+STATS_CONFIGS = ["bpf-empty", "migtrace", "migtrace-other", "bpftrace-same",
+                 "bpftrace-count"]
+# The programs whose runs are the per-switch and per-migration cost of each configuration.
+PROG_NAMES = {
+    "bpf-empty": ("floor_switch", "floor_migrate"),
+    "migtrace": ("mt_switch", "mt_migrate"),
+    "migtrace-other": ("mt_switch", "mt_migrate"),
+    "bpftrace-same": ("sched_switch", "sched_migrate_t"),
+    "bpftrace-count": ("sched_switch", "sched_migrate_t"),
+}
+
+
+class BenchError(Exception):
+    pass
+
+
+def log(msg):
+    print(msg, file=sys.stderr, flush=True)
+
+
+def prog_stats():
+    """{name: (run_cnt, run_time_ns)} of every loaded BPF program."""
+    out = subprocess.run(["bpftool", "-j", "prog", "show"], capture_output=True, text=True)
+    if out.returncode:
+        raise BenchError("bpftool prog show failed: " + out.stderr.strip())
+    stats = {}
+    for p in json.loads(out.stdout or "[]"):
+        name = p.get("name")
+        if name:
+            cnt, ns = stats.get(name, (0, 0))
+            stats[name] = (cnt + p.get("run_cnt", 0), ns + p.get("run_time_ns", 0))
+    return stats
+
+
+def set_bpf_stats(on):
+    with open("/proc/sys/kernel/bpf_stats_enabled", "w") as f:
+        f.write("1" if on else "0")
+
+
+class Background:
+    """A tracer started before the workload and stopped with SIGINT after it."""
+
+    def __init__(self, argv, ready, tmp, name):
+        self.out_path = os.path.join(tmp, name + ".out")
+        self.out = open(self.out_path, "w+b")
+        self.proc = subprocess.Popen(argv, stdout=self.out, stderr=subprocess.STDOUT,
+                                     stdin=subprocess.DEVNULL, start_new_session=True)
+        deadline = time.monotonic() + 30
+        while True:
+            self.out.seek(0)
+            text = self.out.read().decode(errors="replace")
+            if ready in text:
+                break
+            if self.proc.poll() is not None or time.monotonic() > deadline:
+                self.kill()
+                raise BenchError("%s did not start: %s" % (argv[0], text.strip()[-400:]))
+            time.sleep(0.05)
+
+    def stop(self):
+        self.proc.send_signal(signal.SIGINT)
+        try:
+            _, status, ru = os.wait4(self.proc.pid, 0)
+        except ChildProcessError:
+            status, ru = 0, None
+        self.proc.returncode = status
+        self.out.seek(0)
+        text = self.out.read().decode(errors="replace")
+        self.out.close()
+        return text, ru
+
+    def kill(self):
+        if self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+            self.proc.wait()
+        self.out.close()
+
+
+def run_measured(argv, env=None):
+    """Runs argv to completion: (stdout+stderr text, rusage, wall s)."""
+    t0 = time.monotonic()
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            stdin=subprocess.DEVNULL, env=env)
+    out = proc.stdout.read().decode(errors="replace")
+    _, status, ru = os.wait4(proc.pid, 0)
+    wall = time.monotonic() - t0
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise BenchError("%s exited with %d: %s" % (" ".join(argv[:6]),
+                         os.waitstatus_to_exitcode(status), out.strip()[-400:]))
+    return out, ru, wall
+
+
+def figure_of(workload, text):
+    m = re.search(WORKLOADS[workload]["figure"], text)
+    if not m:
+        raise BenchError("no figure (%s) in the output of %s:\n%s" % (
+            WORKLOADS[workload]["figure"], workload, text.strip()[-400:]))
+    return float(m.group(1))
+
+
+def run_one(config, workload, tmp, with_stats):
+    """One workload run under one configuration: a dict of what was measured."""
+    cmd = WORKLOADS[workload]["cmd"]
+    res = {}
+    bg = None
+    before = None
+    json_path = os.path.join(tmp, "run.json")
+    try:
+        if config == "none":
+            text, ru, _ = run_measured(cmd)
+        elif config == "migtrace":
+            text, ru, _ = run_measured([MIGTRACE, "run", "-o", json_path, "--"] + cmd)
+        elif config == "perf-sched":
+            data = os.path.join(tmp, "perf.data")
+            text, ru, _ = run_measured(["perf", "sched", "record", "-o", data, "--"] + cmd)
+            res["bytes_written"] = os.path.getsize(data)
+            lost = re.findall(r"lost (\d+)", text)
+            res["dropped"] = sum(int(x) for x in lost)
+            os.unlink(data)
+        else:
+            if config == "migtrace-other":
+                argv = [MIGTRACE, "run", "-o", json_path, "--", "sleep", "3600"]
+                ready = "Tracing migrations"
+            elif config == "bpf-empty":
+                argv, ready = [FLOOR], "attached"
+            else:
+                script = BPFTRACE_SAME if config == "bpftrace-same" else BPFTRACE_COUNT
+                argv, ready = ["bpftrace", "-e", script], "Attaching"
+            bg = Background(argv, ready, tmp, config)
+            before = prog_stats() if with_stats else None
+            text, ru, _ = run_measured(cmd)
+            after = prog_stats() if with_stats else None
+            bg_text, bg_ru = bg.stop()
+            bg = None
+            if config.startswith("bpftrace"):
+                res["bytes_written"] = len(bg_text.encode())
+                res["rss_kib"] = bg_ru.ru_maxrss if bg_ru else None
+            if before is not None:
+                sw, mg = PROG_NAMES[config]
+                for key, name in (("ns_per_switch", sw), ("ns_per_migrate", mg)):
+                    cnt = after.get(name, (0, 0))[0] - before.get(name, (0, 0))[0]
+                    ns = after.get(name, (0, 0))[1] - before.get(name, (0, 0))[1]
+                    res[key] = ns / cnt if cnt else None
+                    res[key.replace("ns_per", "runs")] = cnt
+        res["figure"] = figure_of(workload, text)
+        res["workload_cpu_s"] = ru.ru_utime + ru.ru_stime
+        if config in ("migtrace", "migtrace-other"):
+            with open(json_path) as f:
+                run = json.load(f)
+            cost = run["cost"]
+            self_s = cost["self_user_s"] + cost["self_sys_s"]
+            # migtrace tracing the benchmark counts it as its child; otherwise the
+            # benchmark ran beside it and was waited for here.
+            wl = cost["workload_cpu_s"] if config == "migtrace" else res["workload_cpu_s"]
+            res["user_cpu_pct"] = 100.0 * self_s / wl if wl else None
+            res["rss_kib"] = cost["self_max_rss_kib"]
+            res["bytes_written"] = os.path.getsize(json_path)
+            res["dropped"] = run["stats"]["records_lost"] + run["stats"].get("units_lost", 0)
+            if with_stats and config == "migtrace":
+                progs = cost["programs"]
+                for key, name in (("ns_per_switch", "mt_switch"),
+                                  ("ns_per_migrate", "mt_migrate")):
+                    p = progs.get(name, {})
+                    cnt = p.get("run_cnt", 0)
+                    res[key] = p.get("run_time_ns", 0) / cnt if cnt else None
+                    res[key.replace("ns_per", "runs")] = cnt
+            os.unlink(json_path)
+    finally:
+        if bg:
+            bg.kill()
+    return res
+
+
+def rotated(items, k):
+    k %= len(items)
+    return items[k:] + items[:k]
+
+
+def summarize(values):
+    values = [v for v in values if v is not None]
+    if not values:
+        return None
+    return {"min": min(values), "median": statistics.median(values), "n": len(values)}
+
+
+def calibrate_bench(reps, tmp):
+    """calibrate on 2 CPUs at defaults, reps times: wall time and the hot time's CV."""
+    walls, hot, robust = [], [], []
+    path = os.path.join(tmp, "cal.json")
+    for _ in range(reps):
+        t0 = time.monotonic()
+        run_measured([MIGTRACE, "calibrate", "--cpus", "0,1", "--json", path])
+        walls.append(time.monotonic() - t0)
+        with open(path) as f:
+            cal = json.load(f)
+        hot.append(cal["hot_time_ns"])
+        robust.append(cal["hot_time_robust_ns"])
+
+    def cv(xs):
+        return 100.0 * statistics.pstdev(xs) / statistics.mean(xs) if statistics.mean(xs) else 0
+
+    return {"seconds": statistics.median(walls), "hot_time_ns": hot,
+            "hot_time_cv_pct": cv(hot), "hot_time_robust_ns": robust,
+            "hot_time_robust_cv_pct": cv(robust)}
+
+
+def check_setup():
+    if os.geteuid() != 0:
+        raise BenchError("needs root: perf sched record, bpftrace and migtrace load BPF "
+                         "programs (run `sudo make bench`)")
+    for path in (MIGTRACE, CACHEWALK, FLOOR):
+        if not os.access(path, os.X_OK):
+            raise BenchError("%s is missing: run `make bench`, which builds it" % path)
+    for tool in ("perf", "bpftrace", "hackbench", "bpftool", "taskset"):
+        if not shutil.which(tool):
+            raise BenchError("%s is not installed: `make deps` installs it" % tool)
+    if os.cpu_count() < 2:
+        raise BenchError("needs 2 CPUs: the pinned pipe runs on CPU 1")
+
+
+def atomic_write(path, text):
+    tmp = path + ".tmp"
+    with open(tmp, "w") as f:
+        f.write(text)
+        f.flush()
+        os.fsync(f.fileno())
+    os.rename(tmp, path)
+
+
+def fmt(v, digits=2):
+    if v is None:
+        return "-"
+    if isinstance(v, float) and abs(v) < 1000:
+        return "%.*f" % (digits, v)
+    return "%d" % round(v)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--reps", type=int, default=int(os.environ.get("BENCH_REPS", 5)),
+                    help="throughput repetitions per configuration (default 5; $BENCH_REPS)")
+    ap.add_argument("--stats-reps", type=int,
+                    default=int(os.environ.get("BENCH_STATS_REPS", 2)),
+                    help="bpf_stats repetitions per BPF configuration (default 2)")
+    ap.add_argument("--workloads", default=os.environ.get("BENCH_WORKLOADS",
+                                                          ",".join(WORKLOADS)),
+                    help="comma-separated subset of " + ", ".join(WORKLOADS))
+    ap.add_argument("--calibrate-reps", type=int, default=5)
+    ap.add_argument("-o", "--output", default=RESULTS, help="results file (%(default)s)")
+    args = ap.parse_args()
+    workloads = [w for w in args.workloads.split(",") if w]
+    for w in workloads:
+        if w not in WORKLOADS:
+            raise BenchError("unknown workload %r: one of %s" % (w, ", ".join(WORKLOADS)))
+    check_setup()
+
+    with open("/proc/sys/kernel/bpf_stats_enabled") as f:
+        stats_was = f.read().strip()
+    tmp = tempfile.mkdtemp(prefix="migtrace-bench.")
+    raw = {w: {c: [] for c in CONFIGS + ["bpf-empty"]} for w in workloads}
+    stats_raw = {w: {c: [] for c in STATS_CONFIGS} for w in workloads}
+    t_start = time.monotonic()
+    try:
+        set_bpf_stats(False)
+        for rep in range(args.reps):
+            for w in workloads:
+                for c in rotated(CONFIGS, rep):
+                    log("bench: throughput rep %d/%d  %-14s %-12s %5.0f s" % (
+                        rep + 1, args.reps, c, w, time.monotonic() - t_start))
+                    raw[w][c].append(run_one(c, w, tmp, False))
+        set_bpf_stats(True)
+        for rep in range(args.stats_reps):
+            for w in workloads:
+                for c in rotated(STATS_CONFIGS, rep):
+                    log("bench: bpf_stats  rep %d/%d  %-14s %-12s %5.0f s" % (
+                        rep + 1, args.stats_reps, c, w, time.monotonic() - t_start))
+                    stats_raw[w][c].append(run_one(c, w, tmp, True))
+        set_bpf_stats(False)
+        log("bench: calibrate x %d" % args.calibrate_reps)
+        cal = calibrate_bench(args.calibrate_reps, tmp)
+    finally:
+        with open("/proc/sys/kernel/bpf_stats_enabled", "w") as f:
+            f.write(stats_was)
+        shutil.rmtree(tmp, ignore_errors=True)
+
+    # Figures.
+    results = {"schema": "migtrace.bench/1", "reps": args.reps, "stats_reps": args.stats_reps,
+               "kernel": os.uname().release, "cpus": os.cpu_count(),
+               "wall_s": time.monotonic() - t_start, "workloads": {}, "calibrate": cal}
+    lines = []
+    for w in workloads:
+        base = [r["figure"] for r in raw[w]["none"]]
+        wres = {"unit": WORKLOADS[w]["unit"], "command": " ".join(WORKLOADS[w]["cmd"]),
+                "configs": {}}
+        for c in CONFIGS + ["bpf-empty"]:
+            runs = raw[w][c]
+            srun = stats_raw[w].get(c, [])
+            fig = {}
+            if runs:
+                fig["figure"] = summarize([r["figure"] for r in runs])
+                fig["ratio"] = summarize([r["figure"] / b for r, b in zip(runs, base)])
+                for m in ("user_cpu_pct", "rss_kib", "bytes_written", "dropped"):
+                    if any(m in r for r in runs):
+                        fig[m] = summarize([r.get(m) for r in runs])
+            floor = stats_raw[w]["bpf-empty"]
+            for m in ("ns_per_switch", "ns_per_migrate"):
+                if srun and any(r.get(m) is not None for r in srun):
+                    fig[m] = summarize([r.get(m) for r in srun])
+                    if c != "bpf-empty":
+                        fig[m + "_net"] = summarize([
+                            r[m] - f[m] if r.get(m) is not None and f.get(m) is not None
+                            else None for r, f in zip(srun, floor)])
+                    fig[m.replace("ns_per", "runs")] = summarize(
+                        [r.get(m.replace("ns_per", "runs")) for r in srun])
+            if fig:
+                wres["configs"][c] = fig
+            for m in ("ratio", "ns_per_switch", "ns_per_switch_net", "ns_per_migrate",
+                      "ns_per_migrate_net", "user_cpu_pct", "rss_kib", "bytes_written",
+                      "dropped"):
+                if m in fig and fig[m]:
+                    if m == "ratio" and c == "none":
+                        continue
+                    v = fig[m]["median"]
+                    lines.append("bench: %s %s %s %s" % (c, w, m, fmt(v, 3 if m == "ratio"
+                                                                        else 1)))
+        results["workloads"][w] = wres
+    lines.append("bench: calibrate 2cpu seconds %.3f" % cal["seconds"])
+    lines.append("bench: calibrate 2cpu hot_time_cv_pct %.1f" % cal["hot_time_cv_pct"])
+    lines.append("bench: calibrate 2cpu hot_time_robust_cv_pct %.1f"
+                 % cal["hot_time_robust_cv_pct"])
+
+    print_table(results, workloads)
+    print()
+    for line in lines:
+        print(line)
+    atomic_write(args.output, json.dumps(results, indent=1) + "\n")
+    print("\nbench: wrote %s in %.0f s" % (os.path.relpath(args.output), results["wall_s"]))
+
+
+def print_table(results, workloads):
+    cols = ("ratio med", "ratio min", "ns/sw", "net", "ns/mig", "net", "cpu %", "RSS KiB",
+            "written", "dropped")
+    print("\nmigtrace bench: %d throughput reps (bpf_stats off), %d bpf_stats reps; "
+          "kernel %s, %d CPUs" % (results["reps"], results["stats_reps"],
+                                  results["kernel"], results["cpus"]))
+    print("ratio: the workload's time traced / untraced, paired per repetition (1.00 = free)"
+          "; ns: bpf_stats per run, net = minus bpf-empty")
+    for w in workloads:
+        wr = results["workloads"][w]
+        print("\n%s: %s (none: median %s %s)" % (
+            w, wr["command"].replace(ROOT + "/", ""),
+            fmt(wr["configs"]["none"]["figure"]["median"], 3), wr["unit"]))
+        print("  %-15s" % "config" + "".join("%11s" % c for c in cols))
+        for c, fig in wr["configs"].items():
+            def g(m, k="median"):
+                return fig[m][k] if m in fig and fig[m] else None
+            row = [g("ratio"), g("ratio", "min"), g("ns_per_switch"), g("ns_per_switch_net"),
+                   g("ns_per_migrate"), g("ns_per_migrate_net"), g("user_cpu_pct"),
+                   g("rss_kib"), g("bytes_written"), g("dropped")]
+            digits = [3, 3, 1, 1, 1, 1, 2, 0, 0, 0]
+            print("  %-15s" % c + "".join("%11s" % fmt(v, d) for v, d in zip(row, digits)))
+    cal = results["calibrate"]
+    print("\ncalibrate --cpus 0,1 (defaults), %d runs: median %.3f s; hot time %s µs, "
+          "CV %.1f %%; robust %s µs, CV %.1f %%" % (
+              len(cal["hot_time_ns"]), cal["seconds"],
+              "/".join("%.0f" % (h / 1000) for h in cal["hot_time_ns"]), cal["hot_time_cv_pct"],
+              "/".join("%.0f" % (h / 1000) for h in cal["hot_time_robust_ns"]),
+              cal["hot_time_robust_cv_pct"]))
+
+
+if __name__ == "__main__":
+    try:
+        main()
+    except BenchError as e:
+        print("bench: " + str(e), file=sys.stderr)
+        sys.exit(1)
+    except KeyboardInterrupt:
+        print("bench: interrupted; nothing written", file=sys.stderr)
+        sys.exit(130)
