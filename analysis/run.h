@@ -23,7 +23,8 @@ struct json_object;
 struct run_cost {
 	double self_user_s;		/* migtrace's own CPU time, s */
 	double self_sys_s;
-	long self_max_rss_kib;		/* migtrace's peak RSS, KiB */
+	double self_startup_s;		/* of which before tracing began (load, verify, attach) */
+	long self_max_rss_kib;		/* migtrace's peak RSS (VmHWM), KiB */
 	double workload_cpu_s;		/* the launched workload's user + system CPU, s; -1: -p */
 	bool bpf_stats;			/* kernel.bpf_stats_enabled was on: the runs below count */
 	int nprogs;
@@ -53,6 +54,9 @@ struct run_record {
 	struct mt_unit *units;		/* in ring-buffer order */
 	size_t nunits, ucap;
 	char unit_spec[4400];		/* BINARY:FUNCTION timed as units, "" for none */
+	size_t max_kept;		/* records of each kind kept, 0: all */
+	uint64_t recs_not_kept;		/* read past max_kept, counted only */
+	uint64_t units_not_kept;
 	struct mt_stats stats;
 	struct mt_hists hists;
 	int nr_cpus;
@@ -69,7 +73,13 @@ int run_record_add_unit(struct run_record *r, const struct mt_unit *u);
 void run_record_free(struct run_record *r);
 uint64_t run_total_migrations(const struct run_record *r);
 void run_print_summary(FILE *f, const struct run_record *r);
-/* The run file (schema migtrace.run/1).  NULL on ENOMEM. */
+/* The run file (schema migtrace.run/1) without its record arrays.  NULL on ENOMEM. */
 struct json_object *run_to_json(const struct run_record *r);
+/*
+ * Writes o (from run_to_json, with anything the caller added) to f, followed by the
+ * "migrations" and "units" arrays streamed one record at a time, so that writing a long
+ * run costs no memory in proportion to it.  0 or -errno.
+ */
+int run_write_json(FILE *f, const struct run_record *r, struct json_object *o);
 
 #endif

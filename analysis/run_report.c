@@ -41,6 +41,10 @@ static int grow(void **buf, size_t *cap, size_t n, size_t elem, size_t first)
 
 int run_record_add(struct run_record *r, const struct mt_migrate *m)
 {
+	if (r->max_kept && r->nrecs >= r->max_kept) {
+		r->recs_not_kept++;
+		return 0;
+	}
 	if (grow((void **)&r->recs, &r->cap, r->nrecs, sizeof(*m), 1024))
 		return -ENOMEM;
 	r->recs[r->nrecs++] = *m;
@@ -49,6 +53,10 @@ int run_record_add(struct run_record *r, const struct mt_migrate *m)
 
 int run_record_add_unit(struct run_record *r, const struct mt_unit *u)
 {
+	if (r->max_kept && r->nunits >= r->max_kept) {
+		r->units_not_kept++;
+		return 0;
+	}
 	if (grow((void **)&r->units, &r->ucap, r->nunits, sizeof(*u), 4096))
 		return -ENOMEM;
 	r->units[r->nunits++] = *u;
@@ -119,11 +127,12 @@ static void print_cost(FILE *f, const struct run_cost *c)
 	double self_s = c->self_user_s + c->self_sys_s;
 	char a[32];
 
-	fprintf(f, "cost: migtrace used %.3f s of CPU (%.3f s user, %.3f s system)", self_s,
-		c->self_user_s, c->self_sys_s);
+	fprintf(f, "cost: migtrace used %.3f s of CPU (%.3f s user, %.3f s system; %.3f s of it "
+		"loading and attaching)", self_s, c->self_user_s, c->self_sys_s, c->self_startup_s);
 	if (c->workload_cpu_s > 0)
-		fprintf(f, ", %.2f %% of the workload's %.3f s", 100.0 * self_s / c->workload_cpu_s,
-			c->workload_cpu_s);
+		fprintf(f, ", %.2f %% of the workload's %.3f s (%.2f %% while tracing)",
+			100.0 * self_s / c->workload_cpu_s, c->workload_cpu_s,
+			100.0 * (self_s - c->self_startup_s) / c->workload_cpu_s);
 	fprintf(f, "; peak RSS %s\n", fmt_bytes(a, sizeof(a), (uint64_t)c->self_max_rss_kib * 1024));
 	if (!c->bpf_stats) {
 		fprintf(f, "  (per-program BPF cost: run with sysctl kernel.bpf_stats_enabled=1)\n");
@@ -180,7 +189,7 @@ void run_print_summary(FILE *f, const struct run_record *r)
 		"(%.1f %%) younger than %s%s\n", (unsigned long long)s->migrations[MT_CAUSE_WAKEUP],
 		(unsigned long long)wake_young,
 		wake_seen ? 100.0 * (double)wake_young / (double)wake_seen : 0.0,
-		fmt_ns(b, sizeof(b), (double)r->hot_ns), lost ? " (of the records kept)" : "");
+		fmt_ns(b, sizeof(b), (double)r->hot_ns), lost || r->recs_not_kept ? " (of the records kept)" : "");
 
 	fprintf(f, "\nrun slices of traced tasks:\n");
 	hist_print_log2(f, r->hists.slice, MT_HIST_SLOTS, "usecs");
@@ -191,6 +200,10 @@ void run_print_summary(FILE *f, const struct run_record *r)
 		(unsigned long long)(s->rb_records + lost), (unsigned long long)lost,
 		s->rb_records + lost ? 100.0 * (double)lost / (double)(s->rb_records + lost) : 0.0,
 		fmt_bytes(a, sizeof(a), r->ringbuf_bytes));
+	if (r->recs_not_kept || r->units_not_kept)
+		fprintf(f, "  kept the first %zu of each kind: %llu migration and %llu unit records "
+			"were counted, not kept (--max-records)\n", r->max_kept,
+			(unsigned long long)r->recs_not_kept, (unsigned long long)r->units_not_kept);
 	print_cost(f, &r->cost);
 }
 
@@ -212,6 +225,7 @@ static struct json_object *cost_json(const struct run_cost *c)
 
 	JADD(o, "self_user_s", json_object_new_double(c->self_user_s));
 	JADD(o, "self_sys_s", json_object_new_double(c->self_sys_s));
+	JADD(o, "self_startup_s", json_object_new_double(c->self_startup_s));
 	JADD(o, "self_max_rss_kib", JI(c->self_max_rss_kib));
 	JADD(o, "workload_cpu_s", c->workload_cpu_s < 0 ? NULL :
 				   json_object_new_double(c->workload_cpu_s));
@@ -230,7 +244,7 @@ static struct json_object *cost_json(const struct run_cost *c)
 struct json_object *run_to_json(const struct run_record *r)
 {
 	struct json_object *o = json_object_new_object(), *meta, *stats, *causes, *hists, *ages;
-	struct json_object *pairs, *recs, *cpus, *clocks;
+	struct json_object *pairs, *cpus, *clocks;
 	const struct mt_stats *s = &r->stats;
 
 	if (!o)
@@ -267,6 +281,7 @@ struct json_object *run_to_json(const struct run_record *r)
 	JADD(stats, "records", JI(s->rb_records));
 	JADD(stats, "records_lost", JI(s->rb_dropped));
 	JADD(stats, "records_read", JI(r->nrecs));
+	JADD(stats, "records_not_kept", JI(r->recs_not_kept));
 	JADD(stats, "lb_judged", JI(s->lb_judged));
 	JADD(stats, "lb_hot", JI(s->lb_hot));
 	JADD(stats, "switches_in", JI(s->switches_in));
@@ -300,70 +315,99 @@ struct json_object *run_to_json(const struct run_record *r)
 	}
 	JADD(o, "cpu_pairs", pairs);
 
-	recs = json_object_new_array();
-	for (size_t i = 0; i < r->nrecs; i++) {
-		const struct mt_migrate *m = &r->recs[i];
-		struct json_object *j = json_object_new_object();
-
-		JADD(j, "ts_ns", JI(m->ts_ns));
-		JADD(j, "pid", JI(m->pid));
-		JADD(j, "tgid", JI(m->tgid));
-		JADD(j, "comm", json_object_new_string_len(m->comm, strnlen(m->comm, MT_COMM_LEN)));
-		JADD(j, "src_cpu", JI(m->src_cpu));
-		JADD(j, "dst_cpu", JI(m->dst_cpu));
-		JADD(j, "cause", json_object_new_string(m->cause < MT_NR_CAUSES ?
-							mt_cause_names[m->cause] : "unknown"));
-		JADD(j, "state", json_object_new_string(m->state < 4 ? mt_state_names[m->state] :
-							"unknown"));
-		JADD(j, "on_rq", JI(m->on_rq));
-		JADD(j, "age_ns", JI(m->age_ns));
-		JADD(j, "off_cpu_ns", JI(m->off_cpu_ns));
-		if (m->flags & MT_RF_KAGE_VALID)
-			JADD(j, "kernel_age_ns", JI(m->kernel_age_ns));
-		else
-			JADD(j, "kernel_age_ns", NULL);
-		JADD(j, "runtime_since_migration_ns", JI(m->runtime_since_mig_ns));
-		JADD(j, "by_pid", JI(m->cur_pid));
-		JADD(j, "by_comm", json_object_new_string_len(m->cur_comm,
-							       strnlen(m->cur_comm, MT_COMM_LEN)));
-		json_object_array_add(recs, j);
-	}
-	JADD(o, "migrations", recs);
-
 	if (r->unit_spec[0] || r->nunits) {
-		struct json_object *units = json_object_new_array();
-
 		JADD(meta, "unit", json_object_new_string(r->unit_spec));
 		JADD(stats, "units", JI(s->units));
 		JADD(stats, "units_lost", JI(s->units_dropped));
-		for (size_t i = 0; i < r->nunits; i++) {
-			const struct mt_unit *u = &r->units[i];
-			struct json_object *j = json_object_new_object();
-
-			JADD(j, "pid", JI(u->pid));
-			JADD(j, "tgid", JI(u->tgid));
-			JADD(j, "cpu_start", JI(u->cpu_start));
-			JADD(j, "cpu_end", JI(u->cpu_end));
-			JADD(j, "start_ns", JI(u->start_ns));
-			JADD(j, "end_ns", JI(u->end_ns));
-			JADD(j, "prev_end_ns", JI(u->prev_end_ns));
-			JADD(j, "tag", JI(u->tag));
-			JADD(j, "nominal_age_ns", JI(u->nominal_age_ns));
-			JADD(j, "migs_before", JI(u->migs_before));
-			JADD(j, "switches_before", JI(u->switches_before));
-			JADD(j, "migs_during", JI(u->migs_during));
-			JADD(j, "switches_during", JI(u->switches_during));
-			JADD(j, "last_off_ns", JI(u->last_off_ns));
-			if (u->migs_before) {
-				JADD(j, "mig_age_ns", JI(u->mig_age_ns));
-				JADD(j, "mig_src_cpu", JI(u->mig_src_cpu));
-				JADD(j, "mig_dst_cpu", JI(u->mig_dst_cpu));
-				JADD(j, "mig_cause", json_object_new_string(u->mig_cause < MT_NR_CAUSES ?
-						mt_cause_names[u->mig_cause] : "unknown"));
-			}
-			json_object_array_add(units, j);
-		}
-		JADD(o, "units", units);
+		JADD(stats, "units_not_kept", JI(r->units_not_kept));
 	}
 	return o;
+}
+
+static struct json_object *migrate_json(const struct mt_migrate *m)
+{
+	struct json_object *j = json_object_new_object();
+
+	JADD(j, "ts_ns", JI(m->ts_ns));
+	JADD(j, "pid", JI(m->pid));
+	JADD(j, "tgid", JI(m->tgid));
+	JADD(j, "comm", json_object_new_string_len(m->comm, strnlen(m->comm, MT_COMM_LEN)));
+	JADD(j, "src_cpu", JI(m->src_cpu));
+	JADD(j, "dst_cpu", JI(m->dst_cpu));
+	JADD(j, "cause", json_object_new_string(m->cause < MT_NR_CAUSES ?
+						mt_cause_names[m->cause] : "unknown"));
+	JADD(j, "state", json_object_new_string(m->state < 4 ? mt_state_names[m->state] :
+						"unknown"));
+	JADD(j, "on_rq", JI(m->on_rq));
+	JADD(j, "age_ns", JI(m->age_ns));
+	JADD(j, "off_cpu_ns", JI(m->off_cpu_ns));
+	JADD(j, "kernel_age_ns", m->flags & MT_RF_KAGE_VALID ? JI(m->kernel_age_ns) : NULL);
+	JADD(j, "runtime_since_migration_ns", JI(m->runtime_since_mig_ns));
+	JADD(j, "by_pid", JI(m->cur_pid));
+	JADD(j, "by_comm", json_object_new_string_len(m->cur_comm,
+						       strnlen(m->cur_comm, MT_COMM_LEN)));
+	return j;
+}
+
+static struct json_object *unit_json(const struct mt_unit *u)
+{
+	struct json_object *j = json_object_new_object();
+
+	JADD(j, "pid", JI(u->pid));
+	JADD(j, "tgid", JI(u->tgid));
+	JADD(j, "cpu_start", JI(u->cpu_start));
+	JADD(j, "cpu_end", JI(u->cpu_end));
+	JADD(j, "start_ns", JI(u->start_ns));
+	JADD(j, "end_ns", JI(u->end_ns));
+	JADD(j, "prev_end_ns", JI(u->prev_end_ns));
+	JADD(j, "tag", JI(u->tag));
+	JADD(j, "nominal_age_ns", JI(u->nominal_age_ns));
+	JADD(j, "migs_before", JI(u->migs_before));
+	JADD(j, "switches_before", JI(u->switches_before));
+	JADD(j, "migs_during", JI(u->migs_during));
+	JADD(j, "switches_during", JI(u->switches_during));
+	JADD(j, "last_off_ns", JI(u->last_off_ns));
+	if (u->migs_before) {
+		JADD(j, "mig_age_ns", JI(u->mig_age_ns));
+		JADD(j, "mig_src_cpu", JI(u->mig_src_cpu));
+		JADD(j, "mig_dst_cpu", JI(u->mig_dst_cpu));
+		JADD(j, "mig_cause", json_object_new_string(u->mig_cause < MT_NR_CAUSES ?
+				mt_cause_names[u->mig_cause] : "unknown"));
+	}
+	return j;
+}
+
+/* One record: a small tree, printed and freed at once. */
+static int put_record(FILE *f, struct json_object *j, bool first)
+{
+	if (!j)
+		return -ENOMEM;
+	fprintf(f, "%s%s", first ? "" : ",",
+		json_object_to_json_string_ext(j, JSON_C_TO_STRING_PLAIN));
+	json_object_put(j);
+	return 0;
+}
+
+int run_write_json(FILE *f, const struct run_record *r, struct json_object *o)
+{
+	const char *head = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN);
+	size_t len = strlen(head);
+	int err = 0;
+
+	/* The tree without its closing brace, then the arrays, then the brace. */
+	if (len < 2 || head[len - 1] != '}')
+		return -EINVAL;
+	fwrite(head, 1, len - 1, f);
+	fprintf(f, "%s\"migrations\":[", len > 2 ? "," : "");
+	for (size_t i = 0; i < r->nrecs && !err; i++)
+		err = put_record(f, migrate_json(&r->recs[i]), i == 0);
+	fprintf(f, "]");
+	if (r->unit_spec[0] || r->nunits) {
+		fprintf(f, ",\"units\":[");
+		for (size_t i = 0; i < r->nunits && !err; i++)
+			err = put_record(f, unit_json(&r->units[i]), i == 0);
+		fprintf(f, "]");
+	}
+	fprintf(f, "}");
+	return err;
 }

@@ -32,8 +32,13 @@ bpf_skip() {
 }
 
 # json FILE PYTHON-EXPR: evaluates EXPR with the parsed file as `d`; exits non-zero if falsy.
+# json FILE EXPR [SHOW]: EXPR over the parsed file d; on failure prints SHOW, evaluated too.
 json() {
-	python3 -c "import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if ($2) else 1)" "$1"
+	python3 -c "import json,sys
+d = json.load(open(sys.argv[1]))
+if not ($2):
+    print(${3:-None})
+    sys.exit(1)" "$1"
 }
 
 # need_bpf_pair NAME: BPF may run and two CPUs are online; otherwise reports NAME as a BPF skip

@@ -188,16 +188,20 @@ static int measure_2005(struct calib_bufs *b, uint64_t size, int src, int dst, u
 int calib_cell_from_samples(struct calib_cell *c, const uint64_t *samples, int reps)
 {
 	struct sample_summary s;
+	uint64_t seed_max = 0;
 	int err = summarize_u64(samples, (size_t)reps, &s);
 
 	if (err)
 		return err;
-	c->max_ns = s.max;
+	/* samples[] is in the order they were taken: the seed's window is the first 20 */
+	for (int i = 0; i < reps && i < CALIB_SEED_REPS; i++)
+		seed_max = samples[i] > seed_max ? samples[i] : seed_max;
+	c->max_ns = seed_max;
 	c->min_ns = s.min;
 	c->median_ns = s.median;
 	c->mad_ns = s.mad;
 	/* The "10 %" rule: cold after ten times the cost; 10 = 6 x 5/3 (the buffer factor). */
-	c->cost_ns = s.max * 6;
+	c->cost_ns = seed_max * 6;
 	c->robust_ns = (uint64_t)(s.median * 6);
 	return 0;
 }

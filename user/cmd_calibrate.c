@@ -42,8 +42,9 @@ static const char doc[] =
 "For each ordered pair (src, dst) the calibrating thread dirties a buffer of\n"
 "5/3 x the cache size on src, migrates to dst, dirties a private buffer\n"
 "there, then times a scattered fill of the first buffer: the cost of moving a\n"
-"cache-hot task (the 2004 boot-time auto-tuning, max of --reps x 6).\n"
-"--method 2005 runs the variant merged in 2.6.16.\n"
+"cache-hot task (the 2004 boot-time auto-tuning: the max of 20 fills x 6).\n"
+"The robust hot time is the median of all --reps fills x 6.  --method 2005\n"
+"runs the variant merged in 2.6.16.\n"
 "\n"
 "USAGE: migtrace calibrate [--cpus LIST] [--level N | --size SIZE] [--reps N]\n"
 "                          [--method 2004|2005] [--format text|seed]\n"
@@ -65,7 +66,7 @@ static const struct argp_option opts[] = {
 	{ "cpus", 'c', "LIST", 0, "CPUs to calibrate (default: all online), e.g. 0-3,6", 0 },
 	{ "level", 'l', "N", 0, "Size the buffer against the cache of level N", 0 },
 	{ "size", 's', "SIZE", 0, "Size the buffer against a cache of SIZE (4M, 512K, 3145728)", 0 },
-	{ "reps", 'r', "N", 0, "Timed repetitions per pair (default 20; 2005: per size, 1)", 0 },
+	{ "reps", 'r', "N", 0, "Timed repetitions per pair (default 1000; 2005: per size, 1)", 0 },
 	{ "method", 'm', "YEAR", 0, "2004 (default) or 2005", 0 },
 	{ "factor", OPT_FACTOR, "N", 0, "2005 migration_factor in 1/128 (default 128 = x1)", 0 },
 	{ "format", OPT_FORMAT, "FMT", 0, "text (default, real units) or seed (the kernel's log)", 0 },
@@ -302,7 +303,7 @@ int cmd_calibrate(int argc, char **argv)
 	if (topology_read(env.sysfs_root, &topo))
 		return MT_EXIT_FAIL;
 	o.method = (enum calib_method)env.method;
-	o.reps = (int)(env.reps > 0 ? env.reps : (o.method == CALIB_2005 ? 1 : 20));
+	o.reps = (int)(env.reps > 0 ? env.reps : (o.method == CALIB_2005 ? 1 : CALIB_DEFAULT_REPS));
 	o.factor = (int)env.factor;
 	o.topo = &topo;
 	o.progress = !env.quiet && isatty(STDERR_FILENO);

@@ -42,6 +42,7 @@ static struct run_env {
 	uint64_t duration_ns;		/* 0: until the workload ends or Ctrl-C */
 	int64_t hot_ns;			/* --hot-ns, or -2 when not given */
 	uint64_t ringbuf_bytes;
+	long max_records;		/* records of each kind kept for the run file */
 	char **argv;			/* the workload's command line */
 } env;
 
@@ -66,7 +67,7 @@ static const char doc[] =
 "    sudo migtrace run --hot-ns 5000000 -- make -j4   # judge at 5 ms instead\n"
 "\n";
 
-enum { OPT_HOT = 1000, OPT_RINGBUF, OPT_UNIT, OPT_CALIB };
+enum { OPT_HOT = 1000, OPT_RINGBUF, OPT_UNIT, OPT_CALIB, OPT_MAXREC };
 
 static const struct argp_option opts[] = {
 	{ "pid", 'p', "PID", 0, "Trace an existing process (all its threads)", 0 },
@@ -78,6 +79,9 @@ static const struct argp_option opts[] = {
 	{ "ringbuf", OPT_RINGBUF, "SIZE", 0, "Ring-buffer size, a power of two (default 1M)", 0 },
 	{ "unit", OPT_UNIT, "BINARY:FUNCTION", 0, "Time every call of FUNCTION as a unit of work "
 	  "(uprobe + uretprobe); automatic for cachewalk", 0 },
+	{ "max-records", OPT_MAXREC, "N", 0, "Keep at most N migration and N unit records for "
+	  "-o and the correlation (default 200000, ~20 MiB each; 0: no limit); the counts and "
+	  "histograms stay complete", 0 },
 	{ "calibration", OPT_CALIB, "FILE", 0, "A `migtrace calibrate --json` result for the "
 	  "verdict", 0 },
 	{ "verbose", 'v', NULL, 0, "Show libbpf's messages", 0 },
@@ -117,6 +121,10 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		if (parse_size(arg, &v) || v < 4096 || (v & (v - 1)) || v > (1ULL << 30))
 			argp_error(state, "--ringbuf: '%s' is not a power of two from 4K to 1G", arg);
 		env.ringbuf_bytes = v;
+		break;
+	case OPT_MAXREC:
+		if (parse_long(arg, 0, LONG_MAX, &env.max_records))
+			argp_error(state, "--max-records: '%s' is not a count", arg);
 		break;
 	case OPT_CALIB:
 		env.calibration = arg;
@@ -334,8 +342,35 @@ static double tv_s(struct timeval tv)
 	return (double)tv.tv_sec + (double)tv.tv_usec / 1e6;
 }
 
+static double self_cpu_s(void)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_SELF, &ru);
+	return tv_s(ru.ru_utime) + tv_s(ru.ru_stime);
+}
+
+/*
+ * Peak RSS of this process image.  Not ru_maxrss: Linux carries the pre-exec image's peak
+ * into it, so under a big parent (a Python harness) it reports the parent's size.
+ */
+static long self_peak_rss_kib(void)
+{
+	FILE *f = fopen("/proc/self/status", "r");
+	char line[256];
+	long kib = -1;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "VmHWM: %ld kB", &kib) == 1)
+			break;
+	fclose(f);
+	return kib;
+}
+
 /* What tracing cost: our own CPU and RSS, the workload's CPU, each program's runs. */
-static void measure_cost(const struct tracer *tr, struct run_record *rec)
+static void measure_cost(const struct tracer *tr, struct run_record *rec, double start_cpu_s)
 {
 	struct tracer_prog_stat ps[RUN_MAX_PROGS];
 	struct run_cost *c = &rec->cost;
@@ -345,7 +380,8 @@ static void measure_cost(const struct tracer *tr, struct run_record *rec)
 	getrusage(RUSAGE_SELF, &self);
 	c->self_user_s = tv_s(self.ru_utime);
 	c->self_sys_s = tv_s(self.ru_stime);
-	c->self_max_rss_kib = self.ru_maxrss;
+	c->self_startup_s = start_cpu_s;
+	c->self_max_rss_kib = self_peak_rss_kib();
 	c->workload_cpu_s = -1;
 	/* The launched workload is our only child, and it has been waited for. */
 	if (!rec->attached && !getrusage(RUSAGE_CHILDREN, &children))
@@ -364,7 +400,7 @@ static int write_run(const struct run_record *rec, struct json_object *corr,
 		     struct json_object *verdict)
 {
 	struct json_object *o = run_to_json(rec);
-	const char *s;
+	struct atomic_file af;
 	int err;
 
 	if (!o)
@@ -373,8 +409,17 @@ static int write_run(const struct run_record *rec, struct json_object *corr,
 		json_object_object_add(o, "correlation", json_object_get(corr));
 	if (verdict)
 		json_object_object_add(o, "verdict", json_object_get(verdict));
-	s = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN);
-	err = atomic_write_file(env.output, s, strlen(s));
+	err = atomic_file_open(&af, env.output);
+	if (!err) {
+		err = run_write_json(af.f, rec, o);
+		if (err) {
+			fprintf(stderr, "migtrace run: building %s failed: %s\n", env.output,
+				strerror(-err));
+			atomic_file_abort(&af);
+		} else {
+			err = atomic_file_commit(&af);
+		}
+	}
 	json_object_put(o);
 	return err;
 }
@@ -399,10 +444,12 @@ int run_command(int argc, char **argv, const struct run_calibration *inline_cal)
 	char path[PATH_MAX], hbuf[32], cbuf[256];
 	const char *missing;
 	uint64_t t0, deadline = 0;
+	double start_cpu_s;
 	int rc = MT_EXIT_FAIL, err, wstatus = 0, ended_by_us = 0, nsig = 0;
 
 	memset(&env, 0, sizeof(env));
 	env.hot_ns = -2;
+	env.max_records = 200000;
 	env.ringbuf_bytes = 1 << 20;	/* 10 k records; counted twice in RSS (mapped twice) */
 	if (argp_parse(&argp, argc, argv, ARGP_IN_ORDER, NULL, NULL))
 		return MT_EXIT_USAGE;
@@ -435,6 +482,7 @@ int run_command(int argc, char **argv, const struct run_calibration *inline_cal)
 		snprintf(rec.hot_source, sizeof(rec.hot_source), "%s", kern.source);
 	}
 	rec.ringbuf_bytes = env.ringbuf_bytes;
+	rec.max_kept = (size_t)env.max_records;
 	rec.exit_status = -1;
 	describe_command(&rec);
 	mt_libbpf_init(mt_verbose);
@@ -465,6 +513,7 @@ int run_command(int argc, char **argv, const struct run_calibration *inline_cal)
 	       format_cpu_list(&rec.cpus, cbuf, sizeof(cbuf)),
 	       fmt_ns(hbuf, sizeof(hbuf), (double)rec.hot_ns), rec.hot_source);
 	fflush(stdout);
+	start_cpu_s = self_cpu_s();	/* loading, verifying, attaching: paid once */
 	t0 = now_ns();
 	if (env.duration_ns)
 		deadline = t0 + env.duration_ns;
@@ -546,7 +595,7 @@ int run_command(int argc, char **argv, const struct run_calibration *inline_cal)
 	rec.pairs = calloc((size_t)tr.nr_cpus * tr.nr_cpus, sizeof(uint64_t));
 	if (!rec.pairs || tracer_read_pairs(&tr, rec.pairs))
 		goto cleanup;
-	measure_cost(&tr, &rec);
+	measure_cost(&tr, &rec, start_cpu_s);
 	run_print_summary(stdout, &rec);
 	if (rec.nunits)
 		analyze_units(&rec, env.calibration ? &file_cal : inline_cal, &corr_json,

@@ -135,7 +135,7 @@ int cmd_validate(int argc, char **argv)
 	if (!k)
 		k = topology_llc(&topo, co.cpus.cpu[0]);
 	co.method = CALIB_2004;
-	co.reps = 20;
+	co.reps = CALIB_DEFAULT_REPS;
 	co.factor = CALIB_FACTOR_SCALE;
 	co.topo = &topo;
 	co.cache_size = k ? k->size_bytes : 512 * 1024;

@@ -31,10 +31,11 @@ moves = [l.split() for l in open(sys.argv[2]) if l.startswith("move ")]
 migs = [m for m in d["migrations"] if m["pid"] == pid]
 assert len(moves) == 23 and len(migs) == 23, (len(moves), len(migs))
 for mv, m in zip(moves, migs):
-    src, dst, sleep_ns = int(mv[2]), int(mv[3]), int(mv[4])
+    src, dst, sleep_ns, slept_ns = int(mv[2]), int(mv[3]), int(mv[4]), int(mv[8])
     assert (m["src_cpu"], m["dst_cpu"]) == (src, dst), (mv, m)
-    # moved at its wakeup: off CPU for the whole sleep, and not much longer
-    assert 0.95 * sleep_ns <= m["age_ns"] <= sleep_ns + 3_000_000, (sleep_ns, m["age_ns"])
+    # moved at its wakeup: off CPU for the whole sleep, and no longer than the sleep call
+    # really took (the host can wake it late: 3 ms over was seen)
+    assert 0.95 * sleep_ns <= m["age_ns"] <= slept_ns + 500_000, (sleep_ns, slept_ns, m["age_ns"])
 print("ok")
 PY
 check selfmig_sleeping_src_dst_ages grep -qx ok "$MT_TMP/sleep.check"
@@ -45,10 +46,11 @@ check no_programs_after_run no_programs_left
 #    moved it, and the stopper's wake-up places it on the new CPU: aged a few µs.
 "$MT" run --cpus 0,1 -o "$MT_TMP/run.json" -- "$MT_PROGS/selfmig" running 23 1 >"$MT_TMP/run.out" 2>&1
 pid=$(sed -n 's/^selfmig running pid \([0-9]*\) .*/\1/p' "$MT_TMP/run.out")
+odd="[(m['cause'], m['state'], m['age_ns'], m['by_comm']) for m in d['migrations'] if m['pid'] == $pid and not (m['cause'] == 'affinity' and m['state'] == 'waking' and m['age_ns'] < 200_000 and m['by_comm'].startswith('migration/'))]"
 check selfmig_running_23 json "$MT_TMP/run.json" \
-	"len([m for m in d['migrations'] if m['pid'] == $pid]) == 23"
-check selfmig_running_cause_age json "$MT_TMP/run.json" \
-	"all(m['cause'] == 'affinity' and m['state'] == 'waking' and m['age_ns'] < 200_000 and m['by_comm'].startswith('migration/') for m in d['migrations'] if m['pid'] == $pid)"
+	"len([m for m in d['migrations'] if m['pid'] == $pid]) == 23" \
+	"(len([m for m in d['migrations'] if m['pid'] == $pid]), $odd)"
+check selfmig_running_cause_age json "$MT_TMP/run.json" "not $odd" "$odd"
 check selfmig_src_dst_alternate json "$MT_TMP/run.json" \
 	"(lambda ms: all(a['dst_cpu'] == b['src_cpu'] and a['src_cpu'] != a['dst_cpu'] for a, b in zip(ms, ms[1:])))([m for m in d['migrations'] if m['pid'] == $pid])"
 
@@ -140,6 +142,14 @@ if command -v hackbench >/dev/null; then
 	check hackbench_no_drops json "$MT_TMP/hb.json" "d['stats']['records_lost'] == 0"
 	check hackbench_pairs_total json "$MT_TMP/hb.json" \
 		"sum(p['count'] for p in d['cpu_pairs']) == d['stats']['migrations']"
+	# --max-records: the first N kept, the rest counted; the aggregates stay complete
+	"$MT" run --max-records 50 -o "$MT_TMP/hb50.json" -- hackbench -l 200 >"$MT_TMP/hb50.out" 2>&1
+	check max_records_keeps_first_n json "$MT_TMP/hb50.json" \
+		"len(d['migrations']) == d['stats']['records_read'] == 50 and d['stats']['records_not_kept'] == d['stats']['records'] - 50 > 0 and sum(sum(h) for h in d['histograms']['age'].values()) == d['stats']['migrations']"
+	check max_records_said grep -q "counted, not kept (--max-records)" "$MT_TMP/hb50.out"
+	# what tracing cost is in the run file: our CPU and RSS, the workload's CPU
+	check run_reports_cost json "$MT_TMP/hb.json" \
+		"0 < d['cost']['self_max_rss_kib'] < 65536 and d['cost']['workload_cpu_s'] > d['cost']['self_user_s'] + d['cost']['self_sys_s'] > 0"
 else
 	fail hackbench_totals_consistent "hackbench (rt-tests) is not installed"
 fi

@@ -33,6 +33,14 @@ static void sleep_ns(long ns)
 		;
 }
 
+static long now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000L + ts.tv_nsec;
+}
+
 static int pin(pid_t tid, int cpu)
 {
 	cpu_set_t set;
@@ -87,13 +95,17 @@ int main(int argc, char **argv)
 	printf("selfmig %s pid %d start_cpu %d\n", argv[1], (int)main_tid, a);
 	fflush(stdout);
 	for (int i = 0; i < k; i++) {
-		long ns = base_ns * (1 + i % 3);
+		long ns = base_ns * (1 + i % 3), slept_ns = 0;
 
 		if (sleeping) {
+			long t0 = now_ns();
+
 			target_cpu = b;
 			delay_ns = ns;
 			sem_post(&go);
 			sleep_ns(ns);
+			/* how long it was really gone: a VM's host can wake it ms late */
+			slept_ns = now_ns() - t0;
 			sem_wait(&done);
 		} else {
 			if (pin(0, b))
@@ -101,7 +113,8 @@ int main(int argc, char **argv)
 		}
 		if (sched_getcpu() != b)
 			sleep_ns(1000000);	/* the wakeup may still be in flight */
-		printf("move %d %d %d %ld cpu_now %d\n", i, a, b, ns, sched_getcpu());
+		printf("move %d %d %d %ld cpu_now %d slept %ld\n", i, a, b, ns, sched_getcpu(),
+		       slept_ns);
 		fflush(stdout);
 		if (!sleeping)
 			sleep_ns(ns);

@@ -88,6 +88,22 @@ static void cell_is_max_times_six(void **state)
 	assert_int_not_equal(calib_cell_from_samples(&c, s, 0), 0);
 }
 
+static void seed_max_is_of_the_first_20(void **state)
+{
+	uint64_t s[1000];
+	struct calib_cell c = { 0 };
+
+	(void)state;
+	for (int i = 0; i < 1000; i++)
+		s[i] = 100 + i % 7;
+	s[5] = 300;		/* inside the seed's window */
+	s[500] = 9000;		/* a late outlier: the seed never took it */
+	assert_int_equal(calib_cell_from_samples(&c, s, 1000), 0);
+	assert_int_equal(c.max_ns, 300);
+	assert_int_equal(c.cost_ns, 1800);
+	assert_int_equal(c.robust_ns, 103 * 6);	/* median of all 1000 */
+}
+
 static void hot_time_is_min_cross(void **state)
 {
 	struct calib_result *r = make_result(3, CALIB_2004);
@@ -286,6 +302,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(cell_is_max_times_six),
+		cmocka_unit_test(seed_max_is_of_the_first_20),
 		cmocka_unit_test(hot_time_is_min_cross),
 		cmocka_unit_test(seed_cells),
 		cmocka_unit_test(seed_2004_format),
