@@ -32,6 +32,7 @@ struct run_cost {
 		char name[32];
 		uint64_t run_cnt;	/* times the program ran */
 		uint64_t run_time_ns;	/* ns, in total, as bpf_stats measures it */
+		uint64_t recursion_misses;	/* runs the kernel skipped: events not seen */
 	} progs[RUN_MAX_PROGS];
 };
 

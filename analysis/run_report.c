@@ -127,6 +127,12 @@ static void print_cost(FILE *f, const struct run_cost *c)
 	double self_s = c->self_user_s + c->self_sys_s;
 	char a[32];
 
+	for (int i = 0; i < c->nprogs; i++)
+		if (c->progs[i].recursion_misses)
+			fprintf(f, "  %s: %llu events not seen (the kernel skipped the program: it "
+				"was already running on that CPU)\n", c->progs[i].name,
+				(unsigned long long)c->progs[i].recursion_misses);
+
 	fprintf(f, "cost: migtrace used %.3f s of CPU (%.3f s user, %.3f s system; %.3f s of it "
 		"loading and attaching)", self_s, c->self_user_s, c->self_sys_s, c->self_startup_s);
 	if (c->workload_cpu_s > 0)
@@ -235,6 +241,7 @@ static struct json_object *cost_json(const struct run_cost *c)
 
 		JADD(p, "run_cnt", JI(c->progs[i].run_cnt));
 		JADD(p, "run_time_ns", JI(c->progs[i].run_time_ns));
+		JADD(p, "recursion_misses", JI(c->progs[i].recursion_misses));
 		JADD(progs, c->progs[i].name, p);
 	}
 	JADD(o, "programs", progs);

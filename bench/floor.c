@@ -48,11 +48,11 @@ int main(void)
 	floor_bpf__detach(skel);
 	printf("{");
 	bpf_object__for_each_program(prog, skel->obj) {
-		unsigned long long cnt = 0, ns = 0;
+		struct mt_prog_run run = { 0 };
 
-		mt_prog_run_stats(bpf_program__fd(prog), &cnt, &ns);
+		mt_prog_run_stats(bpf_program__fd(prog), &run);
 		printf("%s\"%s\": {\"run_cnt\": %llu, \"run_time_ns\": %llu}", sep,
-		       bpf_program__name(prog), cnt, ns);
+		       bpf_program__name(prog), run.run_cnt, run.run_time_ns);
 		sep = ", ";
 	}
 	printf("}\n");

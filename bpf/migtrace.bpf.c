@@ -277,11 +277,12 @@ static __always_inline bool is_stopper(struct task_struct *cur)
 
 static __always_inline bool cpu_allowed(struct task_struct *p, __u32 cpu)
 {
-	const struct cpumask *mask = BPF_CORE_READ(p, cpus_ptr);
+	const struct cpumask *mask = p->cpus_ptr;
 	unsigned long word = 0;
 
 	if (cpu >= MT_MAX_CPUS)
 		return true;
+	/* a helper: the index is variable, which direct loads through BTF cannot be */
 	bpf_core_read(&word, sizeof(word), &mask->bits[cpu / 64]);
 	return word & (1UL << (cpu % 64));
 }
@@ -474,10 +475,10 @@ int BPF_PROG(mt_migrate, struct task_struct *p, int dest_cpu)
 	 * The source rq: through the task's cfs_rq (FAIR_GROUP_SCHED), which set_task_cpu()
 	 * has not switched yet.  (The runqueues per-CPU symbol needs KALLSYMS_ALL.)
 	 */
-	rq = bpf_core_field_exists(struct cfs_rq, rq) ? BPF_CORE_READ(p, se.cfs_rq, rq) : NULL;
+	rq = bpf_core_field_exists(struct cfs_rq, rq) ? p->se.cfs_rq->rq : NULL;
 	if (rq) {
 		__u64 exec_start = p->se.exec_start;
-		__u64 clock_task = BPF_CORE_READ(rq, clock_task);
+		__u64 clock_task = rq->clock_task;
 
 		if (exec_start && clock_task >= exec_start) {
 			kage = clock_task - exec_start;

@@ -71,8 +71,7 @@ int mt_bpf_stats_enabled(void)
 	return on;
 }
 
-int mt_prog_run_stats(int prog_fd, unsigned long long *run_cnt,
-		      unsigned long long *run_time_ns)
+int mt_prog_run_stats(int prog_fd, struct mt_prog_run *out)
 {
 	struct bpf_prog_info info;
 	__u32 len = sizeof(info);
@@ -80,7 +79,8 @@ int mt_prog_run_stats(int prog_fd, unsigned long long *run_cnt,
 	memset(&info, 0, sizeof(info));
 	if (bpf_obj_get_info_by_fd(prog_fd, &info, &len))
 		return -errno;
-	*run_cnt = info.run_cnt;
-	*run_time_ns = info.run_time_ns;
+	out->run_cnt = info.run_cnt;
+	out->run_time_ns = info.run_time_ns;
+	out->recursion_misses = info.recursion_misses;
 	return 0;
 }

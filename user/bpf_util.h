@@ -16,9 +16,13 @@ bool mt_has_cap(int cap);
 const char *mt_missing_bpf_cap(void);
 /* kernel.bpf_stats_enabled: 1 on, 0 off, -1 unreadable. */
 int mt_bpf_stats_enabled(void);
-/* The kernel's run count and run time of a loaded program (counted only while
- * kernel.bpf_stats_enabled is on).  0 or -errno. */
-int mt_prog_run_stats(int prog_fd, unsigned long long *run_cnt,
-		      unsigned long long *run_time_ns);
+struct mt_prog_run {
+	unsigned long long run_cnt;	/* counted only while kernel.bpf_stats_enabled is on */
+	unsigned long long run_time_ns;
+	unsigned long long recursion_misses;	/* runs the kernel skipped: always counted */
+};
+
+/* The kernel's counts for a loaded program.  0 or -errno. */
+int mt_prog_run_stats(int prog_fd, struct mt_prog_run *out);
 
 #endif

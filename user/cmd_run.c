@@ -392,6 +392,7 @@ static void measure_cost(const struct tracer *tr, struct run_record *rec, double
 		snprintf(c->progs[i].name, sizeof(c->progs[i].name), "%s", ps[i].name);
 		c->progs[i].run_cnt = ps[i].run_cnt;
 		c->progs[i].run_time_ns = ps[i].run_time_ns;
+		c->progs[i].recursion_misses = ps[i].recursion_misses;
 	}
 	c->nprogs = n > 0 ? n : 0;
 }

@@ -195,13 +195,17 @@ int tracer_prog_stats(const struct tracer *tr, struct tracer_prog_stat *out, int
 		if (n == max)
 			break;
 		out[n].name = bpf_program__name(prog);
-		err = mt_prog_run_stats(bpf_program__fd(prog), &out[n].run_cnt,
-					&out[n].run_time_ns);
+		struct mt_prog_run run;
+
+		err = mt_prog_run_stats(bpf_program__fd(prog), &run);
 		if (err) {
 			fprintf(stderr, "migtrace: reading the run counts of %s failed: %s\n",
 				out[n].name, strerror(-err));
 			return err;
 		}
+		out[n].run_cnt = run.run_cnt;
+		out[n].run_time_ns = run.run_time_ns;
+		out[n].recursion_misses = run.recursion_misses;
 		n++;
 	}
 	return n;

@@ -65,6 +65,7 @@ struct tracer_prog_stat {
 	const char *name;		/* the program's name, e.g. "mt_switch" */
 	unsigned long long run_cnt;	/* counted while kernel.bpf_stats_enabled is on */
 	unsigned long long run_time_ns;
+	unsigned long long recursion_misses;	/* runs the kernel skipped (nested) */
 };
 /* Fills out[] with up to max programs of the object.  Returns how many, or -errno. */
 int tracer_prog_stats(const struct tracer *tr, struct tracer_prog_stat *out, int max);
