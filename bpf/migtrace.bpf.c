@@ -475,10 +475,10 @@ int BPF_PROG(mt_migrate, struct task_struct *p, int dest_cpu)
 	 * The source rq: through the task's cfs_rq (FAIR_GROUP_SCHED), which set_task_cpu()
 	 * has not switched yet.  (The runqueues per-CPU symbol needs KALLSYMS_ALL.)
 	 */
-	rq = bpf_core_field_exists(struct cfs_rq, rq) ? p->se.cfs_rq->rq : NULL;
+	rq = bpf_core_field_exists(struct cfs_rq, rq) ? BPF_CORE_READ(p, se.cfs_rq, rq) : NULL;
 	if (rq) {
 		__u64 exec_start = p->se.exec_start;
-		__u64 clock_task = rq->clock_task;
+		__u64 clock_task = BPF_CORE_READ(rq, clock_task);
 
 		if (exec_start && clock_task >= exec_start) {
 			kage = clock_task - exec_start;
