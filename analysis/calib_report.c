@@ -241,7 +241,7 @@ void calib_print_report(FILE *f, const struct calib_result *r, const struct topo
 		fprintf(f, "cache %s, buffer %s (5/3 x cache)\n",
 			fmt_bytes(a, sizeof(a), r->opts.cache_size),
 			fmt_bytes(b, sizeof(b), r->buffer_size));
-		print_matrix(f, r, "migration cost (worst fill x 6, the seed's cell):", cell_cost);
+		print_matrix(f, r, "migration cost (worst of the first 20 fills x 6, the seed's cell):", cell_cost);
 		print_matrix(f, r, "fill time after the migration, median:", cell_median);
 		print_matrix(f, r, "spread of the fill time, MAD:", cell_mad);
 	}
