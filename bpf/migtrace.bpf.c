@@ -10,7 +10,7 @@
  * when it was last switched in and out, whether that switch-out was involuntary, and its run
  * time since the last migration.  Counters and histograms are per CPU, so the hot paths use
  * no atomics and share no cache lines between CPUs.
-
+ *
  * Age.  sched_migrate_task fires in set_task_cpu() before the src != dst test, so src == dst
  * is dropped (and counted), and before migrate_task_rq_fair() zeroes se.exec_start, so the
  * kernel's own view (rq_clock_task(src) - exec_start, what task_hot() compares) can be read

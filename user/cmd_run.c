@@ -370,7 +370,12 @@ static long self_peak_rss_kib(void)
 }
 
 /* What tracing cost: our own CPU and RSS, the workload's CPU, each program's runs. */
-static void measure_cost(const struct tracer *tr, struct run_record *rec, double start_cpu_s)
+/*
+ * entry: our rusage when the run command began (validate calibrates before it, which is not
+ * tracing's cost); start_cpu_s: our CPU when tracing began, after load and attach.
+ */
+static void measure_cost(const struct tracer *tr, struct run_record *rec,
+			 const struct rusage *entry, double start_cpu_s)
 {
 	struct tracer_prog_stat ps[RUN_MAX_PROGS];
 	struct run_cost *c = &rec->cost;
@@ -378,9 +383,9 @@ static void measure_cost(const struct tracer *tr, struct run_record *rec, double
 	int n;
 
 	getrusage(RUSAGE_SELF, &self);
-	c->self_user_s = tv_s(self.ru_utime);
-	c->self_sys_s = tv_s(self.ru_stime);
-	c->self_startup_s = start_cpu_s;
+	c->self_user_s = tv_s(self.ru_utime) - tv_s(entry->ru_utime);
+	c->self_sys_s = tv_s(self.ru_stime) - tv_s(entry->ru_stime);
+	c->self_startup_s = start_cpu_s - tv_s(entry->ru_utime) - tv_s(entry->ru_stime);
 	c->self_max_rss_kib = self_peak_rss_kib();
 	c->workload_cpu_s = -1;
 	/* The launched workload is our only child, and it has been waited for. */
@@ -445,9 +450,11 @@ int run_command(int argc, char **argv, const struct run_calibration *inline_cal)
 	char path[PATH_MAX], hbuf[32], cbuf[256];
 	const char *missing;
 	uint64_t t0, deadline = 0;
+	struct rusage entry;
 	double start_cpu_s;
 	int rc = MT_EXIT_FAIL, err, wstatus = 0, ended_by_us = 0, nsig = 0;
 
+	getrusage(RUSAGE_SELF, &entry);
 	memset(&env, 0, sizeof(env));
 	env.hot_ns = -2;
 	env.max_records = 200000;
@@ -596,7 +603,7 @@ int run_command(int argc, char **argv, const struct run_calibration *inline_cal)
 	rec.pairs = calloc((size_t)tr.nr_cpus * tr.nr_cpus, sizeof(uint64_t));
 	if (!rec.pairs || tracer_read_pairs(&tr, rec.pairs))
 		goto cleanup;
-	measure_cost(&tr, &rec, start_cpu_s);
+	measure_cost(&tr, &rec, &entry, start_cpu_s);
 	run_print_summary(stdout, &rec);
 	if (rec.nunits)
 		analyze_units(&rec, env.calibration ? &file_cal : inline_cal, &corr_json,

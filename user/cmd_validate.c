@@ -145,9 +145,9 @@ int cmd_validate(int argc, char **argv)
 		topology_free(&topo);
 		return MT_EXIT_FAIL;
 	}
-	printf("calibrated hot time: %s (seed rule, max x 6), %s robust (median x 6), cache %s\n",
-	       fmt_ns(t1, sizeof(t1), (double)res.hot_ns), fmt_ns(t2, sizeof(t2),
-	       (double)res.hot_robust_ns), fmt_bytes(a, sizeof(a), co.cache_size));
+	printf("calibrated hot time: %s (median x 6; the seed's max rule: %s), cache %s\n",
+	       fmt_ns(t2, sizeof(t2), (double)res.hot_robust_ns), fmt_ns(t1, sizeof(t1),
+	       (double)res.hot_ns), fmt_bytes(a, sizeof(a), co.cache_size));
 	cal.valid = 1;
 	cal.hot_ns = (double)res.hot_robust_ns;
 	snprintf(cal.source, sizeof(cal.source), "method 2004 inline, robust (median x 6); seed "
