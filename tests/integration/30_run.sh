@@ -54,11 +54,14 @@ check no_programs_after_run no_programs_left
 #    moved it, and the stopper's wake-up places it on the new CPU: aged a few µs.
 "$MT" run --cpus 0,1 -o "$MT_TMP/run.json" -- "$MT_PROGS/selfmig" running 23 1 >"$MT_TMP/run.out" 2>&1
 pid=$(sed -n 's/^selfmig running pid \([0-9]*\) .*/\1/p' "$MT_TMP/run.out")
-odd="[(m['cause'], m['state'], m['age_ns'], m['by_comm']) for m in d['migrations'] if m['pid'] == $pid and not (m['cause'] == 'affinity' and m['state'] == 'waking' and m['age_ns'] < 200_000 and m['by_comm'].startswith('migration/'))]"
+# Aged by the stopper's wake-up, not by the 1 ms sleeps between moves: each under 1 ms (the
+# host can hold the stopper's vCPU: 348 µs was seen), the median under 100 µs.
+odd="[(m['cause'], m['state'], m['age_ns'], m['by_comm']) for m in d['migrations'] if m['pid'] == $pid and not (m['cause'] == 'affinity' and m['state'] == 'waking' and m['age_ns'] < 1_000_000 and m['by_comm'].startswith('migration/'))]"
+ages="sorted(m['age_ns'] for m in d['migrations'] if m['pid'] == $pid)"
 check selfmig_running_23 json "$MT_TMP/run.json" \
 	"len([m for m in d['migrations'] if m['pid'] == $pid]) == 23" \
 	"(len([m for m in d['migrations'] if m['pid'] == $pid]), $odd)"
-check selfmig_running_cause_age json "$MT_TMP/run.json" "not $odd" "$odd"
+check selfmig_running_cause_age json "$MT_TMP/run.json" "not $odd and $ages[len($ages) // 2] < 100_000" "($odd, $ages)"
 check selfmig_src_dst_alternate json "$MT_TMP/run.json" \
 	"(lambda ms: all(a['dst_cpu'] == b['src_cpu'] and a['src_cpu'] != a['dst_cpu'] for a, b in zip(ms, ms[1:])))([m for m in d['migrations'] if m['pid'] == $pid])"
 
