@@ -57,8 +57,7 @@ static const char doc[] =
 "    migtrace calibrate --level 3        # size the buffer against the L3\n"
 "    migtrace calibrate --size 4M        # against a 4 MiB cache\n"
 "    migtrace calibrate --method 2005    # 2.6.16: size sweep, cross minus self\n"
-"    migtrace calibrate --sweep-size     # 1/4x .. 4x the cache: the cost step\n"
-"\n";
+"    migtrace calibrate --sweep-size     # 1/4x .. 4x the cache: the cost step\n";
 
 enum { OPT_SYSFS = 1000, OPT_JSON, OPT_FORMAT, OPT_SWEEP, OPT_FACTOR, OPT_DRY };
 

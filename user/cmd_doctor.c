@@ -48,8 +48,7 @@ static const char doc[] =
 "\n"
 "EXAMPLES:\n"
 "    sudo migtrace doctor\n"
-"    sudo migtrace doctor --fix    # also mount tracefs when it is not mounted\n"
-"\n";
+"    sudo migtrace doctor --fix    # also mount tracefs when it is not mounted\n";
 
 enum { OPT_SYSFS = 1000 };
 

@@ -64,8 +64,7 @@ static const char doc[] =
 "    sudo migtrace run wakeup                 # built-in run-and-sleep workload\n"
 "    sudo migtrace run --cpus 0,1 -o run.json -- ./server --port 8080\n"
 "    sudo migtrace run -p 1234 --duration 30s # a running process, all threads\n"
-"    sudo migtrace run --hot-ns 5000000 -- make -j4   # judge at 5 ms instead\n"
-"\n";
+"    sudo migtrace run --hot-ns 5000000 -- make -j4   # judge at 5 ms instead\n";
 
 enum { OPT_HOT = 1000, OPT_RINGBUF, OPT_UNIT, OPT_CALIB, OPT_MAXREC };
 
@@ -369,9 +368,9 @@ static long self_peak_rss_kib(void)
 	return kib;
 }
 
-/* What tracing cost: our own CPU and RSS, the workload's CPU, each program's runs. */
 /*
- * entry: our rusage when the run command began (validate calibrates before it, which is not
+ * What tracing cost: our own CPU and RSS, the workload's CPU, each program's runs.  entry:
+ * our rusage when the run command began (validate calibrates before it, which is not
  * tracing's cost); start_cpu_s: our CPU when tracing began, after load and attach.
  */
 static void measure_cost(const struct tracer *tr, struct run_record *rec,

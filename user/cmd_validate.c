@@ -44,9 +44,7 @@ static const char doc[] =
 "EXAMPLES:\n"
 "    sudo migtrace validate\n"
 "    sudo migtrace validate --cpus 2,3 --samples 50 -o validate.json\n"
-"    sudo migtrace validate --polluter 0   # no polluter: the cache decays\n"
-"\n"
-"\n";
+"    sudo migtrace validate --polluter 0   # no polluter: the cache decays\n";
 
 static const struct argp_option opts[] = {
 	{ "cpus", 'c', "A,B", 0, "The two CPUs: warm on A, migrate to B (default: first two)", 0 },
