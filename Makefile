@@ -53,7 +53,7 @@ endif
 .SECONDARY:
 .PHONY: all clean deps vmlinux test unit san run bench
 
-all: migtrace $(WORKLOADS) $(TEST_PROGS)
+all: migtrace $(WORKLOADS) $(TEST_PROGS) $(BENCH_PROGS)
 
 # Installs what is missing, quietly when nothing is; never upgrades what is there.
 deps:
@@ -149,7 +149,7 @@ run: deps
 	./migtrace validate
 
 bench: deps
-	$(Q)$(MAKE) --no-print-directory all $(BENCH_PROGS)
+	$(Q)$(MAKE) --no-print-directory all
 	$(Q)python3 bench/bench.py
 
 clean:

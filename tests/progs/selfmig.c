@@ -23,6 +23,7 @@
 static pid_t main_tid;
 static int target_cpu;
 static long delay_ns;
+static long moved_ns;		/* when the helper's sched_setaffinity began */
 static sem_t go, done;
 
 static void sleep_ns(long ns)
@@ -59,6 +60,7 @@ static void *mover(void *arg)
 		if (target_cpu < 0)
 			return NULL;
 		sleep_ns(delay_ns / 2);
+		moved_ns = now_ns();
 		if (pin(main_tid, target_cpu))
 			perror("selfmig: sched_setaffinity");
 		sem_post(&done);
@@ -96,6 +98,7 @@ int main(int argc, char **argv)
 	fflush(stdout);
 	for (int i = 0; i < k; i++) {
 		long ns = base_ns * (1 + i % 3), slept_ns = 0;
+		int late = 0;
 
 		if (sleeping) {
 			long t0 = now_ns();
@@ -107,14 +110,17 @@ int main(int argc, char **argv)
 			/* how long it was really gone: a VM's host can wake it ms late */
 			slept_ns = now_ns() - t0;
 			sem_wait(&done);
+			/* the host held the helper past the whole sleep: the move came while
+			 * this thread waited in sem_wait, not in its sleep */
+			late = moved_ns > t0 + slept_ns;
 		} else {
 			if (pin(0, b))
 				perror("selfmig: sched_setaffinity");
 		}
 		if (sched_getcpu() != b)
 			sleep_ns(1000000);	/* the wakeup may still be in flight */
-		printf("move %d %d %d %ld cpu_now %d slept %ld\n", i, a, b, ns, sched_getcpu(),
-		       slept_ns);
+		printf("move %d %d %d %ld cpu_now %d slept %ld late %d\n", i, a, b, ns,
+		       sched_getcpu(), slept_ns, late);
 		fflush(stdout);
 		if (!sleeping)
 			sleep_ns(ns);

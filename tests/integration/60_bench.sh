@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# make bench's harness, in miniature: one repetition of the pinned pipe under every
+# configuration, so that the benchmark cannot rot between the runs people make of it.  No
+# figure is judged against a target here (that is `make bench`'s job, on a quiet machine);
+# what is checked is that every figure is there and means what it says.
+. "$(dirname "$0")/../lib.sh"
+
+need_bpf_pair bench_smoke || exit 0
+for tool in perf bpftrace bpftool; do
+	if ! command -v "$tool" >/dev/null; then
+		fail bench_smoke "$tool is not installed (make deps installs it)"
+		exit 0
+	fi
+done
+
+stats_before=$(cat /proc/sys/kernel/bpf_stats_enabled)
+python3 "$MT_ROOT/bench/bench.py" --reps 1 --stats-reps 1 --workloads pipe-pinned \
+	--calibrate-reps 2 -o "$MT_TMP/bench.json" >"$MT_TMP/bench.out" 2>"$MT_TMP/bench.err"
+rc=$?
+check bench_smoke_exit0 bash -c '[ "$1" = 0 ] || { tail -3 "$2"; exit 1; }' _ "$rc" "$MT_TMP/bench.err"
+# the machine lines: every configuration's figures, and calibrate's
+check bench_lines_complete python3 - "$MT_TMP/bench.out" <<'PY'
+import sys
+lines = {tuple(l.split()[1:4]): l.split()[4] for l in open(sys.argv[1]) if l.startswith("bench: ")}
+want = [(c, "pipe-pinned", "ratio") for c in ("migtrace", "migtrace-other", "perf-sched",
+                                              "bpftrace-same", "bpftrace-count")]
+want += [(c, "pipe-pinned", m) for c in ("migtrace", "migtrace-other", "bpftrace-same",
+                                         "bpftrace-count") for m in ("ns_per_switch", "ns_per_switch_net")]
+want += [(c, "pipe-pinned", m) for c in ("migtrace", "migtrace-other")
+         for m in ("user_cpu_pct", "rss_kib", "bytes_written", "dropped")]
+want += [("perf-sched", "pipe-pinned", "bytes_written"), ("calibrate", "2cpu", "seconds"),
+         ("calibrate", "2cpu", "hot_time_cv_pct")]
+missing = [w for w in want if w not in lines]
+assert not missing, missing
+float(lines[("migtrace", "pipe-pinned", "ratio")])
+PY
+# the figures mean what they say: an untraced task costs migtrace less than a traced one,
+# the traced pipe's ~400 k switches were all counted, perf wrote far more than migtrace
+check bench_figures_sane json "$MT_TMP/bench.json" \
+	"(lambda c: c['migtrace']['ns_per_switch']['median'] > c['migtrace-other']['ns_per_switch']['median'] > 0 and c['migtrace']['runs_switch']['median'] >= 400000 and c['perf-sched']['bytes_written']['median'] > 100 * c['migtrace']['bytes_written']['median'] and c['migtrace']['dropped']['median'] == 0 and 0 < c['migtrace']['rss_kib']['median'] < 65536)(d['workloads']['pipe-pinned']['configs'])" \
+	"d['workloads']['pipe-pinned']['configs']"
+check bench_restores_bpf_stats test "$(cat /proc/sys/kernel/bpf_stats_enabled)" = "$stats_before"
