@@ -39,28 +39,31 @@ static int grow(void **buf, size_t *cap, size_t n, size_t elem, size_t first)
 	return 0;
 }
 
-int run_record_add(struct run_record *r, const struct mt_migrate *m)
+/* Appends one record of size bytes, or past max_kept (0: no limit) only counts it. */
+static int keep(void **buf, size_t *cap, size_t *n, uint64_t *not_kept, size_t max_kept,
+		const void *rec, size_t size, size_t first)
 {
-	if (r->max_kept && r->nrecs >= r->max_kept) {
-		r->recs_not_kept++;
+	if (max_kept && *n >= max_kept) {
+		(*not_kept)++;
 		return 0;
 	}
-	if (grow((void **)&r->recs, &r->cap, r->nrecs, sizeof(*m), 1024))
+	if (grow(buf, cap, *n, size, first))
 		return -ENOMEM;
-	r->recs[r->nrecs++] = *m;
+	memcpy((char *)*buf + *n * size, rec, size);
+	(*n)++;
 	return 0;
+}
+
+int run_record_add(struct run_record *r, const struct mt_migrate *m)
+{
+	return keep((void **)&r->recs, &r->cap, &r->nrecs, &r->recs_not_kept, r->max_kept, m,
+		    sizeof(*m), 1024);
 }
 
 int run_record_add_unit(struct run_record *r, const struct mt_unit *u)
 {
-	if (r->max_kept && r->nunits >= r->max_kept) {
-		r->units_not_kept++;
-		return 0;
-	}
-	if (grow((void **)&r->units, &r->ucap, r->nunits, sizeof(*u), 4096))
-		return -ENOMEM;
-	r->units[r->nunits++] = *u;
-	return 0;
+	return keep((void **)&r->units, &r->ucap, &r->nunits, &r->units_not_kept, r->max_kept,
+		    u, sizeof(*u), 4096);
 }
 
 void run_record_free(struct run_record *r)

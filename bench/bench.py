@@ -182,6 +182,15 @@ def figure_of(workload, text):
     return float(m.group(1))
 
 
+def put_runs(res, config, runs):
+    """ns per run and runs of the configuration's switch and migrate programs, from
+    runs = {program name: (run_cnt, run_time_ns)}."""
+    for key, name in zip(("switch", "migrate"), PROG_NAMES[config]):
+        cnt, ns = runs.get(name, (0, 0))
+        res["ns_per_" + key] = ns / cnt if cnt else None
+        res["runs_" + key] = cnt
+
+
 def run_one(config, workload, tmp, with_stats):
     """One workload run under one configuration: a dict of what was measured."""
     cmd = WORKLOADS[workload]["cmd"]
@@ -221,12 +230,9 @@ def run_one(config, workload, tmp, with_stats):
                 res["bytes_written"] = len(bg_text.encode())
                 res["rss_kib"] = rss_kib
             if before is not None:
-                sw, mg = PROG_NAMES[config]
-                for key, name in (("ns_per_switch", sw), ("ns_per_migrate", mg)):
-                    cnt = after.get(name, (0, 0))[0] - before.get(name, (0, 0))[0]
-                    ns = after.get(name, (0, 0))[1] - before.get(name, (0, 0))[1]
-                    res[key] = ns / cnt if cnt else None
-                    res[key.replace("ns_per", "runs")] = cnt
+                put_runs(res, config, {n: (c - before.get(n, (0, 0))[0],
+                                           ns - before.get(n, (0, 0))[1])
+                                       for n, (c, ns) in after.items()})
         res["figure"] = figure_of(workload, text)
         res["workload_cpu_s"] = ru.ru_utime + ru.ru_stime
         if config in ("migtrace", "migtrace-other"):
@@ -245,13 +251,9 @@ def run_one(config, workload, tmp, with_stats):
             res["bytes_written"] = os.path.getsize(json_path)
             res["dropped"] = run["stats"]["records_lost"] + run["stats"].get("units_lost", 0)
             if with_stats and config == "migtrace":
-                progs = cost["programs"]
-                for key, name in (("ns_per_switch", "mt_switch"),
-                                  ("ns_per_migrate", "mt_migrate")):
-                    p = progs.get(name, {})
-                    cnt = p.get("run_cnt", 0)
-                    res[key] = p.get("run_time_ns", 0) / cnt if cnt else None
-                    res[key.replace("ns_per", "runs")] = cnt
+                # it launched the benchmark: its own counts cover exactly that run
+                put_runs(res, config, {n: (p["run_cnt"], p["run_time_ns"])
+                                       for n, p in cost["programs"].items()})
             os.unlink(json_path)
     finally:
         if bg:
@@ -350,20 +352,17 @@ def main():
     stats_raw = {w: {c: [] for c in STATS_CONFIGS} for w in workloads}
     t_start = time.monotonic()
     try:
-        set_bpf_stats(False)
-        for rep in range(args.reps):
-            for w in workloads:
-                for c in rotated(CONFIGS, rep):
-                    log("bench: throughput rep %d/%d  %-14s %-12s %5.0f s" % (
-                        rep + 1, args.reps, c, w, time.monotonic() - t_start))
-                    raw[w][c].append(run_one(c, w, tmp, False))
-        set_bpf_stats(True)
-        for rep in range(args.stats_reps):
-            for w in workloads:
-                for c in rotated(STATS_CONFIGS, rep):
-                    log("bench: bpf_stats  rep %d/%d  %-14s %-12s %5.0f s" % (
-                        rep + 1, args.stats_reps, c, w, time.monotonic() - t_start))
-                    stats_raw[w][c].append(run_one(c, w, tmp, True))
+        def run_pass(label, reps, configs, with_stats, into):
+            set_bpf_stats(with_stats)
+            for rep in range(reps):
+                for w in workloads:
+                    for c in rotated(configs, rep):
+                        log("bench: %-10s rep %d/%d  %-14s %-12s %5.0f s" % (
+                            label, rep + 1, reps, c, w, time.monotonic() - t_start))
+                        into[w][c].append(run_one(c, w, tmp, with_stats))
+
+        run_pass("throughput", args.reps, CONFIGS, False, raw)
+        run_pass("bpf_stats", args.stats_reps, STATS_CONFIGS, True, stats_raw)
         set_bpf_stats(False)
         log("bench: calibrate x %d" % args.calibrate_reps)
         cal = calibrate_bench(args.calibrate_reps, tmp)

@@ -266,14 +266,8 @@ static void check_pmu(struct doctor *d)
 
 static void check_bpf_stats(struct doctor *d)
 {
-	FILE *f = fopen("/proc/sys/kernel/bpf_stats_enabled", "r");
-	int v = -1;
+	int v = mt_bpf_stats_enabled();
 
-	if (f) {
-		if (fscanf(f, "%d", &v) != 1)
-			v = -1;
-		fclose(f);
-	}
 	if (v < 0)
 		line(d, ST_LIMITED, false, "BPF run-time stats", "kernel.bpf_stats_enabled not "
 		     "readable: per-program overhead cannot be measured");
