@@ -36,10 +36,14 @@ UNIT_SRCS	:= $(wildcard tests/unit/test_*.c)
 UNIT_BINS	:= $(patsubst tests/unit/%.c,$(OUTPUT)/tests/unit/%,$(UNIT_SRCS))
 UNIT_SAN_BINS	:= $(patsubst tests/unit/%.c,$(OUTPUT)/tests/unit/san/%,$(UNIT_SRCS))
 
-# Debian packages the build, the tests and the benchmark need.
-DEB_PKGS	:= python3 clang llvm libbpf-dev libelf-dev zlib1g-dev bpftool libjson-c-dev \
-		   libcmocka-dev pkg-config linux-perf bpftrace rt-tests stress-ng make gcc \
-		   postgresql postgresql-contrib
+# Debian packages: what building and running migtrace needs (`make run`), and what the
+# tests and the benchmark add (`make test`, `make bench`): the tools the counts are checked
+# against, PostgreSQL for the --unit test, qemu, busybox and Debian's kernels for the matrix.
+RUN_PKGS	:= clang llvm libbpf-dev libelf-dev zlib1g-dev bpftool libjson-c-dev pkg-config \
+		   make gcc
+TEST_PKGS	:= $(RUN_PKGS) python3 libcmocka-dev linux-perf bpftrace rt-tests stress-ng \
+		   postgresql postgresql-contrib qemu-system-x86 busybox-static cpio
+DEB_PKGS	?= $(TEST_PKGS)
 
 ifeq ($(V),1)
 	Q =
@@ -56,6 +60,7 @@ endif
 all: migtrace $(WORKLOADS) $(TEST_PROGS) $(BENCH_PROGS)
 
 # Installs what is missing, quietly when nothing is; never upgrades what is there.
+# `make deps` installs everything; `make run` only what running needs.
 deps:
 	@missing=""; for p in $(DEB_PKGS); do \
 		dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" \
@@ -144,8 +149,9 @@ test: deps
 	$(Q)$(MAKE) --no-print-directory all unit san
 	$(Q)bash tests/run.sh
 
-run: deps
-	$(Q)$(MAKE) --no-print-directory all
+run:
+	$(Q)$(MAKE) --no-print-directory deps DEB_PKGS="$(RUN_PKGS)"
+	$(Q)$(MAKE) --no-print-directory migtrace $(WORKLOADS)
 	./migtrace validate
 
 bench: deps
