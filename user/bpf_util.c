@@ -17,11 +17,25 @@
 #define CAP_SYS_ADMIN_NR 21
 
 static int verbosity;
+/* While a caller captures libbpf's messages (doctor), warnings go here, not to stderr. */
+static FILE *capture;
+static char *capture_buf;
+static size_t capture_len;
 
 static int print_fn(enum libbpf_print_level level, const char *fmt, va_list args)
 {
 	if (level == LIBBPF_DEBUG && !verbosity)
 		return 0;
+	if (capture && level != LIBBPF_DEBUG) {
+		va_list copy;
+		int n;
+
+		va_copy(copy, args);
+		n = vfprintf(capture, fmt, copy);
+		va_end(copy);
+		if (!verbosity)
+			return n;
+	}
 	return vfprintf(stderr, fmt, args);
 }
 
@@ -29,6 +43,84 @@ void mt_libbpf_init(int verbose)
 {
 	verbosity = verbose;
 	libbpf_set_print(print_fn);
+}
+
+int mt_libbpf_capture_begin(void)
+{
+	if (capture)
+		return -EBUSY;
+	capture = open_memstream(&capture_buf, &capture_len);
+	return capture ? 0 : -errno;
+}
+
+char *mt_libbpf_capture_end(void)
+{
+	char *text;
+
+	if (!capture)
+		return NULL;
+	fclose(capture);
+	capture = NULL;
+	text = capture_buf;
+	capture_buf = NULL;
+	return text;
+}
+
+/* Verifier lines that are bookkeeping or a trace of the walk, not a finding. */
+static bool log_noise(const char *line)
+{
+	static const char *const prefixes[] = {
+		"processed ", "verification time ", "stack depth ", "mark_precise", "from ",
+		"last_idx ", "parent ", "regs=", "func#", "Validating ", "Func#", "Global function ",
+	};
+
+	if (!*line || (*line >= '0' && *line <= '9'))	/* "305: (69) r3 = ..." */
+		return true;
+	for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
+		if (!strncmp(line, prefixes[i], strlen(prefixes[i])))
+			return true;
+	return false;
+}
+
+int mt_verifier_verdict(const char *log, struct mt_verifier_verdict *v)
+{
+	const char *fail = NULL, *begin, *end, *next;
+	char tag[sizeof(v->prog) + 40], line[512];
+
+	memset(v, 0, sizeof(*v));
+	if (!log)
+		return -ENOENT;
+	/* libbpf ends with "prog 'NAME': failed to load: -13", after the log it printed. */
+	for (const char *p = log; (p = strstr(p, "prog '")); p++)
+		if (sscanf(p, "prog '%63[^']'", v->prog) == 1 &&
+		    !strncmp(p + 6 + strlen(v->prog), "': failed to load", 17))
+			fail = p;
+	if (!fail) {
+		v->prog[0] = '\0';
+		return -ENOENT;
+	}
+	sscanf(fail, "prog '%63[^']'", v->prog);
+	snprintf(tag, sizeof(tag), "prog '%s': -- BEGIN PROG LOAD LOG --\n", v->prog);
+	begin = strstr(log, tag);
+	if (!begin || begin > fail)
+		return 0;	/* refused without a log: the name is all there is */
+	begin += strlen(tag);
+	end = strstr(begin, "-- END PROG LOAD LOG --");
+	if (!end || end > fail)
+		end = fail;
+	/* The finding is the last line that is not a trace of the walk; the source line before
+	 * it (BTF line info: "; code @ file.c:N") says where. */
+	for (const char *p = begin; p < end; p = next + 1) {
+		next = memchr(p, '\n', (size_t)(end - p));
+		if (!next)
+			next = end;
+		snprintf(line, sizeof(line), "%.*s", (int)(next - p), p);
+		if (line[0] == ';')
+			snprintf(v->source, sizeof(v->source), "%.255s", line + 1 + (line[1] == ' '));
+		else if (!log_noise(line))
+			snprintf(v->reason, sizeof(v->reason), "%.255s", line);
+	}
+	return 0;
 }
 
 bool mt_has_cap(int cap)

@@ -10,6 +10,25 @@
 
 /* Routes libbpf's messages to stderr: warnings always, debug only with -v. */
 void mt_libbpf_init(int verbose);
+/*
+ * Keeps libbpf's warnings (a rejected program's verifier log among them) in memory from
+ * begin to end, instead of printing them (with -v they are printed too).  end returns the
+ * text, which the caller frees; NULL when nothing was captured.
+ */
+int mt_libbpf_capture_begin(void);
+char *mt_libbpf_capture_end(void);
+
+/* What a captured libbpf log says about a program the kernel refused to load. */
+struct mt_verifier_verdict {
+	char prog[64];		/* the refused program, e.g. "mt_migrate" */
+	char reason[256];	/* the verifier's decisive line, "" when the log has none */
+	char source[256];	/* the source line it was at, "" when the object has no line info */
+};
+
+/* Finds the refused program and the verifier's decisive line in LOG.  0, or -ENOENT when the
+ * log names no refused program. */
+int mt_verifier_verdict(const char *log, struct mt_verifier_verdict *v);
+
 /* Capabilities this process has in its effective set. */
 bool mt_has_cap(int cap);
 /* "CAP_BPF" style name of the first missing capability run needs, or NULL when none. */

@@ -20,9 +20,10 @@
 #include <unistd.h>
 
 #include "bpf_util.h"
+#include "clock.h"
 #include "commands.h"
-#include "probe.skel.h"
 #include "topology.h"
+#include "tracer.h"
 #include "tunable.h"
 
 #define TRACEFS_DIR "/sys/kernel/tracing"
@@ -147,78 +148,115 @@ static void trigger_migrations(void)
 	sched_setaffinity(0, sizeof(saved), &saved);
 }
 
-static int rb_count(void *ctx, void *data, size_t len)
+static int count_record(void *ctx, const struct mt_migrate *rec)
 {
-	(void)data;
-	(void)len;
+	(void)rec;
 	(*(int *)ctx)++;
 	return 0;
 }
 
+/* "mt_switch, mt_migrate, ..." of the loaded object, and how many there are. */
+static int program_names(const struct tracer *tr, char *buf, size_t len)
+{
+	struct tracer_prog_stat progs[16];
+	int n = tracer_prog_stats(tr, progs, 16);
+	size_t off = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < n && off < len; i++)
+		off += (size_t)snprintf(buf + off, len - off, "%s%s", i ? ", " : "", progs[i].name);
+	return n;
+}
+
+/*
+ * The programs `run` and `validate` use, loaded exactly as they load them (tracer_load), so
+ * that "run can work here" means their verifier passed: a small probe of our own proved
+ * nothing about mt_migrate on a kernel whose verifier refused it.  Then attached to this
+ * process for a moment: its switches, its own migrations and a unit timed on a function of
+ * this binary must be seen.
+ */
 static void check_bpf(struct doctor *d)
 {
-	struct probe_bpf *skel = NULL;
-	struct ring_buffer *rb = NULL;
-	struct bpf_link *up = NULL;
-	LIBBPF_OPTS(bpf_uprobe_opts, uopts, .func_name = "mt_doctor_uprobe_target");
+	struct tracer_opts o = { .hot_ns = 500000, .ringbuf_bytes = 1 << 16,
+				 .on_migrate = count_record, .quiet_load = true };
 	struct timespec ts = { 0, 20 * 1000 * 1000 };
-	int err, records = 0;
+	struct mt_verifier_verdict v;
+	struct tracer tr = { 0 };
+	struct mt_stats stats;
+	struct mt_hists hists;
+	unsigned long long migs = 0;
+	char names[512], *log;
+	int err, nprogs, records = 0;
+	uint64_t t0;
 
-	skel = probe_bpf__open();
-	if (!skel) {
-		line(d, ST_MISSING, true, "BPF load", "opening the probe failed: %s",
-		     strerror(errno));
+	o.ctx = &records;
+	if ((err = mt_libbpf_capture_begin())) {
+		line(d, ST_MISSING, true, "BPF load", "cannot keep libbpf's log: %s",
+		     strerror(-err));
 		return;
 	}
-	skel->rodata->probe_tgid = (__u32)getpid();
-	err = probe_bpf__load(skel);
+	t0 = now_ns();
+	err = tracer_load(&tr, &o);
+	log = mt_libbpf_capture_end();
 	if (err) {
-		line(d, ST_MISSING, true, "BPF load", "the verifier or the kernel refused the probe "
-		     "(tp_btf, task storage, ring buffer): %s; rerun with -v for libbpf's log",
-		     strerror(-err));
+		if (mt_verifier_verdict(log, &v))
+			line(d, ST_MISSING, true, "BPF load", "the kernel refused migtrace's BPF "
+			     "object: %s; rerun with -v for libbpf's messages", strerror(-err));
+		else
+			line(d, ST_MISSING, true, "BPF load", "the kernel refused program %s, "
+			     "which run uses: \"%s\"%s%s%s; rerun with -v for the verifier's whole "
+			     "log", v.prog, v.reason[0] ? v.reason : strerror(-err),
+			     v.source[0] ? " at `" : "", v.source, v.source[0] ? "`" : "");
 		goto cleanup;
 	}
-	line(d, ST_OK, true, "BPF load", "tp_btf programs, task storage and a ring buffer "
-	     "pass the verifier");
-	err = probe_bpf__attach(skel);
+	nprogs = program_names(&tr, names, sizeof(names));
+	line(d, ST_OK, true, "BPF load", "the %d programs run uses pass this kernel's verifier "
+	     "(%.0f ms): %s", nprogs, (double)(now_ns() - t0) / 1e6, names);
+
+	err = tracer_track(&tr, (uint32_t)getpid(), false);
+	if (!err)
+		err = tracer_attach(&tr);
 	if (err) {
-		line(d, ST_MISSING, true, "tp_btf attach", "attaching to sched_switch / "
-		     "sched_migrate_task failed: %s", strerror(-err));
+		line(d, ST_MISSING, true, "tp_btf attach", "attaching run's programs to the sched "
+		     "tracepoints failed: %s", strerror(-err));
 		goto cleanup;
 	}
-	rb = ring_buffer__new(bpf_map__fd(skel->maps.probe_rb), rb_count, &records, NULL);
+	err = tracer_attach_unit(&tr, "/proc/self/exe", "mt_doctor_uprobe_target", false);
 	trigger_migrations();
 	nanosleep(&ts, NULL);
-	if (rb)
-		ring_buffer__consume(rb);
-	if (skel->bss->switch_cnt && skel->bss->migrate_self_cnt)
-		line(d, ST_OK, true, "tp_btf attach", "sched_switch fired %llu times, "
-		     "sched_migrate_task saw this process migrate %llu times (%d ring-buffer "
-		     "records) in 20 ms", (unsigned long long)skel->bss->switch_cnt,
-		     (unsigned long long)skel->bss->migrate_self_cnt, records);
-	else if (skel->bss->switch_cnt)
+	if (!err)
+		mt_doctor_uprobe_target(1);
+	tracer_stop(&tr);
+	if (tracer_read_counts(&tr, &stats, &hists)) {
+		line(d, ST_MISSING, true, "tp_btf attach", "attached, but the counters could not "
+		     "be read");
+		goto cleanup;
+	}
+	for (int c = 0; c < MT_NR_CAUSES; c++)
+		migs += stats.migrations[c];
+	if (stats.switches_in && migs)
+		line(d, ST_OK, true, "tp_btf attach", "this process was switched in %llu times and "
+		     "migrated %llu times (%d ring-buffer records) in 20 ms",
+		     (unsigned long long)stats.switches_in, migs, records);
+	else if (stats.switches_in)
 		line(d, ST_LIMITED, false, "tp_btf attach", "sched_switch fires, but no migration "
 		     "of this process was seen (one CPU, or affinity restricted?)");
 	else
-		line(d, ST_MISSING, true, "tp_btf attach", "attached, but sched_switch never fired "
-		     "in 20 ms");
+		line(d, ST_MISSING, true, "tp_btf attach", "attached, but this process was never "
+		     "seen switching in 20 ms");
 
-	up = bpf_program__attach_uprobe_opts(skel->progs.probe_uprobe, 0, "/proc/self/exe", 0,
-					     &uopts);
-	if (!up) {
-		line(d, ST_MISSING, false, "uprobes", "attaching a uprobe failed: %s (needed by "
-		     "--unit and the cachewalk unit timings)", strerror(errno));
-	} else {
-		mt_doctor_uprobe_target(1);
-		if (skel->bss->uprobe_cnt)
-			line(d, ST_OK, false, "uprobes", "a uprobe on this binary fired");
-		else
-			line(d, ST_MISSING, false, "uprobes", "attached but did not fire");
-	}
+	if (err)
+		line(d, ST_MISSING, false, "uprobes", "attaching the unit probes failed: %s "
+		     "(needed by --unit and cachewalk's unit timings)", strerror(-err));
+	else if (stats.units)
+		line(d, ST_OK, false, "uprobes", "a unit timed on a function of this binary "
+		     "(uprobe + uretprobe) was recorded");
+	else
+		line(d, ST_MISSING, false, "uprobes", "the unit probes attached, but no unit was "
+		     "recorded");
 cleanup:
-	bpf_link__destroy(up);
-	ring_buffer__free(rb);
-	probe_bpf__destroy(skel);
+	free(log);
+	tracer_destroy(&tr);
 }
 
 static void check_tracefs(struct doctor *d)

@@ -20,6 +20,7 @@
 
 #include "atomic_file.h"
 #include "bpf_util.h"
+#include "clock.h"
 #include "cachewalk.h"
 #include "commands.h"
 #include "correlate.h"
@@ -159,14 +160,6 @@ static void on_signal(int sig, siginfo_t *info, void *uctx)
 	got_signal = sig;
 	/* A terminal's Ctrl-C reaches the whole foreground group, the workload included. */
 	signal_from_tty = info && info->si_code == SI_KERNEL;
-}
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
 /* Built-in workloads live beside the binary: .output/workloads/NAME in a build tree. */

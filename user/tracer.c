@@ -62,13 +62,11 @@ int tracer_load(struct tracer *tr, const struct tracer_opts *o)
 		return err;
 	}
 	err = migtrace_bpf__load(tr->skel);
-	if (err) {
-		fprintf(stderr, "migtrace: loading the BPF programs failed: %s (the verifier's "
-			"log is printed with -v; `migtrace doctor` checks what this kernel "
-			"allows)\n", strerror(-err));
-		return err;
-	}
-	return 0;
+	if (err && !o->quiet_load)
+		fprintf(stderr, "migtrace: loading the BPF programs failed: %s (libbpf printed "
+			"the verifier's log above; `migtrace doctor` says which program this "
+			"kernel refuses and why)\n", strerror(-err));
+	return err;
 }
 
 int tracer_track(struct tracer *tr, uint32_t tgid, bool from_exec)

@@ -27,6 +27,7 @@ struct tracer_opts {
 	tracer_migrate_fn on_migrate;
 	tracer_unit_fn on_unit;
 	void *ctx;
+	bool quiet_load;		/* the caller reports a refused load itself (doctor) */
 };
 
 #define TRACER_MAX_UNIT_LINKS 8
