@@ -162,4 +162,5 @@ clean:
 	$(call msg,CLEAN,)
 	$(Q)rm -rf $(OUTPUT) migtrace
 
--include $(wildcard $(OUTPUT)/*.d $(OUTPUT)/*/*.d $(OUTPUT)/*/*/*.d $(OUTPUT)/*/*/*/*.d)
+# Dependency files only: a directory whose name ends in .d is not one.
+-include $(shell find $(OUTPUT) -name '*.d' -type f 2>/dev/null)
