@@ -123,6 +123,7 @@ void calib_group(const struct calib_result *r, const struct topology *t,
 {
 	int n = r->ncpu, parent[MT_MAX_CPUS_USER];
 	double lo = INFINITY, hi = 0, cut;
+	bool sysfs = false, cpuid = false;
 
 	memset(g, 0, sizeof(*g));
 	/* Symmetrised cross cost per unordered pair: robust (median-based) when we have it. */
@@ -149,6 +150,21 @@ void calib_group(const struct calib_result *r, const struct topology *t,
 		}
 	g->ngroups = uf_label(parent, n, g->group_of);
 
+	/* An LLC whose sharing nobody gave groups nothing: a guess would pass for a finding. */
+	g->llc_known = 1;
+	for (int i = 0; i < n && g->llc_known; i++)
+		g->llc_known = topology_llc_known(t, r->opts.cpus.cpu[i], g->llc_why,
+						  sizeof(g->llc_why));
+	if (!g->llc_known)
+		return;
+	for (int i = 0; i < n; i++) {
+		const struct topo_cache *k = topology_llc(t, r->opts.cpus.cpu[i]);
+
+		sysfs |= k->source == TOPO_SRC_SYSFS;
+		cpuid |= k->source == TOPO_SRC_CPUID;
+	}
+	snprintf(g->llc_source, sizeof(g->llc_source), "%s",
+		 sysfs && cpuid ? "sysfs+CPUID" : cpuid ? "CPUID" : "sysfs");
 	for (int i = 0; i < n; i++)
 		parent[i] = i;
 	for (int i = 0; i < n; i++)
@@ -272,9 +288,14 @@ void calib_print_report(FILE *f, const struct calib_result *r, const struct topo
 			calib_group(r, t, &g);
 			fprintf(f, "CPU groups by measured cost: ");
 			print_groups(f, r, g.group_of, g.ngroups);
-			fprintf(f, " (max/min cross cost %.2fx); sysfs LLC groups: ", g.split_ratio);
-			print_groups(f, r, g.sysfs_group_of, g.sysfs_ngroups);
-			fprintf(f, " — %s\n", g.agree ? "agree" : "differ");
+			fprintf(f, " (max/min cross cost %.2fx); ", g.split_ratio);
+			if (g.llc_known) {
+				fprintf(f, "%s LLC groups: ", g.llc_source);
+				print_groups(f, r, g.sysfs_group_of, g.sysfs_ngroups);
+				fprintf(f, " — %s\n", g.agree ? "agree" : "differ");
+			} else {
+				fprintf(f, "sysfs/CPUID LLC groups: unknown (%s)\n", g.llc_why);
+			}
 		}
 	}
 	fprintf(f, "calibrated in %.2f s\n", r->wall_s);
@@ -375,8 +396,24 @@ struct json_object *calib_to_json(const struct calib_result *r, const struct top
 			json_object_array_add(js, jint(g.sysfs_group_of[i]));
 		}
 		json_object_object_add(o, "group_of_cpu", jg);
-		json_object_object_add(o, "sysfs_llc_group_of_cpu", js);
-		json_object_object_add(o, "groups_agree", json_object_new_boolean(g.agree));
+		/*
+		 * llc_group_of_cpu is the LLC grouping whatever its source; the older
+		 * sysfs_llc_group_of_cpu is kept for readers of this schema, and is null unless
+		 * sysfs gave it.  Unknown sharing is null in both, never a made-up partition.
+		 */
+		json_object_object_add(o, "llc_groups_source", json_object_new_string(
+				       g.llc_known ? g.llc_source : "unknown"));
+		if (!g.llc_known)
+			json_object_object_add(o, "llc_groups_unknown_why",
+					       json_object_new_string(g.llc_why));
+		json_object_object_add(o, "llc_group_of_cpu",
+				       g.llc_known ? json_object_get(js) : NULL);
+		json_object_object_add(o, "sysfs_llc_group_of_cpu",
+				       g.llc_known && strcmp(g.llc_source, "sysfs") == 0 ?
+				       json_object_get(js) : NULL);
+		json_object_put(js);
+		json_object_object_add(o, "groups_agree", g.llc_known ?
+				       json_object_new_boolean(g.agree) : NULL);
 	}
 	return o;
 }

@@ -15,11 +15,18 @@ struct json_object;
 struct topology;
 struct tunable;
 
-/* CPUs grouped by measured cross-CPU cost, against the sysfs LLC grouping. */
+/*
+ * CPUs grouped by measured cost, against the LLC grouping the topology gives (from sysfs or
+ * CPUID).  When some calibrated CPU's LLC sharing is unknown there is no LLC grouping to
+ * compare with: llc_known is 0, sysfs_ngroups 0, and llc_why says why.
+ */
 struct calib_groups {
 	int ngroups;
 	int group_of[MT_MAX_CPUS_USER];		/* by index into the calibrated CPU list */
-	int sysfs_ngroups;
+	int llc_known;
+	char llc_source[16];			/* "sysfs", "CPUID" or "sysfs+CPUID" */
+	char llc_why[200];			/* when !llc_known */
+	int sysfs_ngroups;			/* LLC groups, whichever source gave them */
 	int sysfs_group_of[MT_MAX_CPUS_USER];
 	double split_ratio;			/* max / min cross cost; grouping needs >= 1.3 */
 	int agree;				/* 1 when both groupings are the same partition */

@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/sysinfo.h>
 #include <unistd.h>
 
 #include "atomic_file.h"
@@ -25,6 +24,7 @@ static struct calib_env {
 	const char *sysfs_root;
 	const char *json_path;
 	const char *size_arg;
+	enum topo_caches caches;
 	int level;		/* 0: the largest per-core cache */
 	long reps;
 	long method;
@@ -46,9 +46,12 @@ static const char doc[] =
 "The robust hot time is the median of all --reps fills x 6.  --method 2005\n"
 "runs the variant merged in 2.6.16.\n"
 "\n"
+"The cache sizes come from sysfs; on a machine whose sysfs lists none (some\n"
+"VMs), from CPUID (x86); --caches chooses, --size overrides both.\n"
+"\n"
 "USAGE: migtrace calibrate [--cpus LIST] [--level N | --size SIZE] [--reps N]\n"
 "                          [--method 2004|2005] [--format text|seed]\n"
-"                          [--json FILE]\n"
+"                          [--caches auto|sysfs|cpuid] [--json FILE]\n"
 "\n"
 "EXAMPLES:\n"
 "    migtrace calibrate                  # all online CPUs, largest core cache\n"
@@ -56,10 +59,11 @@ static const char doc[] =
 "    migtrace calibrate --cpus 0,1 --reps 5 --json cal.json\n"
 "    migtrace calibrate --level 3        # size the buffer against the L3\n"
 "    migtrace calibrate --size 4M        # against a 4 MiB cache\n"
+"    migtrace calibrate --caches cpuid   # cache sizes from CPUID, not sysfs\n"
 "    migtrace calibrate --method 2005    # 2.6.16: size sweep, cross minus self\n"
 "    migtrace calibrate --sweep-size     # 1/4x .. 4x the cache: the cost step\n";
 
-enum { OPT_SYSFS = 1000, OPT_JSON, OPT_FORMAT, OPT_SWEEP, OPT_FACTOR, OPT_DRY };
+enum { OPT_SYSFS = 1000, OPT_JSON, OPT_FORMAT, OPT_SWEEP, OPT_FACTOR, OPT_DRY, OPT_CACHES };
 
 static const struct argp_option opts[] = {
 	{ "cpus", 'c', "LIST", 0, "CPUs to calibrate (default: all online), e.g. 0-3,6", 0 },
@@ -71,6 +75,8 @@ static const struct argp_option opts[] = {
 	{ "format", OPT_FORMAT, "FMT", 0, "text (default, real units) or seed (the kernel's log)", 0 },
 	{ "json", OPT_JSON, "FILE", 0, "Also write the result as JSON to FILE (atomically)", 0 },
 	{ "sweep-size", OPT_SWEEP, NULL, 0, "Repeat at 1/4x .. 4x the cache size", 0 },
+	{ "caches", OPT_CACHES, "SRC", 0, "Cache sizes from auto (default: sysfs, CPUID where "
+	  "sysfs lists none), sysfs or cpuid", 0 },
 	{ "sysfs-root", OPT_SYSFS, "DIR", 0, "Read topology from DIR/devices/system/cpu", 0 },
 	{ "dry-run", OPT_DRY, NULL, 0, "Print what would be measured, measure nothing", 0 },
 	{ "quiet", 'q', NULL, 0, "No progress on stderr", 0 },
@@ -132,6 +138,10 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	case OPT_SYSFS:
 		env.sysfs_root = arg;
 		break;
+	case OPT_CACHES:
+		if (topology_caches_arg(arg, &env.caches))
+			argp_error(state, "--caches: '%s' is none of auto, sysfs, cpuid", arg);
+		break;
 	case OPT_DRY:
 		env.dry_run = true;
 		break;
@@ -150,52 +160,23 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	return 0;
 }
 
-/* Picks the cache size: --size, --level, or the largest per-core cache. */
-static int resolve_cache(const struct topology *t, int cpu, uint64_t *size, char *what,
-			 size_t len)
+/* The chosen cache as the run record says it: where the size came from and what it is. */
+static struct json_object *cache_json(const struct topo_choice *ch, int cpu)
 {
-	const struct topo_cache *k;
-	struct sysinfo si;
-	char b[32];
+	struct json_object *o = json_object_new_object();
 
-	if (env.size_arg) {
-		if (parse_size(env.size_arg, size) || *size < 4096)
-			return usage_error("--size: '%s' is not a size of at least 4K (e.g. 512K, "
-					   "4M, 3145728)", env.size_arg);
-		snprintf(what, len, "--size %s", fmt_bytes(b, sizeof(b), *size));
-	} else {
-		k = env.level ? topology_cache_level(t, cpu, env.level)
-			      : topology_percore_cache(t, cpu);
-		if (!k && !env.level)
-			k = topology_llc(t, cpu);
-		if (!k) {
-			if (env.level) {
-				fprintf(stderr, "migtrace calibrate: --level %d: CPU %d has no "
-					"level-%d data cache in %s\n", env.level, cpu, env.level,
-					t->root);
-				return MT_EXIT_USAGE;
-			}
-			fprintf(stderr, "migtrace calibrate: sysfs lists no caches for CPU %d; "
-				"give the size with --size\n", cpu);
-			return MT_EXIT_FAIL;
-		}
-		*size = k->size_bytes;
-		snprintf(what, len, "L%d %s %s of CPU %d%s", k->level, k->type,
-			 fmt_bytes(b, sizeof(b), k->size_bytes), cpu,
-			 env.level ? "" : ", the largest per-core cache");
+	json_object_object_add(o, "size_bytes", json_object_new_int64((int64_t)ch->size_bytes));
+	json_object_object_add(o, "source", json_object_new_string(ch->source));
+	json_object_object_add(o, "cpu", json_object_new_int(cpu));
+	if (ch->cache) {
+		json_object_object_add(o, "level", json_object_new_int(ch->cache->level));
+		json_object_object_add(o, "type", json_object_new_string(ch->cache->type));
+		json_object_object_add(o, "scope", json_object_new_string(ch->scope));
+		if (ch->cache->cpuid_leaf)
+			json_object_object_add(o, "cpuid_leaf",
+					       json_object_new_int64(ch->cache->cpuid_leaf));
 	}
-	/* Two buffers of 5/3 x size (or 2x for the 2005 sweep) must fit in memory. */
-	if (sysinfo(&si) == 0) {
-		unsigned long long avail = (unsigned long long)si.freeram * si.mem_unit;
-
-		if (*size > avail / 5) {
-			fprintf(stderr, "migtrace calibrate: --size %s: the buffers would not fit "
-				"in the %s of free memory\n", env.size_arg ? env.size_arg : b,
-				fmt_bytes(b, sizeof(b), avail));
-			return MT_EXIT_USAGE;
-		}
-	}
-	return 0;
+	return o;
 }
 
 static int write_json(struct json_object *o, const char *path)
@@ -285,8 +266,9 @@ int cmd_calibrate(int argc, char **argv)
 	struct calib_result res = { 0 };
 	struct calib_opts o = { 0 };
 	struct json_object *jroot = NULL;
+	struct topo_choice ch;
 	struct tunable kern;
-	char what[256], a[32], b[32];
+	char a[32], b[32];
 	int rc = MT_EXIT_OK, err;
 
 	memset(&env, 0, sizeof(env));
@@ -299,7 +281,7 @@ int cmd_calibrate(int argc, char **argv)
 	if (env.level && env.size_arg)
 		return usage_error("%s", "--level and --size both choose the cache: give one");
 
-	if (topology_read(env.sysfs_root, &topo))
+	if (topology_read_caches(env.sysfs_root, env.caches, &topo))
 		return MT_EXIT_FAIL;
 	o.method = (enum calib_method)env.method;
 	o.reps = (int)(env.reps > 0 ? env.reps : (o.method == CALIB_2005 ? 1 : CALIB_DEFAULT_REPS));
@@ -310,14 +292,18 @@ int cmd_calibrate(int argc, char **argv)
 		rc = MT_EXIT_USAGE;
 		goto cleanup;
 	}
-	if ((rc = resolve_cache(&topo, o.cpus.cpu[0], &o.cache_size, what, sizeof(what))))
+	err = topology_calib_cache(&topo, o.cpus.cpu[0], env.level, env.size_arg, "calibrate", &ch);
+	if (err) {
+		rc = err == -EINVAL ? MT_EXIT_USAGE : MT_EXIT_FAIL;
 		goto cleanup;
+	}
+	o.cache_size = ch.size_bytes;
 	tunable_probe(&kern);
 
 	if (env.format == FMT_TEXT || env.dry_run) {
 		format_cpu_list(&o.cpus, a, sizeof(a));
 		printf("Calibrating migration cost between CPUs %s against the %s (buffer %s), "
-		       "method %d.\n", a, what, fmt_bytes(b, sizeof(b), o.cache_size * 5 / 3),
+		       "method %d.\n", a, ch.what, fmt_bytes(b, sizeof(b), o.cache_size * 5 / 3),
 		       o.method);
 	}
 	if (env.dry_run) {
@@ -348,6 +334,7 @@ int cmd_calibrate(int argc, char **argv)
 		rc = MT_EXIT_FAIL;
 		goto cleanup;
 	}
+	json_object_object_add(jroot, "cache", cache_json(&ch, o.cpus.cpu[0]));
 	if (env.sweep_size && sweep_sizes(&o, jroot)) {
 		fprintf(stderr, "migtrace calibrate: size sweep failed\n");
 		rc = MT_EXIT_FAIL;

@@ -6,6 +6,7 @@
  * side by side with a verdict.
  */
 #include <argp.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +25,8 @@ static struct validate_env {
 	const char *ages;
 	const char *samples;
 	const char *polluter_rate;	/* MB/s on the source CPU; "0" for none */
+	const char *size_arg;		/* the calibration's cache size, as calibrate's --size */
+	enum topo_caches caches;
 } env;
 
 static const char doc[] =
@@ -36,15 +39,19 @@ static const char doc[] =
 "either a real migration to B (sched_setaffinity, seen by\n"
 "sched_migrate_task) or a wake on A; the first unit after each is timed.\n"
 "The verdict compares the observed hot time with the kernel's value and the\n"
-"calibrated one.\n"
+"calibrated one.  Step 1 sizes its buffer as calibrate does: against the\n"
+"largest per-core cache from sysfs, or CPUID where sysfs lists none, or --size.\n"
 "\n"
 "USAGE: migtrace validate [--cpus A,B] [--samples N] [--ws SIZE]\n"
 "                         [--polluter MBPS] [--ages US,US,...] [-o run.json]\n"
+"                         [--size SIZE] [--caches auto|sysfs|cpuid]\n"
 "\n"
 "EXAMPLES:\n"
 "    sudo migtrace validate\n"
 "    sudo migtrace validate --cpus 2,3 --samples 50 -o validate.json\n"
 "    sudo migtrace validate --polluter 0   # no polluter: the cache decays\n";
+
+enum { OPT_CACHES = 1000 };
 
 static const struct argp_option opts[] = {
 	{ "cpus", 'c', "A,B", 0, "The two CPUs: warm on A, migrate to B (default: first two)", 0 },
@@ -53,6 +60,10 @@ static const struct argp_option opts[] = {
 	{ "ages", 'a', "LIST", 0, "Ages in µs (default 50,100,200,500,1000,...,50000)", 0 },
 	{ "polluter", 'P', "MBPS", 0, "Polluter rate on A in MB/s, 0 for none (default 200)", 0 },
 	{ "output", 'o', "FILE", 0, "Write the run record with the verdict as JSON", 0 },
+	{ "size", 's', "SIZE", 0, "Calibrate against a cache of SIZE (4M, 512K) instead of "
+	  "the largest per-core cache", 0 },
+	{ "caches", OPT_CACHES, "SRC", 0, "Cache sizes from auto (default: sysfs, CPUID where "
+	  "sysfs lists none), sysfs or cpuid", 0 },
 	{ "verbose", 'v', NULL, 0, "Show libbpf's messages", 0 },
 	{ 0 },
 };
@@ -81,6 +92,11 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		env.polluter_rate = arg;
 		break;
 	case 'o': env.output = arg; break;
+	case 's': env.size_arg = arg; break;
+	case OPT_CACHES:
+		if (topology_caches_arg(arg, &env.caches))
+			argp_error(state, "--caches: '%s' is none of auto, sysfs, cpuid", arg);
+		break;
 	case 'v': mt_verbose++; break;
 	case ARGP_KEY_ARG: argp_error(state, "unexpected argument '%s'", arg); break;
 	default: return ARGP_ERR_UNKNOWN;
@@ -94,11 +110,11 @@ int cmd_validate(int argc, char **argv)
 	struct run_calibration cal = { 0 };
 	struct calib_result res = { 0 };
 	struct calib_opts co = { 0 };
+	struct topo_choice ch;
 	struct topology topo;
-	const struct topo_cache *k;
 	char a[16], b[16], pol[64], cpus[40], t1[32], t2[32];
 	char *rargv[40];
-	int rargc = 0, rc;
+	int rargc = 0, rc, err;
 
 	memset(&env, 0, sizeof(env));
 	env.polluter_rate = "200";
@@ -106,7 +122,7 @@ int cmd_validate(int argc, char **argv)
 	env.ws = "256K";
 	if (argp_parse(&argp, argc, argv, 0, NULL, NULL))
 		return MT_EXIT_USAGE;
-	if (topology_read(NULL, &topo))
+	if (topology_read_caches(NULL, env.caches, &topo))
 		return MT_EXIT_FAIL;
 	if (env.cpus_arg) {
 		int bad = topology_cpus_arg(&topo, env.cpus_arg, "validate", &co.cpus);
@@ -127,29 +143,36 @@ int cmd_validate(int argc, char **argv)
 		return MT_EXIT_FAIL;
 	}
 
+	/* Calibrating against a size nobody gave would make every later number wrong. */
+	err = topology_calib_cache(&topo, co.cpus.cpu[0], 0, env.size_arg, "validate", &ch);
+	if (err) {
+		topology_free(&topo);
+		return err == -EINVAL ? MT_EXIT_USAGE : MT_EXIT_FAIL;
+	}
 	printf("== step 1 of 2: calibrate CPUs %d and %d (method 2004)\n", co.cpus.cpu[0],
 	       co.cpus.cpu[1]);
-	k = topology_percore_cache(&topo, co.cpus.cpu[0]);
-	if (!k)
-		k = topology_llc(&topo, co.cpus.cpu[0]);
+	printf("against the %s (buffer %s)\n", ch.what,
+	       fmt_bytes(t1, sizeof(t1), ch.size_bytes * 5 / 3));
 	co.method = CALIB_2004;
 	co.reps = CALIB_DEFAULT_REPS;
 	co.factor = CALIB_FACTOR_SCALE;
 	co.topo = &topo;
-	co.cache_size = k ? k->size_bytes : 512 * 1024;
+	co.cache_size = ch.size_bytes;
 	if (calibrate_run(&co, &res) || !res.has_hot) {
 		fprintf(stderr, "migtrace validate: calibration failed\n");
 		calib_result_free(&res);
 		topology_free(&topo);
 		return MT_EXIT_FAIL;
 	}
-	printf("calibrated hot time: %s (median x 6; the seed's max rule: %s), cache %s\n",
-	       fmt_ns(t2, sizeof(t2), (double)res.hot_robust_ns), fmt_ns(t1, sizeof(t1),
-	       (double)res.hot_ns), fmt_bytes(a, sizeof(a), co.cache_size));
+	printf("calibrated hot time: %s (median x 6; the seed's max rule: %s), cache %s from "
+	       "%s\n", fmt_ns(t2, sizeof(t2), (double)res.hot_robust_ns), fmt_ns(t1, sizeof(t1),
+	       (double)res.hot_ns), fmt_bytes(a, sizeof(a), co.cache_size),
+	       strcmp(ch.source, "cpuid") == 0 ? "CPUID" : ch.source);
 	cal.valid = 1;
 	cal.hot_ns = (double)res.hot_robust_ns;
 	snprintf(cal.source, sizeof(cal.source), "method 2004 inline, robust (median x 6); seed "
-		 "rule gave %s", t1);
+		 "rule gave %s; cache %s from %s", t1, a,
+		 strcmp(ch.source, "cpuid") == 0 ? "CPUID" : ch.source);
 
 	printf("\n== step 2 of 2: controlled experiment (cachewalk)\n");
 	fflush(stdout);

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * CPU and cache topology, read from sysfs the way lscpu does: online CPUs, each cache
- * index's level/type/size/shared_cpu_list, core and package ids, SMT siblings, NUMA nodes.
+ * index's level/type/size/shared_cpu_list, core and package ids, SMT siblings, clusters,
+ * hybrid core types, NUMA nodes.  Some VMs' sysfs lists no caches at all; on the real
+ * machine those come from CPUID instead, and every cache says which source gave it.
  * The root is a parameter so that tests can point it at a fake tree.
  */
 #include <dirent.h>
@@ -9,8 +11,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/sysinfo.h>
 
+#include "cpuid.h"
 #include "topology.h"
+#include "units.h"
 
 void topo_mask_set(struct topo_mask *m, int cpu)
 {
@@ -108,6 +113,9 @@ static void read_caches(const char *cpudir, struct topo_cpu *c)
 		memset(&k->shared, 0, sizeof(k->shared));
 		if (read_mask(path, &k->shared))
 			continue;
+		k->shared_known = true;
+		k->source = TOPO_SRC_SYSFS;
+		k->cpuid_leaf = 0;
 		c->ncache++;
 	}
 }
@@ -139,6 +147,152 @@ static void read_nodes(struct topology *t)
 	closedir(d);
 }
 
+/* Hybrid parts list their core types as PMU devices: cpu_core (P-cores), cpu_atom (E-cores). */
+static void read_core_types(struct topology *t)
+{
+	static const struct {
+		const char *pmu;
+		enum topo_core_type type;
+	} pmus[] = { { "cpu_core", TOPO_CORE_P }, { "cpu_atom", TOPO_CORE_E } };
+	char path[700];
+
+	for (size_t i = 0; i < sizeof(pmus) / sizeof(pmus[0]); i++) {
+		struct topo_mask m;
+
+		snprintf(path, sizeof(path), "%s/devices/%s/cpus", t->root, pmus[i].pmu);
+		if (read_mask(path, &m))
+			continue;
+		for (int cpu = 0; cpu <= t->max_cpu; cpu++)
+			if (topo_mask_test(&m, cpu))
+				t->cpu[cpu].core_type = pmus[i].type;
+	}
+}
+
+static void set_hybrid(struct topology *t)
+{
+	bool p = false, e = false;
+
+	for (int i = 0; i < t->online.n; i++) {
+		p |= t->cpu[t->online.cpu[i]].core_type == TOPO_CORE_P;
+		e |= t->cpu[t->online.cpu[i]].core_type == TOPO_CORE_E;
+	}
+	t->hybrid = p && e;
+}
+
+static void set_mask_from(struct topo_mask *m, const struct topo_mask *from)
+{
+	memcpy(m, from, sizeof(*m));
+}
+
+/* The CPUID cache k of info[i] as a topology cache, its sharing from the APIC ids of all. */
+static void cache_from_cpuid(const struct topology *t, const struct cpu_set_list *cpus,
+			     const struct cpuid_info *info, int i, const struct cpuid_cache *kk,
+			     struct topo_cache *k)
+{
+	int cpu = cpus->cpu[i];
+	uint32_t id;
+
+	memset(k, 0, sizeof(*k));
+	k->level = kk->level;
+	snprintf(k->type, sizeof(k->type), "%s", kk->type);
+	k->size_bytes = kk->size_bytes;
+	k->source = TOPO_SRC_CPUID;
+	k->cpuid_leaf = kk->leaf;
+	topo_mask_set(&k->shared, cpu);
+	if (!kk->shared_known)
+		return;			/* shared_known stays false: the leaf does not say */
+	if (kk->smt_private) {
+		set_mask_from(&k->shared, &t->cpu[cpu].siblings);
+		k->shared_known = true;
+		return;
+	}
+	/* Sharing by more than this CPU needs its APIC id; without one it is unknown. */
+	if (kk->nsharing > 1 && !info[i].apic_leaf)
+		return;
+	k->shared_known = true;
+	if (kk->nsharing <= 1)
+		return;
+	id = cpuid_share_id(info[i].apic_id, kk->nsharing);
+	for (int j = 0; j < cpus->n; j++)
+		if (info[j].apic_leaf && cpuid_share_id(info[j].apic_id, kk->nsharing) == id)
+			topo_mask_set(&k->shared, cpus->cpu[j]);
+}
+
+void topology_apply_cpuid(struct topology *t, const struct cpu_set_list *cpus,
+			  const struct cpuid_info *info, bool only_empty)
+{
+	for (int i = 0; i < cpus->n; i++) {
+		int cpu = cpus->cpu[i];
+		struct topo_cpu *c;
+
+		if (cpu < 0 || cpu > t->max_cpu || !t->cpu[cpu].present)
+			continue;
+		c = &t->cpu[cpu];
+		if (c->core_type == TOPO_CORE_UNKNOWN && info[i].core_type == CPUID_CORE_CORE)
+			c->core_type = TOPO_CORE_P;
+		if (c->core_type == TOPO_CORE_UNKNOWN && info[i].core_type == CPUID_CORE_ATOM)
+			c->core_type = TOPO_CORE_E;
+		if (only_empty && c->ncache)
+			continue;
+		c->ncache = 0;
+		for (int n = 0; n < info[i].ncache && c->ncache < TOPO_MAX_CACHES; n++)
+			cache_from_cpuid(t, cpus, info, i, &info[i].cache[n],
+					 &c->cache[c->ncache++]);
+		if (!c->ncache)
+			snprintf(c->nocache_why, sizeof(c->nocache_why), "%s", info[i].why);
+	}
+	set_hybrid(t);
+}
+
+/*
+ * CPUID on every online CPU (the sharing masks need every APIC id), applied to all or only
+ * to the CPUs without caches.  Failures are not errors: they become the CPUs' nocache_why.
+ */
+static void add_cpuid_caches(struct topology *t, bool only_empty)
+{
+	struct cpuid_info *info = calloc(t->online.n ? t->online.n : 1, sizeof(*info));
+
+	if (!info) {
+		for (int cpu = 0; cpu <= t->max_cpu; cpu++)
+			snprintf(t->cpu[cpu].nocache_why, sizeof(t->cpu[cpu].nocache_why),
+				 "CPUID was not read: no memory for %d CPUs' answers", t->online.n);
+		return;
+	}
+	/* A negative return still leaves a why in every info[i]: apply keeps it per CPU. */
+	cpuid_read_cpus(&t->online, info);
+	topology_apply_cpuid(t, &t->online, info, only_empty);
+	free(info);
+}
+
+/* Why each CPU left without caches has none, in the words of the policy that left it so. */
+static void explain_missing(struct topology *t, bool cpuid_tried)
+{
+	for (int cpu = 0; cpu <= t->max_cpu; cpu++) {
+		struct topo_cpu *c = &t->cpu[cpu];
+		char cpuid_why[200];
+
+		if (!c->present || c->ncache)
+			continue;
+		/* CPUID's reasons are short (struct cpuid_info's why); nothing is cut here. */
+		snprintf(cpuid_why, sizeof(cpuid_why), "%.199s", c->nocache_why);
+		if (!c->online)
+			snprintf(c->nocache_why, sizeof(c->nocache_why), "CPU %d is offline", cpu);
+		else if (t->caches == TOPO_CACHES_SYSFS)
+			snprintf(c->nocache_why, sizeof(c->nocache_why), "sysfs lists none and "
+				 "--caches sysfs leaves CPUID out");
+		else if (t->caches == TOPO_CACHES_CPUID)
+			snprintf(c->nocache_why, sizeof(c->nocache_why), "%s (--caches cpuid "
+				 "leaves sysfs out)", cpuid_why);
+		else if (cpuid_tried)
+			snprintf(c->nocache_why, sizeof(c->nocache_why), "sysfs lists none and %s",
+				 cpuid_why);
+		else
+			snprintf(c->nocache_why, sizeof(c->nocache_why), "sysfs lists none under "
+				 "%s, and CPUID describes this machine, not that tree (--caches "
+				 "cpuid would use it)", t->root);
+	}
+}
+
 static long read_mhz(const struct topology *t)
 {
 	char path[1024], line[256];
@@ -162,15 +316,36 @@ static long read_mhz(const struct topology *t)
 	return -1;
 }
 
+int topology_caches_arg(const char *arg, enum topo_caches *out)
+{
+	if (strcmp(arg, "auto") == 0)
+		*out = TOPO_CACHES_AUTO;
+	else if (strcmp(arg, "sysfs") == 0)
+		*out = TOPO_CACHES_SYSFS;
+	else if (strcmp(arg, "cpuid") == 0)
+		*out = TOPO_CACHES_CPUID;
+	else
+		return -EINVAL;
+	return 0;
+}
+
 int topology_read(const char *sysfs_root, struct topology *t)
 {
+	return topology_read_caches(sysfs_root, TOPO_CACHES_AUTO, t);
+}
+
+int topology_read_caches(const char *sysfs_root, enum topo_caches caches, struct topology *t)
+{
 	char base[600], path[1024], buf[4096];
+	bool cpuid_tried = false, real, missing = false;
 	struct dirent *de;
 	DIR *d;
 	int err = 0;
 
 	memset(t, 0, sizeof(*t));
 	snprintf(t->root, sizeof(t->root), "%s", sysfs_root ? sysfs_root : "/sys");
+	t->caches = caches;
+	real = strcmp(t->root, "/sys") == 0;
 	snprintf(base, sizeof(base), "%s/devices/system/cpu", t->root);
 	d = opendir(base);
 	if (!d) {
@@ -231,9 +406,24 @@ int topology_read(const char *sysfs_root, struct topology *t)
 			memset(&c->siblings, 0, sizeof(c->siblings));
 			topo_mask_set(&c->siblings, cpu);
 		}
-		read_caches(cpudir, c);
+		/* A cluster holds whole cores: the siblings belong to it whatever sysfs says. */
+		snprintf(path, sizeof(path), "%s/topology/cluster_cpus_list", cpudir);
+		if (read_mask(path, &c->cluster))
+			memset(&c->cluster, 0, sizeof(c->cluster));
+		for (int w = 0; w < TOPO_MASK_WORDS; w++)
+			c->cluster.bits[w] |= c->siblings.bits[w];
+		if (caches != TOPO_CACHES_CPUID)
+			read_caches(cpudir, c);
+		missing |= c->online && !c->ncache;
 	}
 	read_nodes(t);
+	read_core_types(t);
+	set_hybrid(t);
+	if (caches == TOPO_CACHES_CPUID || (caches == TOPO_CACHES_AUTO && real && missing)) {
+		add_cpuid_caches(t, caches == TOPO_CACHES_AUTO);
+		cpuid_tried = true;
+	}
+	explain_missing(t, cpuid_tried);
 	t->cpu_mhz = read_mhz(t);
 	return 0;
 }
@@ -256,6 +446,16 @@ static bool is_data_cache(const struct topo_cache *k)
 	return strcmp(k->type, "Instruction") != 0;
 }
 
+/* Every CPU in k's sharing set is in m. */
+static bool shared_within(const struct topology *t, const struct topo_cache *k,
+			  const struct topo_mask *m)
+{
+	for (int o = 0; o <= t->max_cpu; o++)
+		if (topo_mask_test(&k->shared, o) && !topo_mask_test(m, o))
+			return false;
+	return true;
+}
+
 const struct topo_cache *topology_percore_cache(const struct topology *t, int cpu)
 {
 	const struct topo_cpu *c = cpu_of(t, cpu);
@@ -265,18 +465,27 @@ const struct topo_cache *topology_percore_cache(const struct topology *t, int cp
 		return NULL;
 	for (int i = 0; i < c->ncache; i++) {
 		const struct topo_cache *k = &c->cache[i];
-		bool within_core = true;
 
-		if (!is_data_cache(k))
+		/* A cache whose sharing is unknown may be shared by the whole machine. */
+		if (!is_data_cache(k) || !k->shared_known || !shared_within(t, k, &c->cluster))
 			continue;
-		/* Per-core: every CPU sharing it is an SMT sibling of this one. */
-		for (int o = 0; o <= t->max_cpu; o++)
-			if (topo_mask_test(&k->shared, o) && !topo_mask_test(&c->siblings, o))
-				within_core = false;
-		if (within_core && (!best || k->size_bytes > best->size_bytes))
+		if (!best || k->size_bytes > best->size_bytes)
 			best = k;
 	}
 	return best;
+}
+
+const char *topology_cache_scope(const struct topology *t, int cpu, const struct topo_cache *k)
+{
+	const struct topo_cpu *c = cpu_of(t, cpu);
+
+	if (!c || !k->shared_known)
+		return "sharing unknown";
+	if (shared_within(t, k, &c->siblings))
+		return "per-core";
+	if (shared_within(t, k, &c->cluster))
+		return "per-cluster";
+	return "shared";
 }
 
 const struct topo_cache *topology_cache_level(const struct topology *t, int cpu, int level)
@@ -316,7 +525,26 @@ bool topology_share_llc(const struct topology *t, int a, int b)
 {
 	const struct topo_cache *k = topology_llc(t, a);
 
-	return k && topo_mask_test(&k->shared, b);
+	return k && k->shared_known && topo_mask_test(&k->shared, b);
+}
+
+bool topology_llc_known(const struct topology *t, int cpu, char *why, size_t len)
+{
+	const struct topo_cpu *c = cpu_of(t, cpu);
+	const struct topo_cache *k = topology_llc(t, cpu);
+
+	if (k && k->shared_known)
+		return true;
+	if (!why)
+		return false;
+	if (!c)
+		snprintf(why, len, "CPU %d is not in %s", cpu, t->root);
+	else if (!k)
+		snprintf(why, len, "no caches for CPU %d: %s", cpu,
+			 c->ncache ? "only instruction caches listed" : c->nocache_why);
+	else
+		snprintf(why, len, "CPUID 0x%x gives no sharing", k->cpuid_leaf);
+	return false;
 }
 
 /* Levels in the order the scheduler builds its domains. */
@@ -332,7 +560,10 @@ static bool same_at(const struct topology *t, enum topo_level lvl, int a, int b)
 	case LVL_SMT:
 		return a == b || topo_mask_test(&ca->siblings, b);
 	case LVL_LLC:
-		return a == b || topology_share_llc(t, a, b);
+		/* Unknown LLC sharing merges nothing: the level then does not exist. */
+		if (!topology_llc_known(t, a, NULL, 0) || !topology_llc_known(t, b, NULL, 0))
+			return same_at(t, LVL_SMT, a, b);
+		return a == b || topo_mask_test(&ca->siblings, b) || topology_share_llc(t, a, b);
 	case LVL_PKG:
 		return ca->package_id == cb->package_id;
 	case LVL_NODE:
@@ -398,12 +629,187 @@ int topology_cpus_arg(const struct topology *t, const char *arg, const char *cmd
 	return 0;
 }
 
-static void print_size(FILE *f, uint64_t b)
+const char *topo_source_name(enum topo_source s)
 {
-	if (b >= (1ULL << 20) && b % (1ULL << 20) == 0)
-		fprintf(f, "%llu MiB", (unsigned long long)(b >> 20));
+	return s == TOPO_SRC_CPUID ? "CPUID" : "sysfs";
+}
+
+const char *topology_cache_source(const struct topology *t)
+{
+	bool sysfs = false, cpuid = false;
+
+	for (int i = 0; i < t->online.n; i++) {
+		const struct topo_cpu *c = &t->cpu[t->online.cpu[i]];
+
+		for (int n = 0; n < c->ncache; n++) {
+			sysfs |= c->cache[n].source == TOPO_SRC_SYSFS;
+			cpuid |= c->cache[n].source == TOPO_SRC_CPUID;
+		}
+	}
+	if (sysfs && cpuid)
+		return "sysfs+cpuid";
+	return sysfs ? "sysfs" : cpuid ? "cpuid" : "none";
+}
+
+static char *format_mask(const struct topology *t, const struct topo_mask *m, char *buf,
+			 size_t len)
+{
+	struct cpu_set_list l = { 0 };
+
+	for (int cpu = 0; cpu <= t->max_cpu; cpu++)
+		if (topo_mask_test(m, cpu))
+			l.cpu[l.n++] = cpu;
+	return format_cpu_list(&l, buf, len);
+}
+
+/* "(from sysfs)", "(from CPUID: sysfs lists no caches)", "(from CPUID: --caches cpuid)". */
+static void source_note(const struct topology *t, const struct topo_cache *k, char *buf,
+			size_t len)
+{
+	if (k->source == TOPO_SRC_SYSFS)
+		snprintf(buf, len, "from sysfs");
+	else if (t->caches == TOPO_CACHES_CPUID)
+		snprintf(buf, len, "from CPUID leaf 0x%x: --caches cpuid", k->cpuid_leaf);
 	else
-		fprintf(f, "%llu KiB", (unsigned long long)(b >> 10));
+		snprintf(buf, len, "from CPUID leaf 0x%x: sysfs lists no caches", k->cpuid_leaf);
+}
+
+/* "L1, L2, L3 from sysfs": the data-cache levels a --level may name. */
+static char *data_levels(const struct topo_cpu *c, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < c->ncache && n < len; i++)
+		if (is_data_cache(&c->cache[i]))
+			n += snprintf(buf + n, len - n, "%sL%d", n ? ", " : "",
+				      c->cache[i].level);
+	if (n < len)
+		snprintf(buf + n, len - n, " from %s", topo_source_name(c->cache[0].source));
+	return buf;
+}
+
+int topology_calib_cache(const struct topology *t, int cpu, int level, const char *size_arg,
+			 const char *cmd, struct topo_choice *out)
+{
+	const struct topo_cpu *c = cpu_of(t, cpu);
+	const struct topo_cache *k = NULL;
+	char b[32], m[64], note[96], shared[256];
+	unsigned long long avail;
+	bool has_data = false;
+	struct sysinfo si;
+
+	memset(out, 0, sizeof(*out));
+	for (int i = 0; c && i < c->ncache; i++)
+		has_data |= is_data_cache(&c->cache[i]);
+	if (size_arg) {
+		if (parse_size(size_arg, &out->size_bytes) || out->size_bytes < 4096) {
+			fprintf(stderr, "migtrace %s: --size: '%s' is not a size of at least 4K "
+				"(e.g. 512K, 4M, 3145728)\n", cmd, size_arg);
+			return -EINVAL;
+		}
+		out->source = "--size";
+		snprintf(out->what, sizeof(out->what), "%s cache given by --size",
+			 fmt_bytes(b, sizeof(b), out->size_bytes));
+	} else {
+		if (has_data) {
+			k = level ? topology_cache_level(t, cpu, level)
+				  : topology_percore_cache(t, cpu);
+			if (!k && !level)
+				k = topology_llc(t, cpu);
+		}
+		if (!k && level && has_data) {
+			fprintf(stderr, "migtrace %s: --level %d: CPU %d has no level-%d data cache "
+				"(its data caches: %s); choose one of those or give the size with "
+				"--size\n", cmd, level, cpu, level, data_levels(c, m, sizeof(m)));
+			return -EINVAL;
+		}
+		if (!k) {
+			fprintf(stderr, "migtrace %s: no cache sizes for CPU %d: %s; give the size "
+				"with --size (e.g. --size 1M)\n", cmd, cpu,
+				!c ? "it is not in the topology" : c->ncache ?
+				"only instruction caches are listed" : c->nocache_why);
+			return -ENOENT;
+		}
+		out->cache = k;
+		out->size_bytes = k->size_bytes;
+		out->source = k->source == TOPO_SRC_CPUID ? "cpuid" : "sysfs";
+		out->scope = topology_cache_scope(t, cpu, k);
+		source_note(t, k, note, sizeof(note));
+		if (level)
+			shared[0] = '\0';
+		else if (strcmp(out->scope, "per-core") == 0)
+			snprintf(shared, sizeof(shared), ", the largest per-core cache");
+		else if (strcmp(out->scope, "per-cluster") == 0)
+			snprintf(shared, sizeof(shared), ", the largest per-cluster cache (shared by "
+				 "CPUs %s)", format_mask(t, &k->shared, m, sizeof(m)));
+		else
+			snprintf(shared, sizeof(shared), ", the last-level cache (%s; none is known "
+				 "to be per-core)", out->scope);
+		snprintf(out->what, sizeof(out->what), "L%d %s %s of CPU %d (%s)%s", k->level,
+			 k->type, fmt_bytes(b, sizeof(b), k->size_bytes), cpu, note, shared);
+	}
+	/* Two buffers of 5/3 x the size (2x in the 2005 sweep) must fit in free memory. */
+	if (sysinfo(&si) == 0) {
+		avail = (unsigned long long)si.freeram * si.mem_unit;
+		if (out->size_bytes > avail / 5) {
+			fprintf(stderr, "migtrace %s: %s %s: the buffers would not fit in the %s of "
+				"free memory; give a smaller size with --size\n", cmd,
+				size_arg ? "--size" : "the cache of", size_arg ? size_arg :
+				fmt_bytes(b, sizeof(b), out->size_bytes),
+				fmt_bytes(m, sizeof(m), avail));
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+static void print_caches(const struct topology *t, FILE *f, int cpu)
+{
+	const struct topo_cpu *c = &t->cpu[cpu];
+	char buf[256], b[32];
+
+	for (int i = 0; i < c->ncache; i++) {
+		const struct topo_cache *k = &c->cache[i];
+
+		fprintf(f, "  L%d %-11s %s, ", k->level, k->type, fmt_bytes(b, sizeof(b),
+										k->size_bytes));
+		if (k->shared_known)
+			fprintf(f, "shared by CPUs %s", format_mask(t, &k->shared, buf, sizeof(buf)));
+		else
+			fprintf(f, "sharing unknown");
+		if (k->source == TOPO_SRC_CPUID)
+			fprintf(f, " (CPUID leaf 0x%x%s", k->cpuid_leaf,
+				k->shared_known ? "" : ", which gives no sharing");
+		else
+			fprintf(f, " (sysfs");
+		if (t->hybrid)
+			fprintf(f, "; %s CPU %d", c->core_type == TOPO_CORE_P ? "P-core" :
+				c->core_type == TOPO_CORE_E ? "E-core" : "core of unknown type", cpu);
+		fprintf(f, ")\n");
+	}
+}
+
+/* "P-cores 0-15, E-cores 16-23" */
+static void print_core_types(const struct topology *t, FILE *f)
+{
+	static const struct {
+		enum topo_core_type type;
+		const char *name;
+	} kinds[] = { { TOPO_CORE_P, "P-cores" }, { TOPO_CORE_E, "E-cores" },
+		      { TOPO_CORE_UNKNOWN, "cores of unknown type" } };
+	char buf[256];
+
+	for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
+		struct cpu_set_list l = { 0 };
+
+		for (int i = 0; i < t->online.n; i++)
+			if (t->cpu[t->online.cpu[i]].core_type == kinds[k].type)
+				l.cpu[l.n++] = t->online.cpu[i];
+		if (l.n)
+			fprintf(f, "%s %s %s", k ? "," : ";", kinds[k].name,
+				format_cpu_list(&l, buf, sizeof(buf)));
+	}
 }
 
 void topology_print_summary(const struct topology *t, FILE *f)
@@ -436,19 +842,21 @@ void topology_print_summary(const struct topology *t, FILE *f)
 		pkgs, pkgs == 1 ? "" : "s", smt, smt > 1 ? "s" : "");
 	if (t->cpu_mhz > 0)
 		fprintf(f, ", %ld MHz", t->cpu_mhz);
+	if (t->hybrid)
+		print_core_types(t, f);
+	c0 = t->online.n ? &t->cpu[t->online.cpu[0]] : NULL;
+	/* One line, then one per cache: without caches, the reason goes on the first line. */
+	if (c0 && !c0->ncache)
+		fprintf(f, "; no caches for CPU %d: %s", t->online.cpu[0], c0->nocache_why);
 	fprintf(f, "\n");
-	if (!t->online.n)
+	if (!c0)
 		return;
-	c0 = &t->cpu[t->online.cpu[0]];
-	for (int i = 0; i < c0->ncache; i++) {
-		const struct topo_cache *k = &c0->cache[i];
-		struct cpu_set_list l = { 0 };
-
-		for (int cpu = 0; cpu <= t->max_cpu; cpu++)
-			if (topo_mask_test(&k->shared, cpu))
-				l.cpu[l.n++] = cpu;
-		fprintf(f, "  L%d %-11s ", k->level, k->type);
-		print_size(f, k->size_bytes);
-		fprintf(f, ", shared by CPUs %s\n", format_cpu_list(&l, buf, sizeof(buf)));
+	print_caches(t, f, t->online.cpu[0]);
+	/* On a hybrid part the other kind of core has caches of its own. */
+	for (int i = 1; t->hybrid && i < t->online.n; i++) {
+		if (t->cpu[t->online.cpu[i]].core_type != c0->core_type) {
+			print_caches(t, f, t->online.cpu[i]);
+			break;
+		}
 	}
 }
