@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Atomic output: mkstemp in the target's directory, write, fsync, rename over the target. */
+/*
+ * Atomic output: mkstemp in the target's directory, write, fsync, rename over the target;
+ * devices, FIFOs and stdout are written directly (see atomic_file.h for why).
+ */
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
@@ -11,18 +14,124 @@
 
 #include "atomic_file.h"
 
-int atomic_file_open(struct atomic_file *af, const char *path)
+/* The invoking user under sudo: new output files are theirs, not root's. */
+static void give_to_sudo_user(int fd)
+{
+	const char *uid = getenv("SUDO_UID"), *gid = getenv("SUDO_GID");
+	char *end;
+	long u, g;
+
+	if (geteuid() != 0 || !uid || !gid)
+		return;
+	u = strtol(uid, &end, 10);
+	if (*end || u < 0)
+		return;
+	g = strtol(gid, &end, 10);
+	if (*end || g < 0)
+		return;
+	if (fchown(fd, (uid_t)u, (gid_t)g))
+		return;	/* a root-owned file is still a file: not worth failing the run */
+}
+
+/* The path to write: a symlink's target, so that the rename replaces the file, not the link. */
+static int resolve(const char *path, char *out, size_t len)
+{
+	char *real = realpath(path, NULL);
+
+	if (!real)	/* does not exist yet (or a dangling link): create it as named */
+		return snprintf(out, len, "%s", path) >= (int)len ? -ENAMETOOLONG : 0;
+	if (snprintf(out, len, "%s", real) >= (int)len) {
+		free(real);
+		return -ENAMETOOLONG;
+	}
+	free(real);
+	return 0;
+}
+
+int atomic_file_check(const char *path)
 {
 	char dirbuf[PATH_MAX];
+	struct stat st;
+	const char *dir;
+
+	if (!strcmp(path, "-"))
+		return 0;
+	if (stat(path, &st) == 0) {
+		if (S_ISDIR(st.st_mode)) {
+			fprintf(stderr, "migtrace: %s is a directory: name a file in it\n", path);
+			return -EISDIR;
+		}
+		if (!S_ISREG(st.st_mode) && access(path, W_OK)) {
+			int err = -errno;
+
+			fprintf(stderr, "migtrace: cannot write %s: %s\n", path, strerror(-err));
+			return err;
+		}
+		if (!S_ISREG(st.st_mode))
+			return 0;
+	}
+	snprintf(dirbuf, sizeof(dirbuf), "%s", path);
+	dir = dirname(dirbuf);
+	if (stat(dir, &st) || !S_ISDIR(st.st_mode)) {
+		fprintf(stderr, "migtrace: cannot write %s: directory %s does not exist (create it "
+			"first)\n", path, dir);
+		return -ENOENT;
+	}
+	if (access(dir, W_OK)) {
+		int err = -errno;
+
+		fprintf(stderr, "migtrace: cannot write %s: directory %s is not writable (%s)\n",
+			path, dir, strerror(-err));
+		return err;
+	}
+	return 0;
+}
+
+/* `-`, a character device, a FIFO or a socket: written in place, never renamed over. */
+static int open_direct(struct atomic_file *af, const char *path)
+{
+	int err;
+
+	af->direct = true;
+	snprintf(af->path, sizeof(af->path), "%s", path);
+	if (!strcmp(path, "-")) {
+		af->f = stdout;
+		return 0;
+	}
+	af->f = fopen(path, "w");
+	if (!af->f) {
+		err = -errno;
+		fprintf(stderr, "migtrace: opening %s failed: %s\n", path, strerror(-err));
+		return err;
+	}
+	return 0;
+}
+
+int atomic_file_open(struct atomic_file *af, const char *path)
+{
+	char dirbuf[PATH_MAX], target[PATH_MAX];
+	struct stat st;
+	bool exists;
+	mode_t mask;
 	int fd, err;
 
-	af->f = NULL;
-	snprintf(af->path, sizeof(af->path), "%s", path);
-	snprintf(dirbuf, sizeof(dirbuf), "%s", path);
-	if (snprintf(af->tmp, sizeof(af->tmp), "%s/.%s.XXXXXX", dirname(dirbuf),
-		     strrchr(path, '/') ? strrchr(path, '/') + 1 : path) >= (int)sizeof(af->tmp)) {
+	memset(af, 0, sizeof(*af));
+	if (!strcmp(path, "-") || (stat(path, &st) == 0 && !S_ISREG(st.st_mode) &&
+				   !S_ISDIR(st.st_mode)))
+		return open_direct(af, path);
+	if ((err = resolve(path, target, sizeof(target))) ||
+	    snprintf(dirbuf, sizeof(dirbuf), "%s", target) >= (int)sizeof(dirbuf) ||
+	    snprintf(af->tmp, sizeof(af->tmp), "%s/.%s.XXXXXX", dirname(dirbuf),
+		     strrchr(target, '/') ? strrchr(target, '/') + 1 : target) >=
+		    (int)sizeof(af->tmp)) {
 		fprintf(stderr, "migtrace: output path too long: %s\n", path);
 		return -ENAMETOOLONG;
+	}
+	snprintf(af->path, sizeof(af->path), "%s", target);
+	exists = stat(target, &st) == 0;
+	if (exists && S_ISDIR(st.st_mode)) {
+		fprintf(stderr, "migtrace: %s is a directory: name a file in it\n", path);
+		return -EISDIR;
 	}
 	fd = mkstemp(af->tmp);
 	if (fd < 0) {
@@ -31,11 +140,22 @@ int atomic_file_open(struct atomic_file *af, const char *path)
 			"(check that the directory exists and is writable)\n", path, strerror(-err));
 		return err;
 	}
-	/* Readable like any file the user writes; mkstemp made it 0600. */
-	af->f = fchmod(fd, 0644) ? NULL : fdopen(fd, "w");
+	/* mkstemp made it 0600: a replaced file keeps its mode and owner, a new one gets what
+	 * the umask allows, and under sudo belongs to the user who ran sudo. */
+	mask = umask(0);
+	umask(mask);
+	if (exists) {
+		err = fchmod(fd, st.st_mode & 07777);
+		if (!err && geteuid() == 0 && fchown(fd, st.st_uid, st.st_gid))
+			err = -1;
+	} else {
+		err = fchmod(fd, 0666 & ~mask);
+		give_to_sudo_user(fd);
+	}
+	af->f = err ? NULL : fdopen(fd, "w");
 	if (!af->f) {
 		err = -errno;
-		fprintf(stderr, "migtrace: opening %s failed: %s\n", af->tmp, strerror(-err));
+		fprintf(stderr, "migtrace: preparing %s failed: %s\n", af->tmp, strerror(-err));
 		close(fd);
 		unlink(af->tmp);
 		return err;
@@ -43,10 +163,30 @@ int atomic_file_open(struct atomic_file *af, const char *path)
 	return 0;
 }
 
+static int commit_direct(struct atomic_file *af)
+{
+	int err = 0;
+
+	if (fflush(af->f))
+		err = -errno;
+	else if (ferror(af->f))
+		err = -EIO;
+	if (af->f != stdout && fclose(af->f) && !err)
+		err = -errno;
+	af->f = NULL;
+	if (err)
+		fprintf(stderr, "migtrace: writing %s failed: %s%s\n",
+			!strcmp(af->path, "-") ? "stdout" : af->path, strerror(-err),
+			err == -EPIPE ? " (the reader went away)" : "");
+	return err;
+}
+
 int atomic_file_commit(struct atomic_file *af)
 {
 	int err = 0;
 
+	if (af->direct)
+		return commit_direct(af);
 	if (fflush(af->f) || fsync(fileno(af->f)))
 		err = -errno;
 	else if (ferror(af->f))
@@ -72,6 +212,12 @@ int atomic_file_commit(struct atomic_file *af)
 
 void atomic_file_abort(struct atomic_file *af)
 {
+	if (af->direct) {
+		if (af->f != stdout)
+			fclose(af->f);
+		af->f = NULL;
+		return;
+	}
 	fclose(af->f);
 	af->f = NULL;
 	unlink(af->tmp);

@@ -1,5 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Output files written whole or not at all: a temp file beside the target, then rename. */
+/*
+ * Output files written whole or not at all: a regular file (or a path that does not exist
+ * yet) is written to a temporary beside it, then renamed over it.  Anything else — `-` for
+ * stdout, a character device such as /dev/null, a FIFO — is written directly: renaming over
+ * it would replace the device with a file.  A symlink is followed, so its target is replaced,
+ * not the link.
+ */
 #ifndef MIGTRACE_ATOMIC_FILE_H
 #define MIGTRACE_ATOMIC_FILE_H
 #ifdef __KERNEL__
@@ -7,18 +13,27 @@
 #endif
 
 #include <limits.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
 /* A file being written: f goes to a temporary beside path until atomic_file_commit(). */
 struct atomic_file {
 	FILE *f;
+	bool direct;		/* `-`, a device or a FIFO: f is the target itself */
 	char tmp[PATH_MAX];
-	char path[PATH_MAX];
+	char path[PATH_MAX];	/* the file renamed over: a symlink's target */
 };
 
-/* Creates the temporary.  0 or -errno, with a message on stderr naming the file and what
- * to do. */
+/*
+ * Checks, before any work is done, that path can be written: its directory exists and is
+ * writable, and it is not a directory.  0 or -errno, with one line on stderr naming the path
+ * and what to do.
+ */
+int atomic_file_check(const char *path);
+/* Creates the temporary (or opens a device, FIFO or stdout).  0 or -errno, with a message
+ * on stderr naming the file and what to do.  A new file is created with 0666 less the umask
+ * and, under sudo, given to the invoking user; a replaced one keeps its mode and owner. */
 int atomic_file_open(struct atomic_file *af, const char *path);
 /* Flushes, syncs and renames the temporary over path; on any failure (including an earlier
  * write error on f) removes it instead.  Always closes f.  0 or -errno, with a message. */

@@ -47,7 +47,7 @@ static struct run_env {
 	char **argv;			/* the workload's command line */
 } env;
 
-static volatile sig_atomic_t got_signal, signal_from_tty;
+static volatile sig_atomic_t got_signal;
 
 static const char doc[] =
 "Trace every real migration of a workload with BPF: its age, its cause, the\n"
@@ -60,6 +60,11 @@ static const char doc[] =
 "WORKLOAD is a built-in workload (wakeup) or any program.  The workload is\n"
 "pinned to --cpus and released only once tracing is attached.  migtrace exits\n"
 "with the workload's status (128+N if it was killed by signal N).\n"
+"\n"
+"The workload runs in a process group of its own.  Ctrl-C, SIGTERM, SIGHUP and\n"
+"--duration are passed to that whole group; if it has not ended 2 s later it\n"
+"gets SIGTERM, 2 s after that SIGKILL (a second Ctrl-C: SIGKILL at once).  If\n"
+"migtrace itself is killed, the workload is killed with it (PR_SET_PDEATHSIG).\n"
 "\n"
 "EXAMPLES:\n"
 "    sudo migtrace run wakeup                 # built-in run-and-sleep workload\n"
@@ -154,12 +159,37 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	return 0;
 }
 
-static void on_signal(int sig, siginfo_t *info, void *uctx)
+static void on_signal(int sig)
 {
-	(void)uctx;
 	got_signal = sig;
-	/* A terminal's Ctrl-C reaches the whole foreground group, the workload included. */
-	signal_from_tty = info && info->si_code == SI_KERNEL;
+}
+
+#define GRACE_NS 2000000000ULL	/* between the signals that end a workload */
+
+/*
+ * Ending a launched workload: the first signal goes to its whole process group; whatever
+ * is still there GRACE_NS later gets SIGTERM, then SIGKILL.  Each step is said, so a
+ * workload that ignores SIGINT does not leave the user guessing.
+ */
+struct ending {
+	int next_sig;		/* 0: nothing pending */
+	uint64_t next_ns;	/* when to send it */
+};
+
+static void end_step(struct ending *e, const struct launch *child, int sig, const char *why)
+{
+	launch_signal(child, sig);
+	if (sig == SIGKILL) {
+		fprintf(stderr, "migtrace run: %s: sent SIGKILL to the workload's process group %d\n",
+			why, (int)child->pid);
+		e->next_sig = 0;
+		return;
+	}
+	e->next_sig = sig == SIGTERM ? SIGKILL : SIGTERM;
+	e->next_ns = now_ns() + GRACE_NS;
+	fprintf(stderr, "migtrace run: %s: sent SIG%s to the workload's process group %d; waiting "
+		"for it to end (SIG%s in 2 s; Ctrl-C again: SIGKILL now)\n", why, sigabbrev_np(sig),
+		(int)child->pid, sigabbrev_np(e->next_sig));
 }
 
 /* Built-in workloads live beside the binary: .output/workloads/NAME in a build tree. */
@@ -445,6 +475,8 @@ int run_command(int argc, char **argv, const struct run_calibration *inline_cal)
 	struct rusage entry;
 	double start_cpu_s;
 	int rc = MT_EXIT_FAIL, err, wstatus = 0, ended_by_us = 0, nsig = 0;
+	struct ending ending = { 0 };
+	char why[64];
 
 	getrusage(RUSAGE_SELF, &entry);
 	memset(&env, 0, sizeof(env));
@@ -466,11 +498,26 @@ int run_command(int argc, char **argv, const struct run_calibration *inline_cal)
 			strerror(-err));
 		return 127;
 	}
+	/* A bad output path is found now, not after the whole workload has run. */
+	if (env.output && atomic_file_check(env.output))
+		return MT_EXIT_USAGE;
 	if (env.calibration && read_calibration(env.calibration, &file_cal))
 		return MT_EXIT_USAGE;
-	if (env.pid && kill((pid_t)env.pid, 0) && errno == ESRCH) {
-		fprintf(stderr, "migtrace run: -p %ld: no such process\n", env.pid);
-		return MT_EXIT_USAGE;
+	if (env.pid) {
+		pid_t tgid = launch_tgid_of((pid_t)env.pid);
+		char state = launch_process_state((pid_t)env.pid);
+
+		if (tgid < 0 || !state || state == 'Z' || state == 'X') {
+			fprintf(stderr, "migtrace run: -p %ld: no such process%s\n", env.pid,
+				state == 'Z' ? " (it has exited: a zombie not yet reaped)" : "");
+			return MT_EXIT_USAGE;
+		}
+		/* Threads are traced by their process: a thread id alone would match nothing. */
+		if (tgid != (pid_t)env.pid) {
+			fprintf(stderr, "migtrace run: -p %ld is a thread of process %d: tracing "
+				"process %d, all its threads\n", env.pid, (int)tgid, (int)tgid);
+			env.pid = tgid;
+		}
 	}
 
 	tunable_probe(&kern);
@@ -502,11 +549,14 @@ int run_command(int argc, char **argv, const struct run_calibration *inline_cal)
 	    tracer_attach(&tr) || attach_units(&tr, &rec, env.argv ? path : NULL))
 		goto cleanup;
 
-	sa.sa_sigaction = on_signal;
-	sa.sa_flags = SA_SIGINFO;
+	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	/* A closed stdout (`| head`) must not kill the run before its file is written: writes
+	 * fail with EPIPE instead.  Set after the fork: the workload keeps the default. */
+	signal(SIGPIPE, SIG_IGN);
 
 	printf("Tracing migrations of %s (pid %d) on CPUs %s; hot means younger than %s (%s). "
 	       "Hit Ctrl-C to end.\n", rec.command, rec.pid,
@@ -545,12 +595,11 @@ int run_command(int argc, char **argv, const struct run_calibration *inline_cal)
 					 strsignal(sig));
 				break;
 			}
-			/* Forward once what the terminal did not already deliver; insist after. */
-			if (nsig > 1)
-				kill(child.pid, SIGKILL);
-			else if (!signal_from_tty)
-				kill(child.pid, sig);
+			snprintf(why, sizeof(why), "%s", nsig > 1 ? "asked again" : strsignal(sig));
+			end_step(&ending, &child, nsig > 1 ? SIGKILL : sig, why);
 		}
+		if (ending.next_sig && now_ns() >= ending.next_ns)
+			end_step(&ending, &child, ending.next_sig, "still running");
 		if (env.argv) {
 			pid_t w = waitpid(child.pid, &wstatus, WNOHANG);
 
@@ -569,22 +618,23 @@ int run_command(int argc, char **argv, const struct run_calibration *inline_cal)
 						 "exited with status %d", rec.exit_status);
 				break;
 			}
-		} else if (kill((pid_t)env.pid, 0) && errno == ESRCH) {
-			snprintf(rec.end_reason, sizeof(rec.end_reason), "process exited");
-			break;
+		} else {
+			char state = launch_process_state((pid_t)env.pid);
+
+			/* a zombie has exited: waiting for its parent to reap it is not tracing */
+			if (!state || state == 'Z' || state == 'X') {
+				snprintf(rec.end_reason, sizeof(rec.end_reason), "process exited");
+				break;
+			}
 		}
 		if (deadline && now_ns() >= deadline) {
+			deadline = 0;
 			if (!env.argv) {
 				snprintf(rec.end_reason, sizeof(rec.end_reason), "ended by --duration");
 				break;
 			}
-			if (!ended_by_us) {
-				kill(child.pid, SIGTERM);
-				ended_by_us = 1;
-				deadline = now_ns() + 2000000000ULL;	/* then SIGKILL */
-			} else {
-				kill(child.pid, SIGKILL);
-			}
+			ended_by_us = 1;
+			end_step(&ending, &child, SIGTERM, "--duration is over");
 		}
 	}
 	rec.duration_s = (double)(now_ns() - t0) / 1e9;

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -75,6 +76,7 @@ int launch_fork(struct launch *l, const char *path, char *const argv[],
 {
 	int go[2] = { -1, -1 }, report[2] = { -1, -1 };
 	struct passwd *pw = NULL;
+	pid_t parent;
 	char c;
 
 	memset(l, 0, sizeof(*l));
@@ -89,6 +91,7 @@ int launch_fork(struct launch *l, const char *path, char *const argv[],
 	}
 	if (pipe2(go, O_CLOEXEC) || pipe2(report, O_CLOEXEC))
 		goto fail;
+	parent = getpid();
 	l->pid = fork();
 	if (l->pid < 0)
 		goto fail;
@@ -97,6 +100,12 @@ int launch_fork(struct launch *l, const char *path, char *const argv[],
 
 		close(go[1]);
 		close(report[0]);
+		/* Its own process group, so that signals and --duration reach everything it
+		 * starts; and it dies with migtrace, even by SIGKILL (which leaves no chance
+		 * to clean up), instead of running on untraced. */
+		setpgid(0, 0);
+		if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != parent)
+			_exit(127);
 		CPU_ZERO(&set);
 		for (int i = 0; i < cpus->n; i++)
 			CPU_SET(cpus->cpu[i], &set);
@@ -111,6 +120,7 @@ int launch_fork(struct launch *l, const char *path, char *const argv[],
 		execv(path, argv);
 		child_fail(report[1], errno);
 	}
+	setpgid(l->pid, l->pid);	/* also here: whichever runs first, the group exists */
 	close(go[0]);
 	close(report[1]);
 	l->go_fd = go[1];
@@ -152,10 +162,55 @@ int launch_release(struct launch *l)
 	return n == sizeof(child_err) ? -child_err : 0;
 }
 
+int launch_signal(const struct launch *l, int sig)
+{
+	if (l->pid <= 0)
+		return -ESRCH;
+	/* the group, or the child alone if it has not made its group yet */
+	if (kill(-l->pid, sig) && kill(l->pid, sig))
+		return -errno;
+	return 0;
+}
+
+char launch_process_state(pid_t pid)
+{
+	char path[64], buf[512], *close_paren;
+	FILE *f;
+	size_t n;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	/* "pid (comm) S ...": comm may hold spaces and parentheses, the last ')' ends it */
+	close_paren = strrchr(buf, ')');
+	return close_paren && close_paren[1] == ' ' ? close_paren[2] : 0;
+}
+
+pid_t launch_tgid_of(pid_t tid)
+{
+	char path[64], line[256];
+	long tgid = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)tid);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "Tgid: %ld", &tgid) == 1)
+			break;
+	fclose(f);
+	return (pid_t)tgid;
+}
+
 void launch_abort(struct launch *l)
 {
 	if (l->pid > 0) {
-		kill(l->pid, SIGKILL);
+		launch_signal(l, SIGKILL);
 		waitpid(l->pid, NULL, 0);
 		l->pid = -1;
 	}

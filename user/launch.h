@@ -20,14 +20,21 @@ struct launch {
 /* Finds a program the way execvp would (PATH unless NAME has a '/').  0 or -errno. */
 int launch_resolve(const char *name, char *path, size_t len);
 /*
- * Forks the workload: the child pins itself to cpus (before the barrier, so that move is
- * not traced), switches to user when given, waits for launch_release(), then execs.
+ * Forks the workload: the child leads a process group of its own, is killed when migtrace
+ * dies (PR_SET_PDEATHSIG), pins itself to cpus (before the barrier, so that move is not
+ * traced), switches to user when given, waits for launch_release(), then execs.
  */
 int launch_fork(struct launch *l, const char *path, char *const argv[],
 		const struct cpu_set_list *cpus, const char *user);
 /* Releases the child.  0 once it has exec'd, or the exec's -errno (the child exits 127). */
 int launch_release(struct launch *l);
-/* Kills and reaps a child that was never released (an error path). */
+/* Sends sig to the workload's process group (it leads one).  0 or -errno. */
+int launch_signal(const struct launch *l, int sig);
+/* The state letter of a process in /proc/PID/stat ('R', 'S', 'Z', ...); 0 when it is gone. */
+char launch_process_state(pid_t pid);
+/* The process a thread id belongs to (its Tgid); -1 when there is no such task. */
+pid_t launch_tgid_of(pid_t tid);
+/* Kills the workload's process group and reaps the child (an error path). */
 void launch_abort(struct launch *l);
 /* Exit status as a shell reports it: the code, or 128 + signal. */
 int launch_exit_status(int wstatus);

@@ -1,0 +1,106 @@
+#!/usr/bin/env bash
+# migtrace run under faults: special output files, bad output paths, closed pipes, signals
+# at each phase, workloads that start children or ignore SIGINT, migtrace itself killed.
+. "$(dirname "$0")/../lib.sh"
+
+need_bpf_pair fault_tests || exit 0
+
+# alive PATTERN: a live (not zombie) process whose command line matches
+alive() { ps -eo stat=,args= | awk -v p="$1" '$1 !~ /^Z/ && index($0, p)' | grep -q .; }
+
+# 1. Special files are written in place, never replaced by a regular file.
+mknod "$MT_TMP/null" c 1 3
+"$MT" run -o "$MT_TMP/null" -- true >/dev/null 2>&1
+check output_chardev_kept test -c "$MT_TMP/null"
+mkfifo "$MT_TMP/fifo"
+cat "$MT_TMP/fifo" >"$MT_TMP/fifo.out" &
+reader=$!
+"$MT" run -o "$MT_TMP/fifo" -- true >/dev/null 2>&1
+wait "$reader"
+check output_fifo_kept test -p "$MT_TMP/fifo"
+check output_fifo_got_json json "$MT_TMP/fifo.out" "d['schema'].startswith('migtrace.run/')"
+echo old >"$MT_TMP/target.json"
+ln -s target.json "$MT_TMP/link.json"
+"$MT" run -o "$MT_TMP/link.json" -- true >/dev/null 2>&1
+check output_symlink_kept test -L "$MT_TMP/link.json"
+check output_symlink_target_written json "$MT_TMP/target.json" "'migrations' in d"
+
+# 2. Modes and owners: a replaced file keeps its mode, a new one follows the umask and, under
+#    sudo, belongs to the user who ran sudo.
+echo old >"$MT_TMP/mode.json"
+chmod 600 "$MT_TMP/mode.json"
+"$MT" run -o "$MT_TMP/mode.json" -- true >/dev/null 2>&1
+check output_mode_kept test "$(stat -c %a "$MT_TMP/mode.json")" = 600
+(umask 027; "$MT" run -o "$MT_TMP/umask.json" -- true >/dev/null 2>&1)
+check output_umask test "$(stat -c %a "$MT_TMP/umask.json")" = 640
+SUDO_UID=65534 SUDO_GID=65534 "$MT" run -o "$MT_TMP/sudo.json" -- true >/dev/null 2>&1
+check output_sudo_owner test "$(stat -c %u:%g "$MT_TMP/sudo.json")" = 65534:65534
+
+# 3. A bad output path is refused before the workload runs: one line, exit 2.
+for bad in "$MT_TMP/no/such/dir/r.json" "$MT_TMP"; do
+	out=$("$MT" run -o "$bad" -- touch "$MT_TMP/ran" 2>&1)
+	rc=$?
+	name=output_bad_path_$([ -d "$bad" ] && echo dir || echo missing_dir)
+	if [ "$rc" = 2 ] && [ ! -e "$MT_TMP/ran" ] && [ "$(wc -l <<<"$out")" = 1 ] &&
+		grep -qF "$bad" <<<"$out"; then pass "$name"
+	else fail "$name" "rc=$rc ran=$([ -e "$MT_TMP/ran" ] && echo yes) out=$out"; fi
+	rm -f "$MT_TMP/ran"
+done
+
+# 4. A closed stdout does not lose the run: the file is written, no temporary left behind.
+"$MT" run -o "$MT_TMP/pipe.json" wakeup -t 2 -d 1 | head -n 1 >/dev/null
+check closed_stdout_file_written json "$MT_TMP/pipe.json" "d['stats']['switches_in'] > 0"
+check closed_stdout_no_tmp bash -c '! ls -A "$1" | grep -q "^\.pipe\.json\."' _ "$MT_TMP"
+
+# 5. --duration and signals reach the workload's whole process group.
+"$MT" run -d 1 -- sh -c "sleep 31; echo x" >/dev/null 2>&1
+sleep 0.5
+check duration_ends_grandchildren bash -c "! $(declare -f alive); alive 'sleep 31'"
+start=$(date +%s%N)
+"$MT" run -o "$MT_TMP/int.json" -- sh -c 'trap "" INT; sleep 32' >/dev/null 2>"$MT_TMP/int.err" &
+mt=$!
+sleep 1
+kill -INT "$mt"
+wait "$mt"
+took_ms=$(( ($(date +%s%N) - start) / 1000000 ))
+check sigint_ignored_escalates bash -c '[ "$1" -lt 8000 ] && grep -q "sent SIGINT to the workload.s process group" "$2" && grep -q "sent SIGTERM" "$2"' _ "$took_ms" "$MT_TMP/int.err"
+check sigint_file_written json "$MT_TMP/int.json" "'migrations' in d"
+check sigint_no_survivor bash -c "! $(declare -f alive); alive 'sleep 32'"
+"$MT" run -o "$MT_TMP/hup.json" -- sleep 33 >/dev/null 2>&1 &
+mt=$!
+sleep 1
+kill -HUP "$mt"
+wait "$mt"
+check sighup_ends_run json "$MT_TMP/hup.json" "d['meta']['exit_status'] == 129 and 'Hangup' in d['meta']['end_reason']" "d['meta']"
+check sighup_no_survivor bash -c "! $(declare -f alive); alive 'sleep 33'"
+
+# 6. SIGKILL of migtrace takes the workload with it.
+"$MT" run -- sleep 34 >/dev/null 2>&1 &
+mt=$!
+sleep 1
+kill -KILL "$mt"
+wait "$mt" 2>/dev/null
+sleep 0.5
+check sigkill_takes_workload bash -c "! $(declare -f alive); alive 'sleep 34'"
+
+# 7. -p: a thread id is resolved to its process; a zombie is refused.
+python3 -c '
+import threading, time, os
+def tick():
+    for _ in range(300): time.sleep(0.01)
+t = threading.Thread(target=tick); t.start()
+print(os.getpid(), t.native_id, flush=True); tick(); t.join()' >"$MT_TMP/thr.out" &
+sleep 0.5
+read -r tgid tid <"$MT_TMP/thr.out"
+out=$("$MT" run -p "$tid" -d 1 -o "$MT_TMP/tid.json" 2>&1)
+check pid_thread_resolved grep -q "is a thread of process $tgid: tracing process $tgid" <<<"$out"
+check pid_thread_traced json "$MT_TMP/tid.json" "d['meta']['pid'] == $tgid and d['stats']['traced_tasks'] >= 2" "d['meta'], d['stats']"
+wait
+bash -c 'sleep 0.2 & exec sleep 3' &
+parent=$!
+sleep 0.6
+zombie=$(ps -o pid= --ppid "$parent" | tr -d ' ')
+out=$("$MT" run -p "$zombie" -d 1 2>&1)
+rc=$?
+check pid_zombie_refused bash -c '[ "$1" = 2 ] && grep -q "zombie" <<<"$2"' _ "$rc" "$out"
+wait
