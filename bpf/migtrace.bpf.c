@@ -289,7 +289,16 @@ static __always_inline bool cpu_allowed(struct task_struct *p, __u32 cpu)
 
 static __always_inline __s16 node_of(__u32 cpu)
 {
-	return cpu < MT_MAX_CPUS ? cpu_node[cpu] : -1;
+	if (cpu >= MT_MAX_CPUS)
+		return -1;
+	/*
+	 * Bound the register that indexes, not the one that was compared: clang may spill cpu
+	 * after the test and reload it, and 6.1's verifier then loses the bound ("R3
+	 * unbounded memory access").  barrier_var() keeps clang from dropping the mask as
+	 * redundant after the test above.
+	 */
+	barrier_var(cpu);
+	return cpu_node[cpu & (MT_MAX_CPUS - 1)];
 }
 
 static __always_inline void count_pair(__u32 src, __u32 dst)
