@@ -81,7 +81,95 @@ for cpu in 0 1 2 3; do
 done
 echo 0-3 >"$fake/devices/system/cpu/online"
 dry=$("$MT" calibrate --sysfs-root "$fake" --dry-run 2>&1)
-check fake_tree_percore_l2 grep -q "L2 Unified 256 KiB of CPU 0, the largest per-core cache (buffer 427 KiB)" <<<"$dry"
+check fake_tree_percore_l2 grep -q "L2 Unified 256 KiB of CPU 0 (from sysfs), the largest per-core cache (buffer 427 KiB)" <<<"$dry"
 dry=$("$MT" calibrate --sysfs-root "$fake" --level 3 --dry-run 2>&1)
 check fake_tree_level3 grep -q "L3 Unified 8 MiB of CPU 0" <<<"$dry"
 check fake_tree_pairs grep -q "16 ordered pairs" <<<"$dry"
+
+# Where the cache size came from.  sysfs when this machine's sysfs lists caches (most hosts),
+# else CPUID on x86 (VMs without /sys/devices/system/cpu/cpuN/cache); never a silent guess.
+case $(uname -m) in x86_64 | i?86) x86=1 ;; *) x86=0 ;; esac
+if [ -e /sys/devices/system/cpu/cpu0/cache/index0 ]; then want_src=sysfs; else want_src=cpuid; fi
+real=$("$MT" calibrate --cpus 0 --reps 3 --json "$MT_TMP/src.json" -q 2>&1)
+rc=$?
+if [ "$want_src" = cpuid ] && [ "$x86" = 0 ]; then
+	check real_no_sizes_asks_size bash -c '[ "$1" = 1 ] && [ "$(wc -l <<<"$2")" = 1 ] && grep -q "no cache sizes for CPU 0: sysfs lists none and CPUID is not available on this architecture; give the size with --size" <<<"$2"' _ "$rc" "$real"
+else
+	check real_names_source bash -c '[ "$1" = 0 ] || exit 1; case $2 in
+		sysfs) grep -qE "^Calibrating .* against the L[0-9] [A-Za-z]+ [0-9.]+ [KMG]iB of CPU 0 \(from sysfs\)" <<<"$3" ;;
+		cpuid) grep -qE "^Calibrating .* against the L[0-9] [A-Za-z]+ [0-9.]+ [KMG]iB of CPU 0 \(from CPUID leaf 0x[0-9a-f]+: sysfs lists no caches\)" <<<"$3" ;;
+		esac' _ "$rc" "$want_src" "$real"
+	check real_json_source json "$MT_TMP/src.json" \
+		"d['cache']['source'] == '$want_src' and d['cache']['size_bytes'] == d['cache_size_bytes'] > 0 and d['cache']['cpu'] == 0" "d.get('cache')"
+fi
+if [ "$ncpu" -ge 2 ]; then
+	# The LLC grouping names its source, or says it is unknown; it is never made up.
+	check json_llc_groups_honest json "$MT_TMP/cal.json" \
+		"(d['llc_groups_source'] == 'unknown' and d['llc_group_of_cpu'] is None and d['groups_agree'] is None and d['llc_groups_unknown_why']) or (d['llc_groups_source'] in ('sysfs', 'CPUID', 'sysfs+CPUID') and len(d['llc_group_of_cpu']) == 2 and isinstance(d['groups_agree'], bool))" \
+		"{k: d.get(k) for k in ('llc_groups_source', 'llc_group_of_cpu', 'groups_agree', 'cache')}"
+	check json_llc_source_follows_cache json "$MT_TMP/cal.json" \
+		"d['llc_groups_source'] in ({'sysfs': ('sysfs',), 'cpuid': ('CPUID', 'unknown')}[d['cache']['source']])" \
+		"(d['llc_groups_source'], d['cache'])"
+	check text_llc_groups_named bash -c 'grep -qE "^CPU groups by measured cost: .*; ((sysfs|CPUID|sysfs\+CPUID) LLC groups: .* — (agree|differ)|sysfs/CPUID LLC groups: unknown \(.+\))$" <<<"$1"' _ "$out"
+fi
+
+# --caches sysfs: sysfs's caches, or the one-line request for --size when it lists none.
+only=$("$MT" calibrate --caches sysfs --cpus 0 --dry-run 2>&1)
+rc=$?
+if [ "$want_src" = sysfs ]; then
+	check caches_sysfs_from_sysfs bash -c '[ "$1" = 0 ] && grep -q "of CPU 0 (from sysfs)" <<<"$2"' _ "$rc" "$only"
+else
+	check caches_sysfs_asks_size bash -c '[ "$1" = 1 ] && [ "$2" = "migtrace calibrate: no cache sizes for CPU 0: sysfs lists none and --caches sysfs leaves CPUID out; give the size with --size (e.g. --size 1M)" ]' _ "$rc" "$only"
+fi
+check caches_size_overrides bash -c 'out=$("$1" calibrate --caches sysfs --size 1M --cpus 0 --dry-run 2>&1) && grep -q "against the 1 MiB cache given by --size (buffer 1.7 MiB)" <<<"$out"' _ "$MT"
+
+# --caches cpuid: CPUID on x86, whatever sysfs lists; elsewhere one line saying why not.
+cp=$("$MT" calibrate --caches cpuid --cpus 0,1 --dry-run 2>&1)
+rc=$?
+if [ "$x86" = 1 ]; then
+	check caches_cpuid_dry_run bash -c '[ "$1" = 0 ] && grep -qE "of CPU 0 \(from CPUID leaf 0x[0-9a-f]+: --caches cpuid\)" <<<"$2" && grep -q "^dry run: " <<<"$2"' _ "$rc" "$cp"
+else
+	check caches_cpuid_unavailable bash -c '[ "$1" = 1 ] && grep -q "CPUID is not available on this architecture" <<<"$2"' _ "$rc" "$cp"
+fi
+expect_usage bad_caches "'cache'" --caches cache
+
+# A test tree without cache directories: CPUID describes this machine, not the tree, so no
+# size is taken from it; one line asks for --size, exit 1.  --size makes it work.
+bare=$MT_TMP/bare
+for cpu in 0 1; do
+	mkdir -p "$bare/devices/system/cpu/cpu$cpu/topology"
+	echo $cpu >"$bare/devices/system/cpu/cpu$cpu/topology/core_id"
+done
+echo 0-1 >"$bare/devices/system/cpu/online"
+nc=$("$MT" calibrate --sysfs-root "$bare" --dry-run 2>&1)
+rc=$?
+check fake_tree_no_caches_asks_size bash -c '[ "$1" = 1 ] && [ "$(wc -l <<<"$2")" = 1 ] && grep -qx "migtrace calibrate: no cache sizes for CPU 0: sysfs lists none under .*, and CPUID describes this machine, not that tree (--caches cpuid would use it); give the size with --size (e.g. --size 1M)" <<<"$2"' _ "$rc" "$nc"
+nc=$("$MT" calibrate --sysfs-root "$bare" --size 512K --dry-run 2>&1)
+check fake_tree_no_caches_size_given grep -q "against the 512 KiB cache given by --size (buffer 853 KiB)" <<<"$nc"
+nc=$("$MT" calibrate --sysfs-root "$bare" --level 2 --dry-run 2>&1)
+check fake_tree_no_caches_level_asks_size bash -c '[ "$1" = 1 ] && grep -q "give the size with --size" <<<"$2"' _ "$?" "$nc"
+
+# The fake 2-socket tree's sysfs LLC groups reach the JSON (CPUs 0-1 exist on every host
+# that runs this part): {0-3} on one LLC, so CPUs 0 and 1 are one sysfs group.
+if [ "$ncpu" -ge 2 ]; then
+	"$MT" calibrate --sysfs-root "$fake" --cpus 0,1 --reps 3 -q --json "$MT_TMP/fake.json" >/dev/null 2>&1
+	check fake_tree_llc_groups_json json "$MT_TMP/fake.json" \
+		"d['llc_groups_source'] == 'sysfs' and d['llc_group_of_cpu'] == [0, 0] and d['sysfs_llc_group_of_cpu'] == [0, 0] and d['cache']['source'] == 'sysfs' and d['cache']['scope'] == 'per-core' and d['cache']['level'] == 2"
+fi
+
+# validate resolves the cache as calibrate does, before any BPF: bad input is exit 2, and a
+# machine with no cache sizes stops with the same one-line request.
+if [ "$ncpu" -lt 2 ]; then
+	skip validate_cache "one CPU: validate needs two"
+else
+	vo=$("$MT" validate --size 12Q 2>&1)
+	check validate_bad_size bash -c '[ "$1" = 2 ] && grep -qF -- "--size: '"'"'12Q'"'"'" <<<"$2"' _ "$?" "$vo"
+fi
+if [ "$ncpu" -lt 2 ]; then
+	:
+elif [ "$want_src" = cpuid ]; then
+	vo=$("$MT" validate --caches sysfs 2>&1)
+	check validate_no_sizes_asks_size bash -c '[ "$1" = 1 ] && [ "$2" = "migtrace validate: no cache sizes for CPU 0: sysfs lists none and --caches sysfs leaves CPUID out; give the size with --size (e.g. --size 1M)" ]' _ "$?" "$vo"
+else
+	skip validate_no_sizes_asks_size "sysfs lists caches here; the unit tests cover a machine without"
+fi

@@ -4,6 +4,7 @@
 #define MIGTRACE_FAKE_SYSFS_H
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -113,6 +114,93 @@ static inline void make_tree_2socket(const char *root)
 	}
 	fs_write(root, "devices/system/node/node0/cpulist", "0-3");
 	fs_write(root, "devices/system/node/node1/cpulist", "4-7");
+}
+
+/* A CPU's cluster_cpus_list: hybrid E-cores share an L2 per cluster of four. */
+static inline void fs_cluster(const char *root, int cpu, const char *cluster)
+{
+	char rel[256];
+
+	snprintf(rel, sizeof(rel), "devices/system/cpu/cpu%d/topology/cluster_cpus_list", cpu);
+	fs_write(root, rel, "%s", cluster);
+}
+
+/* "a-b" for a core of smt threads starting at first (just "a" without SMT). */
+static inline void fs_range(char *buf, size_t len, int first, int count)
+{
+	if (count == 1)
+		snprintf(buf, len, "%d", first);
+	else
+		snprintf(buf, len, "%d-%d", first, first + count - 1);
+}
+
+/* n CPUs, smt threads per core, one package, no cache directories (some VMs' sysfs). */
+static inline void make_tree_nocache(const char *root, int n, int smt)
+{
+	char sib[16];
+
+	fs_range(sib, sizeof(sib), 0, n);
+	fs_write(root, "devices/system/cpu/online", "%s", sib);
+	for (int cpu = 0; cpu < n; cpu++) {
+		fs_range(sib, sizeof(sib), cpu / smt * smt, smt);
+		fs_cpu(root, cpu, cpu / smt, 0, sib);
+	}
+}
+
+/*
+ * AMD with core complexes: 16 CPUs, SMT pairs (2k, 2k+1), 8 cores, one package; L1d 32K,
+ * L1i 32K and L2 512K per core, L3 16M per CCX of 4 cores (CPUs 0-7, 8-15).  Without
+ * caches, only the topology.
+ */
+static inline void make_tree_amd_ccx(const char *root, bool caches)
+{
+	char sib[16], l3[16];
+
+	fs_write(root, "devices/system/cpu/online", "0-15");
+	for (int cpu = 0; cpu < 16; cpu++) {
+		fs_range(sib, sizeof(sib), cpu / 2 * 2, 2);
+		fs_range(l3, sizeof(l3), cpu / 8 * 8, 8);
+		fs_cpu(root, cpu, cpu / 2, 0, sib);
+		fs_cluster(root, cpu, sib);
+		if (!caches)
+			continue;
+		fs_cache(root, cpu, 0, 1, "Data", "32K", sib);
+		fs_cache(root, cpu, 1, 1, "Instruction", "32K", sib);
+		fs_cache(root, cpu, 2, 2, "Unified", "512K", sib);
+		fs_cache(root, cpu, 3, 3, "Unified", "16384K", l3);
+	}
+	fs_write(root, "devices/system/node/node0/cpulist", "0-15");
+}
+
+/*
+ * Intel hybrid: P-cores are CPUs 0-7 (4 cores, SMT pairs, L1d 48K and L2 1280K per core),
+ * E-cores CPUs 8-15 (no SMT, L1d 32K per core, clusters 8-11 and 12-15 each sharing a 4M
+ * L2); one 24M L3 for all.  The PMU directories name the core types, as Linux does.
+ */
+static inline void make_tree_hybrid(const char *root, bool caches)
+{
+	char sib[16], cl[16];
+
+	fs_write(root, "devices/system/cpu/online", "0-15");
+	fs_write(root, "devices/cpu_core/cpus", "0-7");
+	fs_write(root, "devices/cpu_atom/cpus", "8-15");
+	for (int cpu = 0; cpu < 16; cpu++) {
+		bool p = cpu < 8;
+
+		if (p)
+			fs_range(sib, sizeof(sib), cpu / 2 * 2, 2);
+		else
+			fs_range(sib, sizeof(sib), cpu, 1);
+		fs_range(cl, sizeof(cl), cpu / 4 * 4, 4);
+		fs_cpu(root, cpu, p ? cpu / 2 : cpu, 0, sib);
+		fs_cluster(root, cpu, p ? sib : cl);
+		if (!caches)
+			continue;
+		fs_cache(root, cpu, 0, 1, "Data", p ? "48K" : "32K", sib);
+		fs_cache(root, cpu, 1, 1, "Instruction", p ? "32K" : "64K", sib);
+		fs_cache(root, cpu, 2, 2, "Unified", p ? "1280K" : "4096K", p ? sib : cl);
+		fs_cache(root, cpu, 3, 3, "Unified", "24576K", "0-15");
+	}
 }
 
 static inline char *fs_tempdir(void)
