@@ -296,7 +296,8 @@ int cpuid_read_cpus(const struct cpu_set_list *cpus, struct cpuid_info *out)
 		}
 		if (sched_getcpu() != cpu) {
 			snprintf(out[i].why, sizeof(out[i].why), "CPUID could not run on CPU %d: "
-				 "the thread is still on CPU %d after pinning", cpu, sched_getcpu());
+				 "the thread is still on CPU %d after pinning", cpu,
+				 sched_getcpu());
 			continue;
 		}
 		if (cpuid_decode(cpuid_query_native, NULL, &out[i]) >= 0)

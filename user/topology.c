@@ -179,12 +179,7 @@ static void set_hybrid(struct topology *t)
 	t->hybrid = p && e;
 }
 
-static void set_mask_from(struct topo_mask *m, const struct topo_mask *from)
-{
-	memcpy(m, from, sizeof(*m));
-}
-
-/* The CPUID cache k of info[i] as a topology cache, its sharing from the APIC ids of all. */
+/* CPUID's cache kk of info[i] as a topology cache k, its sharing from all the APIC ids. */
 static void cache_from_cpuid(const struct topology *t, const struct cpu_set_list *cpus,
 			     const struct cpuid_info *info, int i, const struct cpuid_cache *kk,
 			     struct topo_cache *k)
@@ -202,7 +197,7 @@ static void cache_from_cpuid(const struct topology *t, const struct cpu_set_list
 	if (!kk->shared_known)
 		return;			/* shared_known stays false: the leaf does not say */
 	if (kk->smt_private) {
-		set_mask_from(&k->shared, &t->cpu[cpu].siblings);
+		k->shared = t->cpu[cpu].siblings;
 		k->shared_known = true;
 		return;
 	}
@@ -719,9 +714,10 @@ int topology_calib_cache(const struct topology *t, int cpu, int level, const cha
 				k = topology_llc(t, cpu);
 		}
 		if (!k && level && has_data) {
-			fprintf(stderr, "migtrace %s: --level %d: CPU %d has no level-%d data cache "
-				"(its data caches: %s); choose one of those or give the size with "
-				"--size\n", cmd, level, cpu, level, data_levels(c, m, sizeof(m)));
+			fprintf(stderr, "migtrace %s: --level %d: CPU %d has no level-%d data "
+				"cache (its data caches: %s); choose one of those or give the size "
+				"with --size\n", cmd, level, cpu, level,
+				data_levels(c, m, sizeof(m)));
 			return -EINVAL;
 		}
 		if (!k) {
@@ -741,11 +737,11 @@ int topology_calib_cache(const struct topology *t, int cpu, int level, const cha
 		else if (strcmp(out->scope, "per-core") == 0)
 			snprintf(shared, sizeof(shared), ", the largest per-core cache");
 		else if (strcmp(out->scope, "per-cluster") == 0)
-			snprintf(shared, sizeof(shared), ", the largest per-cluster cache (shared by "
-				 "CPUs %s)", format_mask(t, &k->shared, m, sizeof(m)));
+			snprintf(shared, sizeof(shared), ", the largest per-cluster cache (shared "
+				 "by CPUs %s)", format_mask(t, &k->shared, m, sizeof(m)));
 		else
-			snprintf(shared, sizeof(shared), ", the last-level cache (%s; none is known "
-				 "to be per-core)", out->scope);
+			snprintf(shared, sizeof(shared), ", the last-level cache (%s; none is "
+				 "known to be per-core)", out->scope);
 		snprintf(out->what, sizeof(out->what), "L%d %s %s of CPU %d (%s)%s", k->level,
 			 k->type, fmt_bytes(b, sizeof(b), k->size_bytes), cpu, note, shared);
 	}
@@ -753,8 +749,8 @@ int topology_calib_cache(const struct topology *t, int cpu, int level, const cha
 	if (sysinfo(&si) == 0) {
 		avail = (unsigned long long)si.freeram * si.mem_unit;
 		if (out->size_bytes > avail / 5) {
-			fprintf(stderr, "migtrace %s: %s %s: the buffers would not fit in the %s of "
-				"free memory; give a smaller size with --size\n", cmd,
+			fprintf(stderr, "migtrace %s: %s %s: the buffers would not fit in the %s "
+				"of free memory; give a smaller size with --size\n", cmd,
 				size_arg ? "--size" : "the cache of", size_arg ? size_arg :
 				fmt_bytes(b, sizeof(b), out->size_bytes),
 				fmt_bytes(m, sizeof(m), avail));
@@ -775,7 +771,8 @@ static void print_caches(const struct topology *t, FILE *f, int cpu)
 		fprintf(f, "  L%d %-11s %s, ", k->level, k->type, fmt_bytes(b, sizeof(b),
 										k->size_bytes));
 		if (k->shared_known)
-			fprintf(f, "shared by CPUs %s", format_mask(t, &k->shared, buf, sizeof(buf)));
+			fprintf(f, "shared by CPUs %s",
+				format_mask(t, &k->shared, buf, sizeof(buf)));
 		else
 			fprintf(f, "sharing unknown");
 		if (k->source == TOPO_SRC_CPUID)
@@ -785,7 +782,8 @@ static void print_caches(const struct topology *t, FILE *f, int cpu)
 			fprintf(f, " (sysfs");
 		if (t->hybrid)
 			fprintf(f, "; %s CPU %d", c->core_type == TOPO_CORE_P ? "P-core" :
-				c->core_type == TOPO_CORE_E ? "E-core" : "core of unknown type", cpu);
+				c->core_type == TOPO_CORE_E ? "E-core" : "core of unknown type",
+				cpu);
 		fprintf(f, ")\n");
 	}
 }

@@ -262,6 +262,8 @@ static void groups_from_seed_matrix(void **state)
 	assert_true(g.split_ratio > 2.0);
 	for (int cpu = 0; cpu < 8; cpu++)
 		assert_int_equal(g.group_of[cpu], (cpu == 0 || cpu >= 5) ? 0 : 1);
+	assert_true(g.llc_known);
+	assert_string_equal(g.llc_source, "sysfs");
 	assert_int_equal(g.sysfs_ngroups, 2);
 	assert_int_equal(g.sysfs_group_of[3], 0);
 	assert_int_equal(g.sysfs_group_of[4], 1);
