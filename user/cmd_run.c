@@ -24,6 +24,7 @@
 #include "cachewalk.h"
 #include "commands.h"
 #include "correlate.h"
+#include "elf_sym.h"
 #include "verdict.h"
 #include "launch.h"
 #include "parse.h"
@@ -39,6 +40,8 @@ static struct run_env {
 	const char *output;
 	const char *user;
 	const char *unit_arg;		/* --unit BINARY:FUNCTION */
+	char unit_bin[PATH_MAX];	/* ... its binary, resolved */
+	char unit_func[256];		/* ... its function */
 	const char *calibration;	/* --calibration FILE.json */
 	uint64_t duration_ns;		/* 0: until the workload ends or Ctrl-C */
 	int64_t hot_ns;			/* --hot-ns, or -2 when not given */
@@ -249,28 +252,57 @@ static int resolve_cpus(struct cpu_set_list *cpus, int16_t *cpu_node, int ncpu_n
  * Units: --unit BINARY:FUNCTION, or the built-in cachewalk's own unit function.  A unit
  * binary given by name is looked up like a command.
  */
+/*
+ * --unit BINARY:FUNCTION, resolved and checked before anything is launched or attached:
+ * the binary found the way the shell would, and the function defined in its symbol table.
+ */
+static int resolve_unit_arg(void)
+{
+	const char *colon = strrchr(env.unit_arg, ':');
+	char *name = strndupa(env.unit_arg, (size_t)(colon - env.unit_arg));
+	int err;
+
+	snprintf(env.unit_func, sizeof(env.unit_func), "%s", colon + 1);
+	/* a path is taken as it is: a shared library need not be executable */
+	if (strchr(name, '/'))
+		err = snprintf(env.unit_bin, sizeof(env.unit_bin), "%s", name) >=
+		      (int)sizeof(env.unit_bin) ? -ENAMETOOLONG : 0;
+	else
+		err = launch_resolve(name, env.unit_bin, sizeof(env.unit_bin));
+	if (!err)
+		err = elf_defines_function(env.unit_bin, env.unit_func);
+	switch (err) {
+	case 0:
+		return 0;
+	case -ENOENT:
+		if (access(env.unit_bin, F_OK) == 0) {
+			fprintf(stderr, "migtrace run: --unit: %s defines no function '%s' (see nm "
+				"-D %s; a stripped binary has only its dynamic symbols)\n",
+				env.unit_bin, env.unit_func, env.unit_bin);
+			return err;
+		}
+		break;
+	case -ENOEXEC:
+		fprintf(stderr, "migtrace run: --unit: %s is not an ELF binary\n", env.unit_bin);
+		return err;
+	}
+	fprintf(stderr, "migtrace run: --unit: cannot use '%.*s': %s\n",
+		(int)(colon - env.unit_arg), env.unit_arg, strerror(-err));
+	return err;
+}
+
 static int attach_units(struct tracer *tr, struct run_record *rec, const char *workload)
 {
-	char bin[PATH_MAX], func[256];
-	const char *colon;
+	const char *bin = env.unit_bin, *func = env.unit_func;
 	bool cachewalk = false;
 	int err;
 
-	if (env.unit_arg) {
-		colon = strrchr(env.unit_arg, ':');
-		snprintf(func, sizeof(func), "%s", colon + 1);
-		snprintf(bin, sizeof(bin), "%.*s", (int)(colon - env.unit_arg), env.unit_arg);
-		if (!strchr(bin, '/') && (err = launch_resolve(bin, bin, sizeof(bin)))) {
-			fprintf(stderr, "migtrace run: --unit: cannot find '%.*s': %s\n",
-				(int)(colon - env.unit_arg), env.unit_arg, strerror(-err));
-			return err;
-		}
-	} else if (workload && !strcmp(basename(strdupa(workload)), "cachewalk")) {
-		snprintf(bin, sizeof(bin), "%s", workload);
-		snprintf(func, sizeof(func), "%s", CACHEWALK_UNIT_FUNC);
+	if (!env.unit_arg) {
+		if (!workload || strcmp(basename(strdupa(workload)), "cachewalk"))
+			return 0;
+		bin = workload;
+		func = CACHEWALK_UNIT_FUNC;
 		cachewalk = true;
-	} else {
-		return 0;
 	}
 	err = tracer_attach_unit(tr, bin, func, cachewalk);
 	if (!err)
@@ -280,15 +312,20 @@ static int attach_units(struct tracer *tr, struct run_record *rec, const char *w
 
 static void describe_command(struct run_record *rec)
 {
-	size_t off = 0;
+	size_t off = 0, len = sizeof(rec->command) - 1;
 
 	if (env.pid) {
 		snprintf(rec->command, sizeof(rec->command), "pid %ld", env.pid);
 		return;
 	}
-	for (char **a = env.argv; *a && off < sizeof(rec->command) - 1; a++)
-		off += snprintf(rec->command + off, sizeof(rec->command) - off, "%s%s",
-				a == env.argv ? "" : " ", *a);
+	for (char **a = env.argv; *a; a++)
+		off += (size_t)snprintf(rec->command + (off < len ? off : len),
+					off < len ? len - off : 0, "%s%s",
+					a == env.argv ? "" : " ", *a);
+	/* A long command is cut where it says so, not silently. */
+	if (off >= len)
+		snprintf(rec->command + len - 64, 65, " [cut here: %u more characters, %u in all]",
+			 (unsigned)(off - (len - 64)), (unsigned)off);
 }
 
 /* Reads the hot time from a calibrate --json file: the robust one when it is there. */
@@ -498,8 +535,10 @@ int run_command(int argc, char **argv, const struct run_calibration *inline_cal)
 			strerror(-err));
 		return 127;
 	}
-	/* A bad output path is found now, not after the whole workload has run. */
+	/* A bad output path or unit is found now, not after the whole workload has run. */
 	if (env.output && atomic_file_check(env.output))
+		return MT_EXIT_USAGE;
+	if (env.unit_arg && resolve_unit_arg())
 		return MT_EXIT_USAGE;
 	if (env.calibration && read_calibration(env.calibration, &file_cal))
 		return MT_EXIT_USAGE;

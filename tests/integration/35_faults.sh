@@ -90,7 +90,7 @@ def tick():
     for _ in range(300): time.sleep(0.01)
 t = threading.Thread(target=tick); t.start()
 print(os.getpid(), t.native_id, flush=True); tick(); t.join()' >"$MT_TMP/thr.out" &
-sleep 0.5
+for _ in $(seq 50); do [ -s "$MT_TMP/thr.out" ] && break; sleep 0.1; done
 read -r tgid tid <"$MT_TMP/thr.out"
 out=$("$MT" run -p "$tid" -d 1 -o "$MT_TMP/tid.json" 2>&1)
 check pid_thread_resolved grep -q "is a thread of process $tgid: tracing process $tgid" <<<"$out"
@@ -104,3 +104,17 @@ out=$("$MT" run -p "$zombie" -d 1 2>&1)
 rc=$?
 check pid_zombie_refused bash -c '[ "$1" = 2 ] && grep -q "zombie" <<<"$2"' _ "$rc" "$out"
 wait
+
+# 8. A bad --unit is one line and exit 2, before anything runs; a long command says where
+#    it was cut.
+for spec in /nonexistent:func /bin/true:no_such_function /etc/passwd:x no_such_program:x; do
+	out=$("$MT" run --unit "$spec" -- touch "$MT_TMP/ran" 2>&1)
+	rc=$?
+	name=unit_bad_$(tr -c 'a-z\n' _ <<<"${spec%%:*}" | tail -c 12)
+	if [ "$rc" = 2 ] && [ ! -e "$MT_TMP/ran" ] && [ "$(wc -l <<<"$out")" = 1 ] &&
+		grep -q "^migtrace run: --unit: " <<<"$out"; then pass "$name"
+	else fail "$name" "rc=$rc out=$out"; fi
+done
+"$MT" run -o "$MT_TMP/long.json" -- /bin/echo "$(head -c 3000 /dev/zero | tr '\0' a)" >/dev/null 2>&1
+check long_command_marked json "$MT_TMP/long.json" \
+	"d['meta']['command'].endswith('more characters, 3010 in all]')" "d['meta']['command'][-80:]"
