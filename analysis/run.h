@@ -49,6 +49,8 @@ struct run_record {
 	double duration_s;		/* s */
 	int exit_status;		/* the workload's, as a shell reports it; -1 unknown */
 	char end_reason[128];
+	bool interrupted;		/* a launched workload was ended by a signal or --duration,
+					 * not by itself: what it planned to do may not all be here */
 	/* what was captured */
 	struct mt_migrate *recs;	/* in ring-buffer order */
 	size_t nrecs, cap;

@@ -273,6 +273,7 @@ struct json_object *run_to_json(const struct run_record *r)
 	JADD(meta, "duration_s", json_object_new_double(r->duration_s));
 	JADD(meta, "exit_status", JI(r->exit_status));
 	JADD(meta, "end_reason", json_object_new_string(r->end_reason));
+	JADD(meta, "interrupted", json_object_new_boolean(r->interrupted));
 	JADD(meta, "ringbuf_bytes", JI(r->ringbuf_bytes));
 	clocks = json_object_new_object();
 	JADD(clocks, "ts_ns", json_object_new_string("CLOCK_MONOTONIC (bpf_ktime_get_ns)"));

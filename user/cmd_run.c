@@ -379,6 +379,19 @@ static void analyze_units(const struct run_record *rec, const struct run_calibra
 			 "controlled experiment: refill penalty by age (cachewalk, real migrations "
 			 "by sched_setaffinity, same-CPU control arm)" :
 			 "natural migrations: refill penalty by age (the scheduler decided)");
+	/* An experiment cut short has not measured every age of its schedule: a verdict from
+	 * it would look as sure as a whole one.  (Natural runs end when the user says.) */
+	if (mode == CORR_CONTROLLED && rec->interrupted) {
+		printf("\nverdict: none: the controlled experiment was interrupted (%s) before it "
+		       "finished its schedule; the table above is partial, and no verdict is "
+		       "given from an incomplete experiment\n", rec->end_reason);
+		*corr_json = corr_to_json(cr);
+		*verdict_json = json_object_new_object();
+		json_object_object_add(*verdict_json, "none", json_object_new_string(
+			"the controlled experiment was interrupted before it finished"));
+		free(cr);
+		return;
+	}
 	vin.corr = cr;
 	vin.kernel_ns = (double)rec->hot_ns;
 	vin.kernel_source = rec->hot_source;
@@ -644,6 +657,7 @@ int run_command(int argc, char **argv, const struct run_calibration *inline_cal)
 
 			if (w == child.pid) {
 				rec.exit_status = launch_exit_status(wstatus);
+				rec.interrupted = ended_by_us || nsig > 0;
 				child.pid = -1;
 				if (ended_by_us)
 					snprintf(rec.end_reason, sizeof(rec.end_reason),

@@ -118,3 +118,15 @@ done
 "$MT" run -o "$MT_TMP/long.json" -- /bin/echo "$(head -c 3000 /dev/zero | tr '\0' a)" >/dev/null 2>&1
 check long_command_marked json "$MT_TMP/long.json" \
 	"d['meta']['command'].endswith('more characters, 3010 in all]')" "d['meta']['command'][-80:]"
+
+# 9. An interrupted validate says so and gives no verdict, in the text and in the file.
+"$MT" validate -o "$MT_TMP/val.json" >"$MT_TMP/val.out" 2>&1 &
+mt=$!
+for _ in $(seq 100); do grep -q "step 2 of 2" "$MT_TMP/val.out" && break; sleep 0.1; done
+sleep 3
+kill -INT "$mt"
+wait "$mt"
+check validate_interrupted_no_verdict grep -q "^verdict: none: the controlled experiment was interrupted" "$MT_TMP/val.out"
+check validate_interrupted_not_judged bash -c '! grep -qE "=> the kernel.s .* is too (low|high)" "$1"' _ "$MT_TMP/val.out"
+check validate_interrupted_file json "$MT_TMP/val.json" \
+	"d['meta']['interrupted'] is True and 'none' in d['verdict'] and 'factor' not in json.dumps(d['verdict'])" "d['meta'], d['verdict']"
