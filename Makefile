@@ -149,6 +149,13 @@ test: deps
 	$(Q)$(MAKE) --no-print-directory all unit san
 	$(Q)bash tests/run.sh
 
+# The kernel matrix: Debian's kernels booted under qemu (TCG), and the host's own kernel,
+# each running the real BPF cases (tests/kernels/matrix.sh; also run by `make test`).
+.PHONY: test-kernels
+test-kernels: deps
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)bash tests/kernels/matrix.sh
+
 run:
 	$(Q)$(MAKE) --no-print-directory deps DEB_PKGS="$(RUN_PKGS)"
 	$(Q)$(MAKE) --no-print-directory migtrace $(WORKLOADS)

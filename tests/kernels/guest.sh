@@ -1,0 +1,183 @@
+#!/bin/sh
+# The kernel matrix's suite: runs migtrace's real BPF cases on the kernel it is running on and
+# ships the raw outputs (exit codes, text, small run records) to $MT_CHANNEL.  It checks
+# nothing itself: tests/kernels/check.py judges the outputs on the host, so this file stays
+# POSIX sh and runs the same under busybox ash (the initramfs of a qemu guest, where
+# MT_CHANNEL is the second serial port) and under the host's sh (the host's own kernel).
+#
+# Channel format, one block per case, so that a guest which hangs in case N has still
+# delivered cases 1..N-1 and the host can name the case that hung:
+#   MT-HELLO <uptime s> <uname -r>
+#   MT-CASE <case> <uptime s>                  the case starts
+#   MT-FILE <case> <file>  / base64 of gzip / MT-EOF
+#   MT-END <case> <uptime s> <duration s>      the case's files are all shipped
+#   MT-DONE <uptime s>
+#
+# Environment: MT_ROOT (the directory holding ./migtrace and .output/), MT_CHANNEL (where
+# the blocks go), MT_CASE_TIMEOUT (seconds per command, default 300), MT_WORK (scratch).
+set -u
+
+MT_ROOT=${MT_ROOT:?MT_ROOT must name the directory holding migtrace and .output/}
+MT_CHANNEL=${MT_CHANNEL:?MT_CHANNEL must name the results channel (a file or a tty)}
+CASE_TIMEOUT=${MT_CASE_TIMEOUT:-300}
+MT="$MT_ROOT/migtrace"
+PROGS="$MT_ROOT/.output/tests/progs"
+WORK=${MT_WORK:-/tmp/mt-kernels.$$}
+TUNABLE=/sys/kernel/debug/sched/migration_cost_ns
+# Bounds the size of every run record shipped: counts and histograms stay complete.
+MAXREC="--max-records 2000"
+
+rm -rf "$WORK" && mkdir -p "$WORK" || { echo "guest.sh: cannot create $WORK" >&2; exit 1; }
+
+now() { read -r up _ </proc/uptime; echo "$up"; }
+emit() { echo "$*" >>"$MT_CHANNEL"; }
+
+# run_to DIR NAME CMD...: runs CMD under the per-command timeout (SIGKILL 10 s after the
+# TERM, so a hung migtrace cannot stall the suite); stdout, stderr and the exit status go to
+# DIR/NAME.out, .err and .rc (124/137 mean the timeout fired).
+run_to() {
+	_d=$1 _n=$2
+	shift 2
+	timeout -k 10 "$CASE_TIMEOUT" "$@" >"$_d/$_n.out" 2>"$_d/$_n.err"
+	echo $? >"$_d/$_n.rc"
+}
+
+case_begin() {
+	CASE=$1
+	CDIR=$WORK/$CASE
+	mkdir -p "$CDIR"
+	T0=$(now)
+	emit "MT-CASE $CASE $T0"
+	echo "mt-guest: $CASE" >&2
+}
+
+# case_end: ships every file of the case's directory, then the end marker with its duration.
+case_end() {
+	for _f in "$CDIR"/*; do
+		[ -f "$_f" ] || continue
+		{
+			echo "MT-FILE $CASE ${_f##*/}"
+			gzip -c "$_f" | base64
+			echo "MT-EOF"
+		} >>"$MT_CHANNEL"
+	done
+	_t1=$(now)
+	emit "MT-END $CASE $_t1 $(awk -v a="$T0" -v b="$_t1" 'BEGIN { printf "%.2f", b - a }')"
+}
+
+# records FILE PID: how many records of task PID a run record holds.  Used only to decide
+# whether to measure again (as tests/integration/30_run.sh does); check.py does the real
+# count.  The file is one JSON line; "pid":N, appears once in meta and once per record.
+records() {
+	_n=$(grep -o "\"pid\":$2," "$1" 2>/dev/null | wc -l)
+	echo $((_n > 0 ? _n - 1 : 0))
+}
+
+# Restore the tunable whatever happens: on the host this is the real machine's setting.
+TUNABLE_ORIG=
+restore_tunable() {
+	[ -n "$TUNABLE_ORIG" ] && echo "$TUNABLE_ORIG" >"$TUNABLE" 2>/dev/null
+	TUNABLE_ORIG=
+}
+trap 'restore_tunable' EXIT
+trap 'restore_tunable; exit 130' INT TERM
+
+emit "MT-HELLO $(now) $(uname -r)"
+
+# Facts the host reports beside the results.
+case_begin env
+{
+	echo "uname $(uname -r)"
+	echo "version $(cat /proc/sys/kernel/version 2>/dev/null)"
+	echo "nproc $(nproc)"
+	echo "btf $(test -r /sys/kernel/btf/vmlinux && echo yes || echo no)"
+	echo "lockdown $(cat /sys/kernel/security/lockdown 2>/dev/null || echo unknown)"
+	echo "preempt $(uname -v)"
+} >"$CDIR/facts"
+case_end
+
+# doctor: its exit status and its lines (it also names a program the verifier rejects).
+case_begin doctor
+run_to "$CDIR" doctor "$MT" doctor
+case_end
+
+# Does `migtrace run` load, verify and attach at all?  With -v, so that a rejection ships
+# the verifier's log (libbpf prints it on failure only).
+case_begin run_loads
+run_to "$CDIR" run "$MT" run -v --cpus 0,1 -o "$CDIR/run.json" -- true
+case_end
+
+# 23 affinity moves of a sleeping task, measured up to 3 times as 30_run.sh does: the
+# kernel now and then moves the sleeping task without a sched_migrate_task event.
+case_begin selfmig_sleeping
+for attempt in 1 2 3; do
+	run_to "$CDIR" run "$MT" run --cpus 0,1 $MAXREC -o "$CDIR/run.json" -- \
+		"$PROGS/selfmig" sleeping 23 5
+	echo "$attempt" >"$CDIR/attempts"
+	pid=$(sed -n 's/^selfmig sleeping pid \([0-9]*\) .*/\1/p' "$CDIR/run.out")
+	# nothing to measure again when migtrace failed outright (no run record)
+	[ -s "$CDIR/run.json" ] && [ -n "$pid" ] || break
+	[ "$(records "$CDIR/run.json" "$pid")" = 23 ] && break
+done
+case_end
+
+case_begin selfmig_running
+run_to "$CDIR" run "$MT" run --cpus 0,1 $MAXREC -o "$CDIR/run.json" -- \
+	"$PROGS/selfmig" running 23 1
+case_end
+
+# Threads and children are traced; another process migrating at the same time is not.
+case_begin family
+timeout -k 10 "$CASE_TIMEOUT" "$PROGS/selfmig" running 30 1 >"$CDIR/other.out" 2>&1 &
+other=$!
+run_to "$CDIR" run "$MT" run --cpus 0,1 $MAXREC -o "$CDIR/run.json" -- "$PROGS/family" 5 7
+wait "$other"
+echo $? >"$CDIR/other.rc"
+case_end
+
+# The scheduler's own causes.
+for mode in "lb 1" "active 2" "fork 1"; do
+	case_begin "balance_${mode% *}"
+	# shellcheck disable=SC2086 # mode is two words on purpose
+	run_to "$CDIR" run "$MT" run --cpus 0,1 $MAXREC -o "$CDIR/run.json" -- \
+		"$PROGS/balance" $mode
+	case_end
+done
+
+# -t 6 as in 30_run.sh, whose ">= 10 wakeup placements" is made for it: with -t 4 the host's
+# 6.18 placed 1 wake-up in 2 s once (4 x 30 % load on 2 CPUs mostly wakes on an idle CPU).
+case_begin wakeup
+run_to "$CDIR" run "$MT" run --cpus 0,1 $MAXREC -o "$CDIR/run.json" wakeup -t 6 -d 2
+case_end
+
+case_begin validate
+run_to "$CDIR" validate "$MT" validate --samples 5
+case_end
+
+# The tunable: read it, see migtrace report it (doctor and the run header), write another
+# value, see migtrace report that, restore, verify.  Raw values only; check.py compares.
+case_begin tunable
+if cat "$TUNABLE" >"$CDIR/orig" 2>"$CDIR/orig.err"; then
+	TUNABLE_ORIG=$(cat "$CDIR/orig")
+fi
+run_to "$CDIR" doctor_orig "$MT" doctor
+run_to "$CDIR" run_orig "$MT" run --cpus 0,1 -o "$CDIR/run_orig.json" -- true
+if [ -n "$TUNABLE_ORIG" ]; then
+	new=2500000
+	[ "$TUNABLE_ORIG" = "$new" ] && new=3500000
+	echo "$new" >"$CDIR/new"
+	{ echo "$new" >"$TUNABLE"; } 2>"$CDIR/write.err"
+	echo $? >"$CDIR/write.rc"
+	cat "$TUNABLE" >"$CDIR/after_write" 2>&1
+	run_to "$CDIR" doctor_new "$MT" doctor
+	run_to "$CDIR" run_new "$MT" run --cpus 0,1 -o "$CDIR/run_new.json" -- true
+	{ echo "$TUNABLE_ORIG" >"$TUNABLE"; } 2>"$CDIR/restore.err"
+	echo $? >"$CDIR/restore.rc"
+	cat "$TUNABLE" >"$CDIR/restored" 2>&1
+	TUNABLE_ORIG=
+	run_to "$CDIR" doctor_restored "$MT" doctor
+fi
+case_end
+
+emit "MT-DONE $(now)"
+rm -rf "$WORK"

@@ -1,0 +1,368 @@
+#!/usr/bin/env bash
+# The kernel matrix: migtrace's real BPF cases on Debian's own kernels, each booted under
+# qemu (TCG: no KVM needed), plus the host's own kernel, reported per kernel as
+#   kernel 6.1.0-57-cloud-amd64: N passed, N failed
+# Each check is also a PASS/FAIL line in $MT_RESULTS (tests/run.sh counts them), named
+# k6.1_selfmig_sleeping_23, k6.12_..., k6.1rt_..., khost_...
+#
+#   bash tests/kernels/matrix.sh [KERNEL...]     (`make test-kernels`; root; after `make all`)
+#
+# KERNEL is `host` or a Debian kernel package (a meta package is resolved with apt-cache
+# depends); default: $MT_KERNELS, else the host and the three below.  Environment:
+#   MT_KERNEL_CACHE    where the kernels are kept between runs (/var/cache/migtrace-kernels)
+#   MT_BOOT_TIMEOUT    seconds for a guest to start the suite (180)
+#   MT_CASE_TIMEOUT    seconds per command inside the suite (180); a guest whose results
+#                      port is silent for this plus 60 s is hung and killed
+#   MT_BEAT_TIMEOUT    seconds without the guest's console heartbeat (every 5 s) after which
+#                      its kernel is hung and killed (60)
+#   MT_GUEST_TIMEOUT   seconds for a whole guest (900)
+#   MT_GUEST_APPEND    extra kernel boot options for every guest (e.g. preempt=full)
+#   CI=true            a kernel that cannot be fetched is a failure, not a skip
+#
+# How: tests/kernels/guest.sh runs the cases and ships raw outputs on a channel (the
+# guest's second serial port, or a file for the host); tests/kernels/check.py judges them
+# here.  The initramfs (busybox, the built binaries and their libraries, tests/kernels/init)
+# is built into .output/kernels/; each kernel's console log and decoded outputs are kept in
+# .output/kernels/<kernel>/ for a look after a failure.
+set -u
+cd "$(dirname "$0")/../.." || exit 1
+ROOT=$PWD
+
+# Standalone (make test-kernels) keeps its own results; under tests/run.sh they go to its file.
+standalone=0
+if [ -z "${MT_RESULTS:-}" ]; then
+	standalone=1
+	MT_RESULTS=$(mktemp /tmp/migtrace-kernels.XXXXXX)
+	export MT_RESULTS
+fi
+. "$ROOT/tests/lib.sh"
+
+CACHE=${MT_KERNEL_CACHE:-/var/cache/migtrace-kernels}
+OUT=$ROOT/.output/kernels
+BOOT_TIMEOUT=${MT_BOOT_TIMEOUT:-180}
+CASE_TIMEOUT=${MT_CASE_TIMEOUT:-180}
+GUEST_TIMEOUT=${MT_GUEST_TIMEOUT:-900}
+SILENT_LIMIT=$((CASE_TIMEOUT + 60))
+BEAT_TIMEOUT=${MT_BEAT_TIMEOUT:-60}
+DEFAULT_KERNELS="host linux-image-cloud-amd64 linux-image-6.12-cloud-amd64 linux-image-rt-amd64"
+if [ $# -gt 0 ]; then KERNELS="$*"; else KERNELS=${MT_KERNELS:-$DEFAULT_KERNELS}; fi
+
+t_start=$EPOCHREALTIME
+summary=()		# one line per kernel, printed again at the end
+
+# elapsed T0: seconds since T0 (an $EPOCHREALTIME), one decimal.
+elapsed() { awk -v a="$1" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }'; }
+
+# unavailable NAME REASON: a kernel or tool the matrix cannot get: skip, failure under CI.
+unavailable() { bpf_skip "$1" "$2"; }
+
+# ---- prerequisites ----------------------------------------------------------------------
+
+need_tools() {
+	local t missing=""
+	for t in qemu-system-x86_64 busybox cpio gzip python3 apt-get apt-cache dpkg-deb ldd; do
+		command -v "$t" >/dev/null || missing="$missing $t"
+	done
+	[ -z "$missing" ] && return 0
+	echo "missing:$missing (run \`make deps\`: TEST_PKGS has qemu-system-x86, busybox-static and cpio)"
+	return 1
+}
+
+need_build() {
+	local f
+	for f in migtrace .output/workloads/wakeup .output/workloads/cachewalk \
+		.output/tests/progs/selfmig .output/tests/progs/balance .output/tests/progs/family; do
+		[ -x "$f" ] || { echo "$f is not built (run \`make all\` first)"; return 1; }
+	done
+}
+
+# ---- the initramfs ----------------------------------------------------------------------
+
+# build_initramfs: busybox, the binaries at their build-tree paths under /mt (so run finds
+# its built-in workloads as in the tree), every shared library ldd names at its own path,
+# the suite and /init; into $OUT/initramfs.cpio.gz.
+build_initramfs() {
+	local stage=$OUT/initramfs.d bins lib f
+	rm -rf "$stage" && mkdir -p "$stage"/{bin,sbin,usr/bin,usr/sbin,proc,sys,dev,tmp,etc,mt} \
+		"$stage/mt/.output/workloads" "$stage/mt/.output/tests/progs" || return 1
+	cp "$(command -v busybox)" "$stage/bin/busybox" && ln -s busybox "$stage/bin/sh" || return 1
+	cp migtrace "$stage/mt/" &&
+		cp .output/workloads/wakeup .output/workloads/cachewalk "$stage/mt/.output/workloads/" &&
+		cp .output/tests/progs/{selfmig,balance,family} "$stage/mt/.output/tests/progs/" &&
+		cp tests/kernels/guest.sh "$stage/mt/guest.sh" &&
+		cp tests/kernels/init "$stage/init" || return 1
+	chmod 755 "$stage/init"
+	bins="$stage/bin/busybox $stage/mt/migtrace $stage/mt/.output/workloads/* $stage/mt/.output/tests/progs/*"
+	# shellcheck disable=SC2086 # a list of paths
+	for lib in $(ldd $bins 2>/dev/null | awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// && $2 ~ /^\(0x/ { print $1 }' | sort -u); do
+		mkdir -p "$stage$(dirname "$lib")" && cp -L "$lib" "$stage$lib" || return 1
+	done
+	echo "root:x:0:0:root:/:/bin/sh" >"$stage/etc/passwd"
+	(cd "$stage" && find . | cpio -o -H newc --quiet | gzip -1) >"$OUT/initramfs.cpio.gz.tmp" &&
+		mv "$OUT/initramfs.cpio.gz.tmp" "$OUT/initramfs.cpio.gz"
+}
+
+# ---- Debian's kernels -------------------------------------------------------------------
+
+apt_updated=0
+# resolve PKG: the concrete linux-image package (the one holding /boot/vmlinuz-*) that PKG
+# names: a meta package depends on it (linux-image-cloud-amd64 ->
+# linux-image-6.1.0-57-cloud-amd64), a concrete one depends on no linux-image.  Runs
+# `apt-get update` once when apt-cache does not know a package.
+resolve() {
+	local pkg=$1 dep depth
+	for depth in 1 2 3; do
+		while ! apt-cache show "$pkg" >/dev/null 2>&1; do
+			[ "$apt_updated" = 1 ] && return 1
+			apt_updated=1
+			apt-get update -qq >/dev/null 2>&1
+		done
+		dep=$(apt-cache depends "$pkg" 2>/dev/null |
+			sed -n 's/^ *Depends: \(linux-image-[^ <>]*\)$/\1/p' | head -n 1)
+		[ -z "$dep" ] && { echo "$pkg"; return 0; }
+		pkg=$dep
+	done
+	return 1
+}
+
+# fetch PKG: $CACHE/PKG/vmlinuz, its config and System.map (names a hung guest's
+# instruction pointers), downloading only when not cached.
+fetch() {
+	local pkg=$1 dir=$CACHE/$1 tmp
+	[ -s "$dir/vmlinuz" ] && [ -s "$dir/System.map" ] && return 0
+	mkdir -p "$CACHE" || { echo "cannot create $CACHE (set MT_KERNEL_CACHE)"; return 1; }
+	tmp=$(mktemp -d "$CACHE/.fetch.XXXXXX") || return 1
+	# as root, apt downloads without its _apt sandbox (and would warn about it)
+	if ! (cd "$tmp" && apt-get download -qq -o APT::Sandbox::User=root "$pkg" >/dev/null 2>"$tmp/err"); then
+		echo "apt-get download $pkg failed: $(tail -n 1 "$tmp/err")"
+		rm -rf "$tmp"
+		return 1
+	fi
+	# only ./boot: the modules are not needed (the initramfs holds everything)
+	if ! dpkg-deb --fsys-tarfile "$tmp"/*.deb | tar -x -C "$tmp" ./boot 2>"$tmp/err" ||
+		! ls "$tmp"/boot/vmlinuz-* >/dev/null 2>&1; then
+		echo "unpacking $pkg failed: no /boot/vmlinuz-* in it: $(head -n 1 "$tmp/err")"
+		rm -rf "$tmp"
+		return 1
+	fi
+	mkdir -p "$dir.new" && cp "$tmp"/boot/vmlinuz-* "$dir.new/vmlinuz" &&
+		cp "$tmp"/boot/config-* "$dir.new/config" && cp "$tmp"/boot/System.map-* "$dir.new/System.map" &&
+		rm -rf "$dir" && mv "$dir.new" "$dir"
+	local rc=$?
+	rm -rf "$tmp"
+	[ "$rc" = 0 ] || echo "storing $pkg's kernel in $dir failed"
+	return "$rc"
+}
+
+# prefix KREL: the test-name prefix: k6.1, k6.12, k6.1rt.
+prefix() {
+	local mm
+	mm=$(sed -n 's/^\([0-9]*\.[0-9]*\).*/\1/p' <<<"$1")
+	case $1 in *-rt-*) echo "k${mm}rt";; *) echo "k${mm}";; esac
+}
+
+# ---- one kernel -------------------------------------------------------------------------
+
+# report PREFIX KREL DIR WHY BOOT [--host]: judges DIR/channel.log, reports every check, and
+# prints the kernel's figures and its "kernel K: N passed, N failed" line.
+report() {
+	local pfx=$1 krel=$2 dir=$3 why=$4 boot=$5
+	shift 5
+	local np=0 nf=0 ns=0 kind name rest tests="?" cases="" counts="" verifier=""
+	# one check for the suite itself: it ran to its end, or why not (the cases that did not
+	# run then fail with a pointer here rather than the same long reason each)
+	if [ -z "$why" ] && grep -q '^MT-DONE' "$dir/channel.log" 2>/dev/null; then
+		pass "${pfx}_suite_completed"; np=$((np + 1))
+	else
+		fail "${pfx}_suite_completed" "${why:-the suite did not end (no MT-DONE on $dir/channel.log)}"
+		nf=$((nf + 1))
+		why="see ${pfx}_suite_completed"
+	fi
+	python3 tests/kernels/check.py "$@" --why "$why" "$dir/channel.log" "$dir/cases" \
+		>"$dir/check.txt" 2>&1 || echo "FAIL check_py tests/kernels/check.py failed: $(tail -n 1 "$dir/check.txt")" >>"$dir/check.txt"
+	while read -r kind name rest; do
+		case $kind in
+		PASS) pass "${pfx}_$name"; np=$((np + 1));;
+		FAIL) fail "${pfx}_$name" "$rest"; nf=$((nf + 1));;
+		SKIP) skip "${pfx}_$name" "$rest"; ns=$((ns + 1));;
+		NOTE) echo "    note: $name $rest";;
+		FIG)
+			case $name in
+			tests_s) tests=$rest;;
+			case) cases="$cases ${rest% *} ${rest##* }s,";;
+			selfmig_*|family_*) counts="$counts ${name} ${rest},";;
+			wakeup) counts="$counts wakeup: ${rest},";;
+			balance_*) counts="$counts ${name}: ${rest},";;
+			verifier) verifier=$rest;;
+			esac;;
+		esac
+	done <"$dir/check.txt"
+	echo "  figures: boot ${boot} s, tests ${tests} s"
+	echo "  migrations counted/expected:${counts%,}"
+	echo "  case durations:${cases%,}"
+	[ -n "$verifier" ] && echo "  verifier: $verifier"
+	local line="kernel $krel: $np passed, $nf failed"
+	[ "$ns" != 0 ] && line="$line, $ns skipped"
+	echo "$line"
+	summary+=("$line (boot ${boot} s, tests ${tests} s)${verifier:+; $verifier}")
+}
+
+# run_host: the suite on the host's own kernel, no qemu.
+run_host() {
+	local dir=$OUT/host krel why="" t0 rc
+	krel=$(uname -r)
+	echo "== kernel $krel (host)"
+	if ! why=$(bpf_ok); then
+		unavailable khost "the host's kernel cannot run BPF here: $why"
+		summary+=("kernel $krel (host): not run: $why")
+		return
+	fi
+	rm -rf "$dir" && mkdir -p "$dir"
+	t0=$EPOCHREALTIME
+	# the suite's own per-command timeouts bound it; this one covers the suite itself
+	MT_ROOT=$ROOT MT_CHANNEL=$dir/channel.log MT_CASE_TIMEOUT=$CASE_TIMEOUT MT_WORK=$dir/work \
+		timeout -k 10 "$GUEST_TIMEOUT" sh tests/kernels/guest.sh 2>"$dir/console.log"
+	rc=$?
+	[ "$rc" = 124 ] || [ "$rc" = 137 ] &&
+		why="the suite on the host ran over $GUEST_TIMEOUT s and was killed (MT_GUEST_TIMEOUT)"
+	report khost "$krel (host)" "$dir" "$why" "-" --host
+}
+
+# run_guest META: resolves, fetches and boots one Debian kernel and runs the suite in it.
+run_guest() {
+	local meta=$1 pkg krel pfx dir err why="" qpid t0 tb="" now size last_size=0 last_change
+	local boot="-" stage="" kvmlinuz csize last_csize=0 last_beat
+	echo "== $meta"
+	if ! pkg=$(resolve "$meta"); then
+		unavailable "kernel_${meta}_fetch" "apt-cache cannot resolve $meta to a linux-image package (even after apt-get update): check /etc/apt/sources.list"
+		summary+=("$meta: not run: cannot resolve the package")
+		return
+	fi
+	krel=${pkg#linux-image-}
+	pfx=$(prefix "$krel")
+	if ! err=$(fetch "$pkg"); then
+		unavailable "${pfx}_fetch" "kernel $krel: $err (network? apt sources?)"
+		summary+=("kernel $krel: not run: $err")
+		return
+	fi
+	kvmlinuz=$CACHE/$pkg/vmlinuz
+	echo "   kernel $krel ($pkg, $kvmlinuz)"
+	dir=$OUT/$krel
+	rm -rf "$dir" && mkdir -p "$dir"
+	t0=$EPOCHREALTIME
+	# Two serial ports: ttyS0 the console (printk, the suite's progress), ttyS1 the results.
+	# Unknown KEY=VALUE boot options reach /init as environment variables.  tsc=reliable:
+	# under TCG the clocksource watchdog sees the emulated TSC drift and marks it unstable,
+	# and patching sched_clock's static key at run time then crashed 6.12 (int3 Oops in
+	# sched_clock_cpu): that is the emulator, not the kernel under test.  nokaslr and the
+	# monitor socket: a hung guest's vCPUs are named with System.map (tests/kernels/vcpus.py).
+	qemu-system-x86_64 -machine q35,accel=tcg -cpu max -smp 2 -m 2048 -nographic -no-reboot \
+		-nic none -monitor "unix:$dir/monitor.sock,server=on,wait=off" \
+		-kernel "$kvmlinuz" -initrd "$OUT/initramfs.cpio.gz" \
+		-append "console=ttyS0 panic=-1 loglevel=5 tsc=reliable nokaslr MT_CASE_TIMEOUT=$CASE_TIMEOUT ${MT_GUEST_APPEND:-}" \
+		-serial "file:$dir/console.log" -serial "file:$dir/channel.log" \
+		</dev/null >"$dir/qemu.log" 2>&1 &
+	qpid=$!
+	last_change=$EPOCHREALTIME
+	last_beat=$EPOCHREALTIME
+	# Watch the results channel: boot ends at MT-HELLO; the guest is hung when it says
+	# nothing for SILENT_LIMIT s, or runs over GUEST_TIMEOUT; the suite ends with MT-DONE and
+	# the guest powers off.
+	while kill -0 "$qpid" 2>/dev/null; do
+		sleep 0.2
+		now=$EPOCHREALTIME
+		size=$(stat -c %s "$dir/channel.log" 2>/dev/null || echo 0)
+		if [ "$size" != "$last_size" ]; then last_size=$size; last_change=$now; fi
+		csize=$(stat -c %s "$dir/console.log" 2>/dev/null || echo 0)
+		if [ "$csize" != "$last_csize" ]; then last_csize=$csize; last_beat=$now; fi
+		if [ -z "$tb" ] && grep -q '^MT-HELLO' "$dir/channel.log" 2>/dev/null; then
+			tb=$now
+			boot=$(elapsed "$t0")
+			echo "   booted in $boot s"
+		fi
+		if [ -z "$tb" ] && [ "$(elapsed "$t0" | cut -d. -f1)" -ge "$BOOT_TIMEOUT" ]; then
+			why="kernel $krel did not start the suite within $BOOT_TIMEOUT s (MT_BOOT_TIMEOUT); qemu killed; console: $dir/console.log"
+			break
+		fi
+		if grep -q '^MT-DONE' "$dir/channel.log" 2>/dev/null; then
+			# poweroff -f follows at once; give it 30 s
+			for _ in $(seq 150); do kill -0 "$qpid" 2>/dev/null || break; sleep 0.2; done
+			break
+		fi
+		stage=$(awk '$1 == "MT-CASE" { c = $2 } $1 == "MT-END" && $2 == c { c = "" } END { print c }' "$dir/channel.log" 2>/dev/null)
+		if [ -n "$tb" ] && [ "$(elapsed "$last_beat" | cut -d. -f1)" -ge "$BEAT_TIMEOUT" ]; then
+			why="kernel $krel hung in case ${stage:-?}: no heartbeat on the console for $BEAT_TIMEOUT s (MT_BEAT_TIMEOUT); vCPUs: $(python3 tests/kernels/vcpus.py "$dir/monitor.sock" "$CACHE/$pkg/System.map" 2>&1); qemu killed; console: $dir/console.log"
+			break
+		fi
+		if [ -n "$tb" ] && [ "$(elapsed "$last_change" | cut -d. -f1)" -ge "$SILENT_LIMIT" ]; then
+			why="kernel $krel hung in case ${stage:-?}: nothing on the results port for $SILENT_LIMIT s; qemu killed; console: $dir/console.log"
+			break
+		fi
+		if [ "$(elapsed "$t0" | cut -d. -f1)" -ge "$GUEST_TIMEOUT" ]; then
+			why="kernel $krel ran over $GUEST_TIMEOUT s (MT_GUEST_TIMEOUT) in case ${stage:-?}; qemu killed; console: $dir/console.log"
+			break
+		fi
+	done
+	if kill -0 "$qpid" 2>/dev/null; then
+		kill "$qpid" 2>/dev/null
+		sleep 1
+		kill -9 "$qpid" 2>/dev/null
+	fi
+	wait "$qpid" 2>/dev/null
+	if [ -z "$why" ] && ! grep -q '^MT-DONE' "$dir/channel.log" 2>/dev/null; then
+		stage=$(awk '$1 == "MT-CASE" { c = $2 } $1 == "MT-END" && $2 == c { c = "" } END { print c }' "$dir/channel.log" 2>/dev/null)
+		why="the guest (kernel $krel) stopped before the suite ended${stage:+, in case $stage}"
+		[ -s "$dir/qemu.log" ] && why="$why; qemu: $(tail -n 1 "$dir/qemu.log")"
+		why="$why; console: $dir/console.log"
+	fi
+	# a kernel crash says more than "stopped": name its first line
+	local crash
+	crash=$(grep -a -m 1 -oE '(Kernel panic|Oops|BUG:|general protection fault|RIP:).*' "$dir/console.log" 2>/dev/null)
+	[ -n "$crash" ] && why="${why:+$why; }guest kernel: $crash"
+	if [ -n "$why" ]; then
+		echo "   $why"
+		echo "   last console lines:"
+		grep -avE '^mt-(guest|beat)' "$dir/console.log" 2>/dev/null | tail -n 8 | sed 's/^/     | /'
+	fi
+	echo "   guest wall time $(elapsed "$t0") s"
+	report "$pfx" "$krel" "$dir" "$why" "$boot"
+}
+
+# ---- main -------------------------------------------------------------------------------
+
+echo "kernel matrix: $KERNELS"
+ok=1
+if [ "$(id -u)" != 0 ]; then
+	unavailable kernel_matrix "not root: the matrix needs root (apt-get, BPF, the tunable)"
+	ok=0
+elif ! why=$(need_tools) || ! why=$(need_build); then
+	unavailable kernel_matrix "$why"
+	ok=0
+fi
+if [ "$ok" = 1 ]; then
+	mkdir -p "$OUT"
+	if ! build_initramfs; then
+		fail kernel_matrix_initramfs "building $OUT/initramfs.cpio.gz failed (see the cp/cpio error above)"
+		ok=0
+	fi
+fi
+if [ "$ok" = 1 ]; then
+	for k in $KERNELS; do
+		if [ "$k" = host ]; then run_host; else run_guest "$k"; fi
+	done
+fi
+
+echo "== kernel matrix in $(elapsed "$t_start") s"
+for l in "${summary[@]}"; do echo "  $l"; done
+if [ "$standalone" = 1 ]; then
+	passed=$(grep -c '^PASS' "$MT_RESULTS")
+	failed=$(grep -c '^FAIL' "$MT_RESULTS")
+	skipped=$(grep -c '^SKIP' "$MT_RESULTS")
+	if [ "$failed" != 0 ]; then
+		echo "failed:"
+		grep '^FAIL' "$MT_RESULTS" | sed 's/^FAIL /  /'
+	fi
+	rm -f "$MT_RESULTS"
+	echo "$passed passed, $failed failed, $skipped skipped"
+	[ "$failed" = 0 ]
+fi
