@@ -164,6 +164,7 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 static struct json_object *cache_json(const struct topo_choice *ch, int cpu)
 {
 	struct json_object *o = json_object_new_object();
+	char leaf[16];
 
 	json_object_object_add(o, "size_bytes", json_object_new_int64((int64_t)ch->size_bytes));
 	json_object_object_add(o, "source", json_object_new_string(ch->source));
@@ -172,9 +173,11 @@ static struct json_object *cache_json(const struct topo_choice *ch, int cpu)
 		json_object_object_add(o, "level", json_object_new_int(ch->cache->level));
 		json_object_object_add(o, "type", json_object_new_string(ch->cache->type));
 		json_object_object_add(o, "scope", json_object_new_string(ch->scope));
-		if (ch->cache->cpuid_leaf)
-			json_object_object_add(o, "cpuid_leaf",
-					       json_object_new_int64(ch->cache->cpuid_leaf));
+		/* Hex, as every CPUID manual names its leaves. */
+		if (ch->cache->cpuid_leaf) {
+			snprintf(leaf, sizeof(leaf), "0x%x", ch->cache->cpuid_leaf);
+			json_object_object_add(o, "cpuid_leaf", json_object_new_string(leaf));
+		}
 	}
 	return o;
 }

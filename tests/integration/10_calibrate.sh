@@ -100,7 +100,7 @@ else
 		cpuid) grep -qE "^Calibrating .* against the L[0-9] [A-Za-z]+ [0-9.]+ [KMG]iB of CPU 0 \(from CPUID leaf 0x[0-9a-f]+: sysfs lists no caches\)" <<<"$3" ;;
 		esac' _ "$rc" "$want_src" "$real"
 	check real_json_source json "$MT_TMP/src.json" \
-		"d['cache']['source'] == '$want_src' and d['cache']['size_bytes'] == d['cache_size_bytes'] > 0 and d['cache']['cpu'] == 0" "d.get('cache')"
+		"d['cache']['source'] == '$want_src' and d['cache']['size_bytes'] == d['cache_size_bytes'] > 0 and d['cache']['cpu'] == 0 and (d['cache'].get('cpuid_leaf', '').startswith('0x') == (d['cache']['source'] == 'cpuid'))" "d.get('cache')"
 fi
 if [ "$ncpu" -ge 2 ]; then
 	# The LLC grouping names its source, or says it is unknown; it is never made up.
