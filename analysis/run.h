@@ -75,6 +75,10 @@ int run_record_add(struct run_record *r, const struct mt_migrate *m);
 int run_record_add_unit(struct run_record *r, const struct mt_unit *u);
 void run_record_free(struct run_record *r);
 uint64_t run_total_migrations(const struct run_record *r);
+/* The migrations the kernel counts in se.nr_migrations: all but fork placements. */
+uint64_t run_kernel_counted(const struct run_record *r);
+/* The kernel's count of the traced tasks' migrations less the ones migtrace recorded. */
+int64_t run_completeness_gap(const struct run_record *r);
 void run_print_summary(FILE *f, const struct run_record *r);
 /* The run file (schema migtrace.run/1) without its record arrays.  NULL on ENOMEM. */
 struct json_object *run_to_json(const struct run_record *r);

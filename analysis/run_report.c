@@ -14,12 +14,12 @@
 #include "units.h"
 
 const char *const mt_cause_names[MT_NR_CAUSES] = {
-	"wakeup", "lb_pull", "active_balance", "affinity", "fork", "exec", "unknown",
+	"wakeup", "lb_pull", "active_balance", "affinity", "fork", "exec", "unknown", "unseen",
 };
 
 const char *const mt_cause_titles[MT_NR_CAUSES] = {
 	"wakeup placement", "load-balance pull", "active balance", "affinity change",
-	"fork placement", "exec balance", "unknown",
+	"fork placement", "exec balance", "unknown", "unseen (no event)",
 };
 
 const char *const mt_state_names[4] = { "running", "queued", "waking", "new" };
@@ -85,6 +85,18 @@ uint64_t run_total_migrations(const struct run_record *r)
 	for (int c = 0; c < MT_NR_CAUSES; c++)
 		t += r->stats.migrations[c];
 	return t;
+}
+
+uint64_t run_kernel_counted(const struct run_record *r)
+{
+	/* wake_up_new_task() places a new task with __set_task_cpu(): the kernel does not
+	 * count a fork placement in se.nr_migrations */
+	return run_total_migrations(r) - r->stats.migrations[MT_CAUSE_FORK];
+}
+
+int64_t run_completeness_gap(const struct run_record *r)
+{
+	return (int64_t)r->stats.kernel_migrations - (int64_t)run_kernel_counted(r);
 }
 
 static void print_pairs(FILE *f, const struct run_record *r)
@@ -213,6 +225,17 @@ void run_print_summary(FILE *f, const struct run_record *r)
 		fprintf(f, "  kept the first %zu of each kind: %llu migration and %llu unit records "
 			"were counted, not kept (--max-records)\n", r->max_kept,
 			(unsigned long long)r->recs_not_kept, (unsigned long long)r->units_not_kept);
+	fprintf(f, "completeness: the kernel counted %llu migrations of the traced tasks while "
+		"traced (se.nr_migrations, up to each task's last run); migtrace saw %llu (%llu "
+		"with no sched_migrate_task event, found where the task next ran); difference "
+		"%lld\n", (unsigned long long)s->kernel_migrations,
+		(unsigned long long)run_kernel_counted(r),
+		(unsigned long long)s->migrations[MT_CAUSE_UNSEEN], (long long)run_completeness_gap(r));
+	if (s->storage_busy)
+		fprintf(f, "  %llu events of traced tasks found their task storage busy (an "
+			"interrupt nested in a uprobe program on that CPU) and were not seen: "
+			"the moves among them are the unseen ones\n",
+			(unsigned long long)s->storage_busy);
 	print_cost(f, &r->cost);
 }
 
@@ -253,7 +276,7 @@ static struct json_object *cost_json(const struct run_cost *c)
 
 struct json_object *run_to_json(const struct run_record *r)
 {
-	struct json_object *o = json_object_new_object(), *meta, *stats, *causes, *hists, *ages;
+	struct json_object *o = json_object_new_object(), *meta, *stats, *causes, *completeness, *hists, *ages;
 	struct json_object *pairs, *cpus, *clocks;
 	const struct mt_stats *s = &r->stats;
 
@@ -297,6 +320,16 @@ struct json_object *run_to_json(const struct run_record *r)
 	JADD(stats, "lb_hot", JI(s->lb_hot));
 	JADD(stats, "switches_in", JI(s->switches_in));
 	JADD(stats, "traced_tasks", JI(s->tracked_tasks));
+	completeness = json_object_new_object();
+	JADD(completeness, "kernel_counted", JI(s->kernel_migrations));
+	JADD(completeness, "seen", JI(run_kernel_counted(r)));
+	JADD(completeness, "unseen_found", JI(s->migrations[MT_CAUSE_UNSEEN]));
+	JADD(completeness, "difference", JI(run_completeness_gap(r)));
+	JADD(completeness, "storage_busy_events", JI(s->storage_busy));
+	JADD(completeness, "source", json_object_new_string(
+		"se.nr_migrations at each switch-in of a traced task, against the migrations "
+		"recorded less fork placements"));
+	JADD(stats, "completeness", completeness);
 	JADD(o, "stats", stats);
 	JADD(o, "cost", cost_json(&r->cost));
 

@@ -80,6 +80,9 @@ struct task_ctx {
 	__u64 mig_age_ns;		/* the last migration of the task */
 	__u64 mig_ts_ns;
 	__u8 mig_cause;
+	/* completeness: what the kernel counted against what we saw */
+	__s32 expect_cpu;		/* where the task runs next by our records; -1 unknown */
+	__u64 nr_mig_seen;		/* p->se.nr_migrations when last checked */
 };
 
 struct {
@@ -216,6 +219,13 @@ static __always_inline void mark_tgid(__u32 tgid)
 			    1ULL << (tgid % 64));
 }
 
+/* The kernel's migration count and the CPU from which our records continue. */
+static __always_inline void start_count(struct task_struct *p, struct task_ctx *t)
+{
+	t->expect_cpu = task_cpu_of(p);
+	t->nr_mig_seen = p->se.nr_migrations;
+}
+
 /* The traced-task filter: the first thing every handler does. */
 static __always_inline struct task_ctx *traced(struct task_struct *p)
 {
@@ -233,9 +243,16 @@ static __always_inline struct task_ctx *traced(struct task_struct *p)
 	tgid = p->tgid;
 	mode = bpf_map_lookup_elem(&tracked_tgids, &tgid);
 	t = bpf_task_storage_get(&tasks, p, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
-	if (!t)
+	if (!t) {
+		/* Task storage refuses to nest on a CPU: an event raised in an interrupt that
+		 * came while a uprobe program held it finds no storage, even for a traced
+		 * task.  Counted, so that a gap in the records can be told. */
+		if ((c = this_cpu_counts()))
+			c->stats.storage_busy++;
 		return NULL;
+	}
 	t->fork_cpu = -1;
+	start_count(p, t);
 	t->tracked = mode && *mode == MT_TRACK_NOW;
 	/* A workload held at migtrace's barrier is traced from its exec: the wake-up at the
 	 * barrier and sched_exec's move belong to the launch, not to the workload. */
@@ -371,6 +388,28 @@ out:
 	t->runtime_since_mig_ns = 0;
 }
 
+/*
+ * Completeness, at each switch-in of a traced task: the kernel's own count of its
+ * migrations (se.nr_migrations, bumped in set_task_cpu() when the CPU changes) goes into
+ * kernel_migrations, and a task that runs on another CPU than our records left it on moved
+ * without a sched_migrate_task event: that move is recorded, cause "unseen".
+ */
+static __always_inline void account_switch_in(struct task_struct *p, struct task_ctx *t,
+					      struct mt_counts *c, __u64 now)
+{
+	__u32 cpu = task_cpu_of(p);
+	__u64 nr = p->se.nr_migrations;
+
+	if (t->expect_cpu >= 0 && cpu != (__u32)t->expect_cpu)
+		emit(p, t, c, t->expect_cpu, cpu, MT_CAUSE_UNSEEN,
+		     t->preempted ? MT_STATE_QUEUED : MT_STATE_WAKING, p->on_rq, MT_RF_SEEN_OUT,
+		     now, t->switched_out_ns && now > t->switched_out_ns ?
+			     now - t->switched_out_ns : 0, -1);
+	t->expect_cpu = cpu;
+	c->stats.kernel_migrations += nr - t->nr_mig_seen;
+	t->nr_mig_seen = nr;
+}
+
 SEC("tp_btf/sched_switch")
 int BPF_PROG(mt_switch, bool preempt, struct task_struct *prev, struct task_struct *next)
 {
@@ -405,6 +444,7 @@ int BPF_PROG(mt_switch, bool preempt, struct task_struct *prev, struct task_stru
 		t->switched_in_ns = now;
 		if (t->switched_out_ns && now > t->switched_out_ns)
 			t->last_off_ns = now - t->switched_out_ns;
+		account_switch_in(next, t, c, now);
 		if (t->wakeup_clock_ns) {
 			__u64 clock = rq_clock_of(next);
 
@@ -502,6 +542,7 @@ int BPF_PROG(mt_migrate, struct task_struct *p, int dest_cpu)
 			c->stats.lb_hot++;
 	}
 	emit(p, t, c, src, dst, cause, state, on_rq, flags, now, age, kage);
+	t->expect_cpu = dst;
 	return 0;
 }
 
@@ -531,6 +572,7 @@ int BPF_PROG(mt_fork, struct task_struct *parent, struct task_struct *child)
 	t->tracked = 1;
 	t->new_task = 1;
 	t->fork_cpu = task_cpu_of(child);
+	start_count(child, t);
 	c->stats.tracked_tasks++;
 	return 0;
 }
@@ -548,6 +590,7 @@ int BPF_PROG(mt_exec, struct task_struct *p, pid_t old_pid, struct linux_binprm 
 		return 0;
 	t->await_exec = 0;
 	t->tracked = 1;
+	start_count(p, t);
 	t->switched_in_ns = bpf_ktime_get_ns();	/* it is running: exec is a syscall */
 	c->stats.tracked_tasks++;
 	return 0;
@@ -570,6 +613,7 @@ int BPF_PROG(mt_wakeup_new, struct task_struct *p)
 	if (t->new_task && t->fork_cpu >= 0 && cpu != (__u32)t->fork_cpu)
 		emit(p, t, c, t->fork_cpu, cpu, MT_CAUSE_FORK, MT_STATE_NEW, 0, 0, now, 0, -1);
 	t->new_task = 0;
+	t->expect_cpu = cpu;	/* __set_task_cpu(): not counted in se.nr_migrations either */
 	return 0;
 }
 

@@ -19,6 +19,7 @@ enum mt_cause {
 	MT_CAUSE_FORK,		/* new task placed away from its parent in wake_up_new_task() */
 	MT_CAUSE_EXEC,		/* sched_exec() balancing, moved by the stopper during execve */
 	MT_CAUSE_UNKNOWN,	/* none of the above could be told (e.g. RT push, NUMA) */
+	MT_CAUSE_UNSEEN,	/* no sched_migrate_task event: the task next ran on another CPU */
 	MT_NR_CAUSES,
 };
 
@@ -109,6 +110,10 @@ struct mt_stats {
 	__u64 tracked_tasks;		/* traced tasks first seen or forked */
 	__u64 units;			/* unit records submitted */
 	__u64 units_dropped;		/* unit records lost: ring buffer full */
+	__u64 kernel_migrations;	/* the kernel's own count (se.nr_migrations) of traced
+					 * tasks' migrations while traced, up to their last run */
+	__u64 storage_busy;		/* events of tgid-marked tasks that found task storage
+					 * busy (nested on a CPU) and were not handled */
 };
 
 /* In-kernel histograms: log2 of µs. */

@@ -334,14 +334,21 @@ static void check_tunable(struct doctor *d)
 static void check_topology(struct doctor *d)
 {
 	struct topology t;
+	const char *src;
 
 	if (topology_read(env.sysfs_root, &t)) {
 		line(d, ST_MISSING, false, "CPU topology", "cannot read %s/devices/system/cpu",
 		     env.sysfs_root ? env.sysfs_root : "/sys");
 		return;
 	}
-	line(d, t.online.n > 1 ? ST_OK : ST_LIMITED, false, "CPU topology", "%s",
-	     t.online.n > 1 ? "read from sysfs:" : "one online CPU: nothing can migrate");
+	src = topology_cache_source(&t);
+	if (t.online.n < 2)
+		line(d, ST_LIMITED, false, "CPU topology", "one online CPU: nothing can migrate");
+	else if (!strcmp(src, "none"))
+		line(d, ST_LIMITED, false, "CPU topology", "CPUs from sysfs; no cache sizes from "
+		     "sysfs or CPUID: calibrate and validate need --size");
+	else
+		line(d, ST_OK, false, "CPU topology", "CPUs from sysfs, caches from %s:", src);
 	topology_print_summary(&t, stdout);
 	topology_free(&t);
 }

@@ -104,6 +104,13 @@ check wakeup_ages_match_sleep json "$MT_TMP/wake.json" \
 	"(lambda w: len(w) > 0 and sum(1 for m in w if 600_000 <= m['age_ns'] <= 5_000_000) >= 0.8 * len(w))([m for m in d['migrations'] if m['cause'] == 'wakeup'])" \
 	"sorted(m['age_ns'] // 1000 for m in d['migrations'] if m['cause'] == 'wakeup')"
 check builtin_workload_resolved grep -q '"command":"wakeup -t 6 -d 2"' "$MT_TMP/wake.json"
+# Every run proves its completeness: the kernel's own count (se.nr_migrations) of the traced
+# tasks' migrations equals what migtrace recorded, once moves without an event are counted.
+for f in sleep run fam lb active wake; do
+	check "completeness_$f" json "$MT_TMP/$f.json" \
+		"d['stats']['completeness']['difference'] == 0 and d['stats']['completeness']['kernel_counted'] > 0" \
+		"d['stats']['completeness'], d['stats']['by_cause']"
+done
 
 # 5. Against perf sched and bpftrace on the same run.  perf sched record keeps every
 #    sched_migrate_task; those of the workload's tasks with orig_cpu != dest_cpu are its
