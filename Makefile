@@ -25,11 +25,13 @@ BPF_APPS	:= $(patsubst bpf/%.bpf.c,%,$(wildcard bpf/*.bpf.c))
 BPF_OBJS	:= $(patsubst %,$(OUTPUT)/%.bpf.o,$(BPF_APPS))
 SKELS		:= $(patsubst %,$(OUTPUT)/%.skel.h,$(BPF_APPS))
 
-LIB_SRCS	:= $(filter-out user/main.c,$(wildcard user/*.c)) $(wildcard analysis/*.c)
+# Workload pieces migtrace shares (cachewalk's option parser) are in the library too.
+WL_SHARED	:= $(wildcard workloads/*_config.c)
+LIB_SRCS	:= $(filter-out user/main.c,$(wildcard user/*.c)) $(wildcard analysis/*.c) $(WL_SHARED)
 LIB_OBJS	:= $(patsubst %.c,$(OUTPUT)/%.o,$(LIB_SRCS))
 SAN_OBJS	:= $(patsubst %.c,$(OUTPUT)/san/%.o,$(LIB_SRCS))
 
-WORKLOADS	:= $(patsubst workloads/%.c,$(OUTPUT)/workloads/%,$(wildcard workloads/*.c))
+WORKLOADS	:= $(patsubst workloads/%.c,$(OUTPUT)/workloads/%,$(filter-out $(WL_SHARED),$(wildcard workloads/*.c)))
 TEST_PROGS	:= $(patsubst tests/progs/%.c,$(OUTPUT)/tests/progs/%,$(wildcard tests/progs/*.c))
 BENCH_PROGS	:= $(patsubst bench/%.c,$(OUTPUT)/bench/%,$(wildcard bench/*.c))
 UNIT_SRCS	:= $(wildcard tests/unit/test_*.c)
@@ -41,7 +43,7 @@ UNIT_SAN_BINS	:= $(patsubst tests/unit/%.c,$(OUTPUT)/tests/unit/san/%,$(UNIT_SRC
 # against, PostgreSQL for the --unit test, qemu, busybox and Debian's kernels for the matrix.
 RUN_PKGS	:= clang llvm libbpf-dev libelf-dev zlib1g-dev bpftool libjson-c-dev pkg-config \
 		   make gcc
-TEST_PKGS	:= $(RUN_PKGS) python3 libcmocka-dev linux-perf bpftrace rt-tests stress-ng \
+TEST_PKGS	:= $(RUN_PKGS) python3 libcmocka-dev libclang-rt-14-dev linux-perf bpftrace rt-tests stress-ng \
 		   postgresql postgresql-contrib qemu-system-x86 busybox-static cpio
 DEB_PKGS	?= $(TEST_PKGS)
 
@@ -55,7 +57,7 @@ endif
 
 .DELETE_ON_ERROR:
 .SECONDARY:
-.PHONY: all clean deps vmlinux test unit san run bench
+.PHONY: all clean deps vmlinux test unit san run bench fuzzers fuzz
 
 all: migtrace $(WORKLOADS) $(TEST_PROGS) $(BENCH_PROGS)
 
@@ -78,7 +80,7 @@ vmlinux:
 	$(Q)mv vmlinux.h.tmp vmlinux.h
 
 $(OUTPUT) $(OUTPUT)/user $(OUTPUT)/analysis $(OUTPUT)/san/user $(OUTPUT)/san/analysis \
-$(OUTPUT)/workloads $(OUTPUT)/tests/progs $(OUTPUT)/tests/unit/san $(OUTPUT)/bench:
+$(OUTPUT)/san/workloads $(OUTPUT)/workloads $(OUTPUT)/tests/progs $(OUTPUT)/tests/unit/san $(OUTPUT)/bench:
 	$(Q)mkdir -p $@
 
 # BPF: CO-RE objects against the committed vmlinux.h, then skeletons.
@@ -94,11 +96,11 @@ $(OUTPUT)/%.skel.h: $(OUTPUT)/%.bpf.o
 	$(Q)$(BPFTOOL) gen skeleton $< > $@
 
 # User space: every object waits for the skeletons, since several include them.
-$(OUTPUT)/%.o: %.c $(SKELS) | $(OUTPUT)/user $(OUTPUT)/analysis
+$(OUTPUT)/%.o: %.c $(SKELS) | $(OUTPUT)/user $(OUTPUT)/analysis $(OUTPUT)/workloads
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
 
-$(OUTPUT)/san/%.o: %.c $(SKELS) | $(OUTPUT)/san/user $(OUTPUT)/san/analysis
+$(OUTPUT)/san/%.o: %.c $(SKELS) | $(OUTPUT)/san/user $(OUTPUT)/san/analysis $(OUTPUT)/san/workloads
 	$(call msg,CC-SAN,$@)
 	$(Q)$(CC) $(CFLAGS) $(SAN_FLAGS) -MMD -MP -c $< -o $@
 
@@ -119,9 +121,11 @@ $(OUTPUT)/migtrace-san: $(OUTPUT)/san/user/main.o $(OUTPUT)/libmigtrace-san.a
 	$(Q)$(CC) $(CFLAGS) $(SAN_FLAGS) $^ $(LDLIBS) -o $@
 
 # Workloads and test programs: plain C, pinned by their own code where they need it.
+# cachewalk also links its option parser, which migtrace shares.
+$(OUTPUT)/workloads/cachewalk: workloads/cachewalk_config.c
 $(OUTPUT)/workloads/%: workloads/%.c | $(OUTPUT)/workloads
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(CFLAGS) -MMD -MP $< -lpthread -lm -o $@
+	$(Q)$(CC) $(CFLAGS) -MMD -MP $(filter %.c,$^) -lpthread -lm -o $@
 
 $(OUTPUT)/tests/progs/%: tests/progs/%.c | $(OUTPUT)/tests/progs
 	$(call msg,CC,$@)
@@ -144,9 +148,37 @@ $(OUTPUT)/tests/unit/san/%: tests/unit/%.c $(OUTPUT)/libmigtrace-san.a | $(OUTPU
 unit: $(UNIT_BINS)
 san: $(UNIT_SAN_BINS) $(OUTPUT)/migtrace-san
 
+# Fuzzers (libFuzzer, clang 14): the library rebuilt with coverage and ASan+UBSan, one
+# binary per tests/fuzz/fuzz_*.c.  The tests run each for a few seconds over its corpus;
+# `make fuzz` runs each for FUZZ_SECONDS and keeps what it found in the corpus.
+FUZZ_FLAGS	:= -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+FUZZ_SRCS	:= $(wildcard tests/fuzz/fuzz_*.c)
+FUZZ_BINS	:= $(patsubst tests/fuzz/%.c,$(OUTPUT)/fuzz/%,$(FUZZ_SRCS))
+FUZZ_OBJS	:= $(patsubst %.c,$(OUTPUT)/fuzz/obj/%.o,$(LIB_SRCS))
+FUZZ_SECONDS	?= 300
+
+$(OUTPUT)/fuzz/obj/%.o: %.c $(SKELS)
+	$(call msg,CC-FUZZ,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(CLANG) $(CFLAGS) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c $< -o $@
+
+$(OUTPUT)/libmigtrace-fuzz.a: $(FUZZ_OBJS)
+	$(call msg,AR,$@)
+	$(Q)$(AR) rcs $@ $^
+
+$(OUTPUT)/fuzz/%: tests/fuzz/%.c $(OUTPUT)/libmigtrace-fuzz.a
+	$(call msg,CC-FUZZ,$@)
+	$(Q)$(CLANG) $(CFLAGS) $(FUZZ_FLAGS) -fsanitize=fuzzer -MMD -MP $< \
+		$(OUTPUT)/libmigtrace-fuzz.a $(LDLIBS) -o $@
+
+fuzzers: $(FUZZ_BINS)
+
+fuzz: fuzzers
+	$(Q)bash tests/fuzz/run.sh --keep $(FUZZ_SECONDS)
+
 # The README's two commands.
 test: deps
-	$(Q)$(MAKE) --no-print-directory all unit san
+	$(Q)$(MAKE) --no-print-directory all unit san fuzzers
 	$(Q)bash tests/run.sh
 
 # The kernel matrix: Debian's kernels booted under qemu (TCG), and the host's own kernel,

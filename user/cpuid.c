@@ -38,6 +38,9 @@
  */
 #define MAX_SUBLEAVES		32
 
+/* Larger than any cache built: a leaf claiming more is garbage (a VM's or a fuzzer's). */
+#define MAX_CACHE_BYTES (64ULL << 30)
+
 static const char *const cache_type_name[] = { NULL, "Data", "Instruction", "Unified" };
 
 static bool is_amd(const struct cpuid_info *info)
@@ -98,8 +101,17 @@ static int decode_deterministic(cpuid_query_fn q, void *ctx, uint32_t leaf,
 				return 0;
 			}
 		}
-		size = (uint64_t)((r.ebx >> 22) + 1) * (((r.ebx >> 12) & 0x3ff) + 1) *
-		       ((r.ebx & 0xfff) + 1) * ((uint64_t)r.ecx + 1);
+		/* The fields' product can overflow 64 bits (found by fuzzing): such a table, or
+		 * one claiming more than any cache has, describes no real cache. */
+		if (__builtin_mul_overflow((uint64_t)((r.ebx >> 22) + 1) *
+					   (((r.ebx >> 12) & 0x3ff) + 1) * ((r.ebx & 0xfff) + 1),
+					   (uint64_t)r.ecx + 1, &size) || size > MAX_CACHE_BYTES) {
+			snprintf(info->why, sizeof(info->why), "CPUID leaf 0x%x subleaf %u "
+				 "describes an L%d of more than %llu GiB: the table is not "
+				 "trusted", leaf, sub, level, MAX_CACHE_BYTES >> 30);
+			info->ncache = 0;
+			return 0;
+		}
 		k = add_cache(info, level, type, size, leaf);
 		if (!k)
 			return 0;

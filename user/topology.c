@@ -105,8 +105,9 @@ static void read_caches(const char *cpudir, struct topo_cpu *c)
 		snprintf(path, sizeof(path), "%s/cache/index%d/type", cpudir, idx);
 		if (read_line(path, k->type, sizeof(k->type)))
 			snprintf(k->type, sizeof(k->type), "Unified");
+		/* a size of 0 describes no cache (found by fuzzing): it would size no buffer */
 		snprintf(path, sizeof(path), "%s/cache/index%d/size", cpudir, idx);
-		if (read_line(path, buf, sizeof(buf)) || parse_size(buf, &size))
+		if (read_line(path, buf, sizeof(buf)) || parse_size(buf, &size) || !size)
 			continue;
 		k->size_bytes = size;
 		snprintf(path, sizeof(path), "%s/cache/index%d/shared_cpu_list", cpudir, idx);
@@ -376,6 +377,24 @@ int topology_read_caches(const char *sysfs_root, enum topo_caches caches, struct
 				closedir(d);
 				t->online.cpu[t->online.n++] = cpu;
 			}
+		}
+	}
+	/* Only CPUs with a directory count: the online list can name one that has none (a
+	 * hotplug racing this read, a partial tree), and everything below indexes t->cpu. */
+	for (int i = 0, n = t->online.n; i < n; i++) {
+		int cpu = t->online.cpu[i];
+
+		snprintf(path, sizeof(path), "%s/cpu%d", base, cpu);
+		if (cpu <= t->max_cpu && (d = opendir(path)))
+			closedir(d);
+		else
+			cpu = -1;
+		if (cpu < 0) {
+			memmove(&t->online.cpu[i], &t->online.cpu[i + 1],
+				sizeof(int) * (size_t)(n - i - 1));
+			i--;
+			n--;
+			t->online.n = n;
 		}
 	}
 
