@@ -2,7 +2,7 @@
 """The kernel matrix's judge: decodes what tests/kernels/guest.sh shipped on its channel and
 checks it, on the host, so the guest needs nothing but busybox.
 
-    check.py CHANNEL OUTDIR [--host] [--why TEXT]
+    check.py CHANNEL OUTDIR [--host] [--prefix K] [--why TEXT]
 
 Writes each case's files under OUTDIR/CASE/ and prints one line per check and figure:
     PASS NAME | FAIL NAME REASON | SKIP NAME REASON   (tests/kernels/matrix.sh reports them)
@@ -155,9 +155,12 @@ def split_moves(migs):
 
 
 class Judge:
-    def __init__(self, outdir, cases, why, host):
+    def __init__(self, outdir, cases, why, host, prefix):
         self.outdir, self.cases, self.why, self.host = outdir, cases, why, host
         self.load_failure = None  # one line naming the rejected program, once known
+        # what the checks that need a loaded tracer say when it did not load: a pointer to
+        # the one check that names the verifier's line
+        self.load_pointer = "the verifier rejected it: see %srun_loads" % (prefix + "_" if prefix else "")
 
     def case(self, name):
         return Case(self.outdir, name, self.cases.get(name))
@@ -187,7 +190,7 @@ class Judge:
         if rc in (124, 137):
             return "migtrace timed out in the guest (exit %d): killed after the case timeout" % rc
         if "loading the BPF programs failed" in err and self.load_failure:
-            return "migtrace run cannot load here: " + self.load_failure
+            return "migtrace run cannot load here: " + self.load_pointer
         last = [l for l in err.splitlines() if l.startswith("migtrace")]
         return "no run record (migtrace exit %s): %s" % (
             rc, last[-1] if last else err.strip().splitlines()[-1:] or "no output")
@@ -446,7 +449,7 @@ class Judge:
             out, rc = c.text("validate.out") or "", c.rc("validate")
             err = c.text("validate.err") or ""
             if rc != 0 and "loading the BPF programs failed" in err + out and self.load_failure:
-                why = "validate exit %s: it cannot load the tracer: %s" % (rc, self.load_failure)
+                why = "validate exit %s: it cannot load the tracer: %s" % (rc, self.load_pointer)
             else:
                 why = "validate exit %s: %s" % (rc, (err.strip().splitlines() or ["no stderr"])[-1])
             kv = re.search(r"^  kernel's value:\s+(\S+ \S+)\s+\((.*)\)$", out, re.M)
@@ -550,6 +553,7 @@ def main():
     ap.add_argument("outdir")
     ap.add_argument("--host", action="store_true", help="the host's own kernel (may lock debugfs)")
     ap.add_argument("--why", default="", help="why the suite stopped early, if it did")
+    ap.add_argument("--prefix", default="", help="the kernel's test-name prefix (k6.1)")
     a = ap.parse_args()
     os.makedirs(a.outdir, exist_ok=True)
     hello, cases, done = parse_channel(a.channel, a.outdir)
@@ -562,7 +566,7 @@ def main():
     for name, c in cases.items():
         if c["dur"] is not None:
             print("FIG case %s %.1f" % (name, c["dur"]))
-    j = Judge(a.outdir, cases, a.why, a.host)
+    j = Judge(a.outdir, cases, a.why, a.host, a.prefix)
     j.doctor()
     j.run_loads()
     j.selfmig_sleeping()

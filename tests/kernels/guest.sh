@@ -25,9 +25,12 @@ PROGS="$MT_ROOT/.output/tests/progs"
 WORK=${MT_WORK:-/tmp/mt-kernels.$$}
 TUNABLE=/sys/kernel/debug/sched/migration_cost_ns
 # Bounds the size of every run record shipped: counts and histograms stay complete.
-MAXREC="--max-records 2000"
+MAXREC=2000
 
-rm -rf "$WORK" && mkdir -p "$WORK" || { echo "guest.sh: cannot create $WORK" >&2; exit 1; }
+if ! { rm -rf "$WORK" && mkdir -p "$WORK"; }; then
+	echo "guest.sh: cannot create $WORK (set MT_WORK to a writable directory)" >&2
+	exit 1
+fi
 
 now() { read -r up _ </proc/uptime; echo "$up"; }
 emit() { echo "$*" >>"$MT_CHANNEL"; }
@@ -111,18 +114,18 @@ case_end
 # kernel now and then moves the sleeping task without a sched_migrate_task event.
 case_begin selfmig_sleeping
 for attempt in 1 2 3; do
-	run_to "$CDIR" run "$MT" run --cpus 0,1 $MAXREC -o "$CDIR/run.json" -- \
+	run_to "$CDIR" run "$MT" run --cpus 0,1 --max-records "$MAXREC" -o "$CDIR/run.json" -- \
 		"$PROGS/selfmig" sleeping 23 5
 	echo "$attempt" >"$CDIR/attempts"
 	pid=$(sed -n 's/^selfmig sleeping pid \([0-9]*\) .*/\1/p' "$CDIR/run.out")
 	# nothing to measure again when migtrace failed outright (no run record)
-	[ -s "$CDIR/run.json" ] && [ -n "$pid" ] || break
+	if [ ! -s "$CDIR/run.json" ] || [ -z "$pid" ]; then break; fi
 	[ "$(records "$CDIR/run.json" "$pid")" = 23 ] && break
 done
 case_end
 
 case_begin selfmig_running
-run_to "$CDIR" run "$MT" run --cpus 0,1 $MAXREC -o "$CDIR/run.json" -- \
+run_to "$CDIR" run "$MT" run --cpus 0,1 --max-records "$MAXREC" -o "$CDIR/run.json" -- \
 	"$PROGS/selfmig" running 23 1
 case_end
 
@@ -130,7 +133,7 @@ case_end
 case_begin family
 timeout -k 10 "$CASE_TIMEOUT" "$PROGS/selfmig" running 30 1 >"$CDIR/other.out" 2>&1 &
 other=$!
-run_to "$CDIR" run "$MT" run --cpus 0,1 $MAXREC -o "$CDIR/run.json" -- "$PROGS/family" 5 7
+run_to "$CDIR" run "$MT" run --cpus 0,1 --max-records "$MAXREC" -o "$CDIR/run.json" -- "$PROGS/family" 5 7
 wait "$other"
 echo $? >"$CDIR/other.rc"
 case_end
@@ -139,7 +142,7 @@ case_end
 for mode in "lb 1" "active 2" "fork 1"; do
 	case_begin "balance_${mode% *}"
 	# shellcheck disable=SC2086 # mode is two words on purpose
-	run_to "$CDIR" run "$MT" run --cpus 0,1 $MAXREC -o "$CDIR/run.json" -- \
+	run_to "$CDIR" run "$MT" run --cpus 0,1 --max-records "$MAXREC" -o "$CDIR/run.json" -- \
 		"$PROGS/balance" $mode
 	case_end
 done
@@ -147,7 +150,7 @@ done
 # -t 6 as in 30_run.sh, whose ">= 10 wakeup placements" is made for it: with -t 4 the host's
 # 6.18 placed 1 wake-up in 2 s once (4 x 30 % load on 2 CPUs mostly wakes on an idle CPU).
 case_begin wakeup
-run_to "$CDIR" run "$MT" run --cpus 0,1 $MAXREC -o "$CDIR/run.json" wakeup -t 6 -d 2
+run_to "$CDIR" run "$MT" run --cpus 0,1 --max-records "$MAXREC" -o "$CDIR/run.json" wakeup -t 6 -d 2
 case_end
 
 case_begin validate
@@ -166,13 +169,15 @@ if [ -n "$TUNABLE_ORIG" ]; then
 	new=2500000
 	[ "$TUNABLE_ORIG" = "$new" ] && new=3500000
 	echo "$new" >"$CDIR/new"
-	{ echo "$new" >"$TUNABLE"; } 2>"$CDIR/write.err"
-	echo $? >"$CDIR/write.rc"
+	rc=0
+	{ echo "$new" >"$TUNABLE"; } 2>"$CDIR/write.err" || rc=1
+	echo "$rc" >"$CDIR/write.rc"
 	cat "$TUNABLE" >"$CDIR/after_write" 2>&1
 	run_to "$CDIR" doctor_new "$MT" doctor
 	run_to "$CDIR" run_new "$MT" run --cpus 0,1 -o "$CDIR/run_new.json" -- true
-	{ echo "$TUNABLE_ORIG" >"$TUNABLE"; } 2>"$CDIR/restore.err"
-	echo $? >"$CDIR/restore.rc"
+	rc=0
+	{ echo "$TUNABLE_ORIG" >"$TUNABLE"; } 2>"$CDIR/restore.err" || rc=1
+	echo "$rc" >"$CDIR/restore.rc"
 	cat "$TUNABLE" >"$CDIR/restored" 2>&1
 	TUNABLE_ORIG=
 	run_to "$CDIR" doctor_restored "$MT" doctor

@@ -10,6 +10,7 @@
 # KERNEL is `host` or a Debian kernel package (a meta package is resolved with apt-cache
 # depends); default: $MT_KERNELS, else the host and the three below.  Environment:
 #   MT_KERNEL_CACHE    where the kernels are kept between runs (/var/cache/migtrace-kernels)
+#   MT_KERNEL_JOBS     guests booted at once (default: one per 3 host CPUs, at least 1)
 #   MT_BOOT_TIMEOUT    seconds for a guest to start the suite (180)
 #   MT_CASE_TIMEOUT    seconds per command inside the suite (180); a guest whose results
 #                      port is silent for this plus 60 s is hung and killed
@@ -41,9 +42,12 @@ CACHE=${MT_KERNEL_CACHE:-/var/cache/migtrace-kernels}
 OUT=$ROOT/.output/kernels
 BOOT_TIMEOUT=${MT_BOOT_TIMEOUT:-180}
 CASE_TIMEOUT=${MT_CASE_TIMEOUT:-180}
+BEAT_TIMEOUT=${MT_BEAT_TIMEOUT:-60}
 GUEST_TIMEOUT=${MT_GUEST_TIMEOUT:-900}
 SILENT_LIMIT=$((CASE_TIMEOUT + 60))
-BEAT_TIMEOUT=${MT_BEAT_TIMEOUT:-60}
+# A TCG guest with 2 vCPUs keeps 2 host threads busy: one guest per 3 host CPUs.
+JOBS=${MT_KERNEL_JOBS:-$(($(nproc) / 3))}
+[ "$JOBS" -ge 1 ] 2>/dev/null || JOBS=1
 DEFAULT_KERNELS="host linux-image-cloud-amd64 linux-image-6.12-cloud-amd64 linux-image-rt-amd64"
 if [ $# -gt 0 ]; then KERNELS="$*"; else KERNELS=${MT_KERNELS:-$DEFAULT_KERNELS}; fi
 
@@ -82,7 +86,7 @@ need_build() {
 # its built-in workloads as in the tree), every shared library ldd names at its own path,
 # the suite and /init; into $OUT/initramfs.cpio.gz.
 build_initramfs() {
-	local stage=$OUT/initramfs.d bins lib f
+	local stage=$OUT/initramfs.d bins lib
 	rm -rf "$stage" && mkdir -p "$stage"/{bin,sbin,usr/bin,usr/sbin,proc,sys,dev,tmp,etc,mt} \
 		"$stage/mt/.output/workloads" "$stage/mt/.output/tests/progs" || return 1
 	cp "$(command -v busybox)" "$stage/bin/busybox" && ln -s busybox "$stage/bin/sh" || return 1
@@ -110,8 +114,8 @@ apt_updated=0
 # linux-image-6.1.0-57-cloud-amd64), a concrete one depends on no linux-image.  Runs
 # `apt-get update` once when apt-cache does not know a package.
 resolve() {
-	local pkg=$1 dep depth
-	for depth in 1 2 3; do
+	local pkg=$1 dep
+	for _ in 1 2 3; do
 		while ! apt-cache show "$pkg" >/dev/null 2>&1; do
 			[ "$apt_updated" = 1 ] && return 1
 			apt_updated=1
@@ -128,7 +132,7 @@ resolve() {
 # fetch PKG: $CACHE/PKG/vmlinuz, its config and System.map (names a hung guest's
 # instruction pointers), downloading only when not cached.
 fetch() {
-	local pkg=$1 dir=$CACHE/$1 tmp
+	local pkg=$1 dir=$CACHE/$1 tmp rc
 	[ -s "$dir/vmlinuz" ] && [ -s "$dir/System.map" ] && return 0
 	mkdir -p "$CACHE" || { echo "cannot create $CACHE (set MT_KERNEL_CACHE)"; return 1; }
 	tmp=$(mktemp -d "$CACHE/.fetch.XXXXXX") || return 1
@@ -148,7 +152,7 @@ fetch() {
 	mkdir -p "$dir.new" && cp "$tmp"/boot/vmlinuz-* "$dir.new/vmlinuz" &&
 		cp "$tmp"/boot/config-* "$dir.new/config" && cp "$tmp"/boot/System.map-* "$dir.new/System.map" &&
 		rm -rf "$dir" && mv "$dir.new" "$dir"
-	local rc=$?
+	rc=$?
 	rm -rf "$tmp"
 	[ "$rc" = 0 ] || echo "storing $pkg's kernel in $dir failed"
 	return "$rc"
@@ -163,12 +167,15 @@ prefix() {
 
 # ---- one kernel -------------------------------------------------------------------------
 
-# report PREFIX KREL DIR WHY BOOT [--host]: judges DIR/channel.log, reports every check, and
-# prints the kernel's figures and its "kernel K: N passed, N failed" line.
+# report PREFIX KREL DIR [--host]: judges DIR/channel.log (with DIR/why, why the suite
+# stopped if it did, and DIR/boot_s), reports every check, and prints the kernel's figures
+# and its "kernel K: N passed, N failed" line.
 report() {
-	local pfx=$1 krel=$2 dir=$3 why=$4 boot=$5
-	shift 5
-	local np=0 nf=0 ns=0 kind name rest tests="?" cases="" counts="" verifier=""
+	local pfx=$1 krel=$2 dir=$3
+	shift 3
+	local np=0 nf=0 ns=0 kind name rest tests="?" cases="" counts="" verifier="" why boot
+	why=$(cat "$dir/why" 2>/dev/null)
+	boot=$(cat "$dir/boot_s" 2>/dev/null || echo "-")
 	# one check for the suite itself: it ran to its end, or why not (the cases that did not
 	# run then fail with a pointer here rather than the same long reason each)
 	if [ -z "$why" ] && grep -q '^MT-DONE' "$dir/channel.log" 2>/dev/null; then
@@ -178,8 +185,9 @@ report() {
 		nf=$((nf + 1))
 		why="see ${pfx}_suite_completed"
 	fi
-	python3 tests/kernels/check.py "$@" --why "$why" "$dir/channel.log" "$dir/cases" \
-		>"$dir/check.txt" 2>&1 || echo "FAIL check_py tests/kernels/check.py failed: $(tail -n 1 "$dir/check.txt")" >>"$dir/check.txt"
+	python3 tests/kernels/check.py "$@" --prefix "$pfx" --why "$why" "$dir/channel.log" "$dir/cases" \
+		>"$dir/check.txt" 2>&1 ||
+		echo "FAIL check_py tests/kernels/check.py failed: $(tail -n 1 "$dir/check.txt")" >>"$dir/check.txt"
 	while read -r kind name rest; do
 		case $kind in
 		PASS) pass "${pfx}_$name"; np=$((np + 1));;
@@ -192,7 +200,7 @@ report() {
 			case) cases="$cases ${rest% *} ${rest##* }s,";;
 			selfmig_*|family_*) counts="$counts ${name} ${rest},";;
 			wakeup) counts="$counts wakeup: ${rest},";;
-			balance_*) counts="$counts ${name}: ${rest},";;
+			balance_*) counts="$counts ${name}: ${rest:-none},";;
 			verifier) verifier=$rest;;
 			esac;;
 		esac
@@ -209,7 +217,7 @@ report() {
 
 # run_host: the suite on the host's own kernel, no qemu.
 run_host() {
-	local dir=$OUT/host krel why="" t0 rc
+	local dir=$OUT/host krel why t0 rc
 	krel=$(uname -r)
 	echo "== kernel $krel (host)"
 	if ! why=$(bpf_ok); then
@@ -223,32 +231,25 @@ run_host() {
 	MT_ROOT=$ROOT MT_CHANNEL=$dir/channel.log MT_CASE_TIMEOUT=$CASE_TIMEOUT MT_WORK=$dir/work \
 		timeout -k 10 "$GUEST_TIMEOUT" sh tests/kernels/guest.sh 2>"$dir/console.log"
 	rc=$?
-	[ "$rc" = 124 ] || [ "$rc" = 137 ] &&
-		why="the suite on the host ran over $GUEST_TIMEOUT s and was killed (MT_GUEST_TIMEOUT)"
-	report khost "$krel (host)" "$dir" "$why" "-" --host
+	if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
+		echo "the suite on the host ran over $GUEST_TIMEOUT s and was killed (MT_GUEST_TIMEOUT)" >"$dir/why"
+	fi
+	echo "   suite ran in $(elapsed "$t0") s"
+	report khost "$krel (host)" "$dir" --host
 }
 
-# run_guest META: resolves, fetches and boots one Debian kernel and runs the suite in it.
-run_guest() {
-	local meta=$1 pkg krel pfx dir err why="" qpid t0 tb="" now size last_size=0 last_change
-	local boot="-" stage="" kvmlinuz csize last_csize=0 last_beat
-	echo "== $meta"
-	if ! pkg=$(resolve "$meta"); then
-		unavailable "kernel_${meta}_fetch" "apt-cache cannot resolve $meta to a linux-image package (even after apt-get update): check /etc/apt/sources.list"
-		summary+=("$meta: not run: cannot resolve the package")
-		return
-	fi
-	krel=${pkg#linux-image-}
-	pfx=$(prefix "$krel")
-	if ! err=$(fetch "$pkg"); then
-		unavailable "${pfx}_fetch" "kernel $krel: $err (network? apt sources?)"
-		summary+=("kernel $krel: not run: $err")
-		return
-	fi
-	kvmlinuz=$CACHE/$pkg/vmlinuz
-	echo "   kernel $krel ($pkg, $kvmlinuz)"
-	dir=$OUT/$krel
-	rm -rf "$dir" && mkdir -p "$dir"
+# open_case DIR: the case the guest is in (started, not ended), from its channel.
+open_case() {
+	awk '$1 == "MT-CASE" { c = $2 } $1 == "MT-END" && $2 == c { c = "" } END { print c }' \
+		"$1/channel.log" 2>/dev/null
+}
+
+# boot_guest PKG KREL DIR: boots one kernel with the initramfs and watches it until the
+# suite ends, it hangs or it runs over time; leaves DIR/channel.log, console.log, boot_s,
+# and DIR/why when the suite did not end normally.  Progress goes to stdout.
+boot_guest() {
+	local pkg=$1 krel=$2 dir=$3 why="" qpid t0 tb="" now size last_size=0 last_change
+	local stage csize last_csize=0 last_beat crash
 	t0=$EPOCHREALTIME
 	# Two serial ports: ttyS0 the console (printk, the suite's progress), ttyS1 the results.
 	# Unknown KEY=VALUE boot options reach /init as environment variables.  tsc=reliable:
@@ -258,16 +259,17 @@ run_guest() {
 	# monitor socket: a hung guest's vCPUs are named with System.map (tests/kernels/vcpus.py).
 	qemu-system-x86_64 -machine q35,accel=tcg -cpu max -smp 2 -m 2048 -nographic -no-reboot \
 		-nic none -monitor "unix:$dir/monitor.sock,server=on,wait=off" \
-		-kernel "$kvmlinuz" -initrd "$OUT/initramfs.cpio.gz" \
+		-kernel "$CACHE/$pkg/vmlinuz" -initrd "$OUT/initramfs.cpio.gz" \
 		-append "console=ttyS0 panic=-1 loglevel=5 tsc=reliable nokaslr MT_CASE_TIMEOUT=$CASE_TIMEOUT ${MT_GUEST_APPEND:-}" \
 		-serial "file:$dir/console.log" -serial "file:$dir/channel.log" \
 		</dev/null >"$dir/qemu.log" 2>&1 &
 	qpid=$!
 	last_change=$EPOCHREALTIME
 	last_beat=$EPOCHREALTIME
-	# Watch the results channel: boot ends at MT-HELLO; the guest is hung when it says
-	# nothing for SILENT_LIMIT s, or runs over GUEST_TIMEOUT; the suite ends with MT-DONE and
-	# the guest powers off.
+	# Boot ends at MT-HELLO on the results port.  The kernel is hung when its console (with a
+	# heartbeat every 5 s) is silent for BEAT_TIMEOUT s; the suite is stuck when the results
+	# port is silent for SILENT_LIMIT s; the guest is killed past GUEST_TIMEOUT.  The suite
+	# ends with MT-DONE and the guest powers off.
 	while kill -0 "$qpid" 2>/dev/null; do
 		sleep 0.2
 		now=$EPOCHREALTIME
@@ -277,11 +279,11 @@ run_guest() {
 		if [ "$csize" != "$last_csize" ]; then last_csize=$csize; last_beat=$now; fi
 		if [ -z "$tb" ] && grep -q '^MT-HELLO' "$dir/channel.log" 2>/dev/null; then
 			tb=$now
-			boot=$(elapsed "$t0")
-			echo "   booted in $boot s"
+			elapsed "$t0" >"$dir/boot_s"
+			echo "   $krel: booted in $(cat "$dir/boot_s") s"
 		fi
 		if [ -z "$tb" ] && [ "$(elapsed "$t0" | cut -d. -f1)" -ge "$BOOT_TIMEOUT" ]; then
-			why="kernel $krel did not start the suite within $BOOT_TIMEOUT s (MT_BOOT_TIMEOUT); qemu killed; console: $dir/console.log"
+			why="kernel $krel did not start the suite within $BOOT_TIMEOUT s (MT_BOOT_TIMEOUT); qemu killed"
 			break
 		fi
 		if grep -q '^MT-DONE' "$dir/channel.log" 2>/dev/null; then
@@ -289,17 +291,19 @@ run_guest() {
 			for _ in $(seq 150); do kill -0 "$qpid" 2>/dev/null || break; sleep 0.2; done
 			break
 		fi
-		stage=$(awk '$1 == "MT-CASE" { c = $2 } $1 == "MT-END" && $2 == c { c = "" } END { print c }' "$dir/channel.log" 2>/dev/null)
 		if [ -n "$tb" ] && [ "$(elapsed "$last_beat" | cut -d. -f1)" -ge "$BEAT_TIMEOUT" ]; then
-			why="kernel $krel hung in case ${stage:-?}: no heartbeat on the console for $BEAT_TIMEOUT s (MT_BEAT_TIMEOUT); vCPUs: $(python3 tests/kernels/vcpus.py "$dir/monitor.sock" "$CACHE/$pkg/System.map" 2>&1); qemu killed; console: $dir/console.log"
+			stage=$(open_case "$dir")
+			why="kernel $krel hung in case ${stage:-?}: no heartbeat on its console for $BEAT_TIMEOUT s (MT_BEAT_TIMEOUT); vCPUs: $(python3 tests/kernels/vcpus.py "$dir/monitor.sock" "$CACHE/$pkg/System.map" 2>&1); qemu killed"
 			break
 		fi
 		if [ -n "$tb" ] && [ "$(elapsed "$last_change" | cut -d. -f1)" -ge "$SILENT_LIMIT" ]; then
-			why="kernel $krel hung in case ${stage:-?}: nothing on the results port for $SILENT_LIMIT s; qemu killed; console: $dir/console.log"
+			stage=$(open_case "$dir")
+			why="kernel $krel stuck in case ${stage:-?}: nothing on the results port for $SILENT_LIMIT s; qemu killed"
 			break
 		fi
 		if [ "$(elapsed "$t0" | cut -d. -f1)" -ge "$GUEST_TIMEOUT" ]; then
-			why="kernel $krel ran over $GUEST_TIMEOUT s (MT_GUEST_TIMEOUT) in case ${stage:-?}; qemu killed; console: $dir/console.log"
+			stage=$(open_case "$dir")
+			why="kernel $krel ran over $GUEST_TIMEOUT s (MT_GUEST_TIMEOUT) in case ${stage:-?}; qemu killed"
 			break
 		fi
 	done
@@ -310,22 +314,20 @@ run_guest() {
 	fi
 	wait "$qpid" 2>/dev/null
 	if [ -z "$why" ] && ! grep -q '^MT-DONE' "$dir/channel.log" 2>/dev/null; then
-		stage=$(awk '$1 == "MT-CASE" { c = $2 } $1 == "MT-END" && $2 == c { c = "" } END { print c }' "$dir/channel.log" 2>/dev/null)
+		stage=$(open_case "$dir")
 		why="the guest (kernel $krel) stopped before the suite ended${stage:+, in case $stage}"
 		[ -s "$dir/qemu.log" ] && why="$why; qemu: $(tail -n 1 "$dir/qemu.log")"
-		why="$why; console: $dir/console.log"
 	fi
 	# a kernel crash says more than "stopped": name its first line
-	local crash
 	crash=$(grep -a -m 1 -oE '(Kernel panic|Oops|BUG:|general protection fault|RIP:).*' "$dir/console.log" 2>/dev/null)
 	[ -n "$crash" ] && why="${why:+$why; }guest kernel: $crash"
 	if [ -n "$why" ]; then
+		echo "$why; console: $dir/console.log" >"$dir/why"
 		echo "   $why"
 		echo "   last console lines:"
 		grep -avE '^mt-(guest|beat)' "$dir/console.log" 2>/dev/null | tail -n 8 | sed 's/^/     | /'
 	fi
-	echo "   guest wall time $(elapsed "$t0") s"
-	report "$pfx" "$krel" "$dir" "$why" "$boot"
+	echo "   $krel: guest wall time $(elapsed "$t0") s"
 }
 
 # ---- main -------------------------------------------------------------------------------
@@ -346,9 +348,48 @@ if [ "$ok" = 1 ]; then
 		ok=0
 	fi
 fi
+guests=()		# "PKG KREL PREFIX" of each kernel fetched
+run_the_host=0
 if [ "$ok" = 1 ]; then
 	for k in $KERNELS; do
-		if [ "$k" = host ]; then run_host; else run_guest "$k"; fi
+		if [ "$k" = host ]; then run_the_host=1; continue; fi
+		if ! pkg=$(resolve "$k"); then
+			unavailable "kernel_${k}_fetch" "apt-cache cannot resolve $k to a linux-image package (even after apt-get update): check /etc/apt/sources.list"
+			summary+=("$k: not run: cannot resolve the package")
+			continue
+		fi
+		krel=${pkg#linux-image-}
+		pfx=$(prefix "$krel")
+		if ! err=$(fetch "$pkg"); then
+			unavailable "${pfx}_fetch" "kernel $krel: $err (network? apt sources?)"
+			summary+=("kernel $krel: not run: $err")
+			continue
+		fi
+		echo "kernel $krel: $pkg, $CACHE/$pkg/vmlinuz"
+		guests+=("$pkg $krel $pfx")
+	done
+fi
+# The host first and alone: its balance cases need idle CPUs, which running guests are not.
+[ "$run_the_host" = 1 ] && run_host
+if [ "${#guests[@]}" -gt 0 ]; then
+	echo "== ${#guests[@]} guests under qemu (TCG), $JOBS at a time"
+	for g in "${guests[@]}"; do
+		read -r pkg krel pfx <<<"$g"
+		dir=$OUT/$krel
+		rm -rf "$dir" && mkdir -p "$dir"
+		if [ "$JOBS" -le 1 ]; then
+			boot_guest "$pkg" "$krel" "$dir"
+		else
+			while [ "$(jobs -rp | wc -l)" -ge "$JOBS" ]; do wait -n; done
+			boot_guest "$pkg" "$krel" "$dir" >"$dir/progress.log" 2>&1 &
+		fi
+	done
+	wait
+	for g in "${guests[@]}"; do
+		read -r pkg krel pfx <<<"$g"
+		echo "== kernel $krel"
+		[ -f "$OUT/$krel/progress.log" ] && cat "$OUT/$krel/progress.log"
+		report "$pfx" "$krel" "$OUT/$krel"
 	done
 fi
 

@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# The kernel matrix: Debian's own 6.1, 6.12 and 6.1 PREEMPT_RT kernels booted under qemu
+# (TCG, no KVM needed), and the host's own kernel, each running migtrace's real BPF cases
+# (doctor, exact migration counts and causes, validate, the tunable).  Every check is a
+# PASS/FAIL line in $MT_RESULTS named by its kernel: k6.1_selfmig_sleeping_23, k6.12_...,
+# k6.1rt_..., khost_...; each kernel also prints "kernel K: N passed, N failed".
+# Kernels are downloaded once into /var/cache/migtrace-kernels (MT_KERNEL_CACHE); one that
+# cannot be fetched is a skip, and a failure under CI=true.  See tests/kernels/matrix.sh.
+set -u
+. "$(dirname "$0")/../lib.sh"
+
+bash "$MT_ROOT/tests/kernels/matrix.sh"
