@@ -48,7 +48,7 @@ static int resolve(const char *path, char *out, size_t len)
 	return 0;
 }
 
-int atomic_file_check(const char *path)
+int atomic_file_check_named(const char *path, const char *label)
 {
 	char dirbuf[PATH_MAX];
 	struct stat st;
@@ -58,13 +58,13 @@ int atomic_file_check(const char *path)
 		return 0;
 	if (stat(path, &st) == 0) {
 		if (S_ISDIR(st.st_mode)) {
-			fprintf(stderr, "migtrace: %s is a directory: name a file in it\n", path);
+			fprintf(stderr, "%s: %s is a directory: name a file in it\n", label, path);
 			return -EISDIR;
 		}
 		if (!S_ISREG(st.st_mode) && access(path, W_OK)) {
 			int err = -errno;
 
-			fprintf(stderr, "migtrace: cannot write %s: %s\n", path, strerror(-err));
+			fprintf(stderr, "%s: cannot write %s: %s\n", label, path, strerror(-err));
 			return err;
 		}
 		if (!S_ISREG(st.st_mode))
@@ -73,18 +73,23 @@ int atomic_file_check(const char *path)
 	snprintf(dirbuf, sizeof(dirbuf), "%s", path);
 	dir = dirname(dirbuf);
 	if (stat(dir, &st) || !S_ISDIR(st.st_mode)) {
-		fprintf(stderr, "migtrace: cannot write %s: directory %s does not exist (create it "
-			"first)\n", path, dir);
+		fprintf(stderr, "%s: cannot write %s: directory %s does not exist (create it "
+			"first)\n", label, path, dir);
 		return -ENOENT;
 	}
 	if (access(dir, W_OK)) {
 		int err = -errno;
 
-		fprintf(stderr, "migtrace: cannot write %s: directory %s is not writable (%s)\n",
-			path, dir, strerror(-err));
+		fprintf(stderr, "%s: cannot write %s: directory %s is not writable (%s)\n",
+			label, path, dir, strerror(-err));
 		return err;
 	}
 	return 0;
+}
+
+int atomic_file_check(const char *path)
+{
+	return atomic_file_check_named(path, "migtrace");
 }
 
 /* `-`, a character device, a FIFO or a socket: written in place, never renamed over. */

@@ -31,6 +31,8 @@ struct atomic_file {
  * and what to do.
  */
 int atomic_file_check(const char *path);
+/* The same, its messages starting with label (e.g. "migtrace calibrate: --json"). */
+int atomic_file_check_named(const char *path, const char *label);
 /* Creates the temporary (or opens a device, FIFO or stdout).  0 or -errno, with a message
  * on stderr naming the file and what to do.  A new file is created with 0666 less the umask
  * and, under sudo, given to the invoking user; a replaced one keeps its mode and owner. */

@@ -11,6 +11,7 @@
 #include "atomic_file.h"
 #include "calib_report.h"
 #include "calibrate.h"
+#include "cli.h"
 #include "commands.h"
 #include "parse.h"
 #include "topology.h"
@@ -151,6 +152,9 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	case 'v':
 		mt_verbose++;
 		break;
+	case ARGP_KEY_INIT:
+		state->err_stream = mt_cli_err_stream();
+		break;
 	case ARGP_KEY_ARG:
 		argp_error(state, "unexpected argument '%s'", arg);
 		break;
@@ -283,9 +287,18 @@ int cmd_calibrate(int argc, char **argv)
 		return MT_EXIT_USAGE;
 	if (env.level && env.size_arg)
 		return usage_error("%s", "--level and --size both choose the cache: give one");
-
+	/* a bad --json path is found before the measurement, not after it */
+	if (env.json_path &&
+	    atomic_file_check_named(env.json_path, "migtrace calibrate: --json"))
+		return MT_EXIT_USAGE;
+	/* --sysfs-root names a tree the user gave: its absence is bad input */
+	if (env.sysfs_root && access(env.sysfs_root, R_OK | X_OK)) {
+		fprintf(stderr, "migtrace calibrate: --sysfs-root: cannot read '%s': %s\n",
+			env.sysfs_root, strerror(errno));
+		return MT_EXIT_USAGE;
+	}
 	if (topology_read_caches(env.sysfs_root, env.caches, &topo))
-		return MT_EXIT_FAIL;
+		return env.sysfs_root ? MT_EXIT_USAGE : MT_EXIT_FAIL;
 	o.method = (enum calib_method)env.method;
 	o.reps = (int)(env.reps > 0 ? env.reps : (o.method == CALIB_2005 ? 1 : CALIB_DEFAULT_REPS));
 	o.factor = (int)env.factor;

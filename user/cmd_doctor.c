@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "bpf_util.h"
+#include "cli.h"
 #include "clock.h"
 #include "commands.h"
 #include "topology.h"
@@ -71,6 +72,9 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		break;
 	case 'v':
 		mt_verbose++;
+		break;
+	case ARGP_KEY_INIT:
+		state->err_stream = mt_cli_err_stream();
 		break;
 	case ARGP_KEY_ARG:
 		argp_error(state, "unexpected argument '%s'", arg);

@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* What every command's option parsing shares.  User space only. */
+#ifndef MIGTRACE_CLI_H
+#define MIGTRACE_CLI_H
+#ifdef __KERNEL__
+#error "user/cli.h is for user space"
+#endif
+
+#include <argp.h>
+#include <stdio.h>
+
+/*
+ * The stream argp reports bad input on: stderr without argp's second line ("Try `migtrace
+ * run --help' or ..."), so that every usage error is the one line that names the option and
+ * the token.  Each command sets it at ARGP_KEY_INIT: state->err_stream = mt_cli_err_stream().
+ */
+FILE *mt_cli_err_stream(void);
+
+#endif
