@@ -433,17 +433,17 @@ class Judge:
             }
         self.checks("wakeup", names, fn)
 
-    def tunable_raw(self):
-        """The value the suite read with cat, or None (and why) when it could not."""
-        c = self.case("tunable")
-        t = (c.text("orig") or "").strip()
+    def tunable_raw(self, case="tunable", name="orig"):
+        """The value a case read with cat, or None (and why) when it could not."""
+        c = self.case(case)
+        t = (c.text(name) or "").strip()
         if re.fullmatch(r"\d+", t):
             return int(t), ""
-        return None, (c.text("orig.err") or "not read").strip()
+        return None, (c.text(name + ".err") or "not read").strip()
 
     def validate(self):
         names = ["validate_exit0", "validate_verdict", "validate_kernel_value"]
-        raw, raw_err = self.tunable_raw()
+        raw, raw_err = self.tunable_raw("validate", "tunable")
 
         def fn(c):
             out, rc = c.text("validate.out") or "", c.rc("validate")

@@ -153,7 +153,9 @@ case_begin wakeup
 run_to "$CDIR" run "$MT" run --cpus 0,1 --max-records "$MAXREC" -o "$CDIR/run.json" wakeup -t 6 -d 2
 case_end
 
+# the tunable as validate will find it: its verdict must use the real value when readable
 case_begin validate
+cat "$TUNABLE" >"$CDIR/tunable" 2>"$CDIR/tunable.err"
 run_to "$CDIR" validate "$MT" validate --samples 5
 case_end
 

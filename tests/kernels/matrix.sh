@@ -18,6 +18,7 @@
 #                      its kernel is hung and killed (60)
 #   MT_GUEST_TIMEOUT   seconds for a whole guest (900)
 #   MT_GUEST_APPEND    extra kernel boot options for every guest (e.g. preempt=full)
+#   MT_QEMU_ACCEL      qemu's -accel (tcg,thread=single; see boot_guest)
 #   CI=true            a kernel that cannot be fetched is a failure, not a skip
 #
 # How: tests/kernels/guest.sh runs the cases and ships raw outputs on a channel (the
@@ -257,7 +258,8 @@ boot_guest() {
 	# and patching sched_clock's static key at run time then crashed 6.12 (int3 Oops in
 	# sched_clock_cpu): that is the emulator, not the kernel under test.  nokaslr and the
 	# monitor socket: a hung guest's vCPUs are named with System.map (tests/kernels/vcpus.py).
-	qemu-system-x86_64 -machine q35,accel=tcg -cpu max -smp 2 -m 2048 -nographic -no-reboot \
+	qemu-system-x86_64 -machine q35 -accel "${MT_QEMU_ACCEL:-tcg,thread=single}" -cpu max -smp 2 \
+		-m 2048 -nographic -no-reboot \
 		-nic none -monitor "unix:$dir/monitor.sock,server=on,wait=off" \
 		-kernel "$CACHE/$pkg/vmlinuz" -initrd "$OUT/initramfs.cpio.gz" \
 		-append "console=ttyS0 panic=-1 loglevel=5 tsc=reliable nokaslr MT_CASE_TIMEOUT=$CASE_TIMEOUT ${MT_GUEST_APPEND:-}" \
