@@ -122,10 +122,10 @@ $(OUTPUT)/migtrace-san: $(OUTPUT)/san/user/main.o $(OUTPUT)/libmigtrace-san.a
 
 # Workloads and test programs: plain C, pinned by their own code where they need it.
 # cachewalk also links its option parser, which migtrace shares.
-$(OUTPUT)/workloads/cachewalk: workloads/cachewalk_config.c
+$(OUTPUT)/workloads/cachewalk: $(OUTPUT)/workloads/cachewalk_config.o
 $(OUTPUT)/workloads/%: workloads/%.c | $(OUTPUT)/workloads
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(CFLAGS) -MMD -MP $(filter %.c,$^) -lpthread -lm -o $@
+	$(Q)$(CC) $(CFLAGS) -MMD -MP $< $(filter %.o,$^) -lpthread -lm -o $@
 
 $(OUTPUT)/tests/progs/%: tests/progs/%.c | $(OUTPUT)/tests/progs
 	$(call msg,CC,$@)

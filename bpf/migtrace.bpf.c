@@ -15,7 +15,7 @@
  * is dropped (and counted), and before migrate_task_rq_fair() zeroes se.exec_start, so the
  * kernel's own view (rq_clock_task(src) - exec_start, what task_hot() compares) can be read
  * here, through the task's cfs_rq->rq.  Our age is CLOCK_MONOTONIC since the last switch-out on src; for a task the stopper
- * displaced while it was running (active balance) it is 0, as DESIGN.md defines it.
+ * displaced while it was running (active balance) it is 0, as docs/design.md defines it.
  *
  * Cause.  src not in p->cpus_ptr: affinity.  on_rq == 0: wakeup placement.  Current is the
  * stopper of src (migration/N on CPU src): exec balancing if the task is in execve, else
@@ -537,8 +537,8 @@ int BPF_PROG(mt_migrate, struct task_struct *p, int dest_cpu)
 	if (cause == MT_CAUSE_LB_PULL && (flags & MT_RF_KAGE_VALID)) {
 		c->stats.lb_judged++;
 		hist_add(c->hists.kernel_age, kage);
-		/* task_hot(): -1 always hot, 0 never, else hot iff delta < threshold */
-		if (hot_ns < 0 || (hot_ns > 0 && kage < hot_ns))
+		/* task_hot()'s rule (migtrace.h) on the kernel's own age */
+		if (MT_TASK_HOT(kage, hot_ns))
 			c->stats.lb_hot++;
 	}
 	emit(p, t, c, src, dst, cause, state, on_rq, flags, now, age, kage);

@@ -98,6 +98,29 @@ struct mt_unit {
 	__u8 pad[3];
 };
 
+/*
+ * The role of a unit: the 2nd argument of the unit function.  Only the built-in cachewalk
+ * passes one (its controlled experiment, workloads/cachewalk.c); the units of any other
+ * function, and cachewalk's natural mode, are CW_TAG_NATURAL.
+ */
+enum mt_unit_tag {
+	CW_TAG_NATURAL = 0,	/* natural mode or --unit: the scheduler decides */
+	CW_TAG_WARM = 1,	/* controlled: warming the cache on the source CPU */
+	CW_TAG_BASELINE = 2,	/* controlled: back-to-back warm unit, the baseline */
+	CW_TAG_MIGRATED = 3,	/* controlled: first unit after a move to the other CPU */
+	CW_TAG_STAYED = 4,	/* controlled: first unit after a wake on the same CPU */
+};
+
+/*
+ * The kernel's "is it hot" rule, task_hot() in kernel/sched/fair.c, in the one place every
+ * side uses it: a threshold of -1 means always hot, 0 never, else a task is hot while its
+ * age is under the threshold (ns).  Ages at or past it are cold: movable.  Both operands
+ * signed, or both double: no conversion is done here.  A macro, not a function, so that the
+ * BPF program compiles to the same instructions as the test written out (a function's
+ * result is materialised first, which moves the spills the verifier sees).
+ */
+#define MT_TASK_HOT(age_ns, hot_ns) ((hot_ns) < 0 || ((hot_ns) > 0 && (age_ns) < (hot_ns)))
+
 /* Counters. */
 struct mt_stats {
 	__u64 migrations[MT_NR_CAUSES];	/* real migrations of traced tasks, by cause */

@@ -19,7 +19,6 @@
  * Ages and arms are interleaved in a shuffled order.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <pthread.h>
 #include <sched.h>
@@ -33,7 +32,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <linux/types.h>
+
 #include "cachewalk.h"
+#include "migtrace.h"
 
 #define LINE 64
 
@@ -48,30 +50,8 @@ struct walk {
 	uint64_t nlines;
 };
 
-enum sleep_kind { SLEEP_FIXED, SLEEP_UNIFORM, SLEEP_EXP };
-
-static struct {
-	int threads;
-	uint64_t ws;			/* bytes per thread */
-	enum sleep_kind sleep_kind;
-	double sleep_a_us, sleep_b_us;	/* fixed: a; uniform: [a, b]; exp: mean a */
-	int burst;
-	double duration_s;
-	int load_threads;		/* natural mode: extra run/sleep threads */
-	char polluter_cpus[256];
-	double polluter_mbps;		/* MB/s (10^6 bytes); 0 = as fast as it can */
-	uint64_t polluter_bytes;	/* the buffer it streams through */
-	int controlled;
-	uint64_t ages_ns[64];
-	int nages;
-	int samples;
-	int cpu_a, cpu_b;
-	int keepalive;			/* controlled: SCHED_IDLE spinners on A (without a
-					 * polluter there) and B */
-} opt = {
-	.ws = 256 * 1024, .polluter_bytes = 4 << 20, .sleep_kind = SLEEP_EXP, .sleep_a_us = 2000, .burst = 3,
-	.duration_s = 5, .samples = 30, .cpu_a = -1, .cpu_b = -1, .keepalive = 1,
-};
+/* The options, parsed by cachewalk_config.c: the same parser migtrace uses. */
+static struct cachewalk_config opt;
 
 static volatile int stopping;
 
@@ -261,10 +241,10 @@ static uint64_t draw_sleep_ns(uint64_t *seed)
 	double us;
 
 	switch (opt.sleep_kind) {
-	case SLEEP_FIXED:
+	case CW_SLEEP_FIXED:
 		us = opt.sleep_a_us;
 		break;
-	case SLEEP_UNIFORM:
+	case CW_SLEEP_UNIFORM:
 		us = opt.sleep_a_us + rnd01(seed) * (opt.sleep_b_us - opt.sleep_a_us);
 		break;
 	default:
@@ -280,7 +260,7 @@ static void *natural_main(void *arg)
 	uint64_t seed = 0x9e3779b97f4a7c15ULL * (uint64_t)(nt->idx + 1), end;
 	struct walk w;
 
-	if (walk_init(&w, opt.ws, seed))
+	if (walk_init(&w, opt.ws_bytes, seed))
 		return NULL;
 	for (int i = 0; i < 3; i++)
 		cachewalk_unit(&w, CW_TAG_WARM, 0);	/* fault the pages in */
@@ -333,7 +313,7 @@ static int run_natural(void)
 	for (int i = 0; i < opt.load_threads && i < 64; i++)
 		pthread_join(load[i], NULL);
 	printf("cachewalk: natural, %d threads, ws %llu KiB, %llu units, mean unit %.1f µs\n",
-	       opt.threads, (unsigned long long)(opt.ws >> 10), (unsigned long long)units,
+	       opt.threads, (unsigned long long)(opt.ws_bytes >> 10), (unsigned long long)units,
 	       units ? (double)sum / (double)units / 1e3 : 0.0);
 	free(nt);
 	return 0;
@@ -379,7 +359,7 @@ static int run_controlled(void)
 	pthread_t tth;
 	struct walk w;
 
-	if (!order || walk_init(&w, opt.ws, seed))
+	if (!order || walk_init(&w, opt.ws_bytes, seed))
 		return 1;
 	sem_init(&timer.go, 0, 0);
 	sem_init(&timer.wake, 0, 0);
@@ -421,7 +401,7 @@ static int run_controlled(void)
 	pthread_join(tth, NULL);
 	printf("cachewalk: controlled, CPU %d -> %d, ws %llu KiB, %d ages x 2 arms x %d samples; "
 	       "mean unit: baseline %.1f µs, after migration %.1f µs, after same-CPU wake %.1f µs\n",
-	       opt.cpu_a, opt.cpu_b, (unsigned long long)(opt.ws >> 10), opt.nages, opt.samples,
+	       opt.cpu_a, opt.cpu_b, (unsigned long long)(opt.ws_bytes >> 10), opt.nages, opt.samples,
 	       st[CW_TAG_BASELINE].n ? (double)st[CW_TAG_BASELINE].sum_ns / st[CW_TAG_BASELINE].n / 1e3 : 0,
 	       st[CW_TAG_MIGRATED].n ? (double)st[CW_TAG_MIGRATED].sum_ns / st[CW_TAG_MIGRATED].n / 1e3 : 0,
 	       st[CW_TAG_STAYED].n ? (double)st[CW_TAG_STAYED].sum_ns / st[CW_TAG_STAYED].n / 1e3 : 0);
@@ -447,138 +427,24 @@ static void usage(int status)
 	exit(status);
 }
 
-static double number(const char *s, const char *what)
-{
-	char *end;
-	double v;
-
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno || end == s || *end || v < 0) {
-		fprintf(stderr, "cachewalk: %s: '%s' is not a non-negative number\n", what, s);
-		exit(2);
-	}
-	return v;
-}
-
-static uint64_t size_arg(const char *s)
-{
-	char *end;
-	double v = strtod(s, &end);
-	uint64_t m = 1;
-
-	if (end == s || v <= 0)
-		goto bad;
-	if (*end == 'K' || *end == 'k')
-		m = 1024, end++;
-	else if (*end == 'M' || *end == 'm')
-		m = 1024 * 1024, end++;
-	else if (*end == 'G' || *end == 'g')
-		m = 1024ULL * 1024 * 1024, end++;
-	if (*end == 'i')
-		end++;
-	if (*end == 'B')
-		end++;
-	if (*end)
-		goto bad;
-	return (uint64_t)(v * (double)m);
-bad:
-	fprintf(stderr, "cachewalk: --ws: '%s' is not a size (4K, 256K, 1M)\n", s);
-	exit(2);
-}
-
-static void parse_sleep(const char *s)
-{
-	if (!strncmp(s, "fixed:", 6)) {
-		opt.sleep_kind = SLEEP_FIXED;
-		opt.sleep_a_us = number(s + 6, "--sleep fixed");
-	} else if (!strncmp(s, "uniform:", 8)) {
-		char buf[64], *dash;
-
-		snprintf(buf, sizeof(buf), "%s", s + 8);
-		dash = strchr(buf, '-');
-		if (!dash) {
-			fprintf(stderr, "cachewalk: --sleep uniform:LO-HI (µs)\n");
-			exit(2);
-		}
-		*dash = '\0';
-		opt.sleep_kind = SLEEP_UNIFORM;
-		opt.sleep_a_us = number(buf, "--sleep uniform");
-		opt.sleep_b_us = number(dash + 1, "--sleep uniform");
-	} else if (!strncmp(s, "exp:", 4)) {
-		opt.sleep_kind = SLEEP_EXP;
-		opt.sleep_a_us = number(s + 4, "--sleep exp");
-	} else {
-		fprintf(stderr, "cachewalk: --sleep: '%s' is not fixed:US, uniform:LO-HI or exp:MEAN\n", s);
-		exit(2);
-	}
-}
-
-static void parse_ages(const char *s)
-{
-	char buf[1024], *save = NULL;
-
-	snprintf(buf, sizeof(buf), "%s", s);
-	opt.nages = 0;
-	for (char *tok = strtok_r(buf, ",", &save); tok && opt.nages < 64;
-	     tok = strtok_r(NULL, ",", &save))
-		opt.ages_ns[opt.nages++] = (uint64_t)(number(tok, "--ages") * 1000);
-}
-
 int main(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "threads", required_argument, NULL, 't' },
-		{ "ws", required_argument, NULL, 'w' },
-		{ "sleep", required_argument, NULL, 's' },
-		{ "burst", required_argument, NULL, 'b' },
-		{ "duration", required_argument, NULL, 'd' },
-		{ "load", required_argument, NULL, 'l' },
-		{ "polluter", required_argument, NULL, 'P' },
-		{ "controlled", no_argument, NULL, 'C' },
-		{ "ages", required_argument, NULL, 'a' },
-		{ "samples", required_argument, NULL, 'n' },
-		{ "from", required_argument, NULL, 'f' },
-		{ "to", required_argument, NULL, 'T' },
-		{ "no-keepalive", no_argument, NULL, 'K' },
-		{ "polluter-size", required_argument, NULL, 'S' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 },
-	};
 	struct polluter pol[16];
 	cpu_set_t allowed;
-	int c, npol = 0, rc, first = -1, second = -1, keep_cpu[2], nkeep = 0;
+	int npol = 0, rc, first = -1, second = -1, keep_cpu[2], nkeep = 0;
 	pthread_t keep[2];
+	char err[256];
 
-	parse_ages("50,100,200,500,1000,2000,5000,10000,20000,50000");
-	while ((c = getopt_long(argc, argv, "t:w:s:b:d:l:P:Ca:n:f:T:KS:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 't': opt.threads = (int)number(optarg, "--threads"); break;
-		case 'w': opt.ws = size_arg(optarg); break;
-		case 's': parse_sleep(optarg); break;
-		case 'b': opt.burst = (int)number(optarg, "--burst"); break;
-		case 'd': opt.duration_s = number(optarg, "--duration"); break;
-		case 'l': opt.load_threads = (int)number(optarg, "--load"); break;
-		case 'P': {
-			char *colon = strchr(optarg, ':');
-
-			if (colon) {
-				*colon = '\0';
-				opt.polluter_mbps = number(colon + 1, "--polluter rate");
-			}
-			snprintf(opt.polluter_cpus, sizeof(opt.polluter_cpus), "%s", optarg);
-			break;
-		}
-		case 'C': opt.controlled = 1; break;
-		case 'a': parse_ages(optarg); break;
-		case 'n': opt.samples = (int)number(optarg, "--samples"); break;
-		case 'f': opt.cpu_a = (int)number(optarg, "--from"); break;
-		case 'T': opt.cpu_b = (int)number(optarg, "--to"); break;
-		case 'K': opt.keepalive = 0; break;
-		case 'S': opt.polluter_bytes = size_arg(optarg); break;
-		case 'h': usage(0); break;
-		default: usage(2);
-		}
+	cachewalk_config_default(&opt);
+	switch (cachewalk_config_parse(&opt, argc, argv, err, sizeof(err))) {
+	case 0:
+		break;
+	case 1:
+		usage(0);
+		break;
+	default:
+		fprintf(stderr, "cachewalk: %s\n", err);
+		return 2;
 	}
 	if (sched_getaffinity(0, sizeof(allowed), &allowed))
 		return 1;

@@ -11,7 +11,6 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "cachewalk.h"
 #include "correlate.h"
 #include "verdict.h"
 
