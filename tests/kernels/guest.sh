@@ -97,6 +97,11 @@ case_begin env
 	echo "lockdown $(cat /sys/kernel/security/lockdown 2>/dev/null || echo unknown)"
 	echo "preempt $(uname -v)"
 } >"$CDIR/facts"
+# The kernel's text symbols, once per kernel (the host asks when it has not cached them):
+# Debian's System.map is a stub, and with nokaslr these addresses name a hung guest's vCPUs.
+if [ "${MT_SHIP_KALLSYMS:-0}" = 1 ]; then
+	awk '$2 == "t" || $2 == "T" { print $1, $3 }' /proc/kallsyms >"$CDIR/kallsyms"
+fi
 case_end
 
 # doctor: its exit status and its lines (it also names a program the verifier rejects).

@@ -1,31 +1,63 @@
 #!/usr/bin/env python3
 """Where a hung guest's vCPUs are: asks qemu's monitor for every vCPU's registers, samples
-them a few times, and names each RIP with the kernel's System.map (guests boot with nokaslr,
-so the map's addresses are the running ones).  Prints one line:
-    CPU0 native_queued_spin_lock_slowpath+0x1f2 (5/5 samples), CPU1 ...
+them a few times, and names each RIP's function with the guest kernel's text symbols (guests
+boot with nokaslr, so /proc/kallsyms of any boot of that kernel names them; Debian's
+System.map is a stub).  Prints one line:
+    CPU0 native_queued_spin_lock_slowpath (5/5), CPU1 ...
 
-    vcpus.py MONITOR_SOCKET SYSTEM_MAP
+    vcpus.py MONITOR_SOCKET SYMBOLS [CHANNEL]
+
+SYMBOLS is "ADDR NAME" or "ADDR TYPE NAME" lines; when it is missing, the kallsyms file the
+guest shipped on CHANNEL (tests/kernels/guest.sh, case env) is used.
 """
+import base64
 import bisect
 import collections
+import gzip
 import re
 import socket
 import sys
 import time
 
 
-def load_map(path):
+def parse_symbols(lines):
     addrs, names = [], []
-    try:
-        for line in open(path):
-            w = line.split()
-            if len(w) >= 3 and w[1] in "tTwW":
-                addrs.append(int(w[0], 16))
-                names.append(w[2])
-    except OSError:
-        pass
+    for line in lines:
+        w = line.split()
+        if len(w) == 2:
+            a, name = w
+        elif len(w) >= 3 and w[1] in ("t", "T", "w", "W"):
+            a, name = w[0], w[2]
+        else:
+            continue
+        try:
+            addrs.append(int(a, 16))
+            names.append(name)
+        except ValueError:
+            pass
     order = sorted(range(len(addrs)), key=addrs.__getitem__)
     return [addrs[i] for i in order], [names[i] for i in order]
+
+
+def load_symbols(path, channel):
+    try:
+        return parse_symbols(open(path))
+    except OSError:
+        pass
+    # from the channel: the block "MT-FILE env kallsyms" / base64 of gzip / "MT-EOF"
+    chunks, inside = [], False
+    try:
+        for line in open(channel, errors="replace"):
+            line = line.strip()
+            if line == "MT-FILE env kallsyms":
+                inside = True
+            elif inside and line == "MT-EOF":
+                return parse_symbols(gzip.decompress(base64.b64decode("".join(chunks))).decode().splitlines())
+            elif inside:
+                chunks.append(line)
+    except (OSError, ValueError, EOFError):
+        pass
+    return [], []
 
 
 def symbol(addrs, names, rip):
@@ -69,10 +101,10 @@ def sample(path):
 
 
 def main():
-    if len(sys.argv) != 3:
-        print("usage: vcpus.py MONITOR_SOCKET SYSTEM_MAP", file=sys.stderr)
+    if len(sys.argv) not in (3, 4):
+        print("usage: vcpus.py MONITOR_SOCKET SYMBOLS [CHANNEL]", file=sys.stderr)
         return 2
-    addrs, names = load_map(sys.argv[2])
+    addrs, names = load_symbols(sys.argv[2], sys.argv[3] if len(sys.argv) == 4 else "")
     seen = collections.defaultdict(collections.Counter)
     n = 0
     for _ in range(5):
