@@ -68,12 +68,12 @@ case_end() {
 	emit "MT-END $CASE $_t1 $(awk -v a="$T0" -v b="$_t1" 'BEGIN { printf "%.2f", b - a }')"
 }
 
-# records FILE PID: how many records of task PID a run record holds.  Used only to decide
-# whether to measure again (as tests/integration/30_run.sh does); check.py does the real
-# count.  The file is one JSON line; "pid":N, appears once in meta and once per record.
-records() {
-	_n=$(grep -o "\"pid\":$2," "$1" 2>/dev/null | wc -l)
-	echo $((_n > 0 ? _n - 1 : 0))
+# affinity_moves FILE PID: how many affinity migrations of task PID a run record holds.
+# Used only to decide whether to measure again (as tests/integration/30_run.sh does);
+# check.py does the real count.  The file is one JSON line of flat records, each with
+# "pid":N, before its "cause" (meta's "pid" is followed by a "}" before any "cause").
+affinity_moves() {
+	grep -o "\"pid\":$2,[^}]*\"cause\":\"affinity\"" "$1" 2>/dev/null | wc -l
 }
 
 # Restore the tunable whatever happens: on the host this is the real machine's setting.
@@ -125,7 +125,7 @@ for attempt in 1 2 3; do
 	pid=$(sed -n 's/^selfmig sleeping pid \([0-9]*\) .*/\1/p' "$CDIR/run.out")
 	# nothing to measure again when migtrace failed outright (no run record)
 	if [ ! -s "$CDIR/run.json" ] || [ -z "$pid" ]; then break; fi
-	[ "$(records "$CDIR/run.json" "$pid")" = 23 ] && break
+	[ "$(affinity_moves "$CDIR/run.json" "$pid")" -eq 23 ] && break
 done
 case_end
 

@@ -260,13 +260,15 @@ boot_guest() {
 	# Unknown KEY=VALUE boot options reach /init as environment variables.  tsc=reliable:
 	# under TCG the clocksource watchdog sees the emulated TSC drift and marks it unstable,
 	# and patching sched_clock's static key at run time then crashed 6.12 (int3 Oops in
-	# sched_clock_cpu): that is the emulator, not the kernel under test.  nokaslr and the
-	# monitor socket: a hung guest's vCPUs are named with its kallsyms (tests/kernels/vcpus.py).
+	# sched_clock_cpu): that is the emulator, not the kernel under test.  noirqdebug: on the
+	# RT kernel (threaded IRQs) the emulated UART's TX interrupts look unhandled, and the
+	# "nobody cared" detector disabled IRQ 3, the results port, mid-transfer.  nokaslr and
+	# the monitor socket: a hung guest's vCPUs are named with its kallsyms (vcpus.py).
 	qemu-system-x86_64 -machine q35 -accel "${MT_QEMU_ACCEL:-tcg,thread=single}" -cpu max -smp 2 \
 		-m 2048 -nographic -no-reboot \
 		-nic none -monitor "unix:$dir/monitor.sock,server=on,wait=off" \
 		-kernel "$CACHE/$pkg/vmlinuz" -initrd "$OUT/initramfs.cpio.gz" \
-		-append "console=ttyS0 panic=-1 loglevel=5 tsc=reliable nokaslr MT_CASE_TIMEOUT=$CASE_TIMEOUT MT_SHIP_KALLSYMS=$ship ${MT_GUEST_APPEND:-}" \
+		-append "console=ttyS0 panic=-1 loglevel=5 tsc=reliable noirqdebug nokaslr MT_CASE_TIMEOUT=$CASE_TIMEOUT MT_SHIP_KALLSYMS=$ship ${MT_GUEST_APPEND:-}" \
 		-serial "file:$dir/console.log" -serial "file:$dir/channel.log" \
 		</dev/null >"$dir/qemu.log" 2>&1 &
 	qpid=$!
@@ -325,7 +327,7 @@ boot_guest() {
 		[ -s "$dir/qemu.log" ] && why="$why; qemu: $(tail -n 1 "$dir/qemu.log")"
 	fi
 	# a kernel crash says more than "stopped": name its first line
-	crash=$(grep -a -m 1 -oE '(Kernel panic|Oops|BUG:|general protection fault|RIP:).*' "$dir/console.log" 2>/dev/null)
+	crash=$(grep -a -m 1 -oE '(Kernel panic|Oops|BUG:|general protection fault|irq [0-9]+: nobody cared|RIP:).*' "$dir/console.log" 2>/dev/null)
 	[ -n "$crash" ] && why="${why:+$why; }guest kernel: $crash"
 	if [ -n "$why" ]; then
 		echo "$why; console: $dir/console.log" >"$dir/why"
