@@ -325,10 +325,11 @@ static void check_tunable(struct doctor *d)
 	tunable_probe(&t);
 	if (t.readable && t.writable)
 		line(d, ST_OK, false, "migration-cost tunable", "%s = %lld ns, readable and "
-		     "writable (sweep can run)", t.path, (long long)t.value_ns);
+		     "writable (sweep can run); origin: %s", t.path, (long long)t.value_ns,
+		     t.origin);
 	else if (t.readable)
-		line(d, ST_LIMITED, false, "migration-cost tunable", "%s = %lld ns, read-only: %s",
-		     t.path, (long long)t.value_ns, t.why);
+		line(d, ST_LIMITED, false, "migration-cost tunable", "%s = %lld ns, read-only: %s; "
+		     "origin: %s", t.path, (long long)t.value_ns, t.why, t.origin);
 	else
 		line(d, ST_LIMITED, false, "migration-cost tunable", "not readable: %s; verdicts "
 		     "use the kernel default %lld ns, marked assumed; sweep cannot run", t.why,

@@ -2,10 +2,13 @@
 /*
  * The migration-cost tunable moved from sysctl to debugfs in 5.13 and became a u32.  Under
  * kernel lockdown (or a debugfs restricted with debugfs=no-mount/off) reading it fails with
- * EPERM even as root: say so rather than guess.
+ * EPERM even as root: say so rather than guess.  Every path is taken under a root, so that
+ * the tests run all of this on a fake tree.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,12 +17,17 @@
 #include <sys/vfs.h>
 #include <unistd.h>
 
+#include "atomic_file.h"
 #include "tunable.h"
 
 #define SYSCTL_PATH "/proc/sys/kernel/sched_migration_cost_ns"
 #define DEBUGFS_DIR "/sys/kernel/debug"
 #define DEBUGFS_PATH DEBUGFS_DIR "/sched/migration_cost_ns"
 #define DEBUGFS_MAGIC_NR 0x64626720
+#define RECORD_DIR "/run/migtrace"
+#define RECORD_PATH RECORD_DIR "/migration_cost.restore"
+#define SYSCTL_KEY "kernel.sched_migration_cost_ns"
+#define TUNED_KEY "sched_migration_cost_ns"
 
 static bool debugfs_mounted(void)
 {
@@ -28,13 +36,14 @@ static bool debugfs_mounted(void)
 	return statfs(DEBUGFS_DIR, &sfs) == 0 && sfs.f_type == DEBUGFS_MAGIC_NR;
 }
 
-static void lockdown_mode(char *buf, size_t len)
+static void lockdown_mode(const char *root, char *buf, size_t len)
 {
-	FILE *f = fopen("/sys/kernel/security/lockdown", "r");
-	char line[128];
+	char path[512], line[128];
+	FILE *f;
 
 	buf[0] = '\0';
-	if (!f)
+	snprintf(path, sizeof(path), "%s/sys/kernel/security/lockdown", root);
+	if (!(f = fopen(path, "r")))
 		return;
 	if (fgets(line, sizeof(line), f)) {
 		char *l = strchr(line, '['), *r = l ? strchr(l, ']') : NULL;
@@ -61,28 +70,228 @@ static int read_value(const char *path, int64_t *ns)
 	return err;
 }
 
-void tunable_probe(struct tunable *t)
+/* What configuration on this machine asks for a value, and where. */
+struct claim {
+	bool set;
+	int64_t ns;
+	char where[300];	/* "FILE:LINE" or "TuneD profile 'P' (FILE)" */
+};
+
+/* "key = value" with the key one of ours; sysctl also spells dots as slashes. */
+static bool parse_assignment(char *line, const char *key, int64_t *ns)
 {
-	char mode[64];
+	char *eq = strchr(line, '='), *k = line, *end;
+	long long v;
+
+	if (!eq)
+		return false;
+	*eq = '\0';
+	while (*k == ' ' || *k == '\t' || *k == '-')	/* "-key": ignore errors, still set */
+		k++;
+	for (char *p = k + strlen(k); p > k && (p[-1] == ' ' || p[-1] == '\t'); p--)
+		p[-1] = '\0';
+	for (char *p = k; *p; p++)
+		if (*p == '/')
+			*p = '.';
+	if (strcmp(k, key) != 0)
+		return false;
+	v = strtoll(eq + 1, &end, 10);
+	if (end == eq + 1)
+		return false;
+	*ns = v;
+	return true;
+}
+
+static void scan_sysctl_file(const char *path, const char *shown, struct claim *c)
+{
+	char line[512];
+	int n = 0;
+	int64_t ns;
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		n++;
+		if (line[0] == '#' || line[0] == ';')
+			continue;
+		line[strcspn(line, "\n")] = '\0';
+		if (parse_assignment(line, SYSCTL_KEY, &ns)) {
+			c->set = true;	/* later files and lines win, as sysctl --system applies */
+			c->ns = ns;
+			snprintf(c->where, sizeof(c->where), "%s:%d", shown, n);
+		}
+	}
+	fclose(f);
+}
+
+/* Orders "/dir/NAME" paths by NAME alone, as systemd-sysctl does. */
+static int name_cmp(const void *a, const void *b)
+{
+	return strcmp(strrchr(*(char *const *)a, '/'), strrchr(*(char *const *)b, '/'));
+}
+
+/* sysctl.d in systemd-sysctl's order (by file name; /etc hides /run hides /usr/lib), then
+ * /etc/sysctl.conf, which procps applies last. */
+static void find_sysctl_claim(const char *root, struct claim *c)
+{
+	static const char *const dirs[] = { "/etc/sysctl.d", "/run/sysctl.d",
+					    "/usr/local/lib/sysctl.d", "/usr/lib/sysctl.d",
+					    "/lib/sysctl.d" };
+	char *names[256], path[1024], shown[600];
+	int n = 0;
+
+	for (size_t d = 0; d < sizeof(dirs) / sizeof(dirs[0]); d++) {
+		struct dirent *de;
+		DIR *dir;
+
+		snprintf(path, sizeof(path), "%s%s", root, dirs[d]);
+		if (!(dir = opendir(path)))
+			continue;
+		while ((de = readdir(dir)) && n < 256) {
+			size_t len = strlen(de->d_name);
+			bool hidden = false;
+
+			if (len < 6 || strcmp(de->d_name + len - 5, ".conf"))
+				continue;
+			for (int i = 0; i < n; i++)
+				hidden |= !strcmp(strrchr(names[i], '/') + 1, de->d_name);
+			if (!hidden && asprintf(&names[n], "%s/%s", dirs[d], de->d_name) > 0)
+				n++;
+		}
+		closedir(dir);
+	}
+	qsort(names, (size_t)n, sizeof(names[0]), name_cmp);
+	for (int i = 0; i < n; i++) {
+		snprintf(path, sizeof(path), "%s%s", root, names[i]);
+		snprintf(shown, sizeof(shown), "%s", names[i]);
+		scan_sysctl_file(path, shown, c);
+		free(names[i]);
+	}
+	snprintf(path, sizeof(path), "%s/etc/sysctl.conf", root);
+	scan_sysctl_file(path, "/etc/sysctl.conf", c);
+}
+
+/* A TuneD profile's tuned.conf: its include= parents first, then its own [sysctl] or
+ * [scheduler] entry. */
+static void scan_tuned_profile(const char *root, const char *profile, int depth,
+			       struct claim *c)
+{
+	static const char *const dirs[] = { "/etc/tuned/profiles", "/etc/tuned",
+					    "/usr/lib/tuned/profiles", "/usr/lib/tuned" };
+	char path[1024], line[512], section[64] = "", shown[700];
+	int64_t ns;
+	FILE *f = NULL;
+
+	if (depth > 8)
+		return;
+	for (size_t d = 0; !f && d < sizeof(dirs) / sizeof(dirs[0]); d++) {
+		snprintf(shown, sizeof(shown), "%s/%s/tuned.conf", dirs[d], profile);
+		snprintf(path, sizeof(path), "%s%s", root, shown);
+		f = fopen(path, "r");
+	}
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		char *p = line + strspn(line, " \t");
+
+		p[strcspn(p, "\r\n")] = '\0';
+		if (*p == '#' || !*p)
+			continue;
+		if (*p == '[') {
+			snprintf(section, sizeof(section), "%.*s", (int)strcspn(p + 1, "]"), p + 1);
+		} else if (!strcmp(section, "main") && !strncmp(p, "include", 7)) {
+			char *v = strchr(p, '='), *save = NULL;
+
+			for (char *inc = v ? strtok_r(v + 1, " ,\t", &save) : NULL; inc;
+			     inc = strtok_r(NULL, " ,\t", &save))
+				scan_tuned_profile(root, inc, depth + 1, c);
+		} else if ((!strcmp(section, "sysctl") && parse_assignment(p, SYSCTL_KEY, &ns)) ||
+			   (!strcmp(section, "scheduler") && parse_assignment(p, TUNED_KEY, &ns))) {
+			c->set = true;
+			c->ns = ns;
+			snprintf(c->where, sizeof(c->where), "TuneD profile '%.60s' (%.200s)",
+				 profile, shown);
+		}
+	}
+	fclose(f);
+}
+
+static void find_tuned_claim(const char *root, struct claim *c)
+{
+	char path[512], line[256], *save = NULL;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/etc/tuned/active_profile", root);
+	if (!(f = fopen(path, "r")))
+		return;
+	if (fgets(line, sizeof(line), f))
+		for (char *p = strtok_r(line, " \t\n", &save); p; p = strtok_r(NULL, " \t\n", &save))
+			scan_tuned_profile(root, p, 0, c);
+	fclose(f);
+}
+
+static void describe_origin(struct tunable *t)
+{
+	struct claim sys = { 0 }, tuned = { 0 };
+	char note[400] = "";
+	int64_t v = t->value_ns;
+
+	find_sysctl_claim(t->root, &sys);
+	find_tuned_claim(t->root, &tuned);
+	/* Since 5.13 there is no such sysctl: an entry for it fails at boot, silently. */
+	if (sys.set && t->debugfs)
+		snprintf(note, sizeof(note), "; %.200s sets %s = %" PRId64 ", which this kernel "
+			 "does not have (5.13 moved it to debugfs): that entry has no effect",
+			 sys.where, SYSCTL_KEY, sys.ns);
+	if (!t->readable)
+		snprintf(t->origin, sizeof(t->origin), "unknown: the value cannot be read%s%s%s",
+			 tuned.set ? "; " : "", tuned.set ? tuned.where : "",
+			 tuned.set ? " asks for a value" : "");
+	else if (tuned.set && tuned.ns == v)
+		snprintf(t->origin, sizeof(t->origin), "set by %s: %s = %" PRId64 "%s",
+			 tuned.where, TUNED_KEY, tuned.ns, note);
+	else if (sys.set && !t->debugfs && sys.ns == v)
+		snprintf(t->origin, sizeof(t->origin), "set by %s: %s = %" PRId64, sys.where,
+			 SYSCTL_KEY, sys.ns);
+	else if (tuned.set)
+		snprintf(t->origin, sizeof(t->origin), "changed at run time: %s asks for %" PRId64
+			 " ns, the kernel holds %" PRId64 " ns%s", tuned.where, tuned.ns, v, note);
+	else if (v == MT_KERNEL_DEFAULT_MIGRATION_COST_NS)
+		snprintf(t->origin, sizeof(t->origin), "the kernel's default (no sysctl.d entry "
+			 "or TuneD profile sets it)%s", note);
+	else
+		snprintf(t->origin, sizeof(t->origin), "changed at run time: not the kernel's "
+			 "default, and no sysctl.d entry or TuneD profile here sets it%s", note);
+}
+
+void tunable_probe_at(const char *root, struct tunable *t)
+{
+	char mode[64], sysctl[256];
+	bool real;
 	int err;
 
 	memset(t, 0, sizeof(*t));
+	snprintf(t->root, sizeof(t->root), "%s", root ? root : "");
+	real = !t->root[0];
 	t->value_ns = MT_KERNEL_DEFAULT_MIGRATION_COST_NS;
 	t->assumed = true;
 	snprintf(t->source, sizeof(t->source), "kernel default, assumed: tunable not readable");
 
-	if (access(SYSCTL_PATH, F_OK) == 0) {
-		snprintf(t->path, sizeof(t->path), SYSCTL_PATH);
+	snprintf(sysctl, sizeof(sysctl), "%s%s", t->root, SYSCTL_PATH);
+	if (access(sysctl, F_OK) == 0) {
+		snprintf(t->path, sizeof(t->path), "%s", sysctl);
 		t->exists = true;
 	} else {
-		snprintf(t->path, sizeof(t->path), DEBUGFS_PATH);
-		if (!debugfs_mounted() && geteuid() == 0)
+		snprintf(t->path, sizeof(t->path), "%s%s", t->root, DEBUGFS_PATH);
+		t->debugfs = true;
+		if (real && !debugfs_mounted() && geteuid() == 0)
 			mount("debugfs", DEBUGFS_DIR, "debugfs", 0, NULL);
-		if (!debugfs_mounted()) {
+		if (real && !debugfs_mounted()) {
 			snprintf(t->why, sizeof(t->why),
 				 "debugfs is not mounted at %s and could not be mounted%s",
 				 DEBUGFS_DIR, geteuid() ? " (run as root)" : "");
-			return;
+			goto out;
 		}
 		t->exists = true;
 	}
@@ -90,7 +299,7 @@ void tunable_probe(struct tunable *t)
 	err = read_value(t->path, &t->value_ns);
 	if (err) {
 		t->value_ns = MT_KERNEL_DEFAULT_MIGRATION_COST_NS;
-		lockdown_mode(mode, sizeof(mode));
+		lockdown_mode(t->root, mode, sizeof(mode));
 		if (err == -EPERM && mode[0] && strcmp(mode, "none") != 0)
 			snprintf(t->why, sizeof(t->why), "%s: EPERM, kernel lockdown is '%s'",
 				 t->path, mode);
@@ -103,7 +312,7 @@ void tunable_probe(struct tunable *t)
 				 "CONFIG_SCHED_DEBUG?)", t->path);
 		else
 			snprintf(t->why, sizeof(t->why), "%s: %s", t->path, strerror(-err));
-		return;
+		goto out;
 	}
 	t->readable = true;
 	t->assumed = false;
@@ -113,6 +322,13 @@ void tunable_probe(struct tunable *t)
 	if (!t->writable)
 		snprintf(t->why, sizeof(t->why), "%s is readable but not writable%s", t->path,
 			 geteuid() ? " (run as root)" : "");
+out:
+	describe_origin(t);
+}
+
+void tunable_probe(struct tunable *t)
+{
+	tunable_probe_at(NULL, t);
 }
 
 int tunable_write(const struct tunable *t, int64_t ns)
@@ -122,7 +338,7 @@ int tunable_write(const struct tunable *t, int64_t ns)
 
 	if (!t->exists)
 		return -ENOENT;
-	if (ns < 0 && strcmp(t->path, DEBUGFS_PATH) == 0)
+	if (ns < 0 && t->debugfs)
 		return -ERANGE;	/* a u32 since 5.13: "always hot" (-1) cannot be expressed */
 	f = fopen(t->path, "w");
 	if (!f)
@@ -132,6 +348,28 @@ int tunable_write(const struct tunable *t, int64_t ns)
 	if (fclose(f) && !err)
 		err = -errno;
 	return err;
+}
+
+int tunable_set(struct tunable *t, int64_t ns)
+{
+	int64_t back = -1;
+	int err = tunable_write(t, ns);
+
+	if (err) {
+		fprintf(stderr, "migtrace: writing %" PRId64 " to %s failed: %s\n", ns, t->path,
+			err == -ERANGE ? "it is a u32 on this kernel (-1 cannot be written)" :
+			strerror(-err));
+		return err;
+	}
+	err = read_value(t->path, &back);
+	if (err || back != ns) {
+		fprintf(stderr, "migtrace: wrote %" PRId64 " to %s but read back %s%" PRId64 "%s\n",
+			ns, t->path, err ? "nothing (" : "", err ? (int64_t)0 : back,
+			err ? ")" : ": the kernel did not take the value");
+		return err ? err : -EIO;
+	}
+	t->value_ns = ns;
+	return 0;
 }
 
 const char *tunable_describe(const struct tunable *t, char *buf, int len)
@@ -144,4 +382,120 @@ const char *tunable_describe(const struct tunable *t, char *buf, int len)
 	else
 		snprintf(buf, len, "%.0f µs (read from %s)", us, t->path);
 	return buf;
+}
+
+static void record_path(const char *root, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s%s", root, RECORD_PATH);
+}
+
+int tunable_record_read(const char *root, struct tunable_record *rec)
+{
+	char path[600];
+	long long v;
+	int pid;
+	FILE *f;
+	int n;
+
+	record_path(root ? root : "", path, sizeof(path));
+	if (!(f = fopen(path, "r")))
+		return -errno;
+	n = fscanf(f, "path %255s\noriginal_ns %lld\npid %d\n", rec->path, &v, &pid);
+	fclose(f);
+	if (n != 3) {
+		fprintf(stderr, "migtrace: %s is not a restore record migtrace wrote: remove it "
+			"after checking the tunable's value by hand\n", path);
+		return -EINVAL;
+	}
+	rec->original_ns = v;
+	rec->pid = pid;
+	return 0;
+}
+
+int tunable_guard_begin(const struct tunable *t)
+{
+	struct tunable_record old;
+	char path[600], dir[600], text[700];
+	int err = tunable_record_read(t->root, &old);
+
+	if (err == 0) {
+		bool alive = old.pid > 0 && (kill(old.pid, 0) == 0 || errno == EPERM);
+
+		fprintf(stderr, "migtrace: %s: %s migtrace (pid %d) changed %s and recorded its "
+			"original value %" PRId64 " ns; %s\n", RECORD_PATH,
+			alive ? "another" : "a killed", (int)old.pid, old.path, old.original_ns,
+			alive ? "wait for it to end" : "run `migtrace sweep --restore` to put it back");
+		return -EEXIST;
+	}
+	if (err != -ENOENT)
+		return err;
+	snprintf(dir, sizeof(dir), "%s/run", t->root);
+	mkdir(dir, 0755);	/* there on every system; not in a fake tree */
+	snprintf(dir, sizeof(dir), "%s%s", t->root, RECORD_DIR);
+	if (mkdir(dir, 0755) && errno != EEXIST) {
+		err = -errno;
+		fprintf(stderr, "migtrace: cannot create %s for the restore record: %s\n", dir,
+			strerror(-err));
+		return err;
+	}
+	record_path(t->root, path, sizeof(path));
+	snprintf(text, sizeof(text), "path %s\noriginal_ns %" PRId64 "\npid %d\n", t->path,
+		 t->value_ns, (int)getpid());
+	return atomic_write_file(path, text, strlen(text));
+}
+
+static int restore_record(const char *root, const struct tunable_record *rec)
+{
+	struct tunable t;
+	char path[600];
+	int err;
+
+	tunable_probe_at(root, &t);
+	if (strcmp(t.path, rec->path) != 0) {
+		fprintf(stderr, "migtrace: the restore record names %s, but the tunable is at %s "
+			"now: set it by hand\n", rec->path, t.path);
+		return -EINVAL;
+	}
+	err = tunable_set(&t, rec->original_ns);
+	if (err)
+		return err;
+	record_path(root, path, sizeof(path));
+	if (unlink(path) && errno != ENOENT) {
+		err = -errno;
+		fprintf(stderr, "migtrace: restored %s, but removing %s failed: %s\n", rec->path,
+			path, strerror(-err));
+		return err;
+	}
+	return 0;
+}
+
+int tunable_guard_restore(struct tunable *t)
+{
+	struct tunable_record rec;
+	int err = tunable_record_read(t->root, &rec);
+
+	if (err)
+		return err;
+	err = restore_record(t->root, &rec);
+	if (!err)
+		t->value_ns = rec.original_ns;
+	return err;
+}
+
+int tunable_restore_from_record(const char *root)
+{
+	struct tunable_record rec;
+	int err = tunable_record_read(root ? root : "", &rec);
+
+	if (err == -ENOENT)
+		return 0;
+	if (err)
+		return err;
+	if (rec.pid > 0 && rec.pid != getpid() && kill(rec.pid, 0) == 0) {
+		fprintf(stderr, "migtrace: the migtrace that changed %s (pid %d) is still running: "
+			"stop it (it restores the value itself) rather than racing it\n", rec.path,
+			(int)rec.pid);
+		return -EBUSY;
+	}
+	return restore_record(root ? root : "", &rec);
 }

@@ -1,0 +1,221 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The migration-cost tunable on fake trees: both layouts (sysctl before 5.13, debugfs
+ * after), write and read-back, where the value came from (kernel default, sysctl.d, a TuneD
+ * profile with an include, an entry with no effect on 5.13+, a change at run time), and the
+ * restore record: written before a change, refused while stale, restored by --restore.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "tunable.h"
+
+static char root[64];
+
+static void put(const char *rel, const char *text)
+{
+	char path[512], cmd[600];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	snprintf(cmd, sizeof(cmd), "mkdir -p \"$(dirname '%s')\"", path);
+	assert_int_equal(system(cmd), 0);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static int64_t value_in(const char *rel)
+{
+	char path[512];
+	long long v = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	f = fopen(path, "r");
+	assert_non_null(f);
+	assert_int_equal(fscanf(f, "%lld", &v), 1);
+	fclose(f);
+	return v;
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	snprintf(root, sizeof(root), "/tmp/mt-tunable.XXXXXX");
+	assert_non_null(mkdtemp(root));
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	char cmd[128];
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+	return system(cmd);
+}
+
+#define DEBUGFS "sys/kernel/debug/sched/migration_cost_ns"
+#define SYSCTL "proc/sys/kernel/sched_migration_cost_ns"
+
+static void debugfs_layout_default(void **state)
+{
+	struct tunable t;
+
+	(void)state;
+	put(DEBUGFS, "500000\n");
+	tunable_probe_at(root, &t);
+	assert_true(t.readable && t.debugfs && !t.assumed);
+	assert_int_equal(t.value_ns, 500000);
+	assert_non_null(strstr(t.path, DEBUGFS));
+	assert_non_null(strstr(t.origin, "the kernel's default"));
+}
+
+static void sysctl_layout_from_sysctl_d(void **state)
+{
+	struct tunable t;
+
+	(void)state;
+	put(SYSCTL, "5000000\n");
+	put("usr/lib/sysctl.d/10-vendor.conf", "kernel.sched_migration_cost_ns = 1000000\n");
+	/* a later file name wins; /etc hides the same name in /usr/lib */
+	put("etc/sysctl.d/60-db.conf", "# databases\nkernel/sched_migration_cost_ns=5000000\n");
+	put("usr/lib/sysctl.d/60-db.conf", "kernel.sched_migration_cost_ns = 7\n");
+	tunable_probe_at(root, &t);
+	assert_true(t.readable && !t.debugfs);
+	assert_int_equal(t.value_ns, 5000000);
+	assert_non_null(strstr(t.origin, "set by /etc/sysctl.d/60-db.conf:2"));
+}
+
+static void tuned_profile_with_include(void **state)
+{
+	struct tunable t;
+
+	(void)state;
+	put(DEBUGFS, "50000000\n");
+	put("etc/tuned/active_profile", "postgresql\n");
+	put("usr/lib/tuned/postgresql/tuned.conf",
+	    "[main]\ninclude=throughput-performance\n\n[scheduler]\nsched_migration_cost_ns = "
+	    "50000000\n");
+	put("usr/lib/tuned/throughput-performance/tuned.conf",
+	    "[scheduler]\nsched_migration_cost_ns = 5000000\n");
+	/* on 5.13+ a sysctl.d entry for it has no effect: said so */
+	put("etc/sysctl.conf", "kernel.sched_migration_cost_ns = 2500000\n");
+	tunable_probe_at(root, &t);
+	assert_int_equal(t.value_ns, 50000000);
+	assert_non_null(strstr(t.origin, "set by TuneD profile 'postgresql'"));
+	assert_non_null(strstr(t.origin, "/etc/sysctl.conf:1 sets "
+				 "kernel.sched_migration_cost_ns = 2500000, which this kernel does "
+				 "not have"));
+}
+
+static void changed_at_run_time(void **state)
+{
+	struct tunable t;
+
+	(void)state;
+	put(DEBUGFS, "1234567\n");
+	tunable_probe_at(root, &t);
+	assert_non_null(strstr(t.origin, "changed at run time"));
+	put("etc/tuned/active_profile", "throughput-performance\n");
+	put("usr/lib/tuned/throughput-performance/tuned.conf",
+	    "[scheduler]\nsched_migration_cost_ns = 5000000\n");
+	tunable_probe_at(root, &t);
+	assert_non_null(strstr(t.origin, "asks for 5000000 ns, the kernel holds 1234567 ns"));
+}
+
+static void set_reads_back(void **state)
+{
+	struct tunable t;
+
+	(void)state;
+	put(DEBUGFS, "500000\n");
+	tunable_probe_at(root, &t);
+	assert_int_equal(tunable_set(&t, 2500000), 0);
+	assert_int_equal(t.value_ns, 2500000);
+	assert_int_equal(value_in(DEBUGFS), 2500000);
+	/* a u32 since 5.13: "always hot" cannot be written */
+	assert_int_equal(tunable_set(&t, -1), -ERANGE);
+	assert_int_equal(value_in(DEBUGFS), 2500000);
+}
+
+static void guard_restores(void **state)
+{
+	struct tunable_record rec;
+	struct tunable t;
+
+	(void)state;
+	put(DEBUGFS, "500000\n");
+	tunable_probe_at(root, &t);
+	assert_int_equal(tunable_guard_begin(&t), 0);
+	assert_int_equal(tunable_record_read(root, &rec), 0);
+	assert_int_equal(rec.original_ns, 500000);
+	assert_int_equal(rec.pid, getpid());
+	assert_int_equal(tunable_set(&t, 10000000), 0);
+	/* a second change while the record stands is refused */
+	assert_int_equal(tunable_guard_begin(&t), -EEXIST);
+	assert_int_equal(tunable_guard_restore(&t), 0);
+	assert_int_equal(value_in(DEBUGFS), 500000);
+	assert_int_equal(tunable_record_read(root, &rec), -ENOENT);
+}
+
+static void stale_record_after_kill(void **state)
+{
+	struct tunable t;
+	char text[512];
+
+	(void)state;
+	put(DEBUGFS, "25000000\n");
+	/* what a migtrace killed by SIGKILL left: its pid is gone, the value is changed */
+	snprintf(text, sizeof(text), "path %s/" DEBUGFS "\noriginal_ns 500000\npid 999999\n", root);
+	put("run/migtrace/migration_cost.restore", text);
+	tunable_probe_at(root, &t);
+	assert_int_equal(tunable_guard_begin(&t), -EEXIST);
+	assert_int_equal(tunable_restore_from_record(root), 0);
+	assert_int_equal(value_in(DEBUGFS), 500000);
+	/* nothing left to restore is not an error */
+	assert_int_equal(tunable_restore_from_record(root), 0);
+	tunable_probe_at(root, &t);
+	assert_int_equal(tunable_guard_begin(&t), 0);
+	assert_int_equal(tunable_guard_restore(&t), 0);
+}
+
+static void unreadable_is_assumed(void **state)
+{
+	struct tunable t;
+
+	(void)state;
+	tunable_probe_at(root, &t);
+	assert_false(t.readable);
+	assert_true(t.assumed);
+	assert_int_equal(t.value_ns, MT_KERNEL_DEFAULT_MIGRATION_COST_NS);
+	assert_non_null(strstr(t.why, "does not exist"));
+	assert_non_null(strstr(t.origin, "unknown"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(debugfs_layout_default, setup, teardown),
+		cmocka_unit_test_setup_teardown(sysctl_layout_from_sysctl_d, setup, teardown),
+		cmocka_unit_test_setup_teardown(tuned_profile_with_include, setup, teardown),
+		cmocka_unit_test_setup_teardown(changed_at_run_time, setup, teardown),
+		cmocka_unit_test_setup_teardown(set_reads_back, setup, teardown),
+		cmocka_unit_test_setup_teardown(guard_restores, setup, teardown),
+		cmocka_unit_test_setup_teardown(stale_record_after_kill, setup, teardown),
+		cmocka_unit_test_setup_teardown(unreadable_is_assumed, setup, teardown),
+	};
+
+	return cmocka_run_group_tests_name("tunable", tests, NULL, NULL);
+}
