@@ -191,9 +191,8 @@ class Judge:
             return "migtrace timed out in the guest (exit %d): killed after the case timeout" % rc
         if "loading the BPF programs failed" in err and self.load_failure:
             return "migtrace run cannot load here: " + self.load_pointer
-        last = [l for l in err.splitlines() if l.startswith("migtrace")]
-        return "no run record (migtrace exit %s): %s" % (
-            rc, last[-1] if last else err.strip().splitlines()[-1:] or "no output")
+        last = [l for l in err.splitlines() if l.startswith("migtrace")] or err.strip().splitlines()
+        return "no run record (migtrace exit %s): %s" % (rc, last[-1] if last else "no output")
 
     def checks(self, case_name, names, fn):
         """Runs fn(case) -> {name: (ok, reason)}; every name in names is reported."""
