@@ -104,13 +104,14 @@ $(OUTPUT)/san/%.o: %.c $(SKELS) | $(OUTPUT)/san/user $(OUTPUT)/san/analysis $(OU
 	$(call msg,CC-SAN,$@)
 	$(Q)$(CC) $(CFLAGS) $(SAN_FLAGS) -MMD -MP -c $< -o $@
 
+# Archives are made anew: `ar rcs` on an old one would keep the object of a deleted source.
 $(OUTPUT)/libmigtrace.a: $(LIB_OBJS)
 	$(call msg,AR,$@)
-	$(Q)$(AR) rcs $@ $^
+	$(Q)rm -f $@ && $(AR) rcs $@ $^
 
 $(OUTPUT)/libmigtrace-san.a: $(SAN_OBJS)
 	$(call msg,AR,$@)
-	$(Q)$(AR) rcs $@ $^
+	$(Q)rm -f $@ && $(AR) rcs $@ $^
 
 migtrace: $(OUTPUT)/user/main.o $(OUTPUT)/libmigtrace.a
 	$(call msg,LINK,$@)
@@ -164,7 +165,7 @@ $(OUTPUT)/fuzz/obj/%.o: %.c $(SKELS)
 
 $(OUTPUT)/libmigtrace-fuzz.a: $(FUZZ_OBJS)
 	$(call msg,AR,$@)
-	$(Q)$(AR) rcs $@ $^
+	$(Q)rm -f $@ && $(AR) rcs $@ $^
 
 $(OUTPUT)/fuzz/%: tests/fuzz/%.c $(OUTPUT)/libmigtrace-fuzz.a
 	$(call msg,CC-FUZZ,$@)

@@ -38,11 +38,14 @@ void hist_print_log2(FILE *f, const __u64 *slots, int nslots, const char *unit)
 	fprintf(f, "%*s%-*s : count    distribution\n", 10, unit, 15, "");
 	for (int i = 0; i <= last; i++) {
 		uint64_t lo = hist_slot_low_us(i), hi = (1ULL << (i + 1)) - 1;
-		int n = max ? (int)(slots[i] * STARS_MAX / max) : 0;
+		/* slots[i] <= max: at most STARS_MAX stars, also for counts near 2^64 */
+		int n = !max ? 0 : slots[i] <= UINT64_MAX / STARS_MAX ?
+			(int)(slots[i] * STARS_MAX / max) :
+			(int)((double)slots[i] / (double)max * STARS_MAX);
 		char range[48];
 
 		memset(stars, ' ', STARS_MAX);
-		memset(stars, '*', n);
+		memset(stars, '*', n < STARS_MAX ? n : STARS_MAX);
 		stars[STARS_MAX] = '\0';
 		if (i == nslots - 1)
 			snprintf(range, sizeof(range), "%10llu -> inf", (unsigned long long)lo);

@@ -8,7 +8,9 @@ char *fmt_ns(char *buf, int len, double ns)
 {
 	double a = fabs(ns);
 
-	if (a < 1e3)
+	if (!isfinite(ns))
+		snprintf(buf, len, "-");	/* not measured: no number to show */
+	else if (a < 1e3)
 		snprintf(buf, len, "%.0f ns", ns);
 	else if (a < 1e5)
 		snprintf(buf, len, "%.1f µs", ns / 1e3);

@@ -8,7 +8,7 @@
 
 #include <stdint.h>
 
-/* "850 ns", "12.3 µs", "1.23 ms", "2.50 s"; returns buf. */
+/* "850 ns", "12.3 µs", "1.23 ms", "2.50 s", "-" when not finite; returns buf. */
 char *fmt_ns(char *buf, int len, double ns);
 /* "512 KiB", "1.5 MiB", "853 KiB"; returns buf. */
 char *fmt_bytes(char *buf, int len, uint64_t bytes);

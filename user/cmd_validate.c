@@ -3,31 +3,32 @@
  * migtrace validate: the main job.  Calibrate the migration cost between two CPUs, then run
  * the controlled cachewalk experiment under the tracer (real migrations at chosen ages, with
  * a same-CPU control arm), and put the calibrated, the kernel's and the observed hot time
- * side by side with a verdict.
+ * side by side with a verdict.  The options fill the run's configuration directly (the
+ * experiment's cachewalk options included); run_command() does the rest.
  */
 #include <argp.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
+#include "atomic_file.h"
 #include "calibrate.h"
+#include "cli.h"
 #include "commands.h"
 #include "parse.h"
+#include "render_text.h"
+#include "run_config.h"
 #include "topology.h"
-#include "units.h"
 
-static struct validate_env {
-	const char *cpus_arg;
-	const char *output;
-	const char *ws;
-	const char *ages;
-	const char *samples;
-	const char *polluter_rate;	/* MB/s on the source CPU; "0" for none */
+/* What validate takes beyond the run's configuration: its calibration's options. */
+struct validate_env {
+	struct run_config cfg;
+	const char *cpus_arg;		/* the two CPUs, as given */
+	long polluter_mbps;		/* MB/s on CPU A; 0 for none */
 	const char *size_arg;		/* the calibration's cache size, as calibrate's --size */
 	enum topo_caches caches;
-} env;
+};
 
 static const char doc[] =
 "Calibrate, run the controlled experiment, and judge the kernel's migration\n"
@@ -59,7 +60,8 @@ static const struct argp_option opts[] = {
 	{ "ws", 'w', "SIZE", 0, "cachewalk working set (default 256K)", 0 },
 	{ "ages", 'a', "LIST", 0, "Ages in µs (default 50,100,200,500,1000,...,50000)", 0 },
 	{ "polluter", 'P', "MBPS", 0, "Polluter rate on A in MB/s, 0 for none (default 200)", 0 },
-	{ "output", 'o', "FILE", 0, "Write the run record with the verdict as JSON", 0 },
+	{ "output", 'o', "FILE", 0, "Write the run file with the verdict (JSON, "
+	  "docs/run-file.md); '-': to stdout, the text then goes to stderr", 0 },
 	{ "size", 's', "SIZE", 0, "Calibrate against a cache of SIZE (4M, 512K) instead of "
 	  "the largest per-core cache", 0 },
 	{ "caches", OPT_CACHES, "SRC", 0, "Cache sizes from auto (default: sysfs, CPUID where "
@@ -68,148 +70,177 @@ static const struct argp_option opts[] = {
 	{ 0 },
 };
 
+/* One of cachewalk's own options, checked by cachewalk's parser. */
+static void cw_option(struct argp_state *state, const char *name, const char *arg)
+{
+	struct validate_env *env = state->input;
+	char err[256];
+
+	if (cachewalk_config_option(&env->cfg.cw, name, arg, err, sizeof(err)))
+		argp_error(state, "%s", err);
+}
+
 static error_t parse_arg(int key, char *arg, struct argp_state *state)
 {
-	long v;
-	uint64_t b;
+	struct validate_env *env = state->input;
 
 	switch (key) {
-	case 'c': env.cpus_arg = arg; break;
+	case ARGP_KEY_INIT:
+		state->err_stream = mt_cli_err_stream();
+		break;
+	case 'c':
+		env->cpus_arg = arg;
+		break;
 	case 'n':
-		if (parse_long(arg, 1, 100000, &v))
-			argp_error(state, "--samples: '%s' is not a number from 1 to 100000", arg);
-		env.samples = arg;
+		cw_option(state, "samples", arg);
 		break;
 	case 'w':
-		if (parse_size(arg, &b) || b < 64)
-			argp_error(state, "--ws: '%s' is not a size (4K, 256K, 1M)", arg);
-		env.ws = arg;
+		cw_option(state, "ws", arg);
 		break;
-	case 'a': env.ages = arg; break;
+	case 'a':
+		cw_option(state, "ages", arg);
+		break;
 	case 'P':
-		if (parse_long(arg, 0, 1000000, &v))
+		if (parse_long(arg, 0, 1000000, &env->polluter_mbps))
 			argp_error(state, "--polluter: '%s' is not a rate in MB/s", arg);
-		env.polluter_rate = arg;
 		break;
-	case 'o': env.output = arg; break;
-	case 's': env.size_arg = arg; break;
+	case 'o':
+		env->cfg.output = arg;
+		break;
+	case 's':
+		env->size_arg = arg;
+		break;
 	case OPT_CACHES:
-		if (topology_caches_arg(arg, &env.caches))
+		if (topology_caches_arg(arg, &env->caches))
 			argp_error(state, "--caches: '%s' is none of auto, sysfs, cpuid", arg);
 		break;
-	case 'v': mt_verbose++; break;
-	case ARGP_KEY_ARG: argp_error(state, "unexpected argument '%s'", arg); break;
-	default: return ARGP_ERR_UNKNOWN;
+	case 'v':
+		mt_verbose++;
+		break;
+	case ARGP_KEY_ARG:
+		argp_error(state, "unexpected argument '%s'", arg);
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
 	}
 	return 0;
+}
+
+/* The two CPUs: as given, or the first two online. */
+static int pick_cpus(const struct validate_env *env, const struct topology *topo,
+		     struct cpu_set_list *cpus)
+{
+	if (env->cpus_arg) {
+		int bad = topology_cpus_arg(topo, env->cpus_arg, "validate", cpus);
+
+		if (!bad && cpus->n != 2)
+			fprintf(stderr, "migtrace validate: --cpus: give two CPUs, e.g. 0,1\n");
+		return bad || cpus->n != 2 ? MT_EXIT_USAGE : 0;
+	}
+	if (topo->online.n < 2) {
+		fprintf(stderr, "migtrace validate: needs two online CPUs; this machine has one\n");
+		return MT_EXIT_FAIL;
+	}
+	cpus->n = 2;
+	cpus->cpu[0] = topo->online.cpu[0];
+	cpus->cpu[1] = topo->online.cpu[1];
+	return 0;
+}
+
+/* Step 1: the 2004 calibration between the two CPUs, into the run's calibration. */
+static int calibrate_step(struct validate_env *env, struct topology *topo,
+			  const struct cpu_set_list *cpus, struct run *r)
+{
+	struct run_calibration *cal = &r->calib;
+	FILE *text = run_config_text(&env->cfg);
+	struct calib_result res = { 0 };
+	struct calib_opts co = { 0 };
+	struct topo_choice ch;
+	int err;
+
+	/* Calibrating against a size nobody gave would make every later number wrong. */
+	err = topology_calib_cache(topo, cpus->cpu[0], 0, env->size_arg, "validate", &ch);
+	if (err)
+		return err == -EINVAL ? MT_EXIT_USAGE : MT_EXIT_FAIL;
+	cal->inline_run = true;
+	cal->method = CALIB_2004;
+	cal->cpus[0] = cpus->cpu[0];
+	cal->cpus[1] = cpus->cpu[1];
+	snprintf(cal->cache_what, sizeof(cal->cache_what), "%s", ch.what);
+	snprintf(cal->cache_source, sizeof(cal->cache_source), "%s", ch.source);
+	cal->cache_bytes = ch.size_bytes;
+	cal->buffer_bytes = ch.size_bytes * 5 / 3;
+	cal->reps = CALIB_DEFAULT_REPS;
+	render_text_calib_intro(text, r);
+	fflush(text);
+
+	co.method = CALIB_2004;
+	co.cpus = *cpus;
+	co.reps = CALIB_DEFAULT_REPS;
+	co.factor = CALIB_FACTOR_SCALE;
+	co.topo = topo;
+	co.cache_size = ch.size_bytes;
+	if (calibrate_run(&co, &res) || !res.has_hot) {
+		fprintf(stderr, "migtrace validate: calibration failed\n");
+		calib_result_free(&res);
+		return MT_EXIT_FAIL;
+	}
+	cal->valid = true;
+	cal->robust = true;
+	cal->hot_seed_ns = (double)res.hot_ns;
+	cal->hot_robust_ns = (double)res.hot_robust_ns;
+	cal->hot_ns = cal->hot_robust_ns;
+	cal->wall_s = res.wall_s;
+	calib_result_free(&res);
+	render_text_calib_result(text, r);
+	fflush(text);
+	return 0;
+}
+
+/* Step 2's configuration: cachewalk's controlled experiment between the two CPUs. */
+static void experiment(struct validate_env *env, const struct cpu_set_list *cpus,
+		       char *cpus_buf, size_t len)
+{
+	struct run_config *cfg = &env->cfg;
+
+	snprintf(cpus_buf, len, "%d,%d", cpus->cpu[0], cpus->cpu[1]);
+	cfg->cpus_arg = cpus_buf;
+	cfg->cw.controlled = true;
+	cfg->cw.cpu_a = cpus->cpu[0];
+	cfg->cw.cpu_b = cpus->cpu[1];
+	if (env->polluter_mbps) {
+		snprintf(cfg->cw.polluter_cpus, sizeof(cfg->cw.polluter_cpus), "%d", cpus->cpu[0]);
+		cfg->cw.polluter_mbps = (double)env->polluter_mbps;
+	}
 }
 
 int cmd_validate(int argc, char **argv)
 {
 	static const struct argp argp = { opts, parse_arg, NULL, doc, NULL, NULL, NULL };
-	struct run_calibration cal = { 0 };
-	struct calib_result res = { 0 };
-	struct calib_opts co = { 0 };
-	struct topo_choice ch;
-	struct topology topo;
-	char a[16], b[16], pol[64], cpus[40], t1[32], t2[32];
-	char *rargv[40];
-	int rargc = 0, rc, err;
+	struct validate_env env = { .polluter_mbps = 200 };
+	struct cpu_set_list cpus = { 0 };
+	struct topology topo = { 0 };
+	struct run *r = NULL;
+	char cpus_buf[32];
+	int rc;
 
-	memset(&env, 0, sizeof(env));
-	env.polluter_rate = "200";
-	env.samples = "30";
-	env.ws = "256K";
-	if (argp_parse(&argp, argc, argv, 0, NULL, NULL))
+	run_config_default(&env.cfg, RUN_KIND_VALIDATE);
+	if (argp_parse(&argp, argc, argv, 0, NULL, &env))
+		return MT_EXIT_USAGE;
+	/* A bad output path is found now, not after the calibration and the experiment. */
+	if (env.cfg.output && atomic_file_check(env.cfg.output))
 		return MT_EXIT_USAGE;
 	if (topology_read_caches(NULL, env.caches, &topo))
 		return MT_EXIT_FAIL;
-	if (env.cpus_arg) {
-		int bad = topology_cpus_arg(&topo, env.cpus_arg, "validate", &co.cpus);
-
-		if (!bad && co.cpus.n != 2)
-			fprintf(stderr, "migtrace validate: --cpus: give two CPUs, e.g. 0,1\n");
-		if (bad || co.cpus.n != 2) {
-			topology_free(&topo);
-			return MT_EXIT_USAGE;
-		}
-	} else if (topo.online.n >= 2) {
-		co.cpus.n = 2;
-		co.cpus.cpu[0] = topo.online.cpu[0];
-		co.cpus.cpu[1] = topo.online.cpu[1];
-	} else {
-		fprintf(stderr, "migtrace validate: needs two online CPUs; this machine has one\n");
-		topology_free(&topo);
-		return MT_EXIT_FAIL;
+	r = run_new();
+	rc = r ? pick_cpus(&env, &topo, &cpus) : MT_EXIT_FAIL;
+	if (!rc)
+		rc = calibrate_step(&env, &topo, &cpus, r);
+	if (!rc) {
+		experiment(&env, &cpus, cpus_buf, sizeof(cpus_buf));
+		rc = run_command(&env.cfg, r);
 	}
-
-	/* Calibrating against a size nobody gave would make every later number wrong. */
-	err = topology_calib_cache(&topo, co.cpus.cpu[0], 0, env.size_arg, "validate", &ch);
-	if (err) {
-		topology_free(&topo);
-		return err == -EINVAL ? MT_EXIT_USAGE : MT_EXIT_FAIL;
-	}
-	printf("== step 1 of 2: calibrate CPUs %d and %d (method 2004)\n", co.cpus.cpu[0],
-	       co.cpus.cpu[1]);
-	printf("against the %s (buffer %s)\n", ch.what,
-	       fmt_bytes(t1, sizeof(t1), ch.size_bytes * 5 / 3));
-	co.method = CALIB_2004;
-	co.reps = CALIB_DEFAULT_REPS;
-	co.factor = CALIB_FACTOR_SCALE;
-	co.topo = &topo;
-	co.cache_size = ch.size_bytes;
-	if (calibrate_run(&co, &res) || !res.has_hot) {
-		fprintf(stderr, "migtrace validate: calibration failed\n");
-		calib_result_free(&res);
-		topology_free(&topo);
-		return MT_EXIT_FAIL;
-	}
-	printf("calibrated hot time: %s (median x 6; the seed's max rule: %s), cache %s from "
-	       "%s\n", fmt_ns(t2, sizeof(t2), (double)res.hot_robust_ns), fmt_ns(t1, sizeof(t1),
-	       (double)res.hot_ns), fmt_bytes(a, sizeof(a), co.cache_size),
-	       strcmp(ch.source, "cpuid") == 0 ? "CPUID" : ch.source);
-	cal.valid = 1;
-	cal.hot_ns = (double)res.hot_robust_ns;
-	snprintf(cal.source, sizeof(cal.source), "method 2004 inline, robust (median x 6); seed "
-		 "rule gave %s; cache %s from %s", t1, a,
-		 strcmp(ch.source, "cpuid") == 0 ? "CPUID" : ch.source);
-
-	printf("\n== step 2 of 2: controlled experiment (cachewalk)\n");
-	fflush(stdout);
-	snprintf(a, sizeof(a), "%d", co.cpus.cpu[0]);
-	snprintf(b, sizeof(b), "%d", co.cpus.cpu[1]);
-	snprintf(cpus, sizeof(cpus), "%d,%d", co.cpus.cpu[0], co.cpus.cpu[1]);
-	rargv[rargc++] = argv[0];
-	if (env.output) {
-		rargv[rargc++] = "-o";
-		rargv[rargc++] = (char *)env.output;
-	}
-	if (mt_verbose)
-		rargv[rargc++] = "-v";
-	rargv[rargc++] = "--cpus";
-	rargv[rargc++] = cpus;
-	rargv[rargc++] = "cachewalk";
-	rargv[rargc++] = "--controlled";
-	rargv[rargc++] = "--from";
-	rargv[rargc++] = a;
-	rargv[rargc++] = "--to";
-	rargv[rargc++] = b;
-	rargv[rargc++] = "--samples";
-	rargv[rargc++] = (char *)env.samples;
-	rargv[rargc++] = "--ws";
-	rargv[rargc++] = (char *)env.ws;
-	if (strcmp(env.polluter_rate, "0") != 0) {
-		snprintf(pol, sizeof(pol), "%d:%s", co.cpus.cpu[0], env.polluter_rate);
-		rargv[rargc++] = "--polluter";
-		rargv[rargc++] = pol;
-	}
-	if (env.ages) {
-		rargv[rargc++] = "--ages";
-		rargv[rargc++] = (char *)env.ages;
-	}
-	rargv[rargc] = NULL;
-	rc = run_command(rargc, rargv, &cal);
-	calib_result_free(&res);
+	run_free(r);
 	topology_free(&topo);
 	return rc;
 }

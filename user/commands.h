@@ -14,17 +14,18 @@
 int cmd_calibrate(int argc, char **argv);
 int cmd_doctor(int argc, char **argv);
 int cmd_run(int argc, char **argv);
-
-/* A calibrated hot time handed to `run` (by validate, or read from --calibration). */
-struct run_calibration {
-	int valid;
-	double hot_ns;			/* ns */
-	char source[600];		/* where it came from */
-};
-
-/* migtrace run, with an inline calibration for the verdict (NULL: none, or --calibration). */
-int run_command(int argc, char **argv, const struct run_calibration *cal);
 int cmd_validate(int argc, char **argv);
+int cmd_report(int argc, char **argv);
+
+struct run;
+struct run_config;
+
+/*
+ * The run command's stages, in one straight line: resolve the configuration, capture,
+ * analyze, render the text, write the run file.  r: the model to fill (validate's holds
+ * its calibration already), or NULL for a new one.  Returns the exit status.
+ */
+int run_command(struct run_config *cfg, struct run *r);
 
 /* Set by -v on any command: libbpf's debug messages and extra detail. */
 extern int mt_verbose;

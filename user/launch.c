@@ -72,7 +72,7 @@ static void child_fail(int err_fd, int err)
 }
 
 int launch_fork(struct launch *l, const char *path, char *const argv[],
-		const struct cpu_set_list *cpus, const char *user)
+		const struct cpu_set_list *cpus, const char *user, bool stdout_to_stderr)
 {
 	int go[2] = { -1, -1 }, report[2] = { -1, -1 };
 	struct passwd *pw = NULL;
@@ -110,6 +110,8 @@ int launch_fork(struct launch *l, const char *path, char *const argv[],
 		for (int i = 0; i < cpus->n; i++)
 			CPU_SET(cpus->cpu[i], &set);
 		if (cpus->n && sched_setaffinity(0, sizeof(set), &set))
+			child_fail(report[1], errno);
+		if (stdout_to_stderr && dup2(STDERR_FILENO, STDOUT_FILENO) < 0)
 			child_fail(report[1], errno);
 		/* The barrier: EOF means migtrace died before releasing us. */
 		if (read(go[0], &c, 1) != 1)

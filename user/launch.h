@@ -6,6 +6,7 @@
 #error "user/launch.h is for user space"
 #endif
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
 
@@ -22,10 +23,12 @@ int launch_resolve(const char *name, char *path, size_t len);
 /*
  * Forks the workload: the child leads a process group of its own, is killed when migtrace
  * dies (PR_SET_PDEATHSIG), pins itself to cpus (before the barrier, so that move is not
- * traced), switches to user when given, waits for launch_release(), then execs.
+ * traced), switches to user when given, waits for launch_release(), then execs.  With
+ * stdout_to_stderr its standard output is migtrace's standard error (stdout carries a run
+ * file then, and must hold nothing else).
  */
 int launch_fork(struct launch *l, const char *path, char *const argv[],
-		const struct cpu_set_list *cpus, const char *user);
+		const struct cpu_set_list *cpus, const char *user, bool stdout_to_stderr);
 /* Releases the child.  0 once it has exec'd, or the exec's -errno (the child exits 127). */
 int launch_release(struct launch *l);
 /* Sends sig to the workload's process group (it leads one).  0 or -errno. */

@@ -829,12 +829,10 @@ static void print_core_types(const struct topology *t, FILE *f)
 	}
 }
 
-void topology_print_summary(const struct topology *t, FILE *f)
+void topology_counts(const struct topology *t, int *cores, int *packages, int *smt)
 {
-	char buf[256];
-	int cores = 0, pkgs = 0, smt = 1;
-	const struct topo_cpu *c0;
-
+	*cores = *packages = 0;
+	*smt = 1;
 	for (int i = 0; i < t->online.n; i++) {
 		const struct topo_cpu *c = &t->cpu[t->online.cpu[i]];
 		bool first_core = true, first_pkg = true;
@@ -848,11 +846,20 @@ void topology_print_summary(const struct topology *t, FILE *f)
 					first_core = false;
 			}
 		}
-		cores += first_core;
-		pkgs += first_pkg;
-		if (topo_mask_weight(&c->siblings) > smt)
-			smt = topo_mask_weight(&c->siblings);
+		*cores += first_core;
+		*packages += first_pkg;
+		if (topo_mask_weight(&c->siblings) > *smt)
+			*smt = topo_mask_weight(&c->siblings);
 	}
+}
+
+void topology_print_summary(const struct topology *t, FILE *f)
+{
+	char buf[256];
+	int cores, pkgs, smt;
+	const struct topo_cpu *c0;
+
+	topology_counts(t, &cores, &pkgs, &smt);
 	fprintf(f, "%d online CPU%s (%s), %d core%s, %d package%s, %d thread%s per core",
 		t->online.n, t->online.n == 1 ? "" : "s",
 		format_cpu_list(&t->online, buf, sizeof(buf)), cores, cores == 1 ? "" : "s",

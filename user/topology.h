@@ -168,6 +168,8 @@ struct topo_choice {
 int topology_calib_cache(const struct topology *t, int cpu, int level, const char *size_arg,
 			 const char *cmd, struct topo_choice *out);
 
+/* Online cores, packages, and the largest SMT sibling set (threads per core). */
+void topology_counts(const struct topology *t, int *cores, int *packages, int *smt);
 /* Prints a short summary (CPUs, cores, core types, packages, caches and their sources). */
 void topology_print_summary(const struct topology *t, FILE *f);
 

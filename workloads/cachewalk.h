@@ -58,6 +58,10 @@ void cachewalk_config_default(struct cachewalk_config *c);
  */
 int cachewalk_config_parse(struct cachewalk_config *c, int argc, char *const argv[], char *err,
 			   size_t errlen);
+/* One option by its long name ("ages", "ws"), value as on the command line: the parser's
+ * own checks, for a caller that has the value apart (validate).  0 or -EINVAL with err. */
+int cachewalk_config_option(struct cachewalk_config *c, const char *name, const char *value,
+			    char *err, size_t errlen);
 /*
  * The command line that runs c with the program at path: only what differs from the
  * defaults, in a fixed order.  0, or -E2BIG if it does not fit.

@@ -235,7 +235,8 @@ int cachewalk_config_parse(struct cachewalk_config *c, int argc, char *const arg
 			size_t len = eq ? (size_t)(eq - a - 2) : strlen(a + 2);
 
 			for (size_t j = 0; j < sizeof(opts) / sizeof(opts[0]); j++)
-				if (strlen(opts[j].name) == len && !strncmp(opts[j].name, a + 2, len))
+				if (strlen(opts[j].name) == len &&
+				    !strncmp(opts[j].name, a + 2, len))
 					k = (int)j;
 			val = eq ? eq + 1 : NULL;
 		} else if (a[0] == '-' && a[1]) {
@@ -244,7 +245,8 @@ int cachewalk_config_parse(struct cachewalk_config *c, int argc, char *const arg
 					k = (int)j;
 			val = a[2] ? a + 2 : NULL;
 		} else {
-			return fail(err, errlen, "unexpected argument '%s' (cachewalk takes options "
+			return fail(err, errlen,
+				"unexpected argument '%s' (cachewalk takes options "
 				    "only)", a);
 		}
 		if (k < 0)
@@ -263,9 +265,27 @@ int cachewalk_config_parse(struct cachewalk_config *c, int argc, char *const arg
 	return 0;
 }
 
+int cachewalk_config_option(struct cachewalk_config *c, const char *name, const char *value,
+			    char *err, size_t errlen)
+{
+	for (size_t j = 0; j < sizeof(opts) / sizeof(opts[0]); j++) {
+		if (strcmp(opts[j].name, name))
+			continue;
+		if ((opts[j].arg == ARG) != (value != NULL))
+			return fail(err, errlen, "--%s %s", name, value ? "takes no value" :
+				    "needs a value");
+		return apply(c, (int)j, value, err, errlen);
+	}
+	return fail(err, errlen, "unknown option '--%s'", name);
+}
+
 /* The shortest decimal that reads back as v. */
 static void fmt_num(char *buf, size_t len, double v)
 {
+	if (v == (double)(long long)v) {
+		snprintf(buf, len, "%lld", (long long)v);	/* 200, not 2e+02 */
+		return;
+	}
 	for (int p = 1; p <= 17; p++) {
 		snprintf(buf, len, "%.*g", p, v);
 		if (strtod(buf, NULL) == v)
@@ -312,6 +332,25 @@ static void add(struct builder *b, const char *fmt, ...)
 	b->used += (size_t)n + 1;
 }
 
+/* --ages' list in µs, as the parser reads it: "50,0.5,1000". */
+static void add_ages(struct builder *b, const struct cachewalk_config *c)
+{
+	char list[1024];
+	size_t off = 0;
+
+	for (int i = 0; i < c->nages && off < sizeof(list); i++) {
+		unsigned long long ns = c->ages_ns[i];
+
+		if (ns % 1000)
+			off += (size_t)snprintf(list + off, sizeof(list) - off, "%s%llu.%03llu",
+						i ? "," : "", ns / 1000, ns % 1000);
+		else
+			off += (size_t)snprintf(list + off, sizeof(list) - off, "%s%llu",
+						i ? "," : "", ns / 1000);
+	}
+	add(b, "%s", list);
+}
+
 int cachewalk_config_argv(const struct cachewalk_config *c, const char *path,
 			  struct cachewalk_argv *out)
 {
@@ -356,7 +395,8 @@ int cachewalk_config_argv(const struct cachewalk_config *c, const char *path,
 			if (c->sleep_kind == CW_SLEEP_UNIFORM)
 				add(&b, "uniform:%s-%s", x, y);
 			else
-				add(&b, "%s:%s", c->sleep_kind == CW_SLEEP_FIXED ? "fixed" : "exp", x);
+				add(&b, "%s:%s", c->sleep_kind == CW_SLEEP_FIXED ? "fixed" :
+				    "exp", x);
 		}
 		if (c->burst != d.burst) {
 			add(&b, "--burst");
@@ -387,22 +427,9 @@ int cachewalk_config_argv(const struct cachewalk_config *c, const char *path,
 		add(&b, "%s", x);
 	}
 	if (c->controlled && (c->nages != d.nages ||
-			      memcmp(c->ages_ns, d.ages_ns, sizeof(c->ages_ns[0]) * (size_t)c->nages))) {
-		char list[1024];
-		size_t off = 0;
-
-		for (int i = 0; i < c->nages && off < sizeof(list); i++) {
-			uint64_t ns = c->ages_ns[i];
-
-			off += (size_t)(ns % 1000 ?
-				snprintf(list + off, sizeof(list) - off, "%s%llu.%03llu", i ? "," : "",
-					 (unsigned long long)(ns / 1000),
-					 (unsigned long long)(ns % 1000)) :
-				snprintf(list + off, sizeof(list) - off, "%s%llu", i ? "," : "",
-					 (unsigned long long)(ns / 1000)));
-		}
+			      memcmp(c->ages_ns, d.ages_ns, sizeof(uint64_t) * (size_t)d.nages))) {
 		add(&b, "--ages");
-		add(&b, "%s", list);
+		add_ages(&b, c);
 	}
 	if (c->controlled && !c->keepalive)
 		add(&b, "--no-keepalive");

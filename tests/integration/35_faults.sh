@@ -129,4 +129,4 @@ wait "$mt"
 check validate_interrupted_no_verdict grep -q "^verdict: none: the controlled experiment was interrupted" "$MT_TMP/val.out"
 check validate_interrupted_not_judged bash -c '! grep -qE "=> the kernel.s .* is too (low|high)" "$1"' _ "$MT_TMP/val.out"
 check validate_interrupted_file json "$MT_TMP/val.json" \
-	"d['meta']['interrupted'] is True and 'none' in d['verdict'] and 'factor' not in json.dumps(d['verdict'])" "d['meta'], d['verdict']"
+	"d['meta']['interrupted'] is True and d['verdict']['verdict'] == 'none' and d['verdict']['factor'] is None and d['verdict']['observed_hot_ns'] is None" "d['meta'], d['verdict']"

@@ -1,0 +1,252 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The JSON renderer: the run model as a run file (schema RUN_SCHEMA, docs/run-file.md),
+ * streamed through json_writer.c in the order the schema lists.  Flat objects come from
+ * the tables in run_schema.c, which the reader uses too; the arrays and maps are here.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "json_writer.h"
+#include "run_file.h"
+#include "run_schema.h"
+
+static void write_hist(struct json_writer *w, const char *name, const __u64 *slots)
+{
+	jw_name(w, name);
+	jw_start_array(w);
+	for (int k = 0; k < MT_HIST_SLOTS; k++)
+		jw_u64(w, slots[k]);
+	jw_end_array(w);
+}
+
+static void write_cpus(struct json_writer *w, const char *name, const int *cpu, int n)
+{
+	jw_name(w, name);
+	jw_start_array(w);
+	for (int i = 0; i < n; i++)
+		jw_s64(w, cpu[i]);
+	jw_end_array(w);
+}
+
+static void write_environment(struct json_writer *w, const struct run_environment *e)
+{
+	jw_name(w, "environment");
+	jw_start_object(w);
+	rs_write(w, e, &rs_environment);
+	jw_name(w, "caches");
+	jw_start_array(w);
+	for (int i = 0; i < e->ncaches; i++) {
+		jw_start_object(w);
+		rs_write(w, &e->caches[i], &rs_cache);
+		jw_end_object(w);
+	}
+	jw_end_array(w);
+	jw_name(w, "tunable");
+	jw_start_object(w);
+	rs_write(w, e, &rs_tunable);
+	jw_end_object(w);
+	jw_end_object(w);
+}
+
+static void write_config(struct json_writer *w, const struct run_setup *s)
+{
+	jw_name(w, "config");
+	jw_start_object(w);
+	rs_write(w, s, &rs_config);
+	jw_name(w, "cachewalk");
+	if (s->cachewalk) {
+		jw_start_object(w);
+		rs_write(w, &s->cw, &rs_cachewalk);
+		jw_name(w, "ages_ns");
+		jw_start_array(w);
+		for (int i = 0; i < s->cw.nages; i++)
+			jw_u64(w, s->cw.ages_ns[i]);
+		jw_end_array(w);
+		jw_end_object(w);
+	} else {
+		jw_null(w);
+	}
+	jw_end_object(w);
+}
+
+static void write_calibration(struct json_writer *w, const struct run_calibration *c)
+{
+	jw_name(w, "calibration");
+	if (!c->valid) {
+		jw_null(w);
+		return;
+	}
+	jw_start_object(w);
+	rs_write(w, c, &rs_calibration);
+	jw_name(w, "measured");
+	if (c->inline_run) {
+		jw_start_object(w);
+		rs_write(w, c, &rs_calibration_measured);
+		write_cpus(w, "cpus", c->cpus, 2);
+		jw_end_object(w);
+	} else {
+		jw_null(w);
+	}
+	jw_end_object(w);
+}
+
+static void write_meta(struct json_writer *w, const struct run_meta *m)
+{
+	jw_name(w, "meta");
+	jw_start_object(w);
+	rs_write(w, m, &rs_meta);
+	write_cpus(w, "cpus", m->cpus.cpu, m->cpus.n);
+	/* which clock each kind of time is on: constants, for readers of the file */
+	jw_name(w, "clocks");
+	jw_start_object(w);
+	jw_field_string(w, "ts_ns", "CLOCK_MONOTONIC (bpf_ktime_get_ns)");
+	jw_field_string(w, "age_ns", "CLOCK_MONOTONIC (bpf_ktime_get_ns)");
+	jw_field_string(w, "kernel_age_ns", "rq_clock_task of the source CPU");
+	jw_end_object(w);
+	jw_end_object(w);
+}
+
+static void write_stats(struct json_writer *w, const struct run *r)
+{
+	jw_name(w, "stats");
+	jw_start_object(w);
+	rs_write(w, r, &rs_stats);
+	/* the records in this file: a reader checks them against its arrays */
+	jw_field_u64(w, "records_read", r->nrecs);
+	jw_field_u64(w, "units_read", r->nunits);
+	jw_name(w, "by_cause");
+	jw_start_object(w);
+	for (int c = 0; c < MT_NR_CAUSES; c++)
+		jw_field_u64(w, mt_cause_names[c], r->stats.migrations[c]);
+	jw_end_object(w);
+	jw_name(w, "completeness");
+	jw_start_object(w);
+	rs_write(w, r, &rs_completeness);
+	jw_field_string(w, "source", "se.nr_migrations at each switch-in of a traced task, "
+			"against the migrations recorded less fork placements");
+	jw_end_object(w);
+	jw_end_object(w);
+}
+
+static void write_cost(struct json_writer *w, const struct run_cost *c)
+{
+	jw_name(w, "cost");
+	jw_start_object(w);
+	rs_write(w, c, &rs_cost);
+	jw_name(w, "programs");
+	jw_start_object(w);
+	for (int i = 0; i < c->nprogs; i++) {
+		jw_name(w, c->progs[i].name);
+		jw_start_object(w);
+		jw_field_u64(w, "run_cnt", c->progs[i].run_cnt);
+		jw_field_u64(w, "run_time_ns", c->progs[i].run_time_ns);
+		jw_field_u64(w, "recursion_misses", c->progs[i].recursion_misses);
+		jw_end_object(w);
+	}
+	jw_end_object(w);
+	jw_end_object(w);
+}
+
+static void write_histograms(struct json_writer *w, const struct mt_hists *h)
+{
+	jw_name(w, "histograms");
+	jw_start_object(w);
+	jw_field_string(w, "unit", "log2 µs: slot k = [2^k, 2^(k+1)) µs, slot 0 = [0, 2) µs");
+	jw_name(w, "age");
+	jw_start_object(w);
+	for (int c = 0; c < MT_NR_CAUSES; c++)
+		write_hist(w, mt_cause_names[c], h->age[c]);
+	jw_end_object(w);
+	write_hist(w, "kernel_age_lb_pull", h->kernel_age);
+	write_hist(w, "run_slice", h->slice);
+	write_hist(w, "wakeup_latency", h->wakelat);
+	jw_end_object(w);
+}
+
+static void write_pairs(struct json_writer *w, const struct run *r)
+{
+	int n = r->meta.nr_cpus;
+
+	jw_name(w, "cpu_pairs");
+	jw_start_array(w);
+	for (int i = 0; r->pairs && i < n * n; i++) {
+		if (!r->pairs[i])
+			continue;
+		jw_start_object(w);
+		jw_field_s64(w, "src", i / n);
+		jw_field_s64(w, "dst", i % n);
+		jw_field_u64(w, "count", r->pairs[i]);
+		jw_end_object(w);
+	}
+	jw_end_array(w);
+}
+
+static void write_correlation(struct json_writer *w, const struct run *r)
+{
+	jw_name(w, "correlation");
+	if (!r->has_corr) {
+		jw_null(w);
+		return;
+	}
+	jw_start_object(w);
+	rs_write(w, &r->corr, &rs_correlation);
+	jw_name(w, "cells");
+	jw_start_array_lines(w);
+	for (int i = 0; i < r->corr.ncells; i++) {
+		jw_start_object(w);
+		rs_write(w, &r->corr.cells[i], &rs_cell);
+		jw_end_object(w);
+	}
+	jw_end_array(w);
+	jw_end_object(w);
+}
+
+static void write_verdict(struct json_writer *w, const struct run *r)
+{
+	jw_name(w, "verdict");
+	if (!r->has_verdict) {
+		jw_null(w);
+		return;
+	}
+	jw_start_object(w);
+	rs_write(w, &r->verdict, &rs_verdict);
+	jw_end_object(w);
+}
+
+/* A record array: one small object per line, written as it is read from the model. */
+static void write_records(struct json_writer *w, const char *name, const void *recs, size_t n,
+			  size_t size, const struct rs_table *t)
+{
+	jw_name(w, name);
+	jw_start_array_lines(w);
+	for (size_t i = 0; i < n && !jw_error(w); i++) {
+		jw_start_object(w);
+		rs_write(w, (const char *)recs + i * size, t);
+		jw_end_object(w);
+	}
+	jw_end_array(w);
+}
+
+int run_file_write(FILE *f, const struct run *r)
+{
+	struct json_writer w;
+
+	jw_init(&w, f);
+	jw_start_object_lines(&w);
+	jw_field_string(&w, "schema", RUN_SCHEMA);
+	write_environment(&w, &r->env);
+	write_config(&w, &r->setup);
+	write_calibration(&w, &r->calib);
+	write_meta(&w, &r->meta);
+	write_stats(&w, r);
+	write_cost(&w, &r->cost);
+	write_histograms(&w, &r->hists);
+	write_pairs(&w, r);
+	write_correlation(&w, r);
+	write_verdict(&w, r);
+	write_records(&w, "migrations", r->recs, r->nrecs, sizeof(*r->recs), &rs_migration);
+	write_records(&w, "units", r->units, r->nunits, sizeof(*r->units), &rs_unit);
+	jw_end_object(&w);
+	return jw_finish(&w);
+}

@@ -1,0 +1,652 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The run file's flat objects as tables (run_schema.h), and the one function that writes a
+ * member and the one that reads it.  The units of every member are in docs/run-file.md and
+ * in the comments of the structs the offsets point into.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "run.h"
+#include "run_schema.h"
+
+#define FLD(n, t, S, m, fl) \
+	{ .name = n, .type = t, .off = offsetof(S, m), .size = sizeof(((S *)0)->m), .flags = fl }
+#define ENM(n, t, S, m, arr, fl) \
+	{ .name = n, .type = t, .off = offsetof(S, m), .size = sizeof(((S *)0)->m), \
+	  .names = arr, .nnames = (int)(sizeof(arr) / sizeof(arr[0])), .flags = fl }
+#define PRS(n, t, S, m, p) \
+	{ .name = n, .type = t, .off = offsetof(S, m), .size = sizeof(((S *)0)->m), \
+	  .flags = RS_PRESENT, .present_off = offsetof(S, p) }
+#define TABLE(var, obj, arr) \
+	const struct rs_table var = { obj, arr, (int)(sizeof(arr) / sizeof(arr[0])) }
+
+static const char *const kind_names[] = { "run", "validate" };
+static const char *const mode_names[] = { "natural", "controlled" };
+static const char *const sleep_names[] = { "fixed", "uniform", "exp" };
+
+#define E struct run_environment
+static const struct rs_field environment_f[] = {
+	FLD("kernel_release", RS_STR, E, kernel_release, 0),
+	FLD("kernel_version", RS_STR, E, kernel_version, 0),
+	FLD("machine", RS_STR, E, machine, 0),
+	FLD("cpu_model", RS_STR, E, cpu_model, RS_NULL_EMPTY),
+	FLD("online_cpus", RS_STR, E, online_cpus, 0),
+	FLD("nr_online", RS_INT, E, nr_online, 0),
+	FLD("cores", RS_INT, E, cores, 0),
+	FLD("packages", RS_INT, E, packages, 0),
+	FLD("threads_per_core", RS_INT, E, threads_per_core, 0),
+	FLD("cpu_mhz", RS_LONG, E, cpu_mhz, RS_NULL_NEG),
+	FLD("cache_source", RS_STR, E, cache_source, 0),
+};
+TABLE(rs_environment, "environment", environment_f);
+
+static const struct rs_field tunable_f[] = {
+	FLD("value_ns", RS_S64, E, tunable.value_ns, 0),
+	FLD("assumed", RS_BOOL, E, tunable.assumed, 0),
+	FLD("readable", RS_BOOL, E, tunable.readable, 0),
+	FLD("writable", RS_BOOL, E, tunable.writable, 0),
+	FLD("path", RS_STR, E, tunable.path, 0),
+	FLD("source", RS_STR, E, tunable.source, 0),
+	FLD("why", RS_STR, E, tunable.why, RS_NULL_EMPTY),
+	FLD("origin", RS_STR, E, tunable.origin, RS_NULL_EMPTY),
+};
+TABLE(rs_tunable, "environment.tunable", tunable_f);
+#undef E
+
+#define C struct run_cache
+static const struct rs_field cache_f[] = {
+	FLD("level", RS_INT, C, level, 0),
+	FLD("type", RS_STR, C, type, 0),
+	FLD("size_bytes", RS_U64, C, size_bytes, 0),
+	FLD("instances", RS_INT, C, instances, RS_NULL_ZERO),
+	FLD("cpus_per_instance", RS_INT, C, cpus_per_instance, 0),
+	FLD("shared_cpus", RS_STR, C, shared_cpus, 0),
+	FLD("shared_known", RS_BOOL, C, shared_known, 0),
+	FLD("source", RS_STR, C, source, 0),
+	FLD("cpuid_leaf", RS_HEX32, C, cpuid_leaf, RS_NULL_ZERO),
+};
+TABLE(rs_cache, "environment.caches[]", cache_f);
+#undef C
+
+#define S struct run_setup
+static const struct rs_field config_f[] = {
+	ENM("kind", RS_ENUM, S, kind, kind_names, 0),
+	ENM("mode", RS_ENUM, S, mode, mode_names, 0),
+	FLD("pid", RS_LONG, S, pid_arg, RS_NULL_ZERO),
+	FLD("cpus", RS_STR, S, cpus_arg, RS_NULL_EMPTY),
+	FLD("user", RS_STR, S, user, RS_NULL_EMPTY),
+	FLD("duration_ns", RS_U64, S, duration_ns, RS_NULL_ZERO),
+	FLD("hot_ns", RS_S64, S, hot_ns_arg, RS_NULL_MIN),
+	FLD("ringbuf_bytes", RS_U64, S, ringbuf_bytes, 0),
+	FLD("max_records", RS_U64, S, max_records, 0),
+	FLD("unit", RS_STR, S, unit_arg, RS_NULL_EMPTY),
+	FLD("calibration_file", RS_STR, S, calibration_file, RS_NULL_EMPTY),
+	FLD("cold_fraction", RS_DBL, S, cold_fraction, 0),
+	FLD("bootstrap", RS_INT, S, bootstrap, 0),
+};
+TABLE(rs_config, "config", config_f);
+#undef S
+
+#define W struct cachewalk_config
+static const struct rs_field cachewalk_f[] = {
+	FLD("controlled", RS_BOOL, W, controlled, 0),
+	FLD("ws_bytes", RS_U64, W, ws_bytes, 0),
+	FLD("polluter_cpus", RS_STR, W, polluter_cpus, RS_NULL_EMPTY),
+	FLD("polluter_mbps", RS_DBL, W, polluter_mbps, 0),
+	FLD("polluter_bytes", RS_U64, W, polluter_bytes, 0),
+	FLD("threads", RS_INT, W, threads, 0),
+	ENM("sleep", RS_ENUM, W, sleep_kind, sleep_names, 0),
+	FLD("sleep_a_us", RS_DBL, W, sleep_a_us, 0),
+	FLD("sleep_b_us", RS_DBL, W, sleep_b_us, 0),
+	FLD("burst", RS_INT, W, burst, 0),
+	FLD("duration_s", RS_DBL, W, duration_s, 0),
+	FLD("load_threads", RS_INT, W, load_threads, 0),
+	FLD("samples", RS_INT, W, samples, 0),
+	FLD("from_cpu", RS_INT, W, cpu_a, RS_NULL_NEG),
+	FLD("to_cpu", RS_INT, W, cpu_b, RS_NULL_NEG),
+	FLD("keepalive", RS_BOOL, W, keepalive, 0),
+};
+TABLE(rs_cachewalk, "config.cachewalk", cachewalk_f);
+#undef W
+
+#define K struct run_calibration
+static const struct rs_field calibration_f[] = {
+	FLD("hot_ns", RS_DBL, K, hot_ns, 0),
+	FLD("robust", RS_BOOL, K, robust, 0),
+};
+TABLE(rs_calibration, "calibration", calibration_f);
+
+static const struct rs_field calibration_measured_f[] = {
+	FLD("method", RS_INT, K, method, 0),
+	FLD("cache", RS_STR, K, cache_what, 0),
+	FLD("cache_source", RS_STR, K, cache_source, 0),
+	FLD("cache_bytes", RS_U64, K, cache_bytes, 0),
+	FLD("buffer_bytes", RS_U64, K, buffer_bytes, 0),
+	FLD("reps", RS_INT, K, reps, 0),
+	FLD("hot_seed_ns", RS_DBL, K, hot_seed_ns, 0),
+	FLD("hot_robust_ns", RS_DBL, K, hot_robust_ns, 0),
+	FLD("wall_s", RS_DBL, K, wall_s, 0),
+};
+TABLE(rs_calibration_measured, "calibration.measured", calibration_measured_f);
+#undef K
+
+#define M struct run_meta
+static const struct rs_field meta_f[] = {
+	FLD("command", RS_STR, M, command, 0),
+	FLD("pid", RS_INT, M, pid, 0),
+	FLD("attached", RS_BOOL, M, attached, 0),
+	FLD("hot_ns", RS_S64, M, hot_ns, 0),
+	FLD("hot_source", RS_STR, M, hot_source, 0),
+	FLD("ringbuf_bytes", RS_U64, M, ringbuf_bytes, 0),
+	FLD("unit", RS_STR, M, unit_spec, RS_NULL_EMPTY),
+	FLD("nr_cpus", RS_INT, M, nr_cpus, 0),
+	FLD("start_time", RS_STR, M, start_time, RS_NULL_EMPTY),
+	FLD("duration_s", RS_DBL, M, duration_s, 0),
+	FLD("exit_status", RS_INT, M, exit_status, 0),
+	FLD("end_reason", RS_STR, M, end_reason, 0),
+	FLD("interrupted", RS_BOOL, M, interrupted, 0),
+};
+TABLE(rs_meta, "meta", meta_f);
+#undef M
+
+#define R struct run
+static const struct rs_field stats_f[] = {
+	FLD("migrations", RS_U64, R, sum.migrations, 0),
+	FLD("same_cpu_events", RS_U64, R, stats.same_cpu, 0),
+	FLD("records", RS_U64, R, stats.rb_records, 0),
+	FLD("records_lost", RS_U64, R, stats.rb_dropped, 0),
+	FLD("records_not_kept", RS_U64, R, recs_not_kept, 0),
+	FLD("lb_judged", RS_U64, R, stats.lb_judged, 0),
+	FLD("lb_hot", RS_U64, R, stats.lb_hot, 0),
+	FLD("switches_in", RS_U64, R, stats.switches_in, 0),
+	FLD("traced_tasks", RS_U64, R, stats.tracked_tasks, 0),
+	FLD("units", RS_U64, R, stats.units, 0),
+	FLD("units_lost", RS_U64, R, stats.units_dropped, 0),
+	FLD("units_not_kept", RS_U64, R, units_not_kept, 0),
+	FLD("wakeup_records", RS_U64, R, sum.wakeup_records, 0),
+	FLD("wakeup_hot", RS_U64, R, sum.wakeup_hot, 0),
+};
+TABLE(rs_stats, "stats", stats_f);
+
+static const struct rs_field completeness_f[] = {
+	FLD("kernel_counted", RS_U64, R, stats.kernel_migrations, 0),
+	FLD("seen", RS_U64, R, sum.kernel_counted, 0),
+	FLD("unseen_found", RS_U64, R, stats.migrations[MT_CAUSE_UNSEEN], 0),
+	FLD("difference", RS_S64, R, sum.completeness_gap, 0),
+	FLD("storage_busy_events", RS_U64, R, stats.storage_busy, 0),
+};
+TABLE(rs_completeness, "stats.completeness", completeness_f);
+#undef R
+
+#define T struct run_cost
+static const struct rs_field cost_f[] = {
+	FLD("self_user_s", RS_DBL, T, self_user_s, 0),
+	FLD("self_sys_s", RS_DBL, T, self_sys_s, 0),
+	FLD("self_startup_s", RS_DBL, T, self_startup_s, 0),
+	FLD("self_max_rss_kib", RS_LONG, T, self_max_rss_kib, 0),
+	FLD("workload_cpu_s", RS_DBL, T, workload_cpu_s, RS_NULL_NEG),
+	FLD("bpf_stats_enabled", RS_BOOL, T, bpf_stats, 0),
+};
+TABLE(rs_cost, "cost", cost_f);
+#undef T
+
+#define Q struct corr_result
+static const struct rs_field correlation_f[] = {
+	ENM("mode", RS_ENUM, Q, mode, mode_names, 0),
+	FLD("cold_fraction", RS_DBL, Q, cold_fraction, 0),
+	FLD("baseline_unit_ns", RS_DBL, Q, baseline_ns, 0),
+	FLD("threads", RS_SIZE, Q, n_threads, 0),
+	FLD("units", RS_SIZE, Q, n_units, 0),
+	FLD("warm_units", RS_SIZE, Q, n_baseline, 0),
+	FLD("migrated_units", RS_SIZE, Q, n_mig_events, 0),
+	FLD("stayed_units", RS_SIZE, Q, n_stay_events, 0),
+	FLD("spanning_units_left_out", RS_SIZE, Q, n_spanning, 0),
+	FLD("unseen_migrations", RS_SIZE, Q, n_unseen, 0),
+	FLD("max_cost_ns", RS_DBL, Q, max_cost_ns, 0),
+	FLD("max_cell", RS_INT, Q, max_cell, 0),
+	{ .name = "hot_state", .type = RS_ENUM, .off = offsetof(Q, hot_state),
+	  .size = sizeof(enum corr_hot_state), .names = corr_hot_state_names, .nnames = 4 },
+	FLD("observed_hot_ns", RS_DBL, Q, hot_ns, 0),
+	FLD("observed_hot_lo_ns", RS_DBL, Q, hot_lo_ns, 0),
+	FLD("observed_hot_hi_ns", RS_DBL, Q, hot_hi_ns, 0),
+	FLD("lost_ns", RS_DBL, Q, lost_ns, 0),
+	FLD("cost_fraction_of_slice", RS_DBL, Q, cost_frac_slice, 0),
+};
+TABLE(rs_correlation, "correlation", correlation_f);
+#undef Q
+
+#define L struct corr_cell
+static const struct rs_field cell_f[] = {
+	FLD("age_ns", RS_DBL, L, age_ns, 0),
+	FLD("age_hi_ns", RS_DBL, L, age_hi_ns, 0),
+	FLD("age_median_ns", RS_DBL, L, age_median_ns, 0),
+	FLD("n_migrated", RS_SIZE, L, n_mig, 0),
+	FLD("n_stayed", RS_SIZE, L, n_stay, 0),
+	FLD("penalty_migrated_ns", RS_DBL, L, pen_mig_ns, 0),
+	FLD("penalty_stayed_ns", RS_DBL, L, pen_stay_ns, 0),
+	FLD("migration_cost_ns", RS_DBL, L, cost_ns, 0),
+	FLD("migration_cost_lo_ns", RS_DBL, L, cost_lo_ns, 0),
+	FLD("migration_cost_hi_ns", RS_DBL, L, cost_hi_ns, 0),
+	FLD("unit_ns", RS_DBL, L, unit_ns, 0),
+};
+TABLE(rs_cell, "correlation.cells[]", cell_f);
+#undef L
+
+#define V struct verdict
+static const struct rs_field verdict_f[] = {
+	ENM("verdict", RS_ENUM, V, kind, verdict_names, 0),
+	FLD("kernel_ns", RS_DBL, V, kernel_ns, 0),
+	FLD("observed_hot_ns", RS_DBL, V, hot_ns, 0),
+	FLD("observed_hot_lo_ns", RS_DBL, V, hot_lo_ns, 0),
+	FLD("observed_hot_hi_ns", RS_DBL, V, hot_hi_ns, 0),
+	FLD("factor", RS_DBL, V, factor, 0),
+	FLD("factor_is_bound", RS_BOOL, V, factor_is_bound, 0),
+	FLD("band_lo_ns", RS_DBL, V, band_lo_ns, 0),
+	FLD("band_hi_ns", RS_DBL, V, band_hi_ns, 0),
+	FLD("band_cells", RS_INT, V, band_cells, 0),
+	FLD("band_cost_ns", RS_DBL, V, band_cost_ns, 0),
+	FLD("band_cost_share", RS_DBL, V, band_cost_share, 0),
+	FLD("unit_ns", RS_DBL, V, unit_ns, 0),
+	FLD("max_cost_ns", RS_DBL, V, max_cost_ns, 0),
+	FLD("cold_fraction", RS_DBL, V, cold_fraction, 0),
+	PRS("run_migrations", RS_U64, V, run_migrations, has_run_share),
+	PRS("band_migrations", RS_U64, V, band_migrations, has_run_share),
+	PRS("calibrated_ns", RS_DBL, V, calib_ns, has_calib),
+	FLD("calibrated_over_observed", RS_DBL, V, calib_over_observed, 0),
+};
+TABLE(rs_verdict, "verdict", verdict_f);
+#undef V
+
+#define G struct mt_migrate
+static const struct rs_field migration_f[] = {
+	FLD("ts_ns", RS_U64, G, ts_ns, 0),
+	FLD("pid", RS_U32, G, pid, 0),
+	FLD("tgid", RS_U32, G, tgid, 0),
+	FLD("comm", RS_BYTES, G, comm, 0),
+	FLD("src_cpu", RS_U16, G, src_cpu, 0),
+	FLD("dst_cpu", RS_U16, G, dst_cpu, 0),
+	ENM("cause", RS_ENUM_U8, G, cause, mt_cause_names, 0),
+	ENM("state", RS_ENUM_U8, G, state, mt_state_names, 0),
+	FLD("on_rq", RS_U8, G, on_rq, 0),
+	FLD("flags", RS_U8, G, flags, 0),
+	FLD("age_ns", RS_U64, G, age_ns, 0),
+	FLD("off_cpu_ns", RS_U64, G, off_cpu_ns, 0),
+	FLD("kernel_age_ns", RS_S64, G, kernel_age_ns, RS_KAGE | RS_NULL_NEG),
+	FLD("runtime_since_migration_ns", RS_U64, G, runtime_since_mig_ns, 0),
+	FLD("by_pid", RS_U32, G, cur_pid, 0),
+	FLD("by_comm", RS_BYTES, G, cur_comm, 0),
+};
+TABLE(rs_migration, "migrations[]", migration_f);
+#undef G
+
+#define U struct mt_unit
+static const struct rs_field unit_f[] = {
+	FLD("pid", RS_U32, U, pid, 0),
+	FLD("tgid", RS_U32, U, tgid, 0),
+	FLD("cpu_start", RS_U16, U, cpu_start, 0),
+	FLD("cpu_end", RS_U16, U, cpu_end, 0),
+	FLD("start_ns", RS_U64, U, start_ns, 0),
+	FLD("end_ns", RS_U64, U, end_ns, 0),
+	FLD("prev_end_ns", RS_U64, U, prev_end_ns, 0),
+	FLD("tag", RS_U64, U, tag, 0),
+	FLD("nominal_age_ns", RS_U64, U, nominal_age_ns, 0),
+	FLD("migs_before", RS_U32, U, migs_before, 0),
+	FLD("switches_before", RS_U32, U, switches_before, 0),
+	FLD("migs_during", RS_U32, U, migs_during, 0),
+	FLD("switches_during", RS_U32, U, switches_during, 0),
+	FLD("last_off_ns", RS_U64, U, last_off_ns, 0),
+	FLD("mig_age_ns", RS_U64, U, mig_age_ns, RS_IF_MIG),
+	FLD("mig_ts_ns", RS_U64, U, mig_ts_ns, RS_IF_MIG),
+	FLD("mig_src_cpu", RS_U16, U, mig_src_cpu, RS_IF_MIG),
+	FLD("mig_dst_cpu", RS_U16, U, mig_dst_cpu, RS_IF_MIG),
+	ENM("mig_cause", RS_ENUM_U8, U, mig_cause, mt_cause_names, RS_IF_MIG),
+};
+TABLE(rs_unit, "units[]", unit_f);
+#undef U
+
+const struct rs_table *const rs_all_tables[] = {
+	&rs_environment, &rs_tunable, &rs_cache, &rs_config, &rs_cachewalk, &rs_calibration,
+	&rs_calibration_measured, &rs_meta, &rs_stats, &rs_completeness, &rs_cost,
+	&rs_correlation, &rs_cell, &rs_verdict, &rs_migration, &rs_unit,
+};
+const int rs_ntables = (int)(sizeof(rs_all_tables) / sizeof(rs_all_tables[0]));
+
+/* The value of an integer member, widened. */
+static int64_t get_int(const void *p, enum rs_type t)
+{
+	switch (t) {
+	case RS_S64:
+		return *(const int64_t *)p;
+	case RS_U32:
+	case RS_HEX32:
+		return *(const uint32_t *)p;
+	case RS_INT:
+	case RS_ENUM:
+		return *(const int *)p;
+	case RS_LONG:
+		return *(const long *)p;
+	case RS_U16:
+		return *(const uint16_t *)p;
+	case RS_U8:
+	case RS_ENUM_U8:
+		return *(const uint8_t *)p;
+	default:
+		return 0;
+	}
+}
+
+static bool written_null(const void *base, const struct rs_field *f)
+{
+	const char *p = (const char *)base + f->off;
+
+	if (f->flags & RS_PRESENT)
+		return !*(const bool *)((const char *)base + f->present_off);
+	if (f->flags & RS_KAGE)
+		return !(((const struct mt_migrate *)base)->flags & MT_RF_KAGE_VALID);
+	if ((f->flags & RS_NULL_EMPTY) && !p[0])
+		return true;
+	if (f->type == RS_DBL)
+		return ((f->flags & RS_NULL_NEG) && *(const double *)p < 0) ||
+		       ((f->flags & RS_NULL_ZERO) && *(const double *)p == 0);
+	if (f->type == RS_U64 || f->type == RS_SIZE) {
+		uint64_t v = f->type == RS_U64 ? *(const uint64_t *)p : *(const size_t *)p;
+
+		return (f->flags & RS_NULL_ZERO) && !v;
+	}
+	if (f->type == RS_STR || f->type == RS_BYTES || f->type == RS_BOOL)
+		return false;
+	return ((f->flags & RS_NULL_NEG) && get_int(p, f->type) < 0) ||
+	       ((f->flags & RS_NULL_ZERO) && !get_int(p, f->type)) ||
+	       ((f->flags & RS_NULL_MIN) && get_int(p, f->type) == INT64_MIN);
+}
+
+void rs_write(struct json_writer *w, const void *base, const struct rs_table *t)
+{
+	for (int i = 0; i < t->n; i++) {
+		const struct rs_field *f = &t->f[i];
+		const char *p = (const char *)base + f->off;
+		char hex[16];
+		int64_t e;
+
+		if ((f->flags & RS_IF_MIG) && !((const struct mt_unit *)base)->migs_before)
+			continue;
+		jw_name(w, f->name);
+		if (written_null(base, f)) {
+			jw_null(w);
+			continue;
+		}
+		switch (f->type) {
+		case RS_U64:
+			jw_u64(w, *(const uint64_t *)p);
+			break;
+		case RS_SIZE:
+			jw_u64(w, *(const size_t *)p);
+			break;
+		case RS_DBL:
+			jw_double(w, *(const double *)p);
+			break;
+		case RS_BOOL:
+			jw_bool(w, *(const bool *)p);
+			break;
+		case RS_STR:
+			jw_string_len(w, p, strnlen(p, f->size));
+			break;
+		case RS_BYTES:
+			jw_string_len(w, p, strnlen(p, f->size));
+			break;
+		case RS_HEX32:
+			snprintf(hex, sizeof(hex), "0x%x", *(const uint32_t *)p);
+			jw_string(w, hex);
+			break;
+		case RS_ENUM:
+		case RS_ENUM_U8:
+			e = get_int(p, f->type);
+			if (e >= 0 && e < f->nnames)
+				jw_string(w, f->names[e]);
+			else
+				jw_s64(w, e);
+			break;
+		default:
+			jw_s64(w, get_int(p, f->type));
+		}
+	}
+}
+
+static void set_int(void *p, enum rs_type t, int64_t v)
+{
+	switch (t) {
+	case RS_S64:
+		*(int64_t *)p = v;
+		break;
+	case RS_U32:
+	case RS_HEX32:
+		*(uint32_t *)p = (uint32_t)v;
+		break;
+	case RS_INT:
+	case RS_ENUM:
+		*(int *)p = (int)v;
+		break;
+	case RS_LONG:
+		*(long *)p = (long)v;
+		break;
+	case RS_U16:
+		*(uint16_t *)p = (uint16_t)v;
+		break;
+	case RS_U8:
+	case RS_ENUM_U8:
+		*(uint8_t *)p = (uint8_t)v;
+		break;
+	default:
+		break;
+	}
+}
+
+static void int_range(enum rs_type t, int64_t *min, int64_t *max)
+{
+	switch (t) {
+	case RS_U32:
+		*min = 0, *max = UINT32_MAX;
+		break;
+	case RS_INT:
+		*min = INT_MIN, *max = INT_MAX;
+		break;
+	case RS_U16:
+		*min = 0, *max = UINT16_MAX;
+		break;
+	case RS_U8:
+	case RS_ENUM_U8:
+		*min = 0, *max = UINT8_MAX;
+		break;
+	default:
+		*min = LONG_MIN, *max = LONG_MAX;
+	}
+}
+
+static int read_enum(struct json_reader *r, void *p, const struct rs_field *f)
+{
+	char name[64];
+	int64_t v;
+
+	if (f->type == RS_ENUM_U8 && jr_peek(r) == JR_NUMBER) {
+		if (jr_s64(r, 0, UINT8_MAX, &v))
+			return -1;
+		set_int(p, f->type, v);
+		return 0;
+	}
+	if (jr_string(r, name, sizeof(name), NULL))
+		return -1;
+	for (int i = 0; i < f->nnames; i++) {
+		if (!strcmp(name, f->names[i])) {
+			set_int(p, f->type, i);
+			return 0;
+		}
+	}
+	return jr_fail(r, "'%s' is none of the names this member takes (docs/run-file.md)",
+		       name);
+}
+
+static int read_hex32(struct json_reader *r, uint32_t *v)
+{
+	char buf[16], *end;
+	unsigned long x;
+
+	if (jr_string(r, buf, sizeof(buf), NULL))
+		return -1;
+	errno = 0;
+	x = strtoul(buf, &end, 16);
+	if (strncmp(buf, "0x", 2) || end == buf + 2 || *end || errno || x > UINT32_MAX)
+		return jr_fail(r, "'%s' is not a 32-bit hex number (\"0x80000006\")", buf);
+	*v = (uint32_t)x;
+	return 0;
+}
+
+/* Reads null where the field allows it: 1 when it did. */
+static int read_null(struct json_reader *r, void *base, const struct rs_field *f)
+{
+	char *p = (char *)base + f->off;
+
+	if (!(f->flags & (RS_NULL_EMPTY | RS_NULL_NEG | RS_NULL_ZERO | RS_NULL_MIN | RS_PRESENT |
+			  RS_KAGE)) || !jr_null(r))
+		return 0;
+	if (f->flags & RS_PRESENT) {
+		*(bool *)((char *)base + f->present_off) = false;
+		if (f->type == RS_DBL)
+			*(double *)p = NAN;
+		return 1;
+	}
+	switch (f->type) {
+	case RS_STR:
+	case RS_BYTES:
+		p[0] = '\0';
+		break;
+	case RS_DBL:
+		*(double *)p = f->flags & RS_NULL_NEG ? -1 : 0;
+		break;
+	case RS_U64:
+		*(uint64_t *)p = 0;
+		break;
+	case RS_SIZE:
+		*(size_t *)p = 0;
+		break;
+	default:
+		set_int(p, f->type, f->flags & RS_NULL_MIN ? INT64_MIN :
+			f->flags & RS_NULL_NEG ? -1 : 0);
+	}
+	return 1;
+}
+
+static int read_value(struct json_reader *r, void *base, const struct rs_field *f)
+{
+	char *p = (char *)base + f->off;
+	char bytes[64];
+	int64_t v, min, max;
+	uint64_t u;
+	size_t n;
+
+	switch (f->type) {
+	case RS_U64:
+		return jr_u64(r, (uint64_t *)p);
+	case RS_SIZE:
+		if (jr_u64(r, &u))
+			return -1;
+		if (u > SIZE_MAX)
+			return jr_fail(r, "%llu is out of range", (unsigned long long)u);
+		*(size_t *)p = (size_t)u;
+		return 0;
+	case RS_DBL:
+		/* null is not a number: only the members that say so may be null, and
+		 * jr_double's NAN for it is what the writer wrote for a non-finite value */
+		return jr_double(r, (double *)p);
+	case RS_BOOL:
+		return jr_bool(r, (bool *)p);
+	case RS_STR:
+		return jr_string(r, p, f->size, NULL);
+	case RS_BYTES:
+		/* exactly the bytes, NUL-terminated only when shorter than the buffer */
+		if (jr_string(r, bytes, sizeof(bytes), &n))
+			return -1;
+		if (n > f->size)
+			return jr_fail(r, "more than %zu bytes", f->size);
+		memset(p, 0, f->size);
+		memcpy(p, bytes, n);
+		return 0;
+	case RS_ENUM:
+	case RS_ENUM_U8:
+		return read_enum(r, p, f);
+	case RS_HEX32:
+		return read_hex32(r, (uint32_t *)p);
+	default:
+		int_range(f->type, &min, &max);
+		if (jr_s64(r, min, max, &v))
+			return -1;
+		set_int(p, f->type, v);
+		return 0;
+	}
+}
+
+int rs_read(struct json_reader *r, void *base, const struct rs_table *t, const char *key,
+	    uint64_t *seen)
+{
+	char where[128];
+
+	for (int i = 0; i < t->n; i++) {
+		const struct rs_field *f = &t->f[i];
+		int rc;
+
+		if (strcmp(f->name, key))
+			continue;
+		rc = read_null(r, base, f);
+		if (!rc) {
+			rc = read_value(r, base, f) ? -1 : 1;
+			if (rc > 0 && (f->flags & RS_PRESENT))
+				*(bool *)((char *)base + f->present_off) = true;
+		}
+		if (rc < 0) {
+			snprintf(where, sizeof(where), "%s.%s", t->object, f->name);
+			jr_context(r, where);
+			return -1;
+		}
+		*seen |= 1ULL << i;
+		return 1;
+	}
+	return 0;
+}
+
+int rs_check(struct json_reader *r, const struct rs_table *t, uint64_t seen, const char *where)
+{
+	for (int i = 0; i < t->n; i++) {
+		if (seen & (1ULL << i) || t->f[i].flags & (RS_OPTIONAL | RS_IF_MIG))
+			continue;
+		return jr_fail(r, "%s has no \"%s\" (a run file of this schema always does)",
+			       where, t->f[i].name);
+	}
+	return 0;
+}
+
+int rs_read_object(struct json_reader *r, void *base, const struct rs_table *t,
+		   const char *where)
+{
+	uint64_t seen = 0;
+	char key[64];
+	int more, rc;
+
+	if (jr_object_begin(r)) {
+		jr_context(r, where);
+		return -1;
+	}
+	while ((more = jr_object_next(r, key, sizeof(key))) > 0) {
+		rc = rs_read(r, base, t, key, &seen);
+		if (rc < 0 || (!rc && jr_skip(r)))
+			return -1;
+	}
+	if (more < 0) {
+		jr_context(r, where);
+		return -1;
+	}
+	return rs_check(r, t, seen, where);
+}

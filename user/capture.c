@@ -1,0 +1,366 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Capture: the workload is forked first and held at a barrier, the BPF programs are loaded
+ * with its pid in the traced set and attached, then it is released: nothing it does is
+ * missed, and nothing before it counted.  Records drained from the ring buffer go straight
+ * into the run model (one stream, one consumer per kind of record); the in-kernel counters,
+ * histograms and CPU pairs are read once tracing has stopped.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bpf_util.h"
+#include "capture.h"
+#include "clock.h"
+#include "commands.h"
+#include "launch.h"
+#include "tracer.h"
+
+#define GRACE_NS 2000000000ULL	/* between the signals that end a workload */
+
+/*
+ * Ending a launched workload: the first signal goes to its whole process group; whatever
+ * is still there GRACE_NS later gets SIGTERM, then SIGKILL.  Each step is said, so a
+ * workload that ignores SIGINT does not leave the user guessing.
+ */
+struct ending {
+	int next_sig;		/* 0: nothing pending */
+	uint64_t next_ns;	/* when to send it */
+	int nsig;		/* signals migtrace itself received */
+	bool by_duration;	/* --duration ended it */
+};
+
+struct capture {
+	const struct run_config *cfg;
+	struct run *r;
+	struct launch child;
+	struct tracer tr;
+	struct ending ending;
+	struct rusage entry;	/* our rusage when the capture began */
+	double start_cpu_s;	/* our CPU when tracing began, after load and attach */
+	uint64_t deadline_ns;	/* --duration's end, 0 for none */
+};
+
+static volatile sig_atomic_t got_signal;
+
+static void on_signal(int sig)
+{
+	got_signal = sig;
+}
+
+static double tv_s(struct timeval tv)
+{
+	return (double)tv.tv_sec + (double)tv.tv_usec / 1e6;
+}
+
+static double self_cpu_s(void)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_SELF, &ru);
+	return tv_s(ru.ru_utime) + tv_s(ru.ru_stime);
+}
+
+/*
+ * Peak RSS of this process image.  Not ru_maxrss: Linux carries the pre-exec image's peak
+ * into it, so under a big parent (a Python harness) it reports the parent's size.
+ */
+static long self_peak_rss_kib(void)
+{
+	FILE *f = fopen("/proc/self/status", "r");
+	char line[256];
+	long kib = -1;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "VmHWM: %ld kB", &kib) == 1)
+			break;
+	fclose(f);
+	return kib;
+}
+
+/* The consumers of the record stream: each kind of record into the model. */
+static int on_migrate(void *ctx, const struct mt_migrate *m)
+{
+	return run_record_add(ctx, m);
+}
+
+static int on_unit(void *ctx, const struct mt_unit *u)
+{
+	return run_record_add_unit(ctx, u);
+}
+
+/* Units: --unit BINARY:FUNCTION, or the built-in cachewalk's own unit function. */
+static int attach_units(struct capture *cap)
+{
+	const struct run_config *cfg = cap->cfg;
+	const char *bin = cfg->unit_bin, *func = cfg->unit_func;
+	int err;
+
+	if (!cfg->unit_arg) {
+		if (!cfg->exec_argv || !cfg->cachewalk)
+			return 0;
+		bin = cfg->path;
+		func = CACHEWALK_UNIT_FUNC;
+	}
+	err = tracer_attach_unit(&cap->tr, bin, func, !cfg->unit_arg);
+	if (!err)
+		snprintf(cap->r->meta.unit_spec, sizeof(cap->r->meta.unit_spec), "%s:%s",
+			 bin, func);
+	return err;
+}
+
+struct capture *capture__open(const struct run_config *cfg, struct run *r, int *status)
+{
+	struct capture *cap = calloc(1, sizeof(*cap));
+	struct tracer_opts topts = { 0 };
+
+	*status = MT_EXIT_FAIL;
+	if (!cap)
+		return NULL;
+	cap->cfg = cfg;
+	cap->r = r;
+	cap->child = (struct launch){ .pid = -1, .go_fd = -1, .err_fd = -1 };
+	getrusage(RUSAGE_SELF, &cap->entry);
+	mt_libbpf_init(mt_verbose);
+	if (cfg->exec_argv && launch_fork(&cap->child, cfg->path, cfg->exec_argv, &r->meta.cpus,
+					  cfg->user, run_config_text(cfg) == stderr))
+		goto fail;
+	r->meta.pid = cfg->pid ? (int)cfg->pid : cap->child.pid;
+
+	topts.hot_ns = r->meta.hot_ns;
+	topts.ringbuf_bytes = cfg->ringbuf_bytes;
+	topts.cpu_node = cfg->cpu_node;
+	topts.on_migrate = on_migrate;
+	topts.on_unit = on_unit;
+	topts.ctx = r;
+	if (tracer_load(&cap->tr, &topts) ||
+	    tracer_track(&cap->tr, (uint32_t)r->meta.pid, !r->meta.attached) ||
+	    tracer_attach(&cap->tr) || attach_units(cap))
+		goto fail;
+	return cap;
+fail:
+	capture__free(cap);
+	return NULL;
+}
+
+static void end_step(struct ending *e, const struct launch *child, int sig, const char *why)
+{
+	launch_signal(child, sig);
+	if (sig == SIGKILL) {
+		fprintf(stderr,
+			"migtrace run: %s: sent SIGKILL to the workload's process group %d\n",
+			why, (int)child->pid);
+		e->next_sig = 0;
+		return;
+	}
+	e->next_sig = sig == SIGTERM ? SIGKILL : SIGTERM;
+	e->next_ns = now_ns() + GRACE_NS;
+	fprintf(stderr, "migtrace run: %s: sent SIG%s to the workload's process group %d; waiting "
+		"for it to end (SIG%s in 2 s; Ctrl-C again: SIGKILL now)\n", why, sigabbrev_np(sig),
+		(int)child->pid, sigabbrev_np(e->next_sig));
+}
+
+static void end_reason(struct run_meta *m, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void end_reason(struct run_meta *m, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(m->end_reason, sizeof(m->end_reason), fmt, ap);
+	va_end(ap);
+}
+
+/* A signal to migtrace: ends tracing of -p, else passes it on to the workload.  1: over. */
+static int handle_signal(struct capture *cap)
+{
+	int sig = got_signal;
+	char why[64];
+
+	got_signal = 0;
+	cap->ending.nsig++;
+	if (!cap->cfg->exec_argv) {
+		end_reason(&cap->r->meta, "tracing ended by %s", strsignal(sig));
+		return 1;
+	}
+	snprintf(why, sizeof(why), "%s", cap->ending.nsig > 1 ? "asked again" : strsignal(sig));
+	end_step(&cap->ending, &cap->child, cap->ending.nsig > 1 ? SIGKILL : sig, why);
+	return 0;
+}
+
+/* Whether what is traced has ended: the launched workload reaped, or -p's process gone. */
+static int workload_ended(struct capture *cap)
+{
+	struct run_meta *m = &cap->r->meta;
+	int wstatus = 0;
+	char state;
+
+	if (!cap->cfg->exec_argv) {
+		state = launch_process_state((pid_t)cap->cfg->pid);
+		/* a zombie has exited: waiting for its parent to reap it is not tracing */
+		if (state && state != 'Z' && state != 'X')
+			return 0;
+		end_reason(m, "process exited");
+		return 1;
+	}
+	if (waitpid(cap->child.pid, &wstatus, WNOHANG) != cap->child.pid)
+		return 0;
+	cap->child.pid = -1;
+	m->exit_status = launch_exit_status(wstatus);
+	m->interrupted = cap->ending.by_duration || cap->ending.nsig > 0;
+	if (cap->ending.by_duration)
+		end_reason(m, "ended by --duration");
+	else if (WIFSIGNALED(wstatus))
+		end_reason(m, "killed by signal %d (%s)", WTERMSIG(wstatus),
+			   strsignal(WTERMSIG(wstatus)));
+	else
+		end_reason(m, "exited with status %d", m->exit_status);
+	return 1;
+}
+
+/* --duration: ends tracing of -p, else starts ending the workload.  1: over. */
+static int check_deadline(struct capture *cap)
+{
+	if (!cap->deadline_ns || now_ns() < cap->deadline_ns)
+		return 0;
+	cap->deadline_ns = 0;
+	if (!cap->cfg->exec_argv) {
+		end_reason(&cap->r->meta, "ended by --duration");
+		return 1;
+	}
+	cap->ending.by_duration = true;
+	end_step(&cap->ending, &cap->child, SIGTERM, "--duration is over");
+	return 0;
+}
+
+/* Polls the ring buffer every 100 ms until what is traced has ended. */
+static void trace_loop(struct capture *cap)
+{
+	int err;
+
+	for (;;) {
+		err = tracer_poll(&cap->tr, 100);
+		if (err < 0 && err != -EINTR) {
+			fprintf(stderr, "migtrace run: reading the ring buffer failed: %s\n",
+				strerror(-err));
+			return;
+		}
+		if (got_signal && handle_signal(cap))
+			return;
+		if (cap->ending.next_sig && now_ns() >= cap->ending.next_ns)
+			end_step(&cap->ending, &cap->child, cap->ending.next_sig, "still running");
+		if (workload_ended(cap) || check_deadline(cap))
+			return;
+	}
+}
+
+/*
+ * What tracing cost: our own CPU and RSS, the workload's CPU, each program's runs; counted
+ * from the capture's start (validate calibrates before it, which is not tracing's cost).
+ */
+static void measure_cost(struct capture *cap)
+{
+	struct tracer_prog_stat ps[RUN_MAX_PROGS];
+	struct run_cost *c = &cap->r->cost;
+	struct rusage self, children;
+	int n;
+
+	getrusage(RUSAGE_SELF, &self);
+	c->self_user_s = tv_s(self.ru_utime) - tv_s(cap->entry.ru_utime);
+	c->self_sys_s = tv_s(self.ru_stime) - tv_s(cap->entry.ru_stime);
+	c->self_startup_s = cap->start_cpu_s - tv_s(cap->entry.ru_utime) -
+			    tv_s(cap->entry.ru_stime);
+	c->self_max_rss_kib = self_peak_rss_kib();
+	c->workload_cpu_s = -1;
+	/* The launched workload is our only child, and it has been waited for. */
+	if (!cap->r->meta.attached && !getrusage(RUSAGE_CHILDREN, &children))
+		c->workload_cpu_s = tv_s(children.ru_utime) + tv_s(children.ru_stime);
+	c->bpf_stats = mt_bpf_stats_enabled() == 1;
+	n = tracer_prog_stats(&cap->tr, ps, RUN_MAX_PROGS);
+	for (int i = 0; i < n; i++) {
+		snprintf(c->progs[i].name, sizeof(c->progs[i].name), "%s", ps[i].name);
+		c->progs[i].run_cnt = ps[i].run_cnt;
+		c->progs[i].run_time_ns = ps[i].run_time_ns;
+		c->progs[i].recursion_misses = ps[i].recursion_misses;
+	}
+	c->nprogs = n > 0 ? n : 0;
+}
+
+static void start_time(struct run_meta *m)
+{
+	time_t t = time(NULL);
+	struct tm tm;
+
+	if (gmtime_r(&t, &tm))
+		strftime(m->start_time, sizeof(m->start_time), "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+int capture__run(struct capture *cap)
+{
+	struct sigaction sa = { 0 };
+	struct run *r = cap->r;
+	uint64_t t0;
+	int err;
+
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	/* A closed stdout (`| head`) must not kill the run before its file is written: writes
+	 * fail with EPIPE instead.  Set after the fork: the workload keeps the default. */
+	signal(SIGPIPE, SIG_IGN);
+
+	cap->start_cpu_s = self_cpu_s();	/* loading, verifying, attaching: paid once */
+	start_time(&r->meta);
+	t0 = now_ns();
+	if (cap->cfg->duration_ns)
+		cap->deadline_ns = t0 + cap->cfg->duration_ns;
+	if (cap->cfg->exec_argv) {
+		err = launch_release(&cap->child);
+		if (err) {
+			fprintf(stderr, "migtrace run: cannot run '%s': %s\n", cap->cfg->path,
+				strerror(-err));
+			waitpid(cap->child.pid, NULL, 0);
+			cap->child.pid = -1;
+			return 127;
+		}
+	}
+	trace_loop(cap);
+	r->meta.duration_s = (double)(now_ns() - t0) / 1e9;
+	tracer_stop(&cap->tr);
+	r->meta.nr_cpus = cap->tr.nr_cpus;
+	if (tracer_read_counts(&cap->tr, &r->stats, &r->hists) ||
+	    run_alloc_pairs(r, cap->tr.nr_cpus) || tracer_read_pairs(&cap->tr, r->pairs))
+		return MT_EXIT_FAIL;
+	measure_cost(cap);
+	return 0;
+}
+
+int capture__exit_status(const struct capture *cap)
+{
+	if (cap->cfg->pid || cap->ending.by_duration)
+		return MT_EXIT_OK;
+	return cap->r->meta.exit_status;
+}
+
+void capture__free(struct capture *cap)
+{
+	if (!cap)
+		return;
+	if (cap->child.pid > 0)
+		launch_abort(&cap->child);
+	tracer_destroy(&cap->tr);
+	free(cap);
+}
