@@ -83,6 +83,16 @@ static char next_char(struct json_reader *r)
 	return r->pos < r->len ? r->buf[r->pos] : 0;
 }
 
+/* Whether word is next in full; *cut: what is left is a prefix of it (the file ends). */
+static bool literal_next(const struct json_reader *r, const char *word, bool *cut)
+{
+	size_t n = strlen(word), left = r->len - r->pos;
+
+	if (cut)
+		*cut = left < n && !memcmp(r->buf + r->pos, word, left);
+	return left >= n && !memcmp(r->buf + r->pos, word, n);
+}
+
 enum jr_type jr_peek(struct json_reader *r)
 {
 	char c;
@@ -92,10 +102,11 @@ enum jr_type jr_peek(struct json_reader *r)
 	c = next_char(r);
 	switch (c) {
 	case 'n':
-		return JR_NULL;
+		return literal_next(r, "null", NULL) ? JR_NULL : JR_NONE;
 	case 't':
+		return literal_next(r, "true", NULL) ? JR_BOOL : JR_NONE;
 	case 'f':
-		return JR_BOOL;
+		return literal_next(r, "false", NULL) ? JR_BOOL : JR_NONE;
 	case '"':
 		return JR_STRING;
 	case '[':
@@ -123,8 +134,18 @@ static const char *what_is_next(struct json_reader *r)
 	case JR_OBJECT:
 		return "an object";
 	default:
-		return r->pos >= r->len ? "the end of the file (truncated?)" : "something not JSON";
+		break;
 	}
+	if (r->pos >= r->len)
+		return "the end of the file (truncated?)";
+	for (int i = 0; i < 3; i++) {
+		bool cut;
+
+		literal_next(r, (const char *[]){ "null", "true", "false" }[i], &cut);
+		if (cut)
+			return "the end of the file in a literal (truncated?)";
+	}
+	return "something not JSON";
 }
 
 static int expect_type(struct json_reader *r, enum jr_type t, const char *what)

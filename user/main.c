@@ -22,6 +22,7 @@ static const struct {
 	
 	{ "calibrate", cmd_calibrate, "measure the migration cost between every pair of CPUs" },
 	{ "validate", cmd_validate, "calibrate + controlled experiment + verdict (the main job)" },
+	{ "report", cmd_report, "render a saved run again, or compare two runs" },
 	{ "doctor", cmd_doctor, "what this kernel allows migtrace to do, and why" },
 };
 
@@ -35,7 +36,8 @@ static void usage(FILE *f)
 	fprintf(f, "\nEXAMPLES:\n"
 		"    sudo migtrace doctor\n"
 		"    sudo migtrace calibrate --format=seed\n"
-		"    sudo migtrace run -- ./my-program ARGS\n"
+		"    sudo migtrace run -o run.json -- ./my-program ARGS\n"
+		"    migtrace report run.json\n"
 		"\n'migtrace COMMAND --help' gives each command's options.\n");
 }
 

@@ -1,0 +1,216 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The compare view: two runs' numbers in two columns, a '*' where the difference exceeds
+ * both runs' own 95 % intervals (compare.h says which intervals).  Formatting only.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <string.h>
+
+#include "compare.h"
+#include "hist.h"
+#include "render_compare.h"
+#include "render_text.h"
+#include "units.h"
+
+#define MARK(d) ((d) ? " *" : "")
+
+/* Display columns of a UTF-8 string: "µs" is two bytes and one column. */
+static int columns(const char *s)
+{
+	int n = 0;
+
+	for (; *s; s++)
+		n += ((unsigned char)*s & 0xc0) != 0x80;
+	return n;
+}
+
+/* s padded with spaces to width columns: on the right (left-aligned) or the left. */
+static char *pad(char *buf, size_t len, const char *s, int width, bool left)
+{
+	int n = width - columns(s);
+
+	if (n < 0)
+		n = 0;
+	snprintf(buf, len, "%*s%s%*s", left ? 0 : n, "", s, left ? n : 0, "");
+	return buf;
+}
+
+/* One line without trailing spaces. */
+static void line(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void line(FILE *f, const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (n >= (int)sizeof(buf))
+		n = sizeof(buf) - 1;
+	while (n > 0 && buf[n - 1] == ' ')
+		n--;
+	fprintf(f, "%.*s\n", n, buf);
+}
+
+static void describe(FILE *f, const char *tag, const char *label, const struct run *r)
+{
+	const struct run_environment *e = &r->env;
+
+	fprintf(f, "  %s: %s: %s%s\n", tag, label, r->meta.command,
+		r->setup.kind == RUN_KIND_VALIDATE ? " (validate)" : "");
+	fprintf(f, "     kernel %s, %s, %d online CPU%s, started %s\n",
+		e->kernel_release[0] ? e->kernel_release : "unknown",
+		e->cpu_model[0] ? e->cpu_model : "CPU model unknown", e->nr_online,
+		e->nr_online == 1 ? "" : "s", r->meta.start_time[0] ? r->meta.start_time : "-");
+}
+
+/* "342  95.8 %", or the count alone when the run has no migrations to share. */
+static char *share(char *buf, int len, const struct cmp_share *s)
+{
+	if (isfinite(s->share))
+		snprintf(buf, len, "%9llu %6.1f %%", (unsigned long long)s->count, 100 * s->share);
+	else
+		snprintf(buf, len, "%9llu %8s", (unsigned long long)s->count, "-");
+	return buf;
+}
+
+static void causes(FILE *f, const struct run_compare *c)
+{
+	char a[40], b[40];
+
+	fprintf(f, "\nmigrations by cause (share of each run's migrations)\n");
+	line(f, "  %-22s %18s  %18s", "", "A", "B");
+	line(f, "  %-22s %18llu  %18llu", "all causes",
+	     (unsigned long long)run_total_migrations(c->a),
+	     (unsigned long long)run_total_migrations(c->b));
+	for (int k = 0; k < MT_NR_CAUSES; k++)
+		if (c->cause[k].a.count || c->cause[k].b.count)
+			line(f, "  %-22s %s  %s%s", mt_cause_titles[k],
+			     share(a, sizeof(a), &c->cause[k].a),
+			     share(b, sizeof(b), &c->cause[k].b), MARK(c->cause[k].differs));
+}
+
+static void ages(FILE *f, const struct run_compare *c)
+{
+	char a[40], b[40], range[48];
+
+	fprintf(f, "\nage at migration, all causes (share of each run's migrations)\n");
+	if (c->slot_hi < 0) {
+		fprintf(f, "     (no samples)\n");
+		return;
+	}
+	line(f, "  %-23s %18s  %18s", "     usecs", "A", "B");
+	for (int s = c->slot_lo; s <= c->slot_hi; s++) {
+		if (s == MT_HIST_SLOTS - 1)
+			snprintf(range, sizeof(range), "%10llu -> inf",
+				 (unsigned long long)hist_slot_low_us(s));
+		else
+			snprintf(range, sizeof(range), "%10llu -> %-10llu",
+				 (unsigned long long)hist_slot_low_us(s),
+				 (unsigned long long)((1ULL << (s + 1)) - 1));
+		line(f, "  %-23s %s  %s%s", range, share(a, sizeof(a), &c->age[s].a),
+		     share(b, sizeof(b), &c->age[s].b), MARK(c->age[s].differs));
+	}
+}
+
+static char *value(char *buf, int len, const struct cmp_value *v)
+{
+	char x[32], y[32], z[32];
+
+	if (!v->known)
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%s [%s, %s]", fmt_ns(x, sizeof(x), v->est),
+			 fmt_ns(y, sizeof(y), v->lo), fmt_ns(z, sizeof(z), v->hi));
+	return buf;
+}
+
+static void costs(FILE *f, const struct run_compare *c)
+{
+	char a[112], b[112], pa[160], pb[160], age[32], g[40], pg[48];
+
+	fprintf(f, "\nmigration cost by age (95 %% interval)\n");
+	if (!c->ncells) {
+		fprintf(f, "     (neither run timed units)\n");
+		return;
+	}
+	line(f, "  %10s  %s  %s", "age", pad(pa, sizeof(pa), "A", 30, true), "B");
+	for (int i = 0; i < c->ncells; i++) {
+		const struct cmp_cell *k = &c->cells[i];
+
+		snprintf(g, sizeof(g), "%s%s", k->natural ? ">=" : "", fmt_ns(age, sizeof(age),
+			 k->age_ns));
+		line(f, "  %s  %s  %s%s", pad(pg, sizeof(pg), g, 10, false),
+		     pad(pa, sizeof(pa), value(a, sizeof(a), &k->a), 30, true),
+		     pad(pb, sizeof(pb), value(b, sizeof(b), &k->b), 30, true), MARK(k->differs));
+	}
+}
+
+static char *hot(char *buf, int len, const struct cmp_value *v)
+{
+	char x[32], y[32], z[32];
+
+	if (!v->known)
+		snprintf(buf, len, "-");
+	else if (isinf(v->hi))
+		snprintf(buf, len, "> %s (above the ages measured)", fmt_ns(x, sizeof(x), v->lo));
+	else if (v->lo == 0)
+		snprintf(buf, len, "< %s (below the ages measured)", fmt_ns(x, sizeof(x), v->hi));
+	else
+		snprintf(buf, len, "%s [%s, %s]", fmt_ns(x, sizeof(x), v->est),
+			 fmt_ns(y, sizeof(y), v->lo), fmt_ns(z, sizeof(z), v->hi));
+	return buf;
+}
+
+static char *verdict(char *buf, int len, const struct run *r)
+{
+	const struct verdict *v = &r->verdict;
+
+	if (!r->has_verdict)
+		snprintf(buf, len, "-");
+	else if (v->kind == VERDICT_NONE)
+		snprintf(buf, len, "none (interrupted)");
+	else if ((v->kind == VERDICT_TOO_LOW || v->kind == VERDICT_TOO_HIGH) &&
+		 isfinite(v->factor))
+		snprintf(buf, len, "%s by %s%.1f", verdict_names[v->kind],
+			 v->factor_is_bound ? ">= " : "", v->factor);
+	else
+		snprintf(buf, len, "%s", verdict_names[v->kind]);
+	return buf;
+}
+
+static void hot_times(FILE *f, const struct run_compare *c)
+{
+	char a[112], b[112], pa[160], pb[160];
+
+	fprintf(f, "\nhot times\n");
+	line(f, "  %-17s %s  %s", "kernel's value",
+	     pad(pa, sizeof(pa), fmt_ns(a, sizeof(a), (double)c->a->meta.hot_ns), 36, true),
+	     fmt_ns(b, sizeof(b), (double)c->b->meta.hot_ns));
+	line(f, "  %-17s %s  %s", "calibrated",
+	     pad(pa, sizeof(pa), c->a->calib.valid ? fmt_ns(a, sizeof(a), c->a->calib.hot_ns) :
+		 "-", 36, true),
+	     c->b->calib.valid ? fmt_ns(b, sizeof(b), c->b->calib.hot_ns) : "-");
+	line(f, "  %-17s %s  %s%s", "observed (95 %)",
+	     pad(pa, sizeof(pa), hot(a, sizeof(a), &c->hot_a), 36, true),
+	     pad(pb, sizeof(pb), hot(b, sizeof(b), &c->hot_b), 36, true), MARK(c->hot_differs));
+	line(f, "  %-17s %s  %s", "verdict", pad(pa, sizeof(pa), verdict(a, sizeof(a), c->a), 36,
+	     true), verdict(b, sizeof(b), c->b));
+}
+
+void render_compare(FILE *f, const struct run_compare *c, const char *label_a,
+		    const char *label_b)
+{
+	fprintf(f, "comparing two runs; * marks a difference beyond both runs' own 95 %% "
+		"intervals\n(shares: Wilson intervals on each run's counts; costs and hot times: "
+		"each run's bootstrap)\n");
+	describe(f, "A", label_a, c->a);
+	describe(f, "B", label_b, c->b);
+	causes(f, c);
+	ages(f, c);
+	costs(f, c);
+	hot_times(f, c);
+}

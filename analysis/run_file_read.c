@@ -1,0 +1,772 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Reading a run file back into the run model.  The schema is checked first (the first
+ * member must be "schema", of this version exactly); then every section is read straight
+ * into the model with the tables of run_schema.c, strictly: a member of the wrong type, out
+ * of its range, a required one missing, an array longer than its place in the model, or
+ * record counts that disagree with the arrays, and the file is refused with one line saying
+ * where.  Members this reader does not know are skipped.  Nothing half-read is returned.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "json_reader.h"
+#include "run_file.h"
+#include "run_schema.h"
+
+struct file_reader {
+	struct json_reader jr;
+	struct run *r;
+	bool oom;
+	uint64_t records_read, units_read;	/* what stats says the arrays hold */
+	bool have_counts;
+};
+
+/* The top-level sections, each required once. */
+enum section {
+	S_SCHEMA, S_ENVIRONMENT, S_CONFIG, S_CALIBRATION, S_META, S_STATS, S_COST,
+	S_HISTOGRAMS, S_PAIRS, S_CORRELATION, S_VERDICT, S_MIGRATIONS, S_UNITS, S_NR,
+};
+
+static const char *const section_names[S_NR] = {
+	"schema", "environment", "config", "calibration", "meta", "stats", "cost",
+	"histograms", "cpu_pairs", "correlation", "verdict", "migrations", "units",
+};
+
+#define FAIL(fr, ...) jr_fail(&(fr)->jr, __VA_ARGS__)
+
+/*
+ * Walks the members of an object: for each, fn(fr, key, ctx) reads the value (or returns 0
+ * to have it skipped).  where names the object in messages.
+ */
+typedef int (*member_fn)(struct file_reader *fr, const char *key, void *ctx);
+
+static int each_member(struct file_reader *fr, const char *where, member_fn fn, void *ctx)
+{
+	char key[64];
+	int more, rc;
+
+	if (jr_object_begin(&fr->jr)) {
+		jr_context(&fr->jr, where);
+		return -1;
+	}
+	while ((more = jr_object_next(&fr->jr, key, sizeof(key))) > 0) {
+		rc = fn(fr, key, ctx);
+		if (rc < 0 || (!rc && jr_skip(&fr->jr)))
+			return -1;
+	}
+	if (more < 0)
+		jr_context(&fr->jr, where);
+	return more;
+}
+
+/* An array of integers into out[max]: *n gets how many.  Each in [min, max_v]. */
+static int int_array(struct file_reader *fr, const char *where, int *out, int max, int *n,
+		     int64_t min, int64_t max_v)
+{
+	int more;
+	int64_t v;
+
+	*n = 0;
+	if (jr_array_begin(&fr->jr))
+		goto fail;
+	while ((more = jr_array_next(&fr->jr)) > 0) {
+		if (*n == max) {
+			FAIL(fr, "more than %d entries", max);
+			goto fail;
+		}
+		if (jr_s64(&fr->jr, min, max_v, &v))
+			goto fail;
+		out[(*n)++] = (int)v;
+	}
+	if (!more)
+		return 0;
+fail:
+	jr_context(&fr->jr, where);
+	return -1;
+}
+
+/* A log2 histogram: exactly MT_HIST_SLOTS counts. */
+static int hist_array(struct file_reader *fr, const char *where, __u64 *slots)
+{
+	int more, n = 0;
+	uint64_t v;
+
+	if (jr_array_begin(&fr->jr))
+		goto fail;
+	while ((more = jr_array_next(&fr->jr)) > 0) {
+		if (n == MT_HIST_SLOTS) {
+			FAIL(fr, "more than %d slots", MT_HIST_SLOTS);
+			goto fail;
+		}
+		if (jr_u64(&fr->jr, &v))
+			goto fail;
+		slots[n++] = v;
+	}
+	if (more < 0)
+		goto fail;
+	if (n == MT_HIST_SLOTS)
+		return 0;
+	FAIL(fr, "%d slots, not %d", n, MT_HIST_SLOTS);
+fail:
+	jr_context(&fr->jr, where);
+	return -1;
+}
+
+/* ---- environment ---- */
+
+static int environment_member(struct file_reader *fr, const char *key, void *ctx)
+{
+	struct run_environment *e = &fr->r->env;
+	uint64_t *seen = ctx;
+	int more;
+
+	if (!strcmp(key, "tunable"))
+		return rs_read_object(&fr->jr, e, &rs_tunable, "environment.tunable") ? -1 : 1;
+	if (strcmp(key, "caches"))
+		return rs_read(&fr->jr, e, &rs_environment, key, seen);
+	if (jr_array_begin(&fr->jr))
+		return -1;
+	while ((more = jr_array_next(&fr->jr)) > 0) {
+		if (e->ncaches == RUN_MAX_CACHES)
+			return FAIL(fr, "environment.caches: more than %d caches", RUN_MAX_CACHES);
+		if (rs_read_object(&fr->jr, &e->caches[e->ncaches++], &rs_cache,
+				   "environment.caches[]"))
+			return -1;
+	}
+	return more < 0 ? -1 : 1;
+}
+
+static int read_environment(struct file_reader *fr)
+{
+	uint64_t seen = 0;
+
+	if (each_member(fr, "environment", environment_member, &seen))
+		return -1;
+	return rs_check(&fr->jr, &rs_environment, seen, "environment");
+}
+
+/* ---- config ---- */
+
+static int cachewalk_member(struct file_reader *fr, const char *key, void *ctx)
+{
+	struct cachewalk_config *cw = &fr->r->setup.cw;
+	uint64_t v;
+	int more;
+
+	if (strcmp(key, "ages_ns"))
+		return rs_read(&fr->jr, cw, &rs_cachewalk, key, ctx);
+	cw->nages = 0;
+	if (jr_array_begin(&fr->jr))
+		goto fail;
+	while ((more = jr_array_next(&fr->jr)) > 0) {
+		if (cw->nages == CACHEWALK_MAX_AGES) {
+			FAIL(fr, "more than %d ages", CACHEWALK_MAX_AGES);
+			goto fail;
+		}
+		if (jr_u64(&fr->jr, &v))
+			goto fail;
+		cw->ages_ns[cw->nages++] = v;
+	}
+	if (!more)
+		return 1;
+fail:
+	jr_context(&fr->jr, "config.cachewalk.ages_ns");
+	return -1;
+}
+
+static int config_member(struct file_reader *fr, const char *key, void *ctx)
+{
+	struct run_setup *s = &fr->r->setup;
+	uint64_t seen = 0;
+
+	if (strcmp(key, "cachewalk"))
+		return rs_read(&fr->jr, s, &rs_config, key, ctx);
+	s->cachewalk = !jr_null(&fr->jr);
+	if (!s->cachewalk)
+		return 1;
+	if (each_member(fr, "config.cachewalk", cachewalk_member, &seen) ||
+	    rs_check(&fr->jr, &rs_cachewalk, seen, "config.cachewalk"))
+		return -1;
+	return 1;
+}
+
+static int read_config(struct file_reader *fr)
+{
+	uint64_t seen = 0;
+
+	if (each_member(fr, "config", config_member, &seen))
+		return -1;
+	return rs_check(&fr->jr, &rs_config, seen, "config");
+}
+
+/* ---- calibration ---- */
+
+static int measured_member(struct file_reader *fr, const char *key, void *ctx)
+{
+	struct run_calibration *c = &fr->r->calib;
+	int n;
+
+	if (strcmp(key, "cpus"))
+		return rs_read(&fr->jr, c, &rs_calibration_measured, key, ctx);
+	if (int_array(fr, "calibration.measured.cpus", c->cpus, 2, &n, 0, MT_MAX_CPUS_USER - 1))
+		return -1;
+	return n == 2 ? 1 : FAIL(fr, "calibration.measured.cpus: %d CPUs, not 2", n);
+}
+
+static int calibration_member(struct file_reader *fr, const char *key, void *ctx)
+{
+	struct run_calibration *c = &fr->r->calib;
+	uint64_t seen = 0;
+
+	if (strcmp(key, "measured"))
+		return rs_read(&fr->jr, c, &rs_calibration, key, ctx);
+	c->inline_run = !jr_null(&fr->jr);
+	if (!c->inline_run)
+		return 1;
+	if (each_member(fr, "calibration.measured", measured_member, &seen) ||
+	    rs_check(&fr->jr, &rs_calibration_measured, seen, "calibration.measured"))
+		return -1;
+	return 1;
+}
+
+static int read_calibration(struct file_reader *fr)
+{
+	uint64_t seen = 0;
+
+	fr->r->calib.valid = !jr_null(&fr->jr);
+	if (!fr->r->calib.valid)
+		return 0;
+	if (each_member(fr, "calibration", calibration_member, &seen))
+		return -1;
+	return rs_check(&fr->jr, &rs_calibration, seen, "calibration");
+}
+
+/* ---- meta ---- */
+
+static int meta_member(struct file_reader *fr, const char *key, void *ctx)
+{
+	struct run_meta *m = &fr->r->meta;
+
+	if (!strcmp(key, "cpus"))
+		return int_array(fr, "meta.cpus", m->cpus.cpu, MT_MAX_CPUS_USER, &m->cpus.n, 0,
+				 MT_MAX_CPUS_USER - 1) ? -1 : 1;
+	return rs_read(&fr->jr, m, &rs_meta, key, ctx);
+}
+
+static int read_meta(struct file_reader *fr)
+{
+	uint64_t seen = 0;
+	int err;
+
+	if (each_member(fr, "meta", meta_member, &seen) ||
+	    rs_check(&fr->jr, &rs_meta, seen, "meta"))
+		return -1;
+	err = run_alloc_pairs(fr->r, fr->r->meta.nr_cpus);
+	if (err == -ENOMEM)
+		fr->oom = true;
+	if (err)
+		return FAIL(fr, "meta.nr_cpus: %d is not a number of CPUs from 1 to %d",
+			    fr->r->meta.nr_cpus, RUN_MAX_NR_CPUS);
+	return 0;
+}
+
+/* ---- stats ---- */
+
+static int by_cause_member(struct file_reader *fr, const char *key, void *ctx)
+{
+	uint64_t *seen = ctx, v;
+
+	for (int c = 0; c < MT_NR_CAUSES; c++) {
+		if (strcmp(key, mt_cause_names[c]))
+			continue;
+		if (jr_u64(&fr->jr, &v)) {
+			jr_context(&fr->jr, "stats.by_cause");
+			return -1;
+		}
+		fr->r->stats.migrations[c] = v;
+		*seen |= 1ULL << c;
+		return 1;
+	}
+	return 0;
+}
+
+static int completeness_member(struct file_reader *fr, const char *key, void *ctx)
+{
+	return rs_read(&fr->jr, fr->r, &rs_completeness, key, ctx);
+}
+
+static int stats_member(struct file_reader *fr, const char *key, void *ctx)
+{
+	uint64_t seen = 0;
+
+	if (!strcmp(key, "records_read") || !strcmp(key, "units_read")) {
+		fr->have_counts = true;
+		if (jr_u64(&fr->jr, key[0] == 'r' ? &fr->records_read : &fr->units_read)) {
+			jr_context(&fr->jr, key[0] == 'r' ? "stats.records_read" :
+				   "stats.units_read");
+			return -1;
+		}
+		return 1;
+	}
+	if (!strcmp(key, "by_cause")) {
+		if (each_member(fr, "stats.by_cause", by_cause_member, &seen))
+			return -1;
+		if (seen != (1ULL << MT_NR_CAUSES) - 1)
+			return FAIL(fr, "stats.by_cause lacks a cause (all %d are always there)",
+				    MT_NR_CAUSES);
+		return 1;
+	}
+	if (!strcmp(key, "completeness")) {
+		if (each_member(fr, "stats.completeness", completeness_member, &seen) ||
+		    rs_check(&fr->jr, &rs_completeness, seen, "stats.completeness"))
+			return -1;
+		return 1;
+	}
+	return rs_read(&fr->jr, fr->r, &rs_stats, key, ctx);
+}
+
+static int read_stats(struct file_reader *fr)
+{
+	uint64_t seen = 0;
+
+	if (each_member(fr, "stats", stats_member, &seen))
+		return -1;
+	if (!fr->have_counts)
+		return FAIL(fr, "stats has no records_read and units_read");
+	return rs_check(&fr->jr, &rs_stats, seen, "stats");
+}
+
+/* ---- cost ---- */
+
+static int program_member(struct file_reader *fr, const char *key, void *ctx)
+{
+	struct run_cost *c = &fr->r->cost;
+	uint64_t *v = !strcmp(key, "run_cnt") ? &c->progs[c->nprogs].run_cnt :
+		      !strcmp(key, "run_time_ns") ? &c->progs[c->nprogs].run_time_ns :
+		      !strcmp(key, "recursion_misses") ? &c->progs[c->nprogs].recursion_misses :
+		      NULL;
+
+	(void)ctx;
+	if (!v)
+		return 0;
+	if (jr_u64(&fr->jr, v)) {
+		jr_context(&fr->jr, "cost.programs");
+		return -1;
+	}
+	return 1;
+}
+
+static int programs_member(struct file_reader *fr, const char *key, void *ctx)
+{
+	struct run_cost *c = &fr->r->cost;
+
+	(void)ctx;
+	if (c->nprogs == RUN_MAX_PROGS)
+		return FAIL(fr, "cost.programs: more than %d programs", RUN_MAX_PROGS);
+	if (strlen(key) >= sizeof(c->progs[0].name))
+		return FAIL(fr, "cost.programs: a program name longer than %zu bytes",
+			    sizeof(c->progs[0].name) - 1);
+	snprintf(c->progs[c->nprogs].name, sizeof(c->progs[0].name), "%s", key);
+	if (each_member(fr, "cost.programs", program_member, NULL))
+		return -1;
+	c->nprogs++;
+	return 1;
+}
+
+static int cost_member(struct file_reader *fr, const char *key, void *ctx)
+{
+	if (!strcmp(key, "programs"))
+		return each_member(fr, "cost.programs", programs_member, NULL) ? -1 : 1;
+	return rs_read(&fr->jr, &fr->r->cost, &rs_cost, key, ctx);
+}
+
+static int read_cost(struct file_reader *fr)
+{
+	uint64_t seen = 0;
+
+	if (each_member(fr, "cost", cost_member, &seen))
+		return -1;
+	return rs_check(&fr->jr, &rs_cost, seen, "cost");
+}
+
+/* ---- histograms and CPU pairs ---- */
+
+static int age_member(struct file_reader *fr, const char *key, void *ctx)
+{
+	uint64_t *seen = ctx;
+
+	for (int c = 0; c < MT_NR_CAUSES; c++) {
+		if (strcmp(key, mt_cause_names[c]))
+			continue;
+		*seen |= 1ULL << c;
+		return hist_array(fr, "histograms.age", fr->r->hists.age[c]) ? -1 : 1;
+	}
+	return 0;
+}
+
+static int histograms_member(struct file_reader *fr, const char *key, void *ctx)
+{
+	struct mt_hists *h = &fr->r->hists;
+	unsigned *seen = ctx;
+	uint64_t causes = 0;
+
+	if (!strcmp(key, "age")) {
+		if (each_member(fr, "histograms.age", age_member, &causes))
+			return -1;
+		if (causes != (1ULL << MT_NR_CAUSES) - 1)
+			return FAIL(fr, "histograms.age lacks a cause (all %d are always there)",
+				    MT_NR_CAUSES);
+		*seen |= 1;
+		return 1;
+	}
+	if (!strcmp(key, "kernel_age_lb_pull")) {
+		*seen |= 2;
+		return hist_array(fr, "histograms.kernel_age_lb_pull", h->kernel_age) ? -1 : 1;
+	}
+	if (!strcmp(key, "run_slice")) {
+		*seen |= 4;
+		return hist_array(fr, "histograms.run_slice", h->slice) ? -1 : 1;
+	}
+	if (!strcmp(key, "wakeup_latency")) {
+		*seen |= 8;
+		return hist_array(fr, "histograms.wakeup_latency", h->wakelat) ? -1 : 1;
+	}
+	return 0;
+}
+
+static int read_histograms(struct file_reader *fr)
+{
+	unsigned seen = 0;
+
+	if (each_member(fr, "histograms", histograms_member, &seen))
+		return -1;
+	if (seen != 15)
+		return FAIL(fr, "histograms lacks one of age, kernel_age_lb_pull, run_slice, "
+			    "wakeup_latency");
+	return 0;
+}
+
+struct pair {
+	int64_t src, dst;
+	uint64_t count;
+	unsigned seen;
+};
+
+static int pair_member(struct file_reader *fr, const char *key, void *ctx)
+{
+	struct pair *p = ctx;
+	int64_t n = fr->r->meta.nr_cpus;
+
+	if (!strcmp(key, "src")) {
+		p->seen |= 1;
+		return jr_s64(&fr->jr, 0, n - 1, &p->src) ? -1 : 1;
+	}
+	if (!strcmp(key, "dst")) {
+		p->seen |= 2;
+		return jr_s64(&fr->jr, 0, n - 1, &p->dst) ? -1 : 1;
+	}
+	if (!strcmp(key, "count")) {
+		p->seen |= 4;
+		return jr_u64(&fr->jr, &p->count) ? -1 : 1;
+	}
+	return 0;
+}
+
+static int read_pairs(struct file_reader *fr)
+{
+	int more;
+
+	if (!fr->r->pairs)
+		return FAIL(fr, "cpu_pairs comes before meta (its nr_cpus sizes the matrix)");
+	if (jr_array_begin(&fr->jr))
+		return -1;
+	while ((more = jr_array_next(&fr->jr)) > 0) {
+		struct pair p = { 0 };
+
+		if (each_member(fr, "cpu_pairs[]", pair_member, &p))
+			return -1;
+		if (p.seen != 7)
+			return FAIL(fr, "cpu_pairs[]: an entry without src, dst and count");
+		fr->r->pairs[p.src * fr->r->meta.nr_cpus + p.dst] = p.count;
+	}
+	return more;
+}
+
+/* ---- correlation, verdict ---- */
+
+static int correlation_member(struct file_reader *fr, const char *key, void *ctx)
+{
+	struct corr_result *c = &fr->r->corr;
+	int more;
+
+	if (strcmp(key, "cells"))
+		return rs_read(&fr->jr, c, &rs_correlation, key, ctx);
+	if (jr_array_begin(&fr->jr))
+		return -1;
+	c->ncells = 0;
+	while ((more = jr_array_next(&fr->jr)) > 0) {
+		if (c->ncells == CORR_MAX_CELLS)
+			return FAIL(fr, "correlation.cells: more than %d cells", CORR_MAX_CELLS);
+		if (rs_read_object(&fr->jr, &c->cells[c->ncells++], &rs_cell,
+				   "correlation.cells[]"))
+			return -1;
+	}
+	return more < 0 ? -1 : 1;
+}
+
+static int read_correlation(struct file_reader *fr)
+{
+	struct corr_result *c = &fr->r->corr;
+	uint64_t seen = 0;
+
+	fr->r->has_corr = !jr_null(&fr->jr);
+	if (!fr->r->has_corr)
+		return 0;
+	if (each_member(fr, "correlation", correlation_member, &seen) ||
+	    rs_check(&fr->jr, &rs_correlation, seen, "correlation"))
+		return -1;
+	if (c->max_cell < 0 || (c->max_cell && c->max_cell >= c->ncells))
+		return FAIL(fr, "correlation.max_cell: %d is not one of its %d cells",
+			    c->max_cell, c->ncells);
+	return 0;
+}
+
+static int read_verdict(struct file_reader *fr)
+{
+	fr->r->has_verdict = !jr_null(&fr->jr);
+	if (!fr->r->has_verdict)
+		return 0;
+	return rs_read_object(&fr->jr, &fr->r->verdict, &rs_verdict, "verdict");
+}
+
+/* ---- records ---- */
+
+static int read_records(struct file_reader *fr, bool units)
+{
+	const char *where = units ? "units[]" : "migrations[]";
+	struct mt_migrate m;
+	struct mt_unit u;
+	int more, err;
+
+	if (jr_array_begin(&fr->jr)) {
+		jr_context(&fr->jr, units ? "units" : "migrations");
+		return -1;
+	}
+	/* every record is kept: the file holds what the run kept, max_kept applied already */
+	fr->r->max_kept = 0;
+	while ((more = jr_array_next(&fr->jr)) > 0) {
+		memset(&m, 0, sizeof(m));
+		memset(&u, 0, sizeof(u));
+		if (units) {
+			u.kind = MT_REC_UNIT;
+			if (rs_read_object(&fr->jr, &u, &rs_unit, where))
+				return -1;
+			err = run_record_add_unit(fr->r, &u);
+		} else {
+			m.kind = MT_REC_MIGRATE;
+			if (rs_read_object(&fr->jr, &m, &rs_migration, where))
+				return -1;
+			err = run_record_add(fr->r, &m);
+		}
+		if (err) {
+			fr->oom = true;
+			return FAIL(fr, "out of memory for the records");
+		}
+	}
+	return more;
+}
+
+/* ---- the document ---- */
+
+static int read_schema(struct file_reader *fr)
+{
+	char schema[64], key[16];
+	int rc = jr_object_begin(&fr->jr) ? -1 : jr_object_next(&fr->jr, key, sizeof(key));
+
+	if (rc < 0) {
+		jr_context(&fr->jr, "not a migtrace run file");
+		return -1;
+	}
+	if (!rc || strcmp(key, "schema"))
+		return FAIL(fr, "not a migtrace run file: its first member is not \"schema\"");
+	if (jr_string(&fr->jr, schema, sizeof(schema), NULL)) {
+		jr_context(&fr->jr, "schema");
+		return -1;
+	}
+	if (!strcmp(schema, RUN_SCHEMA))
+		return 0;
+	if (!strncmp(schema, "migtrace.run/", 13))
+		return FAIL(fr, "schema %s: this migtrace reads %s only (make the run again with "
+			    "this migtrace, or report it with the migtrace that made it)", schema,
+			    RUN_SCHEMA);
+	return FAIL(fr, "schema %s: not a run file (%s is what `migtrace run -o` writes)", schema,
+		    RUN_SCHEMA);
+}
+
+static int read_section(struct file_reader *fr, enum section s)
+{
+	switch (s) {
+	case S_ENVIRONMENT:
+		return read_environment(fr);
+	case S_CONFIG:
+		return read_config(fr);
+	case S_CALIBRATION:
+		return read_calibration(fr);
+	case S_META:
+		return read_meta(fr);
+	case S_STATS:
+		return read_stats(fr);
+	case S_COST:
+		return read_cost(fr);
+	case S_HISTOGRAMS:
+		return read_histograms(fr);
+	case S_PAIRS:
+		return read_pairs(fr);
+	case S_CORRELATION:
+		return read_correlation(fr);
+	case S_VERDICT:
+		return read_verdict(fr);
+	case S_MIGRATIONS:
+		return read_records(fr, false);
+	case S_UNITS:
+		return read_records(fr, true);
+	default:
+		return jr_skip(&fr->jr);
+	}
+}
+
+/* What the sections say about each other. */
+static int check_whole(struct file_reader *fr)
+{
+	struct run *r = fr->r;
+
+	if (fr->records_read != r->nrecs || fr->units_read != r->nunits)
+		return FAIL(fr, "stats says %llu migration and %llu unit records, the file holds "
+			    "%zu and %zu (cut short or edited?)",
+			    (unsigned long long)fr->records_read,
+			    (unsigned long long)fr->units_read, r->nrecs, r->nunits);
+	r->max_kept = (size_t)r->setup.max_records;
+	return 0;
+}
+
+static int read_document(struct file_reader *fr)
+{
+	unsigned seen = 1u << S_SCHEMA;
+	char key[64];
+	int more;
+
+	if (read_schema(fr))
+		return -1;
+	while ((more = jr_object_next(&fr->jr, key, sizeof(key))) > 0) {
+		enum section s = S_NR;
+
+		for (int i = 0; i < S_NR; i++)
+			if (!strcmp(key, section_names[i]))
+				s = (enum section)i;
+		if (s != S_NR && (seen & (1u << s)))
+			return FAIL(fr, "\"%s\" appears twice", key);
+		if (s != S_NR)
+			seen |= 1u << s;
+		if (read_section(fr, s))
+			return -1;
+	}
+	if (more < 0 || jr_end(&fr->jr))
+		return -1;
+	for (int i = 0; i < S_NR; i++)
+		if (!(seen & (1u << i)))
+			return FAIL(fr, "no \"%s\" section (a run file of %s always has it)",
+				    section_names[i], RUN_SCHEMA);
+	return check_whole(fr);
+}
+
+int run_file_parse(const char *buf, size_t len, struct run **out, char *err, size_t errlen)
+{
+	struct file_reader fr = { 0 };
+	int rc = 0;
+
+	*out = NULL;
+	fr.r = run_new();
+	if (!fr.r)
+		return -ENOMEM;
+	jr_init(&fr.jr, buf, len);
+	if (read_document(&fr)) {
+		jr_error(&fr.jr, err, errlen);
+		rc = fr.oom ? -ENOMEM : -EINVAL;
+		run_free(fr.r);
+		return rc;
+	}
+	*out = fr.r;
+	return 0;
+}
+
+int run_file_read(const char *path, struct run **out, char *err, size_t errlen)
+{
+	struct stat st;
+	char *buf = NULL;
+	size_t len = 0;
+	ssize_t n;
+	int fd, rc;
+
+	*out = NULL;
+	fd = !strcmp(path, "-") ? dup(0) : open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st)) {
+		rc = -errno;
+		snprintf(err, errlen, "cannot open it: %s", strerror(-rc));
+		goto out;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		rc = -EISDIR;
+		snprintf(err, errlen, "a directory, not a run file");
+		goto out;
+	}
+	/* read to the end whatever it is (a pipe has no size), within the bound */
+	for (size_t cap = 0;;) {
+		if (len == cap) {
+			char *p;
+
+			if (cap >= RUN_FILE_MAX_BYTES) {
+				rc = -EFBIG;
+				snprintf(err, errlen, "larger than %llu GiB: not a run file "
+					 "migtrace wrote", RUN_FILE_MAX_BYTES >> 30);
+				goto out;
+			}
+			cap = cap ? cap * 2 : (S_ISREG(st.st_mode) && st.st_size > 0 ?
+					       (size_t)st.st_size + 1 : 65536);
+			p = realloc(buf, cap);
+			if (!p) {
+				rc = -ENOMEM;
+				snprintf(err, errlen, "out of memory reading it");
+				goto out;
+			}
+			buf = p;
+		}
+		n = read(fd, buf + len, cap - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			rc = -errno;
+			snprintf(err, errlen, "reading it failed: %s", strerror(-rc));
+			goto out;
+		}
+		if (!n)
+			break;
+		len += (size_t)n;
+	}
+	if (!len) {
+		rc = -EINVAL;
+		snprintf(err, errlen, "empty: not a run file");
+		goto out;
+	}
+	rc = run_file_parse(buf, len, out, err, errlen);
+out:
+	if (fd >= 0)
+		close(fd);
+	free(buf);
+	return rc;
+}

@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * libFuzzer target: the run-file reader (analysis/run_file_read.c and its JSON reader), on
+ * anything.  It must return 0 or -EINVAL/-ENOMEM, and on failure no model and one line
+ * saying what is wrong.  A file it accepts must render as text without trouble, and write
+ * back as a run file that it reads again to the same bytes (reading is idempotent after one
+ * pass: what the writer normalises, such as a null for a negative CPU time, stays put).
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "render_text.h"
+#include "run_file.h"
+
+/* The run file of r, in memory.  Aborts if it cannot be written. */
+static char *serialise(const struct run *r, size_t *len)
+{
+	char *buf = NULL;
+	FILE *f = open_memstream(&buf, len);
+
+	if (!f || run_file_write(f, r) || fclose(f))
+		abort();
+	return buf;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static FILE *devnull;
+	struct run *r = NULL, *again = NULL;
+	char err[400] = "", *one, *two;
+	size_t n1, n2;
+	int rc;
+
+	if (!devnull && !(devnull = fopen("/dev/null", "w")))
+		abort();
+	rc = run_file_parse((const char *)data, size, &r, err, sizeof(err));
+	if (rc) {
+		if ((rc != -EINVAL && rc != -ENOMEM) || r || !err[0] || strchr(err, '\n'))
+			abort();
+		return 0;
+	}
+	render_text(devnull, r);
+	one = serialise(r, &n1);
+	if (run_file_parse(one, n1, &again, err, sizeof(err)))
+		abort();	/* what the writer wrote, the reader must take */
+	two = serialise(again, &n2);
+	if (n1 != n2 || memcmp(one, two, n1))
+		abort();
+	free(one);
+	free(two);
+	run_free(again);
+	run_free(r);
+	return 0;
+}

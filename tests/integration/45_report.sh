@@ -1,0 +1,137 @@
+#!/usr/bin/env bash
+# migtrace report: saved runs rendered again (the checked-in sample against its golden text,
+# live runs against what they printed), two runs compared, every kind of bad input refused
+# in one line with exit 2 and nothing left behind, and the run-file reader fuzzed.
+. "$(dirname "$0")/../lib.sh"
+
+DATA=$MT_ROOT/tests/data
+
+# 1. The checked-in sample runs (validate on this project's VM) against their golden text.
+#    A change to the text renderer shows here first: regenerate the .txt files on purpose
+#    (migtrace report FILE > FILE.txt) and say why in the commit.
+check golden_sample_text bash -c '"$1" report "$2/sample-run.json" | cmp - "$2/sample-run.txt"' \
+	_ "$MT" "$DATA"
+check golden_sample_b_text bash -c '"$1" report "$2/sample-run-b.json" | cmp - "$2/sample-run-b.txt"' \
+	_ "$MT" "$DATA"
+check golden_compare bash -c \
+	'cd "$2" && "$1" report sample-run.json sample-run-b.json | cmp - sample-compare.txt' \
+	_ "$MT" "$DATA"
+# the compare view marks what exceeds both runs' intervals: the 4 KiB run's cost at each age
+check compare_marks bash -c '[ "$(grep -c "µs\] *\*$" "$1")" = 3 ]' _ "$DATA/sample-compare.txt"
+# written back, the file is the same bytes; -o writes the text whole, stdin reads as '-'
+check sample_json_round_trip bash -c '"$1" report --json - "$2/sample-run.json" 2>/dev/null | cmp - "$2/sample-run.json"' \
+	_ "$MT" "$DATA"
+check report_output_file bash -c '"$1" report -o "$3/text" "$2/sample-run.json" && cmp "$3/text" "$2/sample-run.txt"' \
+	_ "$MT" "$DATA" "$MT_TMP"
+check report_from_stdin bash -c '"$1" report - <"$2/sample-run.json" | cmp - "$2/sample-run.txt"' \
+	_ "$MT" "$DATA"
+check report_sanitizers bash -c '[ ! -x "$1" ] || "$1" report "$2/sample-run.json" "$2/sample-run-b.json" >/dev/null' \
+	_ "$MT_SAN" "$DATA"
+
+# 2. Bad input: one line naming the file and the problem, exit 2, nothing on stdout, and no
+#    output file left behind.
+# bad_input NAME EXPECT ARGS...: report ARGS must fail so, its one line matching EXPECT.
+bad_input() {
+	local name=$1 expect=$2 out err rc
+	shift 2
+	rm -f "$MT_TMP/out.txt"
+	out=$("$MT" report "$@" 2>"$MT_TMP/err")
+	rc=$?
+	err=$(cat "$MT_TMP/err")
+	if [ "$rc" = 2 ] && [ -z "$out" ] && [ "$(wc -l <"$MT_TMP/err")" = 1 ] &&
+		grep -qE "$expect" <<<"$err" && [ ! -e "$MT_TMP/out.txt" ] &&
+		! ls -A "$MT_TMP" | grep -q '^\.out\.txt\.'; then
+		pass "$name"
+	else
+		fail "$name" "rc=$rc stdout=${out:0:80} stderr=$err"
+	fi
+}
+head -c 20000 "$DATA/sample-run.json" >"$MT_TMP/truncated.json"
+sed 's/"nr_online":2/"nr_online":2x/' "$DATA/sample-run.json" >"$MT_TMP/corrupt.json"
+sed 's|migtrace.run/2|migtrace.run/1|' "$DATA/sample-run.json" >"$MT_TMP/old.json"
+printf '{"schema":"migtrace.calibrate/1","cells":[]}\n' >"$MT_TMP/calib.json"
+sed 's/"records_read":[0-9]*/"records_read":1/' "$DATA/sample-run.json" >"$MT_TMP/counts.json"
+head -c 3000 /dev/urandom >"$MT_TMP/random.json"
+: >"$MT_TMP/empty.json"
+bad_input report_missing_file "no-such.json: cannot open it: No such file" "$MT_TMP/no-such.json"
+bad_input report_truncated "truncated.json: line [0-9]+, column [0-9]+: .*truncated" \
+	-o "$MT_TMP/out.txt" "$MT_TMP/truncated.json"
+bad_input report_corrupt "corrupt.json: line 3, column [0-9]+: .*expected ',' or '\}'" \
+	-o "$MT_TMP/out.txt" "$MT_TMP/corrupt.json"
+bad_input report_old_schema "old.json: .*schema migtrace.run/1: this migtrace reads migtrace.run/2 only" \
+	"$MT_TMP/old.json"
+bad_input report_other_schema "calib.json: .*schema migtrace.calibrate/1: not a run file" \
+	"$MT_TMP/calib.json"
+bad_input report_counts_disagree "counts.json: .*stats says 1 migration" "$MT_TMP/counts.json"
+bad_input report_not_json "random.json: .*not a migtrace run file" "$MT_TMP/random.json"
+bad_input report_empty "empty.json: empty: not a run file" "$MT_TMP/empty.json"
+bad_input report_directory "$MT_TMP: a directory, not a run file" "$MT_TMP"
+# the second of two files bad: nothing of the first is printed either
+bad_input report_compare_one_bad "truncated.json" "$DATA/sample-run.json" "$MT_TMP/truncated.json"
+bad_input report_unwritable_dir "cannot write $MT_TMP/no/dir/out.txt: directory .* does not exist" \
+	-o "$MT_TMP/no/dir/out.txt" "$DATA/sample-run.json"
+bad_input report_output_is_dir "$MT_TMP is a directory" -o "$MT_TMP" "$DATA/sample-run.json"
+bad_input report_json_unwritable "cannot write $MT_TMP/no/dir/out.json: directory" \
+	--json "$MT_TMP/no/dir/out.json" "$DATA/sample-run.json"
+bad_input report_no_file "give a run file"
+bad_input report_three_files "unexpected argument" "$DATA/sample-run.json" \
+	"$DATA/sample-run.json" "$DATA/sample-run.json"
+out=$("$MT" report "$DATA/sample-run.json" 2>&1 >/dev/full)
+rc=$?
+check report_stdout_full bash -c '[ "$1" = 2 ] && [ "$(wc -l <<<"$2")" = 1 ] && grep -q "writing stdout failed: No space left" <<<"$2"' \
+	_ "$rc" "$out"
+
+# 3. The reader fuzzed for a bounded time (20 s; tests/fuzz/run.sh runs it with the others
+#    too): every input checked in under tests/fuzz/corpus/fuzz_run_file is replayed first,
+#    crashes found earlier among them.
+fuzzer=$MT_ROOT/.output/fuzz/fuzz_run_file
+if [ -x "$fuzzer" ]; then
+	mkdir -p "$MT_TMP/fz/new" "$MT_TMP/fz/crash"
+	"$fuzzer" -max_total_time="${MT_REPORT_FUZZ_SECONDS:-20}" -timeout=10 -rss_limit_mb=1024 \
+		-print_final_stats=1 -artifact_prefix="$MT_TMP/fz/crash/" "$MT_TMP/fz/new" \
+		"$MT_ROOT/tests/fuzz/corpus/fuzz_run_file" >"$MT_TMP/fz/log" 2>&1
+	rc=$?
+	runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$MT_TMP/fz/log")
+	echo "    fuzz_run_file: ${runs:-?} inputs, exit $rc"
+	if [ "$rc" = 0 ]; then
+		pass fuzz_run_file_reader
+	else
+		mkdir -p "$MT_ROOT/tests/fuzz/crashes"
+		for c in "$MT_TMP"/fz/crash/*; do
+			[ -e "$c" ] && cp "$c" "$MT_ROOT/tests/fuzz/crashes/fuzz_run_file-$(basename "$c")"
+		done
+		fail fuzz_run_file_reader "exit $rc: $(grep -E 'ERROR|SUMMARY' "$MT_TMP/fz/log" | head -n 2 | tr '\n' ' ') (input kept in tests/fuzz/crashes/)"
+	fi
+else
+	fail fuzz_run_file_reader "no fuzzer at $fuzzer (make fuzzers; clang and libclang-rt-14-dev)"
+fi
+
+# 4. Live runs: report prints what run and validate printed, byte for byte (the workloads'
+#    own lines, "wakeup: …", "cachewalk: …", are theirs, not migtrace's).
+need_bpf_pair report_live || exit 0
+same_as_run() {
+	local name=$1 cmd=$2
+	shift 2
+	"$MT" "$cmd" -o "$MT_TMP/$name.json" "$@" >"$MT_TMP/$name.out" 2>"$MT_TMP/$name.err"
+	grep -vE '^(wakeup|cachewalk): ' "$MT_TMP/$name.out" >"$MT_TMP/$name.mine"
+	if "$MT" report "$MT_TMP/$name.json" >"$MT_TMP/$name.rep" 2>&1 &&
+		cmp -s "$MT_TMP/$name.mine" "$MT_TMP/$name.rep"; then
+		pass "report_same_as_$name"
+	else
+		fail "report_same_as_$name" "$(diff "$MT_TMP/$name.mine" "$MT_TMP/$name.rep" | head -n 4 | tr '\n' ' ')"
+	fi
+}
+same_as_run run_true run -- true
+same_as_run run_wakeup run wakeup -t 2 -d 1
+same_as_run run_natural run cachewalk --threads 2 --load 1 --duration 1
+same_as_run validate validate --samples 3 --ages 50,1000
+check report_validate_verdict grep -qE '^  => the kernel.s .* is (too low|about right|too high)' \
+	"$MT_TMP/validate.rep"
+
+# 5. -o -: the run file on stdout, alone (the workload's output goes to stderr with the text)
+"$MT" run -o - -- sh -c 'echo from-the-workload' >"$MT_TMP/dash.json" 2>"$MT_TMP/dash.err"
+check output_dash_is_json json "$MT_TMP/dash.json" "d['schema'] == 'migtrace.run/2' and d['meta']['exit_status'] == 0"
+check output_dash_text_on_stderr bash -c 'grep -q "^Tracing migrations of sh -c" "$1" && grep -q "^from-the-workload$" "$1"' \
+	_ "$MT_TMP/dash.err"
+check output_dash_report_same bash -c '"$1" report "$2" | cmp - <(grep -v "^from-the-workload$" "$3")' \
+	_ "$MT" "$MT_TMP/dash.json" "$MT_TMP/dash.err"

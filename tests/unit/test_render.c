@@ -1,0 +1,228 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The renderers over a model made by hand: the verdict's words come from its numbers alone
+ * (each kind, the bands, an unbounded factor, an interrupted experiment), the cold fraction
+ * is the model's, and the compare view flags exactly the differences beyond both intervals.
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "compare.h"
+#include "render_compare.h"
+#include "render_text.h"
+
+#define US 1000.0
+
+/* A controlled run with three cells and a verdict the test sets. */
+static struct run *model(void)
+{
+	struct run *r = run_new();
+
+	assert_non_null(r);
+	r->setup.mode = CORR_CONTROLLED;
+	snprintf(r->meta.command, sizeof(r->meta.command), "cachewalk --controlled");
+	snprintf(r->meta.hot_source, sizeof(r->meta.hot_source), "read from /proc/x");
+	snprintf(r->meta.end_reason, sizeof(r->meta.end_reason), "exited with status 0");
+	r->meta.hot_ns = 500000;
+	r->meta.cpus.n = 2;
+	r->meta.cpus.cpu[1] = 1;
+	assert_int_equal(run_alloc_pairs(r, 2), 0);
+	r->has_corr = true;
+	r->corr.mode = CORR_CONTROLLED;
+	r->corr.cold_fraction = 0.1;
+	r->corr.baseline_ns = 100 * US;
+	r->corr.ncells = 3;
+	r->corr.cells[0] = (struct corr_cell){ .age_ns = 50 * US, .cost_ns = 50 * US,
+					       .cost_lo_ns = 45 * US, .cost_hi_ns = 55 * US };
+	r->corr.cells[1] = (struct corr_cell){ .age_ns = 1000 * US, .cost_ns = 20 * US,
+					       .cost_lo_ns = 15 * US, .cost_hi_ns = 25 * US };
+	r->corr.cells[2] = (struct corr_cell){ .age_ns = 5000 * US, .cost_ns = 0,
+					       .cost_lo_ns = -5 * US, .cost_hi_ns = 5 * US };
+	r->corr.hot_state = CORR_HOT_FOUND;
+	r->corr.hot_ns = 1700 * US;
+	r->corr.hot_lo_ns = 1500 * US;
+	r->corr.hot_hi_ns = 2000 * US;
+	r->corr.max_cost_ns = 50 * US;
+	r->has_verdict = true;
+	return r;
+}
+
+/* The text of r, as a string the caller frees. */
+static char *text_of(const struct run *r)
+{
+	char *buf = NULL;
+	size_t len;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	render_text(f, r);
+	fclose(f);
+	return buf;
+}
+
+static void has(const char *text, const char *want)
+{
+	if (!strstr(text, want)) {
+		fprintf(stderr, "%s", text);
+		fail_msg("'%s' is not in the text above", want);
+	}
+}
+
+static void too_low_from_numbers(void **state)
+{
+	struct run *r = model();
+	struct verdict_in vin = { .corr = &r->corr, .kernel_ns = 500 * US };
+	char *t;
+
+	(void)state;
+	verdict_decide(&vin, &r->verdict);
+	assert_int_equal(r->verdict.kind, VERDICT_TOO_LOW);
+	t = text_of(r);
+	has(t, "Tracing migrations of cachewalk --controlled (pid 0) on CPUs 0-1; hot means "
+	       "younger than 500 µs (read from /proc/x). Hit Ctrl-C to end.\n");
+	has(t, "  observed hot time: 1.70 ms (95 % interval 1.50 ms to 2.00 ms): beyond it the "
+	       "cost stays under 10 % of its 50.0 µs maximum\n");
+	has(t, "  => the kernel's 500 µs is too low by a factor of 3.4\n");
+	has(t, "     at ages 500 µs-1.70 ms a migration cost 20.0 µs (20 % of a 100 µs unit); "
+	       "task_hot() calls tasks of those ages cold\n");
+	free(t);
+	/* the cold fraction is the model's, wherever it is said */
+	r->corr.cold_fraction = r->verdict.cold_fraction = 0.25;
+	t = text_of(r);
+	has(t, "stays under 25 % of its 50.0 µs maximum");
+	free(t);
+	run_free(r);
+}
+
+static void too_high_and_about_right(void **state)
+{
+	struct run *r = model();
+	struct verdict_in vin = { .corr = &r->corr, .kernel_ns = 5000 * US };
+	char *t;
+
+	(void)state;
+	verdict_decide(&vin, &r->verdict);
+	assert_int_equal(r->verdict.kind, VERDICT_TOO_HIGH);
+	assert_int_equal(r->verdict.band_cells, 0);	/* no cell in [1.7 ms, 5 ms) */
+	t = text_of(r);
+	has(t, "  => the kernel's 5.00 ms is too high by a factor of 2.9\n");
+	has(t, "     no measured age between 1.70 ms and 5.00 ms showed a migration cost above "
+	       "10 % of the maximum (50.0 µs)\n");
+	free(t);
+	vin.kernel_ns = 1800 * US;
+	verdict_decide(&vin, &r->verdict);
+	assert_int_equal(r->verdict.kind, VERDICT_ABOUT_RIGHT);
+	t = text_of(r);
+	has(t, "  => the kernel's 1.80 ms is about right\n");
+	has(t, "     the 95 % interval of the observed hot time, 1.50 ms to 2.00 ms, contains the "
+	       "kernel's value\n");
+	free(t);
+	run_free(r);
+}
+
+static void odd_thresholds_and_none(void **state)
+{
+	struct run *r = model();
+	struct verdict_in vin = { .corr = &r->corr, .kernel_ns = 0 };
+	char *t;
+
+	(void)state;
+	verdict_decide(&vin, &r->verdict);	/* 0: no task is ever hot */
+	assert_int_equal(r->verdict.kind, VERDICT_TOO_LOW);
+	assert_true(isnan(r->verdict.factor));
+	t = text_of(r);
+	has(t, "is too low by an unbounded factor\n");
+	free(t);
+	vin.kernel_ns = -1;			/* -1: every task is hot */
+	verdict_decide(&vin, &r->verdict);
+	assert_int_equal(r->verdict.kind, VERDICT_TOO_HIGH);
+	verdict_none(&r->verdict, 500 * US);
+	snprintf(r->meta.end_reason, sizeof(r->meta.end_reason), "ended by --duration");
+	t = text_of(r);
+	has(t, "\nverdict: none: the controlled experiment was interrupted (ended by --duration) "
+	       "before it finished its schedule");
+	assert_null(strstr(t, "=>"));
+	free(t);
+	run_free(r);
+}
+
+static void wilson(void **state)
+{
+	struct cmp_share s = cmp_wilson(50, 100);
+
+	(void)state;
+	assert_true(fabs(s.share - 0.5) < 1e-12);
+	assert_true(fabs(s.lo - 0.4038) < 1e-4 && fabs(s.hi - 0.5962) < 1e-4);
+	s = cmp_wilson(0, 10);
+	assert_true(s.lo == 0 && fabs(s.hi - 0.2775) < 1e-4);
+	s = cmp_wilson(0, 0);
+	assert_true(isnan(s.share) && s.lo == 0 && s.hi == 1);
+}
+
+static void compare_flags_what_exceeds_intervals(void **state)
+{
+	struct run *a = model(), *b = model();
+	struct run_compare c;
+	char *buf = NULL;
+	size_t len;
+	FILE *f;
+
+	(void)state;
+	/* causes: 90/100 against 50/100 differ; 5/100 against 6/100 do not */
+	a->stats.migrations[MT_CAUSE_WAKEUP] = 90;
+	a->stats.migrations[MT_CAUSE_LB_PULL] = 10;
+	b->stats.migrations[MT_CAUSE_WAKEUP] = 50;
+	b->stats.migrations[MT_CAUSE_LB_PULL] = 50;
+	a->hists.age[MT_CAUSE_WAKEUP][9] = 100;
+	b->hists.age[MT_CAUSE_WAKEUP][9] = 94;
+	b->hists.age[MT_CAUSE_WAKEUP][10] = 6;
+	/* costs: the 50 µs cell moves beyond both intervals, the 1 ms one within them */
+	b->corr.cells[0].cost_ns = 80 * US;
+	b->corr.cells[0].cost_lo_ns = 70 * US;
+	b->corr.cells[0].cost_hi_ns = 90 * US;
+	b->corr.cells[1].cost_ns = 22 * US;
+	b->corr.hot_ns = 4000 * US;
+	b->corr.hot_lo_ns = 3000 * US;
+	b->corr.hot_hi_ns = 4500 * US;
+	run_compare(a, b, &c);
+	assert_true(c.cause[MT_CAUSE_WAKEUP].differs && c.cause[MT_CAUSE_LB_PULL].differs);
+	assert_false(c.cause[MT_CAUSE_AFFINITY].differs);
+	assert_false(c.age[9].differs || c.age[10].differs);
+	assert_int_equal(c.ncells, 3);
+	assert_true(c.cells[0].differs);
+	assert_false(c.cells[1].differs || c.cells[2].differs);
+	assert_true(c.hot_differs);
+	f = open_memstream(&buf, &len);
+	render_compare(f, &c, "a.json", "b.json");
+	fclose(f);
+	has(buf, "  A: a.json: cachewalk --controlled\n");
+	has(buf, "    50.0 µs  50.0 µs [45.0 µs, 55.0 µs]      80.0 µs [70.0 µs, 90.0 µs]     *\n");
+	has(buf, "     1.00 ms  20.0 µs [15.0 µs, 25.0 µs]      22.0 µs [15.0 µs, 25.0 µs]\n");
+	has(buf, "  observed (95 %)   1.70 ms [1.50 ms, 2.00 ms]            4.00 ms [3.00 ms, "
+		 "4.50 ms]           *\n");
+	/* no line ends in a space */
+	assert_null(strstr(buf, " \n"));
+	free(buf);
+	run_free(a);
+	run_free(b);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(too_low_from_numbers),
+		cmocka_unit_test(too_high_and_about_right),
+		cmocka_unit_test(odd_thresholds_and_none),
+		cmocka_unit_test(wilson),
+		cmocka_unit_test(compare_flags_what_exceeds_intervals),
+	};
+
+	return cmocka_run_group_tests_name("render", tests, NULL, NULL);
+}

@@ -1,0 +1,494 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The run file: the streaming JSON writer and the strict reader, a synthetic run model
+ * written and read back (the same bytes, the same numbers), every kind of bad file refused
+ * in one line, and every member of the schema documented in docs/run-file.md.
+ */
+#include <errno.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "json_reader.h"
+#include "json_writer.h"
+#include "run_file.h"
+#include "run_schema.h"
+
+/* What a writer wrote, as a string (the caller frees it). */
+struct mem {
+	char *buf;
+	size_t len;
+	FILE *f;
+};
+
+static void mem_open(struct mem *m)
+{
+	m->buf = NULL;
+	m->f = open_memstream(&m->buf, &m->len);
+	assert_non_null(m->f);
+}
+
+static char *mem_close(struct mem *m)
+{
+	assert_int_equal(fclose(m->f), 0);
+	return m->buf;
+}
+
+static void writer_escapes_and_numbers(void **state)
+{
+	struct json_writer w;
+	struct mem m;
+	char *s;
+
+	(void)state;
+	mem_open(&m);
+	jw_init(&w, m.f);
+	jw_start_object(&w);
+	jw_field_string(&w, "q", "a\"b\\c\nd\te\x01");
+	jw_field_string(&w, "utf8", "12.3 µs");
+	jw_name(&w, "bytes");
+	jw_string_len(&w, "x\xff\xc3", 3);	/* not UTF-8: kept as bytes, escaped */
+	jw_field_double(&w, "half", 0.5);
+	jw_field_double(&w, "third", 1.0 / 3);
+	jw_field_double(&w, "whole", 500000.0);
+	jw_field_double(&w, "nan", NAN);
+	jw_field_double(&w, "inf", INFINITY);
+	jw_field_s64(&w, "neg", -5);
+	jw_field_u64(&w, "big", UINT64_MAX);
+	jw_end_object(&w);
+	assert_int_equal(jw_finish(&w), 0);
+	s = mem_close(&m);
+	assert_string_equal(s, "{\"q\":\"a\\\"b\\\\c\\nd\\te\\u0001\",\"utf8\":\"12.3 µs\","
+			    "\"bytes\":\"x\\u00ff\\u00c3\",\"half\":0.5,"
+			    "\"third\":0.3333333333333333,\"whole\":500000,\"nan\":null,"
+			    "\"inf\":null,\"neg\":-5,\"big\":18446744073709551615}\n");
+	free(s);
+}
+
+static void writer_refuses_misuse(void **state)
+{
+	struct json_writer w;
+	struct mem m;
+
+	(void)state;
+	mem_open(&m);
+	jw_init(&w, m.f);
+	jw_start_object(&w);
+	jw_u64(&w, 1);			/* a value in an object without its name */
+	jw_end_object(&w);
+	assert_int_equal(jw_finish(&w), -EINVAL);
+	free(mem_close(&m));
+	mem_open(&m);
+	jw_init(&w, m.f);
+	jw_start_array(&w);		/* never closed */
+	assert_int_equal(jw_finish(&w), -EINVAL);
+	free(mem_close(&m));
+}
+
+/* The reader on text, expecting one object with a string member "s". */
+static int read_s(const char *text, char *out, size_t cap, char *err, size_t errlen)
+{
+	struct json_reader r;
+	char key[16];
+
+	jr_init(&r, text, strlen(text));
+	if (jr_object_begin(&r) || jr_object_next(&r, key, sizeof(key)) != 1 ||
+	    jr_string(&r, out, cap, NULL) || jr_object_next(&r, key, sizeof(key)) != 0 ||
+	    jr_end(&r)) {
+		jr_error(&r, err, errlen);
+		return -1;
+	}
+	return 0;
+}
+
+static void reader_strings(void **state)
+{
+	char s[32], err[256];
+
+	(void)state;
+	assert_int_equal(read_s("{\"s\":\"a\\u00e9\\n\\ud83d\\ude00\"}", s, sizeof(s), err,
+				sizeof(err)), 0);
+	/* \u00e9 is the byte 0xe9 (the writer's escape for a non-UTF-8 byte); the pair is
+	 * U+1F600 in UTF-8 */
+	assert_memory_equal(s, "a\xe9\n\xf0\x9f\x98\x80", 7);
+	assert_int_equal(read_s("{\"s\":\"0123456789012345678901234567890123\"}", s, sizeof(s),
+				err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "longer than 31 bytes"));
+	assert_int_equal(read_s("{\"s\":\"\\ud83d\"}", s, sizeof(s), err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "surrogate"));
+	assert_int_equal(read_s("{\"s\":\"a\\u0000\"}", s, sizeof(s), err, sizeof(err)), -1);
+	assert_int_equal(read_s("{\"s\":\"a\nb\"}", s, sizeof(s), err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "control character"));
+	assert_int_equal(read_s("{\"s\":\"ab", s, sizeof(s), err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "truncated"));
+	/* the error is one line even when the input it quotes is not */
+	assert_int_equal(read_s("{\"s\":\"\\\n\"}", s, sizeof(s), err, sizeof(err)), -1);
+	assert_null(strchr(err, '\n'));
+}
+
+static void reader_grammar(void **state)
+{
+	static const char *const bad[] = {
+		"{\"s\":\"a\",}",		/* trailing comma */
+		"{\"s\":\"a\"} x",		/* data after the document */
+		"{\"s\" \"a\"}",		/* no colon */
+		"{\"s\":\"a\"",			/* cut short */
+		"[1]",				/* not an object */
+		"",
+	};
+	struct json_reader r;
+	char s[8], err[256];
+	int64_t v;
+	double d;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		assert_int_equal(read_s(bad[i], s, sizeof(s), err, sizeof(err)), -1);
+	jr_init(&r, "01", 2);
+	assert_int_equal(jr_s64(&r, 0, 10, &v), 0);	/* "0", then "1" is left over */
+	assert_int_equal(jr_end(&r), -1);
+	jr_init(&r, "1.5", 3);
+	assert_int_equal(jr_s64(&r, 0, 10, &v), -1);	/* an integer member takes no fraction */
+	jr_init(&r, "11", 2);
+	assert_int_equal(jr_s64(&r, 0, 10, &v), -1);
+	assert_non_null(strstr(jr_error(&r, err, sizeof(err)), "out of range"));
+	jr_init(&r, "1e999", 5);
+	assert_int_equal(jr_double(&r, &d), -1);
+	jr_init(&r, "null", 4);
+	assert_int_equal(jr_double(&r, &d), 0);
+	assert_true(isnan(d));
+	jr_init(&r, "-", 1);
+	assert_int_equal(jr_double(&r, &d), -1);
+	assert_non_null(strstr(jr_error(&r, err, sizeof(err)), "truncated"));
+	/* line and column of the error */
+	jr_init(&r, "{\n  \"a\": tru }", 14);
+	assert_int_equal(jr_skip(&r), -1);
+	assert_non_null(strstr(jr_error(&r, err, sizeof(err)), "line 2, column 8"));
+}
+
+static void reader_depth_is_bounded(void **state)
+{
+	char deep[2 * JR_MAX_DEPTH + 8];
+	struct json_reader r;
+	size_t n = 0;
+
+	(void)state;
+	for (int i = 0; i <= JR_MAX_DEPTH; i++)
+		deep[n++] = '[';
+	for (int i = 0; i <= JR_MAX_DEPTH; i++)
+		deep[n++] = ']';
+	jr_init(&r, deep, n);
+	assert_int_equal(jr_skip(&r), -1);
+	jr_init(&r, deep + 1, n - 2);
+	assert_int_equal(jr_skip(&r), 0);
+}
+
+/* A run model with something in every section. */
+static struct run *sample_run(void)
+{
+	struct run *r = run_new();
+	struct mt_migrate m = { .kind = MT_REC_MIGRATE };
+	struct mt_unit u = { .kind = MT_REC_UNIT };
+
+	assert_non_null(r);
+	snprintf(r->env.kernel_release, sizeof(r->env.kernel_release), "6.18.0-test");
+	snprintf(r->env.cpu_model, sizeof(r->env.cpu_model), "Test CPU \"quoted\"");
+	snprintf(r->env.online_cpus, sizeof(r->env.online_cpus), "0-3");
+	r->env.nr_online = 4;
+	r->env.ncaches = 1;
+	r->env.caches[0] = (struct run_cache){ .level = 2, .size_bytes = 1 << 20, .instances = 4,
+					       .cpus_per_instance = 1, .shared_known = true,
+					       .cpuid_leaf = 0x80000006 };
+	snprintf(r->env.caches[0].type, sizeof(r->env.caches[0].type), "Unified");
+	snprintf(r->env.caches[0].source, sizeof(r->env.caches[0].source), "cpuid");
+	snprintf(r->env.caches[0].shared_cpus, sizeof(r->env.caches[0].shared_cpus), "0");
+	r->env.tunable.value_ns = 500000;
+	r->env.tunable.assumed = true;
+	r->setup.kind = RUN_KIND_VALIDATE;
+	r->setup.mode = CORR_CONTROLLED;
+	r->setup.cachewalk = true;
+	r->setup.cw.controlled = true;
+	r->setup.cw.nages = 2;
+	r->setup.cw.ages_ns[0] = 50000;
+	r->setup.cw.ages_ns[1] = 5000000;
+	r->setup.max_records = 200000;
+	r->setup.bootstrap = 200;
+	r->calib.valid = r->calib.inline_run = r->calib.robust = true;
+	r->calib.hot_ns = r->calib.hot_robust_ns = 298123.5;
+	r->calib.hot_seed_ns = 395000;
+	r->calib.cpus[1] = 1;
+	r->calib.method = 2004;
+	snprintf(r->calib.cache_source, sizeof(r->calib.cache_source), "cpuid");
+	snprintf(r->meta.command, sizeof(r->meta.command), "cachewalk --controlled");
+	r->meta.pid = 42;
+	r->meta.cpus.n = 2;
+	r->meta.cpus.cpu[1] = 1;
+	r->meta.hot_ns = 500000;
+	r->meta.exit_status = 0;
+	r->meta.duration_s = 1.25;
+	assert_int_equal(run_alloc_pairs(r, 4), 0);
+	r->pairs[0 * 4 + 1] = 7;
+	r->pairs[1 * 4 + 0] = 5;
+	r->stats.migrations[MT_CAUSE_AFFINITY] = 12;
+	r->stats.kernel_migrations = 12;
+	r->hists.age[MT_CAUSE_AFFINITY][3] = 12;
+	r->hists.slice[27] = 1;
+	r->cost.workload_cpu_s = -1;	/* -p: written as null, read back as -1 */
+	r->cost.nprogs = 1;
+	snprintf(r->cost.progs[0].name, sizeof(r->cost.progs[0].name), "mt_switch");
+	r->cost.progs[0].run_cnt = 99;
+	m.pid = 43;
+	m.cause = MT_CAUSE_AFFINITY;
+	m.state = MT_STATE_WAKING;
+	m.age_ns = 51000;
+	m.kernel_age_ns = -1;		/* no KAGE flag: null */
+	memcpy(m.comm, "sixteen-bytes-ok", 16);	/* a full comm has no NUL */
+	assert_int_equal(run_record_add(r, &m), 0);
+	m.flags = MT_RF_KAGE_VALID;
+	m.kernel_age_ns = 40000;
+	m.cause = 200;			/* out of the names: written as a number */
+	assert_int_equal(run_record_add(r, &m), 0);
+	u.pid = 43;
+	u.end_ns = 100;
+	u.tag = CW_TAG_MIGRATED;
+	u.migs_before = 1;
+	u.mig_age_ns = 51000;
+	u.mig_cause = MT_CAUSE_AFFINITY;
+	assert_int_equal(run_record_add_unit(r, &u), 0);
+	r->sum.migrations = 12;
+	r->sum.kernel_counted = 12;
+	r->has_corr = true;
+	r->corr.mode = CORR_CONTROLLED;
+	r->corr.cold_fraction = 0.1;
+	r->corr.ncells = 2;
+	r->corr.cells[0] = (struct corr_cell){ .age_ns = 50000, .n_mig = 4, .n_stay = 4,
+					       .cost_ns = 414000.25, .cost_lo_ns = -0.0,
+					       .cost_hi_ns = 436000, .age_median_ns = 135000 };
+	r->corr.cells[1] = (struct corr_cell){ .age_ns = 5000000, .cost_ns = NAN };
+	r->corr.hot_state = CORR_HOT_ABOVE;
+	r->corr.hot_ns = 5000000;
+	r->has_verdict = true;
+	verdict_none(&r->verdict, 500000);
+	r->verdict.kind = VERDICT_TOO_LOW;
+	r->verdict.factor = 10;
+	r->verdict.hot_hi_ns = INFINITY;	/* written as null */
+	r->verdict.has_calib = true;
+	r->verdict.calib_ns = 298123.5;
+	return r;
+}
+
+static char *write_run(const struct run *r, size_t *len)
+{
+	struct mem m;
+
+	mem_open(&m);
+	assert_int_equal(run_file_write(m.f, r), 0);
+	mem_close(&m);
+	*len = m.len;
+	return m.buf;
+}
+
+static void round_trip(void **state)
+{
+	struct run *r = sample_run(), *back;
+	char err[400], *one, *two;
+	size_t n1, n2;
+
+	(void)state;
+	one = write_run(r, &n1);
+	assert_int_equal(run_file_parse(one, n1, &back, err, sizeof(err)), 0);
+	two = write_run(back, &n2);
+	assert_int_equal(n1, n2);
+	assert_memory_equal(one, two, n1);
+	/* the numbers, not only the bytes */
+	assert_string_equal(back->env.cpu_model, "Test CPU \"quoted\"");
+	assert_int_equal(back->env.caches[0].cpuid_leaf, 0x80000006);
+	assert_int_equal(back->setup.mode, CORR_CONTROLLED);
+	assert_int_equal(back->setup.cw.nages, 2);
+	assert_int_equal(back->setup.cw.ages_ns[1], 5000000);
+	assert_true(back->calib.inline_run && back->calib.hot_ns == 298123.5);
+	assert_int_equal(back->pairs[1], 7);
+	assert_int_equal(back->pairs[4], 5);
+	assert_int_equal(back->cost.workload_cpu_s, -1);
+	assert_int_equal(back->nrecs, 2);
+	assert_memory_equal(back->recs[0].comm, "sixteen-bytes-ok", 16);
+	assert_false(back->recs[0].flags & MT_RF_KAGE_VALID);
+	assert_int_equal(back->recs[1].kernel_age_ns, 40000);
+	assert_int_equal(back->recs[1].cause, 200);
+	assert_int_equal(back->nunits, 1);
+	assert_int_equal(back->units[0].mig_age_ns, 51000);
+	assert_true(back->corr.cells[0].cost_ns == 414000.25);
+	assert_true(signbit(back->corr.cells[0].cost_lo_ns));	/* -0 stays -0 */
+	assert_true(isnan(back->corr.cells[1].cost_ns));
+	assert_int_equal(back->verdict.kind, VERDICT_TOO_LOW);
+	assert_true(isnan(back->verdict.hot_hi_ns));
+	assert_true(back->verdict.has_calib && !back->verdict.has_run_share);
+	free(one);
+	free(two);
+	run_free(back);
+	run_free(r);
+}
+
+/* Replaces the first `from` in text with `to`; the result is the caller's. */
+static char *edit(const char *text, const char *from, const char *to)
+{
+	const char *at = strstr(text, from);
+	size_t n = strlen(text) - strlen(from) + strlen(to) + 1;
+	char *out = malloc(n);
+
+	assert_non_null(at);
+	assert_non_null(out);
+	snprintf(out, n, "%.*s%s%s", (int)(at - text), text, to, at + strlen(from));
+	return out;
+}
+
+static void refuses_bad_files(void **state)
+{
+	static const struct {
+		const char *from, *to, *says;
+	} bad[] = {
+		{ "migtrace.run/2", "migtrace.run/1", "reads migtrace.run/2 only" },
+		{ "migtrace.run/2", "migtrace.calibrate/1", "not a run file" },
+		{ "{\n\"schema\"", "{\n\"other\":1,\"schema\"", "first member is not \"schema\"" },
+		{ "\"records_read\":2", "\"records_read\":3", "the file holds 2 and 1" },
+		{ "\"nr_cpus\":4", "\"nr_cpus\":0", "meta.nr_cpus" },
+		{ "\"pid\":42", "\"pid\":\"42\"", "meta.pid: expected a number, found a string" },
+		{ "\"pid\":42", "\"pid\":4294967296", "meta.pid" },
+		{ "\"cause\":\"affinity\"", "\"cause\":\"teleport\"", "migrations[].cause" },
+		{ "\"lb_pull\":0,", "", "by_cause lacks a cause" },
+		{ "[0,0,0,12,", "[0,0,12,", "slots, not 28" },
+		{ "\"units\":[\n", "\"units\":[\n{},", "units[] has no \"pid\"" },
+		{ "\"cpu_pairs\":[{\"src\":0", "\"cpu_pairs\":[{\"src\":9", "out of range" },
+		{ "\n\"verdict\":", "\n\"verdict\":null,\"verdict\":", "appears twice" },
+		{ "\n\"units\":[", "\n\"unitz\":[", "no \"units\" section" },
+		{ "\"cpuid_leaf\":\"0x80000006\"", "\"cpuid_leaf\":\"80000006\"", "hex" },
+	};
+	struct run *r = sample_run(), *back = (struct run *)1;
+	char err[400], *text, *e;
+	size_t n;
+
+	(void)state;
+	text = write_run(r, &n);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		e = edit(text, bad[i].from, bad[i].to);
+		err[0] = '\0';
+		assert_int_equal(run_file_parse(e, strlen(e), &back, err, sizeof(err)), -EINVAL);
+		assert_null(back);
+		if (!strstr(err, bad[i].says))
+			fail_msg("case %zu: '%s' does not say '%s'", i, err, bad[i].says);
+		assert_null(strchr(err, '\n'));
+		free(e);
+	}
+	/* every cut of the file is refused, never half-read */
+	for (size_t cut = 0; cut + 1 < n; cut += 97) {
+		assert_int_equal(run_file_parse(text, cut, &back, err, sizeof(err)), -EINVAL);
+		assert_null(back);
+	}
+	free(text);
+	run_free(r);
+}
+
+static void read_file_errors(void **state)
+{
+	struct run *back;
+	char err[400];
+
+	(void)state;
+	assert_int_equal(run_file_read("/nonexistent/run.json", &back, err, sizeof(err)),
+			 -ENOENT);
+	assert_non_null(strstr(err, "No such file"));
+	assert_int_equal(run_file_read("/", &back, err, sizeof(err)), -EISDIR);
+	assert_int_equal(run_file_read("/dev/null", &back, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "empty"));
+}
+
+/* Table sizes agree with the members they point at. */
+static size_t type_size(enum rs_type t)
+{
+	switch (t) {
+	case RS_U64:
+	case RS_S64:
+		return 8;
+	case RS_U32:
+	case RS_HEX32:
+		return 4;
+	case RS_INT:
+	case RS_ENUM:
+		return sizeof(int);
+	case RS_LONG:
+		return sizeof(long);
+	case RS_U16:
+		return 2;
+	case RS_U8:
+	case RS_ENUM_U8:
+		return 1;
+	case RS_SIZE:
+		return sizeof(size_t);
+	case RS_DBL:
+		return sizeof(double);
+	case RS_BOOL:
+		return sizeof(bool);
+	default:
+		return 0;	/* strings: any buffer */
+	}
+}
+
+static void schema_tables_and_docs(void **state)
+{
+	const char *root = getenv("MT_ROOT");
+	char path[4096], *doc;
+	size_t n = 0;
+	FILE *f;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/docs/run-file.md", root ? root : ".");
+	f = fopen(path, "r");
+	if (!f)
+		fail_msg("%s: cannot open it (run from the repository's top, or set MT_ROOT)",
+		path);
+	doc = malloc(1 << 20);
+	assert_non_null(doc);
+	n = fread(doc, 1, (1 << 20) - 1, f);
+	doc[n] = '\0';
+	fclose(f);
+	for (int t = 0; t < rs_ntables; t++) {
+		const struct rs_table *tb = rs_all_tables[t];
+
+		assert_true(tb->n <= 64);
+		for (int i = 0; i < tb->n; i++) {
+			const struct rs_field *fl = &tb->f[i];
+			char quoted[80];
+
+			if (type_size(fl->type) && type_size(fl->type) != fl->size)
+				fail_msg("%s.%s: a %zu-byte member read as %zu bytes", tb->object,
+					 fl->name, fl->size, type_size(fl->type));
+			snprintf(quoted, sizeof(quoted), "`%s`", fl->name);
+			if (!strstr(doc, quoted))
+				fail_msg("%s.%s is not in docs/run-file.md", tb->object, fl->name);
+		}
+	}
+	free(doc);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(writer_escapes_and_numbers),
+		cmocka_unit_test(writer_refuses_misuse),
+		cmocka_unit_test(reader_strings),
+		cmocka_unit_test(reader_grammar),
+		cmocka_unit_test(reader_depth_is_bounded),
+		cmocka_unit_test(round_trip),
+		cmocka_unit_test(refuses_bad_files),
+		cmocka_unit_test(read_file_errors),
+		cmocka_unit_test(schema_tables_and_docs),
+	};
+
+	return cmocka_run_group_tests_name("run_file", tests, NULL, NULL);
+}

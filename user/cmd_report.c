@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * migtrace report: a saved run rendered again, or two runs compared.  A run file is read
+ * whole and checked before anything is printed, so bad input (missing, truncated, corrupt,
+ * another schema) is one line and exit status 2 with no output at all; outputs go through
+ * atomic_file, so a failed write leaves nothing half-written behind.
+ */
+#include <argp.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "atomic_file.h"
+#include "cli.h"
+#include "commands.h"
+#include "compare.h"
+#include "render_compare.h"
+#include "render_text.h"
+#include "run_file.h"
+#include "run_output.h"
+
+struct report_env {
+	const char *files[2];
+	int nfiles;
+	const char *output;		/* -o: the text to FILE instead of stdout */
+	const char *json;		/* --json: the run file again */
+};
+
+static const char doc[] =
+"Render a saved run again, or compare two.\n"
+"\n"
+"With one FILE (written by `migtrace run -o` or `migtrace validate -o`), prints\n"
+"the text that run printed, byte for byte, from the file alone.  With two, puts\n"
+"them side by side: migrations by cause, the age histogram, the migration cost\n"
+"by age and the hot times, with '*' where a difference is larger than both\n"
+"runs' own 95 % intervals.  FILE may be '-' for stdin.  A file that is not a\n"
+"run file of this schema (docs/run-file.md) is refused in one line, exit 2.\n"
+"\n"
+"USAGE: migtrace report [-o OUT] [--json OUT] FILE\n"
+"       migtrace report [-o OUT] A.json B.json\n"
+"\n"
+"EXAMPLES:\n"
+"    migtrace report run.json\n"
+"    migtrace report before.json after.json   # a tuning's effect\n";
+
+enum { OPT_JSON = 1000 };
+
+static const struct argp_option opts[] = {
+	{ "output", 'o', "FILE", 0, "Write the text to FILE (atomically) instead of stdout", 0 },
+	{ "json", OPT_JSON, "FILE", 0, "Write the run file again as read (one FILE only; '-': "
+	  "stdout)", 0 },
+	{ 0 },
+};
+
+static error_t parse_arg(int key, char *arg, struct argp_state *state)
+{
+	struct report_env *env = state->input;
+
+	switch (key) {
+	case ARGP_KEY_INIT:
+		state->err_stream = mt_cli_err_stream();
+		break;
+	case 'o':
+		env->output = arg;
+		break;
+	case OPT_JSON:
+		env->json = arg;
+		break;
+	case ARGP_KEY_ARG:
+		if (env->nfiles == 2)
+			argp_error(state, "unexpected argument '%s': give one run file, or two "
+				   "to compare", arg);
+		env->files[env->nfiles++] = arg;
+		break;
+	case ARGP_KEY_END:
+		if (!env->nfiles)
+			argp_error(state, "give a run file (migtrace run -o FILE), or two to "
+				   "compare");
+		if (env->json && env->nfiles == 2)
+			argp_error(state, "--json writes one run: give one FILE");
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+/* The text, to stdout or (-o) a file written whole or not at all.  0 or exit status 2. */
+static int write_text(const struct report_env *env, struct run *const runs[2])
+{
+	struct run_compare *cmp = NULL;
+	struct atomic_file af = { .f = stdout };
+	int err = 0;
+
+	/* the run file on stdout: the text goes to stderr, as with run -o - */
+	if (env->json && !strcmp(env->json, "-"))
+		af.f = stderr;
+	if (env->output && atomic_file_open(&af, env->output))
+		return MT_EXIT_USAGE;
+	if (env->nfiles == 1) {
+		render_text(af.f, runs[0]);
+	} else {
+		cmp = malloc(sizeof(*cmp));
+		if (!cmp) {
+			fprintf(stderr, "migtrace report: out of memory\n");
+			if (env->output)
+				atomic_file_abort(&af);
+			return MT_EXIT_FAIL;
+		}
+		run_compare(runs[0], runs[1], cmp);
+		render_compare(af.f, cmp, env->files[0], env->files[1]);
+		free(cmp);
+	}
+	if (env->output)
+		return atomic_file_commit(&af) ? MT_EXIT_USAGE : 0;
+	if (fflush(af.f) || ferror(af.f)) {
+		err = errno ? errno : EIO;
+		fprintf(stderr, "migtrace report: writing %s failed: %s\n",
+			af.f == stdout ? "stdout" : "stderr", strerror(err));
+		return MT_EXIT_USAGE;
+	}
+	return 0;
+}
+
+int cmd_report(int argc, char **argv)
+{
+	static const struct argp argp = { opts, parse_arg, NULL, doc, NULL, NULL, NULL };
+	struct report_env env = { 0 };
+	struct run *runs[2] = { NULL, NULL };
+	char err[400];
+	int rc = MT_EXIT_USAGE;
+
+	if (argp_parse(&argp, argc, argv, 0, NULL, &env))
+		return MT_EXIT_USAGE;
+	/* an output that cannot be written is found before any work, like a bad input */
+	if ((env.output && atomic_file_check(env.output)) ||
+	    (env.json && atomic_file_check(env.json)))
+		return MT_EXIT_USAGE;
+	for (int i = 0; i < env.nfiles; i++) {
+		int e = run_file_read(env.files[i], &runs[i], err, sizeof(err));
+
+		if (e) {
+			fprintf(stderr, "migtrace report: %s: %s\n", env.files[i], err);
+			rc = e == -ENOMEM ? MT_EXIT_FAIL : MT_EXIT_USAGE;
+			goto cleanup;
+		}
+	}
+	/* the run file first: if it cannot be written, no text has been printed either */
+	if (env.json && run_output_save(env.json, runs[0], "migtrace report"))
+		goto cleanup;
+	rc = write_text(&env, runs);
+cleanup:
+	run_free(runs[0]);
+	run_free(runs[1]);
+	return rc;
+}
