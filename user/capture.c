@@ -340,9 +340,15 @@ int capture__run(struct capture *cap)
 	trace_loop(cap);
 	r->meta.duration_s = (double)(now_ns() - t0) / 1e9;
 	tracer_stop(&cap->tr);
-	r->meta.nr_cpus = cap->tr.nr_cpus;
-	if (tracer_read_counts(&cap->tr, &r->stats, &r->hists) ||
-	    run_alloc_pairs(r, cap->tr.nr_cpus) || tracer_read_pairs(&cap->tr, r->pairs))
+	if (tracer_read_counts(&cap->tr, &r->stats, &r->hists))
+		return MT_EXIT_FAIL;
+	err = run_alloc_pairs(r, cap->tr.nr_cpus);
+	if (err) {
+		fprintf(stderr, "migtrace run: no room for the %d x %d CPU-pair matrix: %s\n",
+			cap->tr.nr_cpus, cap->tr.nr_cpus, strerror(-err));
+		return MT_EXIT_FAIL;
+	}
+	if (tracer_read_pairs(&cap->tr, r->pairs))
 		return MT_EXIT_FAIL;
 	measure_cost(cap);
 	return 0;

@@ -91,36 +91,35 @@ static int write_text(const struct report_env *env, struct run *const runs[2])
 {
 	struct run_compare *cmp = NULL;
 	struct atomic_file af = { .f = stdout };
-	int err = 0;
+	int rc = MT_EXIT_USAGE, err;
 
 	/* the run file on stdout: the text goes to stderr, as with run -o - */
 	if (env->json && !strcmp(env->json, "-"))
 		af.f = stderr;
+	if (env->nfiles == 2 && !(cmp = malloc(sizeof(*cmp)))) {
+		fprintf(stderr, "migtrace report: out of memory\n");
+		return MT_EXIT_FAIL;
+	}
 	if (env->output && atomic_file_open(&af, env->output))
-		return MT_EXIT_USAGE;
-	if (env->nfiles == 1) {
-		render_text(af.f, runs[0]);
-	} else {
-		cmp = malloc(sizeof(*cmp));
-		if (!cmp) {
-			fprintf(stderr, "migtrace report: out of memory\n");
-			if (env->output)
-				atomic_file_abort(&af);
-			return MT_EXIT_FAIL;
-		}
+		goto out;
+	if (cmp) {
 		run_compare(runs[0], runs[1], cmp);
 		render_compare(af.f, cmp, env->files[0], env->files[1]);
-		free(cmp);
+	} else {
+		render_text(af.f, runs[0]);
 	}
-	if (env->output)
-		return atomic_file_commit(&af) ? MT_EXIT_USAGE : 0;
-	if (fflush(af.f) || ferror(af.f)) {
+	if (env->output) {
+		rc = atomic_file_commit(&af) ? MT_EXIT_USAGE : 0;
+	} else if (fflush(af.f) || ferror(af.f)) {
 		err = errno ? errno : EIO;
 		fprintf(stderr, "migtrace report: writing %s failed: %s\n",
 			af.f == stdout ? "stdout" : "stderr", strerror(err));
-		return MT_EXIT_USAGE;
+	} else {
+		rc = 0;
 	}
-	return 0;
+out:
+	free(cmp);
+	return rc;
 }
 
 int cmd_report(int argc, char **argv)
