@@ -5,6 +5,7 @@
  * mistyped option never costs a whole run.  What it resolves is recorded in the run model.
  */
 #include <errno.h>
+#include <pwd.h>
 #include <json-c/json.h>
 #include <libgen.h>
 #include <stdlib.h>
@@ -146,6 +147,17 @@ static int resolve_unit(struct run_config *c)
 	return err;
 }
 
+/* --user: a name the workload can be started as (launch_fork looks it up again). */
+static int resolve_user(const char *user)
+{
+	errno = 0;
+	if (getpwnam(user))
+		return 0;
+	fprintf(stderr, "migtrace run: --user: '%s': %s\n", user,
+		errno ? strerror(errno) : "no such user");
+	return -ENOENT;
+}
+
 /* The hot time of a calibrate --json file: the robust one when it is there. */
 static int read_calibration(const char *path, struct run_calibration *cal)
 {
@@ -153,8 +165,11 @@ static int read_calibration(const char *path, struct run_calibration *cal)
 	int err = 0;
 
 	if (!o) {
+		const char *why = json_util_get_last_err();
+
+		/* json-c's message ends in a newline: the error stays one line */
 		fprintf(stderr, "migtrace run: --calibration %s: not a JSON file migtrace can read "
-			"(%s)\n", path, json_util_get_last_err());
+			"(%.*s)\n", path, why ? (int)strcspn(why, "\n") : 0, why ? why : "");
 		return -EINVAL;
 	}
 	memset(cal, 0, sizeof(*cal));
@@ -273,7 +288,7 @@ int run_config_resolve(struct run_config *c, struct run *r)
 	rc = MT_EXIT_USAGE;
 	if ((c->output && atomic_file_check(c->output)) || (c->unit_arg && resolve_unit(c)) ||
 	    (c->calibration && read_calibration(c->calibration, &file_cal)) ||
-	    (c->pid && resolve_pid(c)))
+	    (c->pid && resolve_pid(c)) || (c->user && resolve_user(c->user)))
 		goto out;
 	rc = 0;
 

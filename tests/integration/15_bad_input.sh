@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# Bad input to every option of every command: malformed, negative, zero, huge, empty,
+# wrong-unit, repeated or conflicting values.  Each must be one line on stderr naming the
+# option and the token, exit status 2, nothing run, no file written.
+. "$(dirname "$0")/../lib.sh"
+
+# bad NAME TOKEN ARGS...: `migtrace ARGS` must refuse, naming TOKEN.  The workload, where
+# there is one, would create $MT_TMP/ran; -o/--json point into $MT_TMP/out.
+bad() {
+	local name=$1 token=$2 out rc lines
+	shift 2
+	rm -rf "$MT_TMP/ran" "$MT_TMP/out"
+	mkdir -p "$MT_TMP/out"
+	out=$("$MT" "$@" 2>&1 >/dev/null)
+	rc=$?
+	lines=$(grep -c . <<<"$out")
+	if [ "$rc" = 2 ] && [ "$lines" = 1 ] && grep -qF -- "$token" <<<"$out" &&
+		[ ! -e "$MT_TMP/ran" ] && [ -z "$(ls -A "$MT_TMP/out")" ]; then
+		pass "bad_$name"
+	else
+		fail "bad_$name" "rc=$rc lines=$lines ran=$([ -e "$MT_TMP/ran" ] && echo yes || echo no) files=$(ls -A "$MT_TMP/out" | tr '\n' ' ') out=$(head -c 300 <<<"$out" | tr '\n' '|')"
+	fi
+}
+W=(-- touch "$MT_TMP/ran")
+O=(-o "$MT_TMP/out/r.json")
+
+# run
+bad run_cpus_token "'x'" run --cpus 0,x "${O[@]}" "${W[@]}"
+bad run_cpus_offline "999" run --cpus 999 "${O[@]}" "${W[@]}"
+bad run_cpus_empty "--cpus" run --cpus '' "${O[@]}" "${W[@]}"
+bad run_cpus_negative "'-1'" run --cpus -1 "${O[@]}" "${W[@]}"
+bad run_duration_unit "'5parsecs'" run -d 5parsecs "${O[@]}" "${W[@]}"
+bad run_duration_zero "'0'" run -d 0 "${O[@]}" "${W[@]}"
+bad run_duration_negative "'-3s'" run -d -3s "${O[@]}" "${W[@]}"
+bad run_duration_huge "'99999999999h'" run -d 99999999999h "${O[@]}" "${W[@]}"
+bad run_pid_token "'abc'" run -p abc "${O[@]}"
+bad run_pid_zero "'0'" run -p 0 "${O[@]}"
+bad run_pid_negative "'-5'" run -p -5 "${O[@]}"
+bad run_pid_and_command "-p" run -p 1 "${O[@]}" "${W[@]}"
+bad run_no_workload "WORKLOAD" run "${O[@]}"
+bad run_hot_token "'5ms'" run --hot-ns 5ms "${O[@]}" "${W[@]}"
+bad run_ringbuf_pow2 "'3000'" run --ringbuf 3000 "${O[@]}" "${W[@]}"
+bad run_ringbuf_zero "'0'" run --ringbuf 0 "${O[@]}" "${W[@]}"
+bad run_ringbuf_huge "'64G'" run --ringbuf 64G "${O[@]}" "${W[@]}"
+bad run_maxrec_negative "'-1'" run --max-records -1 "${O[@]}" "${W[@]}"
+bad run_unit_form "'nocolon'" run --unit nocolon "${O[@]}" "${W[@]}"
+bad run_unit_empty_func "'/bin/true:'" run --unit /bin/true: "${O[@]}" "${W[@]}"
+bad run_user_unknown "no_such_user_x" run -u no_such_user_x "${O[@]}" "${W[@]}"
+bad run_output_dir "$MT_TMP/out" run -o "$MT_TMP/out" "${W[@]}"
+bad run_output_missing_dir "$MT_TMP/nodir/r.json" run -o "$MT_TMP/nodir/r.json" "${W[@]}"
+bad run_calibration_missing "$MT_TMP/none.json" run --calibration "$MT_TMP/none.json" "${O[@]}" "${W[@]}"
+echo '{"schema": "migtrace.calibrate/1", "hot' >"$MT_TMP/trunc.json"
+bad run_calibration_truncated "$MT_TMP/trunc.json" run --calibration "$MT_TMP/trunc.json" "${O[@]}" "${W[@]}"
+bad run_unknown_option "--frobnicate" run --frobnicate "${W[@]}"
+
+# calibrate
+J=(--json "$MT_TMP/out/c.json")
+bad cal_reps_zero "'0'" calibrate --reps 0 "${J[@]}"
+bad cal_reps_negative "'-4'" calibrate --reps -4 "${J[@]}"
+bad cal_reps_huge "'99999999999'" calibrate --reps 99999999999 "${J[@]}"
+bad cal_size_unit "'12Q'" calibrate --size 12Q "${J[@]}"
+bad cal_size_empty "--size" calibrate --size '' "${J[@]}"
+bad cal_size_zero "'0'" calibrate --size 0 "${J[@]}"
+bad cal_size_huge "would not fit" calibrate --size 1T "${J[@]}"
+bad cal_level_zero "'0'" calibrate --level 0 "${J[@]}"
+bad cal_level_big "--level 9" calibrate --level 9 "${J[@]}"
+bad cal_level_and_size "--level and --size" calibrate --level 2 --size 1M "${J[@]}"
+bad cal_method "'2006'" calibrate --method 2006 "${J[@]}"
+bad cal_factor_zero "'0'" calibrate --method 2005 --factor 0 "${J[@]}"
+bad cal_format "'xml'" calibrate --format xml "${J[@]}"
+bad cal_caches "'floppy'" calibrate --caches floppy "${J[@]}"
+bad cal_cpus_token "'0-'" calibrate --cpus 0- "${J[@]}"
+bad cal_json_dir "$MT_TMP/out" calibrate --json "$MT_TMP/out" --reps 3
+bad cal_sysfs_root_missing "$MT_TMP/nosys" calibrate --sysfs-root "$MT_TMP/nosys" "${J[@]}"
+bad cal_argument "'extra'" calibrate extra "${J[@]}"
+
+# validate
+V=(-o "$MT_TMP/out/v.json")
+bad val_cpus_offline "9999" validate --cpus 0,9999 "${V[@]}"
+bad val_cpus_one "two CPUs" validate --cpus 0 "${V[@]}"
+bad val_samples_zero "'0'" validate --samples 0 "${V[@]}"
+bad val_samples_token "'many'" validate --samples many "${V[@]}"
+bad val_ws_unit "'3X'" validate --ws 3X "${V[@]}"
+bad val_ws_zero "'0'" validate --ws 0 "${V[@]}"
+bad val_polluter_negative "'-5'" validate --polluter -5 "${V[@]}"
+bad val_ages_token "'ten'" validate --ages 10,ten "${V[@]}"
+bad val_ages_empty "--ages" validate --ages '' "${V[@]}"
+bad val_size_unit "'12Q'" validate --size 12Q "${V[@]}"
+bad val_output_missing_dir "$MT_TMP/nodir/v.json" validate -o "$MT_TMP/nodir/v.json"
+
+# doctor and the command line itself
+bad doctor_argument "'extra'" doctor extra
+bad no_such_command "'frob'" frob
