@@ -130,3 +130,45 @@ check validate_interrupted_no_verdict grep -q "^verdict: none: the controlled ex
 check validate_interrupted_not_judged bash -c '! grep -qE "=> the kernel.s .* is too (low|high)" "$1"' _ "$MT_TMP/val.out"
 check validate_interrupted_file json "$MT_TMP/val.json" \
 	"d['meta']['interrupted'] is True and d['verdict']['verdict'] == 'none' and d['verdict']['factor'] is None and d['verdict']['observed_hot_ns'] is None" "d['meta'], d['verdict']"
+
+# 10. A full disk keeps the old file byte for byte and leaves no temporary; a read-only
+#     mount is refused before the workload runs.
+mkdir -p "$MT_TMP/small" "$MT_TMP/ro"
+if mount -t tmpfs -o size=256k tmpfs "$MT_TMP/small" 2>/dev/null; then
+	echo '{"old": true}' >"$MT_TMP/small/r.json"
+	before=$(cksum <"$MT_TMP/small/r.json")
+	dd if=/dev/zero of="$MT_TMP/small/fill" bs=4k 2>/dev/null
+	out=$("$MT" run -o "$MT_TMP/small/r.json" wakeup -t 2 -d 1 2>&1)
+	rc=$?
+	check full_disk_fails bash -c '[ "$1" != 0 ] && grep -q "No space left" <<<"$2"' _ "$rc" "$out"
+	check full_disk_old_file_kept test "$(cksum <"$MT_TMP/small/r.json")" = "$before"
+	check full_disk_no_tmp bash -c '! ls -A "$1" | grep -q "^\.r\.json\."' _ "$MT_TMP/small"
+	umount "$MT_TMP/small"
+else
+	fail full_disk "cannot mount a tmpfs at $MT_TMP/small (needs root)"
+fi
+if mount -t tmpfs -o ro tmpfs "$MT_TMP/ro" 2>/dev/null; then
+	out=$("$MT" run -o "$MT_TMP/ro/r.json" -- touch "$MT_TMP/ran" 2>&1)
+	rc=$?
+	check read_only_refused_first bash -c '[ "$1" = 2 ] && [ ! -e "$2" ] && grep -q "not writable" <<<"$3"' _ "$rc" "$MT_TMP/ran" "$out"
+	umount "$MT_TMP/ro"
+else
+	fail read_only "cannot mount a read-only tmpfs at $MT_TMP/ro (needs root)"
+fi
+
+# 11. Ctrl-C while the programs load and attach: the workload, held at its barrier, never
+#     runs; no program, no temporary file is left.
+for delay in 0.02 0.08 0.2; do
+	rm -f "$MT_TMP/ran"
+	"$MT" run -o "$MT_TMP/early.json" -- touch "$MT_TMP/ran" >/dev/null 2>&1 &
+	mt=$!
+	sleep "$delay"
+	kill -INT "$mt" 2>/dev/null
+	wait "$mt"
+	rc=$?
+	# either it was stopped before the release (nothing ran) or it had finished already
+	if [ ! -e "$MT_TMP/ran" ] || [ -s "$MT_TMP/early.json" ]; then pass "sigint_at_${delay}s_clean"
+	else fail "sigint_at_${delay}s_clean" "rc=$rc: the workload ran, but no run file was written"; fi
+done
+check sigint_early_no_programs bash -c 'for _ in $(seq 20); do bpftool prog show 2>/dev/null | grep -qE "name mt_[a-z_]+ " || exit 0; sleep 0.1; done; exit 1'
+check sigint_early_no_tmp bash -c '! ls -A "$1" | grep -q "^\.early\.json\."' _ "$MT_TMP"
