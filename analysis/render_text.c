@@ -204,9 +204,9 @@ static void print_summary(FILE *f, const struct run *r)
 		(unsigned long long)s->migrations[MT_CAUSE_UNSEEN],
 		(long long)sum->completeness_gap);
 	if (s->storage_busy)
-		fprintf(f, "  %llu events of traced tasks found their task storage busy (an "
-			"interrupt nested in a uprobe program on that CPU) and were not seen: "
-			"the moves among them are the unseen ones\n",
+		fprintf(f, "  %llu events of traced tasks found their task storage busy (nested "
+			"in another program on that CPU) and were not handled; a move among them "
+			"is counted as unseen\n",
 			(unsigned long long)s->storage_busy);
 	print_cost(f, &r->cost);
 }

@@ -244,9 +244,9 @@ static __always_inline struct task_ctx *traced(struct task_struct *p)
 	mode = bpf_map_lookup_elem(&tracked_tgids, &tgid);
 	t = bpf_task_storage_get(&tasks, p, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
 	if (!t) {
-		/* Task storage refuses to nest on a CPU: an event raised in an interrupt that
-		 * came while a uprobe program held it finds no storage, even for a traced
-		 * task.  Counted, so that a gap in the records can be told. */
+		/* Task storage refuses to create an entry while another program on this CPU
+		 * holds its lock (an event nested in a uprobe program, say): counted, so that
+		 * a gap in the records can be told. */
 		if ((c = this_cpu_counts()))
 			c->stats.storage_busy++;
 		return NULL;
