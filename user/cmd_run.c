@@ -40,7 +40,7 @@ static const char doc[] =
 "    sudo migtrace run --cpus 0,1 -o run.json -- ./server --port 8080\n"
 "    sudo migtrace run -p 1234 --duration 30s # a running process, all threads\n"
 "    sudo migtrace run --hot-ns 5000000 -- make -j4   # judge at 5 ms instead\n"
-"    migtrace report run.json                 # the same text again, from the file\n";
+"    migtrace report run.json                 # its text again, from the file\n";
 
 enum { OPT_HOT = 1000, OPT_RINGBUF, OPT_UNIT, OPT_CALIB, OPT_MAXREC };
 
