@@ -114,6 +114,7 @@ class Background:
     """A tracer started before the workload and stopped with SIGINT after it."""
 
     def __init__(self, argv, ready, tmp, name):
+        self.name = "%s (%s)" % (os.path.basename(argv[0]), name)
         self.out_path = os.path.join(tmp, name + ".out")
         self.out = open(self.out_path, "w+b")
         self.proc = subprocess.Popen(argv, stdout=self.out, stderr=subprocess.STDOUT,
@@ -143,10 +144,7 @@ class Background:
     def stop(self):
         self.rss_kib = self.peak_rss_kib()
         self.proc.send_signal(signal.SIGINT)
-        try:
-            _, status, ru = os.wait4(self.proc.pid, 0)
-        except ChildProcessError:
-            status, ru = 0, None
+        status, ru = wait_escalating(self.proc, self.name, "SIGINT")
         self.proc.returncode = status
         self.out.seek(0)
         text = self.out.read().decode(errors="replace")
@@ -160,14 +158,62 @@ class Background:
         self.out.close()
 
 
-def run_measured(argv, env=None):
-    """Runs argv to completion: (stdout+stderr text, rusage, wall s)."""
+# Every wait is bounded: a tracer that misses its SIGINT (bpftrace did once, and the bench
+# hung for minutes) gets SIGTERM, then SIGKILL, and the harness says which tool it was.
+GRACE_S = 10.0
+RUN_TIMEOUT_S = 600.0
+
+
+def wait_escalating(proc, name, sent, first_wait=GRACE_S):
+    """Waits for proc after `sent`; escalates to SIGTERM then SIGKILL (its whole session),
+    saying so on stderr.  Returns (wait status, rusage or None)."""
+    for nxt in (signal.SIGTERM, signal.SIGKILL, None):
+        deadline = time.monotonic() + (first_wait if nxt == signal.SIGTERM else GRACE_S)
+        while True:
+            try:
+                pid, status, ru = os.wait4(proc.pid, os.WNOHANG)
+            except ChildProcessError:
+                return 0, None
+            if pid:
+                return status, ru
+            if time.monotonic() > deadline:
+                break
+            time.sleep(0.05)
+        if nxt is None:
+            break
+        print("bench: %s did not end %.0f s after %s: sending %s" % (
+            name, first_wait if nxt == signal.SIGTERM else GRACE_S, sent,
+            signal.Signals(nxt).name), file=sys.stderr)
+        try:
+            os.killpg(proc.pid, nxt)
+        except (ProcessLookupError, PermissionError):
+            proc.send_signal(nxt)
+        sent = signal.Signals(nxt).name
+    raise BenchError("%s survived SIGKILL for %.0f s" % (name, GRACE_S))
+
+
+def run_measured(argv, env=None, timeout_s=RUN_TIMEOUT_S):
+    """Runs argv to completion: (stdout+stderr text, rusage, wall s).  Past timeout_s it is
+    ended (SIGINT, SIGTERM, SIGKILL) and the run is an error naming the command."""
     t0 = time.monotonic()
-    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                            stdin=subprocess.DEVNULL, env=env)
-    out = proc.stdout.read().decode(errors="replace")
-    _, status, ru = os.wait4(proc.pid, 0)
+    out_f = tempfile.TemporaryFile()
+    proc = subprocess.Popen(argv, stdout=out_f, stderr=subprocess.STDOUT,
+                            stdin=subprocess.DEVNULL, env=env, start_new_session=True)
+    while True:
+        pid, status, ru = os.wait4(proc.pid, os.WNOHANG)	# rusage: wait4, not wait
+        if pid:
+            break
+        if time.monotonic() - t0 > timeout_s:
+            os.killpg(proc.pid, signal.SIGINT)
+            wait_escalating(proc, os.path.basename(argv[0]), "SIGINT")
+            raise BenchError("%s ran past its %.0f s limit and was ended" % (
+                " ".join(argv[:6]), timeout_s))
+        time.sleep(0.01)
+    proc.returncode = os.waitstatus_to_exitcode(status)
     wall = time.monotonic() - t0
+    out_f.seek(0)
+    out = out_f.read().decode(errors="replace")
+    out_f.close()
     if os.waitstatus_to_exitcode(status) != 0:
         raise BenchError("%s exited with %d: %s" % (" ".join(argv[:6]),
                          os.waitstatus_to_exitcode(status), out.strip()[-400:]))
