@@ -35,6 +35,7 @@ struct ending {
 	int next_sig;		/* 0: nothing pending */
 	uint64_t next_ns;	/* when to send it */
 	int nsig;		/* signals migtrace itself received */
+	int first_sig;		/* the first of them: sweep ends with 128 + it */
 	bool by_duration;	/* --duration ended it */
 };
 
@@ -190,6 +191,8 @@ static int handle_signal(struct capture *cap)
 
 	got_signal = 0;
 	cap->ending.nsig++;
+	if (!cap->ending.first_sig)
+		cap->ending.first_sig = sig;
 	if (!cap->cfg->exec_argv) {
 		end_reason(&cap->r->meta, "tracing ended by %s", strsignal(sig));
 		return 1;
@@ -359,6 +362,11 @@ int capture__exit_status(const struct capture *cap)
 	if (cap->cfg->pid || cap->ending.by_duration)
 		return MT_EXIT_OK;
 	return cap->r->meta.exit_status;
+}
+
+int capture__signal(const struct capture *cap)
+{
+	return cap ? cap->ending.first_sig : 0;
 }
 
 void capture__free(struct capture *cap)

@@ -33,6 +33,9 @@ int capture__run(struct capture *cap);
 /* The status migtrace exits with after a captured run: the workload's, or 0 (-p or
  * --duration: the run ended as asked). */
 int capture__exit_status(const struct capture *cap);
+/* The first signal migtrace received while tracing (it was passed on to the workload),
+ * or 0: a sweep stops and exits 128 + it. */
+int capture__signal(const struct capture *cap);
 /* Ends whatever is still running (an error path) and frees.  NULL-safe. */
 void capture__free(struct capture *cap);
 

@@ -16,6 +16,7 @@ int cmd_doctor(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_validate(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+int cmd_sweep(int argc, char **argv);
 
 struct run;
 struct run_config;

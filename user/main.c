@@ -22,6 +22,7 @@ static const struct {
 	
 	{ "calibrate", cmd_calibrate, "measure the migration cost between every pair of CPUs" },
 	{ "validate", cmd_validate, "calibrate + controlled experiment + verdict (the main job)" },
+	{ "sweep", cmd_sweep, "run a workload at each migration cost: throughput, idle, witnesses" },
 	{ "report", cmd_report, "render a saved run again, or compare two runs" },
 	{ "doctor", cmd_doctor, "what this kernel allows migtrace to do, and why" },
 };
