@@ -38,12 +38,13 @@ UNIT_SRCS	:= $(wildcard tests/unit/test_*.c)
 UNIT_BINS	:= $(patsubst tests/unit/%.c,$(OUTPUT)/tests/unit/%,$(UNIT_SRCS))
 UNIT_SAN_BINS	:= $(patsubst tests/unit/%.c,$(OUTPUT)/tests/unit/san/%,$(UNIT_SRCS))
 
-# Debian packages: what building and running migtrace needs (`make run`), and what the
-# tests and the benchmark add (`make test`, `make bench`): the tools the counts are checked
-# against, PostgreSQL for the --unit test, qemu, busybox and Debian's kernels for the matrix.
+# Debian packages: what building and running migtrace needs (`make run`; gnuplot draws
+# --plot), and what the tests and the benchmark add (`make test`, `make bench`): the tools the
+# counts are checked against, promtool (prometheus) for the OpenMetrics export, PostgreSQL for the --unit test,
+# qemu, busybox and Debian's kernels for the matrix.
 RUN_PKGS	:= clang llvm libbpf-dev libelf-dev zlib1g-dev bpftool libjson-c-dev pkg-config \
-		   make gcc
-TEST_PKGS	:= $(RUN_PKGS) python3 libcmocka-dev libclang-rt-14-dev linux-perf bpftrace rt-tests stress-ng \
+		   make gcc gnuplot-nox
+TEST_PKGS	:= $(RUN_PKGS) prometheus python3 libcmocka-dev libclang-rt-14-dev linux-perf bpftrace rt-tests stress-ng \
 		   postgresql postgresql-contrib qemu-system-x86 busybox-static cpio
 DEB_PKGS	?= $(TEST_PKGS)
 

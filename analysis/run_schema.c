@@ -365,6 +365,16 @@ static bool written_null(const void *base, const struct rs_field *f)
 	       ((f->flags & RS_NULL_MIN) && get_int(p, f->type) == INT64_MIN);
 }
 
+bool rs_is_null(const void *base, const struct rs_field *f)
+{
+	return written_null(base, f);
+}
+
+int64_t rs_int(const void *base, const struct rs_field *f)
+{
+	return get_int((const char *)base + f->off, f->type);
+}
+
 void rs_write(struct json_writer *w, const void *base, const struct rs_table *t)
 {
 	for (int i = 0; i < t->n; i++) {

@@ -62,6 +62,10 @@ extern const struct rs_table rs_environment, rs_cache, rs_tunable, rs_config, rs
 extern const struct rs_table *const rs_all_tables[];
 extern const int rs_ntables;
 
+/* Whether member f of base is written as null (the exports write it empty). */
+bool rs_is_null(const void *base, const struct rs_field *f);
+/* An integer or enum member of base, widened. */
+int64_t rs_int(const void *base, const struct rs_field *f);
 /* Writes every member of t from base into the object being written. */
 void rs_write(struct json_writer *w, const void *base, const struct rs_table *t);
 /*

@@ -15,6 +15,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "compare.h"
+#include "export.h"
 #include "render_compare.h"
 #include "render_text.h"
 #include "run_file.h"
@@ -25,6 +26,7 @@ struct report_env {
 	int nfiles;
 	const char *output;		/* -o: the text to FILE instead of stdout */
 	const char *json;		/* --json: the run file again */
+	struct export_opts exports;	/* --csv, --openmetrics, --perfetto, --plot, --what-if */
 };
 
 static const char doc[] =
@@ -37,12 +39,13 @@ static const char doc[] =
 "runs' own 95 % intervals.  FILE may be '-' for stdin.  A file that is not a\n"
 "run file of this schema (docs/run-file.md) is refused in one line, exit 2.\n"
 "\n"
-"USAGE: migtrace report [-o OUT] [--json OUT] FILE\n"
+"USAGE: migtrace report [-o OUT] [--json OUT] [EXPORTS] FILE\n"
 "       migtrace report [-o OUT] A.json B.json\n"
 "\n"
 "EXAMPLES:\n"
 "    migtrace report run.json\n"
-"    migtrace report before.json after.json   # a tuning's effect\n";
+"    migtrace report before.json after.json   # a tuning's effect\n"
+"    migtrace report --csv out --openmetrics run.prom --plot out run.json\n";
 
 enum { OPT_JSON = 1000 };
 
@@ -60,6 +63,7 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	switch (key) {
 	case ARGP_KEY_INIT:
 		state->err_stream = mt_cli_err_stream();
+		state->child_inputs[0] = &env->exports;
 		break;
 	case 'o':
 		env->output = arg;
@@ -79,6 +83,10 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 				   "compare");
 		if (env->json && env->nfiles == 2)
 			argp_error(state, "--json writes one run: give one FILE");
+		if ((export_files_wanted(&env->exports) || env->exports.nwhatif) &&
+		    env->nfiles == 2)
+			argp_error(state, "the exports and --what-if are of one run: give one "
+				   "FILE");
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;
@@ -107,6 +115,7 @@ static int write_text(const struct report_env *env, struct run *const runs[2])
 		render_compare(af.f, cmp, env->files[0], env->files[1]);
 	} else {
 		render_text(af.f, runs[0]);
+		export_text(&env->exports, af.f, runs[0]);
 	}
 	if (env->output) {
 		rc = atomic_file_commit(&af) ? MT_EXIT_USAGE : 0;
@@ -124,7 +133,8 @@ out:
 
 int cmd_report(int argc, char **argv)
 {
-	static const struct argp argp = { opts, parse_arg, NULL, doc, NULL, NULL, NULL };
+	static const struct argp_child children[] = { { &export_argp, 0, NULL, 0 }, { 0 } };
+	static const struct argp argp = { opts, parse_arg, NULL, doc, children, NULL, NULL };
 	struct report_env env = { 0 };
 	struct run *runs[2] = { NULL, NULL };
 	char err[400];
@@ -134,7 +144,8 @@ int cmd_report(int argc, char **argv)
 		return MT_EXIT_USAGE;
 	/* an output that cannot be written is found before any work, like a bad input */
 	if ((env.output && atomic_file_check(env.output)) ||
-	    (env.json && atomic_file_check(env.json)))
+	    (env.json && atomic_file_check(env.json)) ||
+	    export_check(&env.exports, "migtrace report"))
 		return MT_EXIT_USAGE;
 	for (int i = 0; i < env.nfiles; i++) {
 		int e = run_file_read(env.files[i], &runs[i], err, sizeof(err));
@@ -147,6 +158,9 @@ int cmd_report(int argc, char **argv)
 	}
 	/* the run file first: if it cannot be written, no text has been printed either */
 	if (env.json && run_output_save(env.json, runs[0], "migtrace report"))
+		goto cleanup;
+	/* the exports next, each whole or not at all; the text last, as before */
+	if (export_files(&env.exports, runs[0], "migtrace report"))
 		goto cleanup;
 	rc = write_text(&env, runs);
 cleanup:

@@ -13,6 +13,7 @@
 #include "capture.h"
 #include "cli.h"
 #include "commands.h"
+#include "export.h"
 #include "parse.h"
 #include "render_text.h"
 #include "run_config.h"
@@ -73,6 +74,7 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	switch (key) {
 	case ARGP_KEY_INIT:
 		state->err_stream = mt_cli_err_stream();
+		state->child_inputs[0] = &c->exports;
 		break;
 	case 'p':
 		if (parse_long(arg, 1, INT_MAX, &c->pid))
@@ -138,11 +140,15 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 
 int cmd_run(int argc, char **argv)
 {
-	static const struct argp argp = { opts, parse_arg, NULL, doc, NULL, NULL, NULL };
+	static const struct argp_child children[] = { { &export_argp, 0, NULL, 0 }, { 0 } };
+	static const struct argp argp = { opts, parse_arg, NULL, doc, children, NULL, NULL };
 	struct run_config cfg;
 
 	run_config_default(&cfg, RUN_KIND_RUN);
 	if (argp_parse(&argp, argc, argv, ARGP_IN_ORDER, NULL, &cfg))
+		return MT_EXIT_USAGE;
+	/* an export that cannot be written is found before the workload runs */
+	if (export_check(&cfg.exports, "migtrace run"))
 		return MT_EXIT_USAGE;
 	return run_command(&cfg, NULL);
 }
@@ -172,8 +178,10 @@ int run_command(struct run_config *cfg, struct run *r)
 	if (run_analyze(r))
 		fprintf(stderr, "migtrace run: correlating units failed: out of memory\n");
 	render_text_results(text, r);
+	export_text(&cfg->exports, text, r);
 	fflush(text);
-	if (cfg->output && run_output_save(cfg->output, r, "migtrace run")) {
+	if ((cfg->output && run_output_save(cfg->output, r, "migtrace run")) ||
+	    export_files(&cfg->exports, r, "migtrace run")) {
 		rc = MT_EXIT_FAIL;
 		goto cleanup;
 	}

@@ -16,6 +16,7 @@
 #include "calibrate.h"
 #include "cli.h"
 #include "commands.h"
+#include "export.h"
 #include "parse.h"
 #include "render_text.h"
 #include "run_config.h"
@@ -87,6 +88,7 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	switch (key) {
 	case ARGP_KEY_INIT:
 		state->err_stream = mt_cli_err_stream();
+		state->child_inputs[0] = &env->cfg.exports;
 		break;
 	case 'c':
 		env->cpus_arg = arg;
@@ -216,7 +218,8 @@ static void experiment(struct validate_env *env, const struct cpu_set_list *cpus
 
 int cmd_validate(int argc, char **argv)
 {
-	static const struct argp argp = { opts, parse_arg, NULL, doc, NULL, NULL, NULL };
+	static const struct argp_child children[] = { { &export_argp, 0, NULL, 0 }, { 0 } };
+	static const struct argp argp = { opts, parse_arg, NULL, doc, children, NULL, NULL };
 	struct validate_env env = { .polluter_mbps = 200 };
 	struct cpu_set_list cpus = { 0 };
 	struct topology topo = { 0 };
@@ -228,7 +231,8 @@ int cmd_validate(int argc, char **argv)
 	if (argp_parse(&argp, argc, argv, 0, NULL, &env))
 		return MT_EXIT_USAGE;
 	/* A bad output path is found now, not after the calibration and the experiment. */
-	if (env.cfg.output && atomic_file_check(env.cfg.output))
+	if ((env.cfg.output && atomic_file_check(env.cfg.output)) ||
+	    export_check(&env.cfg.exports, "migtrace validate"))
 		return MT_EXIT_USAGE;
 	if (topology_read_caches(NULL, env.caches, &topo))
 		return MT_EXIT_FAIL;

@@ -18,6 +18,7 @@
 #include <stdio.h>
 
 #include "cachewalk.h"
+#include "export.h"
 #include "parse.h"
 #include "run.h"
 
@@ -39,6 +40,7 @@ struct run_config {
 	/* analysis and output */
 	const char *calibration;	/* --calibration FILE (a calibrate --json result) */
 	const char *output;		/* -o FILE; "-" for stdout */
+	struct export_opts exports;	/* --csv, --openmetrics, --perfetto, --plot, --what-if */
 
 	/* resolved by run_config_resolve(), before anything is launched */
 	char path[PATH_MAX];		/* the workload's executable */

@@ -1,0 +1,202 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The CSV export: one file per table of the run, a header row first.  The record and cell
+ * columns are the run file's members, walked from the same schema tables (run_schema.c), so
+ * their names carry their units (`age_ns`) exactly as docs/run-file.md documents them; a
+ * value the run file writes as null is an empty field.  Quoting is RFC 4180's.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "render_export.h"
+#include "run_schema.h"
+
+const char *const render_csv_names[] = {
+	"migrations.csv", "units.csv", "correlation.csv", "histograms.csv", "whatif.csv",
+};
+const int render_csv_nfiles = (int)(sizeof(render_csv_names) / sizeof(render_csv_names[0]));
+
+char *fmt_shortest(char *buf, size_t len, double v)
+{
+	if (!isfinite(v)) {
+		snprintf(buf, len, "%s", isnan(v) ? "NaN" : v > 0 ? "+Inf" : "-Inf");
+		return buf;
+	}
+	if (v == trunc(v) && fabs(v) < 1e15) {
+		snprintf(buf, len, "%.0f", v);
+		return buf;
+	}
+	for (int p = 1; p <= 17; p++) {
+		snprintf(buf, len, "%.*g", p, v);
+		if (strtod(buf, NULL) == v)
+			break;
+	}
+	return buf;
+}
+
+/* A string field: quoted when it holds a comma, a quote or a line break. */
+static void csv_string(FILE *f, const char *s, size_t n)
+{
+	if (!memchr(s, ',', n) && !memchr(s, '"', n) && !memchr(s, '\n', n) &&
+	    !memchr(s, '\r', n)) {
+		fwrite(s, 1, n, f);
+		return;
+	}
+	fputc('"', f);
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] == '"')
+			fputc('"', f);
+		fputc(s[i], f);
+	}
+	fputc('"', f);
+}
+
+static void csv_header(FILE *f, const struct rs_table *t, const char *first)
+{
+	if (first)
+		fprintf(f, "%s,", first);
+	for (int i = 0; i < t->n; i++)
+		fprintf(f, "%s%s", t->f[i].name, i + 1 < t->n ? "," : "\n");
+}
+
+/* One row of t's members of base: as the run file writes them, null as empty. */
+static void csv_row(FILE *f, const void *base, const struct rs_table *t)
+{
+	char b[40];
+
+	for (int i = 0; i < t->n; i++) {
+		const struct rs_field *fl = &t->f[i];
+		const char *p = (const char *)base + fl->off;
+		int64_t e;
+
+		if (i)
+			fputc(',', f);
+		if (((fl->flags & RS_IF_MIG) && !((const struct mt_unit *)base)->migs_before) ||
+		    rs_is_null(base, fl))
+			continue;
+		switch (fl->type) {
+		case RS_U64:
+			fprintf(f, "%llu", (unsigned long long)*(const uint64_t *)p);
+			break;
+		case RS_SIZE:
+			fprintf(f, "%zu", *(const size_t *)p);
+			break;
+		case RS_DBL:
+			if (isfinite(*(const double *)p))
+				fputs(fmt_shortest(b, sizeof(b), *(const double *)p), f);
+			break;
+		case RS_BOOL:
+			fputs(*(const bool *)p ? "true" : "false", f);
+			break;
+		case RS_STR:
+		case RS_BYTES:
+			csv_string(f, p, strnlen(p, fl->size));
+			break;
+		case RS_HEX32:
+			fprintf(f, "0x%x", *(const uint32_t *)p);
+			break;
+		case RS_ENUM:
+		case RS_ENUM_U8:
+			e = rs_int(base, fl);
+			if (e >= 0 && e < fl->nnames)
+				fputs(fl->names[e], f);
+			else
+				fprintf(f, "%lld", (long long)e);
+			break;
+		default:
+			fprintf(f, "%lld", (long long)rs_int(base, fl));
+		}
+	}
+	fputc('\n', f);
+}
+
+static void csv_migrations(FILE *f, const struct run *r)
+{
+	csv_header(f, &rs_migration, NULL);
+	for (size_t i = 0; i < r->nrecs; i++)
+		csv_row(f, &r->recs[i], &rs_migration);
+}
+
+static void csv_units(FILE *f, const struct run *r)
+{
+	csv_header(f, &rs_unit, NULL);
+	for (size_t i = 0; i < r->nunits; i++)
+		csv_row(f, &r->units[i], &rs_unit);
+}
+
+/* The cells of the correlation, with the mode they were made in (empty: no correlation). */
+static void csv_correlation(FILE *f, const struct run *r)
+{
+	csv_header(f, &rs_cell, "mode");
+	for (int i = 0; r->has_corr && i < r->corr.ncells; i++) {
+		fprintf(f, "%s,", r->corr.mode == CORR_CONTROLLED ? "controlled" : "natural");
+		csv_row(f, &r->corr.cells[i], &rs_cell);
+	}
+}
+
+/*
+ * The in-kernel log2 histograms, one row per slot: slot k holds [2^k, 2^(k+1)) µs, slot 0
+ * [0, 2) µs, the last slot open (hi_us empty).  One column per histogram: the age by cause,
+ * the kernel's age of load-balancer pulls, run slices, wakeup latency.
+ */
+static void csv_histograms(FILE *f, const struct run *r)
+{
+	fprintf(f, "slot,lo_us,hi_us");
+	for (int c = 0; c < MT_NR_CAUSES; c++)
+		fprintf(f, ",age_%s", mt_cause_names[c]);
+	fprintf(f, ",kernel_age_lb_pull,run_slice,wakeup_latency\n");
+	for (int k = 0; k < MT_HIST_SLOTS; k++) {
+		fprintf(f, "%d,%llu,", k, k ? 1ULL << k : 0ULL);
+		if (k + 1 < MT_HIST_SLOTS)
+			fprintf(f, "%llu", 1ULL << (k + 1));
+		for (int c = 0; c < MT_NR_CAUSES; c++)
+			fprintf(f, ",%llu", (unsigned long long)r->hists.age[c][k]);
+		fprintf(f, ",%llu,%llu,%llu\n", (unsigned long long)r->hists.kernel_age[k],
+			(unsigned long long)r->hists.slice[k],
+			(unsigned long long)r->hists.wakelat[k]);
+	}
+}
+
+/* The what-if rows (an estimate from this run: the header's last column says so). */
+static void csv_whatif(FILE *f, const struct whatif *w)
+{
+	char b[40];
+
+	fprintf(f, "threshold_ns,lb_pulls_judged,lb_pulls_hot,wakeups,wakeups_younger,"
+		"cost_cells,cost_units,refill_cost_ns,records_complete,estimate\n");
+	for (int i = 0; w && i < w->n; i++) {
+		const struct whatif_row *row = &w->row[i];
+
+		fprintf(f, "%lld,%llu,%llu,%llu,%llu,", (long long)row->threshold_ns,
+			(unsigned long long)row->lb_judged, (unsigned long long)row->lb_hot,
+			(unsigned long long)row->wakeups, (unsigned long long)row->wakeup_hot);
+		if (row->has_cost)
+			fprintf(f, "%d,%zu,%s", row->cost_cells, row->cost_units,
+				fmt_shortest(b, sizeof(b), row->cost_ns));
+		else
+			fprintf(f, ",,");
+		fprintf(f, ",%s,this run's moves judged again at the threshold\n",
+			w->records_complete ? "true" : "false");
+	}
+}
+
+void render_csv_file(FILE *f, int i, const struct run *r, const struct whatif *w)
+{
+	switch (i) {
+	case 0:
+		csv_migrations(f, r);
+		break;
+	case 1:
+		csv_units(f, r);
+		break;
+	case 2:
+		csv_correlation(f, r);
+		break;
+	case 3:
+		csv_histograms(f, r);
+		break;
+	default:
+		csv_whatif(f, w);
+	}
+}

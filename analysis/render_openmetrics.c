@@ -1,0 +1,285 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The Prometheus text exposition (format 0.0.4) of a run, as node_exporter's textfile
+ * collector reads it and `promtool check metrics` lints it: HELP and TYPE for every family,
+ * base units (seconds), counters ending in _total, no sample timestamps (the collector
+ * refuses them).  It is not OpenMetrics 1.0 proper (whose counter families drop _total and
+ * whose files end in `# EOF`): the collector's parser is the text format's.  Every value is
+ * the run's own, read from the model; a figure the run does not have is left out, not 0.
+ */
+#include <math.h>
+#include <string.h>
+#include <time.h>
+
+#include "render_export.h"
+
+/* A label value: escaped as the format says; bytes that are not UTF-8 become '?'. */
+static void label_value(FILE *f, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	while (*p) {
+		int n = *p < 0x80 ? 1 : (*p & 0xe0) == 0xc0 ? 2 : (*p & 0xf0) == 0xe0 ? 3 :
+			(*p & 0xf8) == 0xf0 ? 4 : 0;
+		bool ok = n > 0 && (n == 1 || *p >= 0xc2);
+
+		for (int i = 1; ok && i < n; i++)
+			ok = (p[i] & 0xc0) == 0x80;
+		if (!ok) {
+			fputc('?', f);
+			p++;
+			continue;
+		}
+		if (*p == '\\' || *p == '"')
+			fprintf(f, "\\%c", *p);
+		else if (*p == '\n')
+			fputs("\\n", f);
+		else
+			fwrite(p, 1, (size_t)n, f);
+		p += n;
+	}
+}
+
+static void family(FILE *f, const char *name, const char *type, const char *help)
+{
+	fprintf(f, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
+}
+
+static void sample_s(FILE *f, const char *name, double seconds)
+{
+	char b[40];
+
+	fprintf(f, "%s %s\n", name, fmt_shortest(b, sizeof(b), seconds));
+}
+
+/* The value of a sample whose name and labels are written: a number, and the line's end. */
+static void value(FILE *f, double v)
+{
+	char b[40];
+
+	fprintf(f, "%s\n", fmt_shortest(b, sizeof(b), v));
+}
+
+/* le of slot k's upper edge, 2^(k+1) µs, in seconds. */
+static char *slot_le(char *b, size_t len, int k)
+{
+	return fmt_shortest(b, len, ldexp(1.0, k + 1) * 1e-6);
+}
+
+/* Where in its slot an age is taken to lie for the estimated sum: the middle, µs. */
+static double slot_mid_us(int k)
+{
+	if (k == 0)
+		return 1.0;			/* [0, 2) µs */
+	if (k == MT_HIST_SLOTS - 1)
+		return ldexp(1.0, k);		/* open-ended: its lower edge, an underestimate */
+	return 1.5 * ldexp(1.0, k);
+}
+
+/* The age sums are exact when every migration counted has its record here. */
+static bool age_sums_exact(const struct run *r, double sum_s[MT_NR_CAUSES])
+{
+	uint64_t nrec[MT_NR_CAUSES] = { 0 };
+	bool exact = !r->stats.rb_dropped && !r->recs_not_kept;
+
+	memset(sum_s, 0, MT_NR_CAUSES * sizeof(double));
+	for (size_t i = 0; i < r->nrecs; i++) {
+		if (r->recs[i].cause >= MT_NR_CAUSES)
+			continue;
+		nrec[r->recs[i].cause]++;
+		sum_s[r->recs[i].cause] += (double)r->recs[i].age_ns * 1e-9;
+	}
+	for (int c = 0; c < MT_NR_CAUSES; c++) {
+		uint64_t n = 0;
+
+		for (int k = 0; k < MT_HIST_SLOTS; k++)
+			n += r->hists.age[c][k];
+		exact = exact && n == nrec[c];
+	}
+	if (exact)
+		return true;
+	for (int c = 0; c < MT_NR_CAUSES; c++) {
+		sum_s[c] = 0;
+		for (int k = 0; k < MT_HIST_SLOTS; k++)
+			sum_s[c] += (double)r->hists.age[c][k] * slot_mid_us(k) * 1e-6;
+	}
+	return false;
+}
+
+static void age_histogram(FILE *f, const struct run *r)
+{
+	const char *n = "migtrace_migration_age_seconds";
+	double sum_s[MT_NR_CAUSES];
+	bool exact = age_sums_exact(r, sum_s);
+	char b[40];
+
+	fprintf(f, "# HELP %s Age at migration (since the last switch-out on the source CPU; 0 "
+		"for a running task), by cause. Buckets are the kernel's log2 slots: le=2^(k+1) "
+		"us holds the ages under it. %s\n", n, exact ?
+		"_sum is exact: the sum of every migration record's age." :
+		"_sum is an estimate from slot midpoints (the open last slot at its lower edge): "
+		"not every migration has its record here.");
+	fprintf(f, "# TYPE %s histogram\n", n);
+	for (int c = 0; c < MT_NR_CAUSES; c++) {
+		uint64_t cum = 0;
+
+		for (int k = 0; k < MT_HIST_SLOTS; k++) {
+			cum += r->hists.age[c][k];
+			if (k + 1 < MT_HIST_SLOTS)
+				fprintf(f, "%s_bucket{cause=\"%s\",le=\"%s\"} %llu\n", n,
+					mt_cause_names[c], slot_le(b, sizeof(b), k),
+					(unsigned long long)cum);
+		}
+		fprintf(f, "%s_bucket{cause=\"%s\",le=\"+Inf\"} %llu\n", n, mt_cause_names[c],
+			(unsigned long long)cum);
+		fprintf(f, "%s_sum{cause=\"%s\"} %s\n", n, mt_cause_names[c],
+			fmt_shortest(b, sizeof(b), sum_s[c]));
+		fprintf(f, "%s_count{cause=\"%s\"} %llu\n", n, mt_cause_names[c],
+			(unsigned long long)cum);
+	}
+}
+
+static void run_info(FILE *f, const struct run *r)
+{
+	struct tm tm = { 0 };
+	const char *end;
+
+	family(f, "migtrace_run_info", "gauge", "The run these metrics describe, in its labels "
+	       "(the value is always 1).");
+	fprintf(f, "migtrace_run_info{kind=\"%s\",mode=\"%s\",kernel_release=\"",
+		r->setup.kind == RUN_KIND_VALIDATE ? "validate" : "run",
+		r->setup.mode == CORR_CONTROLLED ? "controlled" : "natural");
+	label_value(f, r->env.kernel_release);
+	fprintf(f, "\",command=\"");
+	label_value(f, r->meta.command);
+	fprintf(f, "\"} 1\n");
+	end = strptime(r->meta.start_time, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	if (end && !*end) {
+		family(f, "migtrace_run_start_time_seconds", "gauge", "When tracing began, "
+		       "seconds since the Unix epoch.");
+		fprintf(f, "migtrace_run_start_time_seconds %lld\n", (long long)timegm(&tm));
+	}
+	family(f, "migtrace_run_duration_seconds", "gauge", "How long tracing lasted.");
+	sample_s(f, "migtrace_run_duration_seconds", r->meta.duration_s);
+}
+
+static void counts(FILE *f, const struct run *r)
+{
+	int n = r->meta.nr_cpus;
+
+	family(f, "migtrace_migrations_total", "counter", "Real migrations (source CPU != "
+	       "destination) of the traced tasks, by cause, from the in-kernel counters "
+	       "(complete even when records were lost).");
+	for (int c = 0; c < MT_NR_CAUSES; c++)
+		fprintf(f, "migtrace_migrations_total{cause=\"%s\"} %llu\n", mt_cause_names[c],
+			(unsigned long long)r->stats.migrations[c]);
+	family(f, "migtrace_cpu_pair_migrations_total", "counter", "Real migrations of the "
+	       "traced tasks by source and destination CPU, all causes, from the in-kernel "
+	       "matrix; pairs without one are left out.");
+	for (int i = 0; r->pairs && i < n * n; i++)
+		if (r->pairs[i])
+			fprintf(f, "migtrace_cpu_pair_migrations_total{src_cpu=\"%d\",dst_cpu=\"%d\"}"
+				" %llu\n", i / n, i % n, (unsigned long long)r->pairs[i]);
+	family(f, "migtrace_records_lost_total", "counter", "Records lost to a full ring "
+	       "buffer (the counters and histograms still count them).");
+	fprintf(f, "migtrace_records_lost_total{kind=\"migration\"} %llu\n",
+		(unsigned long long)r->stats.rb_dropped);
+	fprintf(f, "migtrace_records_lost_total{kind=\"unit\"} %llu\n",
+		(unsigned long long)r->stats.units_dropped);
+	family(f, "migtrace_records_not_kept_total", "counter", "Records read but not kept "
+	       "past --max-records (counted only).");
+	fprintf(f, "migtrace_records_not_kept_total{kind=\"migration\"} %llu\n",
+		(unsigned long long)r->recs_not_kept);
+	fprintf(f, "migtrace_records_not_kept_total{kind=\"unit\"} %llu\n",
+		(unsigned long long)r->units_not_kept);
+}
+
+static void hot_times(FILE *f, const struct run *r)
+{
+	const struct corr_result *c = &r->corr;
+	const struct verdict *v = &r->verdict;
+
+	family(f, "migtrace_kernel_hot_seconds", "gauge", "The threshold task_hot() was judged "
+	       "at: the kernel's migration cost (source: tunable read, kernel default assumed, "
+	       "or --hot-ns).");
+	fprintf(f, "migtrace_kernel_hot_seconds{source=\"%s\"} ",
+		r->setup.hot_ns_arg != RUN_NO_HOT_ARG ? "--hot-ns" :
+		r->env.tunable.assumed ? "default assumed" : "tunable");
+	value(f, (double)r->meta.hot_ns * 1e-9);
+	if (r->calib.valid && isfinite(r->calib.hot_ns)) {
+		family(f, "migtrace_calibrated_hot_seconds", "gauge", "The calibrated hot time "
+		       "the verdict used (the 2004 method, median fill x 6 when robust).");
+		fprintf(f, "migtrace_calibrated_hot_seconds{robust=\"%s\"} ",
+			r->calib.robust ? "true" : "false");
+		value(f, r->calib.hot_ns * 1e-9);
+	}
+	if (r->has_corr && c->hot_state != CORR_HOT_NO_DATA && isfinite(c->hot_ns)) {
+		family(f, "migtrace_observed_hot_seconds", "gauge", "The observed hot time; with "
+		       "state \"above range\" or \"no cost\" it is a bound: the largest or "
+		       "smallest age measured.");
+		fprintf(f, "migtrace_observed_hot_seconds{state=\"%s\"} ",
+			corr_hot_state_names[c->hot_state & 3]);
+		value(f, c->hot_ns * 1e-9);
+		family(f, "migtrace_observed_hot_interval_seconds", "gauge", "The observed hot "
+		       "time's bootstrap 95 % interval (bound: lower, upper).");
+		fprintf(f, "migtrace_observed_hot_interval_seconds{bound=\"lower\"} ");
+		value(f, c->hot_lo_ns * 1e-9);
+		fprintf(f, "migtrace_observed_hot_interval_seconds{bound=\"upper\"} ");
+		value(f, c->hot_hi_ns * 1e-9);
+	}
+	if (r->has_verdict && isfinite(v->factor)) {
+		family(f, "migtrace_verdict_factor", "gauge", "How far the kernel's value is off "
+		       "the observed hot time (>= 1: observed/kernel when too low, kernel/observed "
+		       "when too high); exact=\"false\": at least this.");
+		fprintf(f, "migtrace_verdict_factor{verdict=\"%s\",exact=\"%s\"} ",
+			verdict_names[v->kind], v->factor_is_bound ? "false" : "true");
+		value(f, v->factor);
+	}
+}
+
+/* The what-if rows, one series per threshold: an estimate, as the HELP says. */
+static void whatif(FILE *f, const struct whatif *w)
+{
+	static const char *const what[] = { "lb_pulls_judged", "lb_pulls_hot", "wakeups",
+					     "wakeups_younger" };
+	char name[64], b[40];
+
+	for (int m = 0; m < 5; m++) {
+		if (m < 4)
+			snprintf(name, sizeof(name), "migtrace_whatif_%s", what[m]);
+		else
+			snprintf(name, sizeof(name), "migtrace_whatif_refill_cost_seconds");
+		fprintf(f, "# HELP %s An estimate from this run (its own moves judged again at "
+			"threshold_seconds, not a run at it): %s.\n# TYPE %s gauge\n", name,
+			m == 0 ? "load-balancer pull records with the kernel's age" :
+			m == 1 ? "of them, hot by task_hot()'s rule at the threshold" :
+			m == 2 ? "wakeup placement records" :
+			m == 3 ? "of them, younger than the threshold" :
+			"the refill cost of migrations younger than the threshold, from the "
+			"correlation", name);
+		for (int i = 0; i < w->n; i++) {
+			const struct whatif_row *row = &w->row[i];
+			uint64_t v = m == 0 ? row->lb_judged : m == 1 ? row->lb_hot :
+				     m == 2 ? row->wakeups : row->wakeup_hot;
+
+			if (m == 4 && !row->has_cost)
+				continue;
+			fprintf(f, "%s{threshold_seconds=\"%s\"} ", name,
+				fmt_shortest(b, sizeof(b), (double)row->threshold_ns * 1e-9));
+			if (m < 4)
+				fprintf(f, "%llu\n", (unsigned long long)v);
+			else
+				value(f, row->cost_ns * 1e-9);
+		}
+	}
+}
+
+void render_openmetrics(FILE *f, const struct run *r, const struct whatif *w)
+{
+	run_info(f, r);
+	counts(f, r);
+	age_histogram(f, r);
+	hot_times(f, r);
+	if (w && w->n)
+		whatif(f, w);
+}

@@ -1,0 +1,362 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The plots, drawn by gnuplot from data this file writes: the migration cost against age
+ * with its 95 % band and the three hot times; the age histogram by cause with the kernel's
+ * threshold; a heatmap of the live CPU-pair counts.  Each as PNG and SVG.  gnuplot works in
+ * a temporary directory inside the output directory; only once it has drawn everything are
+ * the images renamed out of it one by one, so a failure leaves no half-drawn file behind.
+ * The calibration matrix is not drawn: the run model keeps the calibrated hot time, not the
+ * matrix it came from.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "render_export.h"
+#include "units.h"
+
+#define PLOT_W 960	/* pixels (PNG) or points (SVG) */
+#define PLOT_H 600
+
+static const char *const plot_files[] = {
+	"cost-vs-age.png", "cost-vs-age.svg", "age-histogram.png", "age-histogram.svg",
+	"cpu-pairs.png", "cpu-pairs.svg",
+};
+
+/* A file in the temporary directory. */
+static FILE *open_in(const char *tmp, const char *name, const char *mode)
+{
+	char path[PATH_MAX];
+
+	if (snprintf(path, sizeof(path), "%s/%s", tmp, name) >= (int)sizeof(path)) {
+		errno = ENAMETOOLONG;
+		return NULL;
+	}
+	return fopen(path, mode);
+}
+
+/* The terminal loop every plot is drawn in: once as PNG, once as SVG. */
+static void begin(FILE *g, const char *name)
+{
+	fprintf(g, "do for [fmt in \"png svg\"] {\n"
+		"  if (fmt eq \"png\") { set terminal pngcairo size %d,%d font \"sans,11\" } "
+		"else { set terminal svg size %d,%d font \"sans,11\" background \"white\" }\n"
+		"  set output \"%s.\".fmt\n", PLOT_W, PLOT_H, PLOT_W, PLOT_H, name);
+}
+
+static void end(FILE *g)
+{
+	fprintf(g, "  set output\n  reset\n}\n");
+}
+
+/* A vertical line at x (first axis) with its label at the top, on the side with room. */
+static void vline(FILE *g, int tag, double x, const char *color, const char *label, int row,
+		  bool left)
+{
+	char b[40];
+
+	fprintf(g, "  set arrow %d from first %s, graph 0 to first %s, graph 1 nohead lw 2 "
+		"lc rgb \"%s\" dt %d\n", tag, fmt_shortest(b, sizeof(b), x), b, color, tag);
+	fprintf(g, "  set label %d \"%s\" at first %s, graph %.2f %s offset %s,0 tc rgb "
+		"\"%s\"\n", tag, label, b, 0.95 - 0.06 * row, left ? "right" : "left",
+		left ? "-0.5" : "0.5", color);
+}
+
+/* Cost against age: needs a correlation with cells. */
+static int cost_plot(const char *tmp, FILE *g, const struct run *r)
+{
+	const struct corr_result *c = &r->corr;
+	double lo = INFINITY, hi = 0, h[3];
+	const char *names[3] = { "calibrated", "kernel", "observed" };
+	const char *colors[3] = { "#1b9e77", "#d95f02", "#7570b3" };
+	char b[96], a[32];
+	int row = 0;
+	FILE *d;
+
+	if (!r->has_corr || !c->ncells)
+		return 0;
+	d = open_in(tmp, "cost.dat", "w");
+	if (!d)
+		return -errno;
+	fprintf(d, "# age_us cost_us cost_lo_us cost_hi_us n_migrated\n");
+	for (int i = 0; i < c->ncells; i++) {
+		const struct corr_cell *cl = &c->cells[i];
+		double age = corr_cell_age(c, i) / 1e3;
+
+		fprintf(d, "%g %g %g %g %zu\n", age, cl->cost_ns / 1e3, cl->cost_lo_ns / 1e3,
+			cl->cost_hi_ns / 1e3, cl->n_mig);
+		lo = fmin(lo, age);
+		hi = fmax(hi, age);
+	}
+	if (fclose(d))
+		return -errno;
+	h[0] = r->calib.valid ? r->calib.hot_ns / 1e3 : NAN;
+	h[1] = r->meta.hot_ns > 0 ? (double)r->meta.hot_ns / 1e3 : NAN;
+	h[2] = c->hot_state != CORR_HOT_NO_DATA ? c->hot_ns / 1e3 : NAN;
+	for (int i = 0; i < 3; i++)
+		if (isfinite(h[i]) && h[i] > 0) {
+			lo = fmin(lo, h[i]);
+			hi = fmax(hi, h[i]);
+		}
+	begin(g, "cost-vs-age");
+	fprintf(g, "  set title \"Migration cost by age (%s; 95 %% bootstrap band)\"\n",
+		c->mode == CORR_CONTROLLED ? "controlled experiment" : "natural migrations");
+	fprintf(g, "  set logscale x\n  set xrange [%g:%g]\n  set yrange [*<0:*]\n", lo / 2,
+		hi * 2);
+	fprintf(g, "  set xlabel \"age at migration (µs, log scale)\"\n"
+		"  set ylabel \"migration cost (µs): penalty after a migration - after a "
+		"same-CPU wake\"\n  set grid\n  set key top right box opaque\n"
+		"  set xzeroaxis lt -1\n");
+	for (int i = 0; i < 3; i++) {
+		if (!isfinite(h[i]) || h[i] <= 0)
+			continue;
+		fmt_ns(a, sizeof(a), h[i] * 1e3);
+		snprintf(b, sizeof(b), "%s %s%s", names[i], i == 2 && c->hot_state ==
+			 CORR_HOT_ABOVE ? "> " : i == 2 && c->hot_state == CORR_HOT_NO_COST ?
+			 "< " : "", a);
+		/* a label past 60 % of the (log) axis is put left of its line */
+		vline(g, i + 1, h[i], colors[i], b, row++,
+		      log(h[i] / (lo / 2)) > 0.6 * log(4 * hi / lo));
+	}
+	fprintf(g, "  plot \"cost.dat\" using 1:3:4 with filledcurves lc rgb \"#a6cee3\" "
+		"fs transparent solid 0.5 title \"95 %% interval\", \\\n"
+		"       \"cost.dat\" using 1:2 with linespoints lw 2 pt 7 lc rgb \"#1f78b4\" "
+		"title \"migration cost\"\n");
+	end(g);
+	return 0;
+}
+
+/* The age histogram by cause: stacked bars per log2 slot, the threshold drawn. */
+static int age_plot(const char *tmp, FILE *g, const struct run *r)
+{
+	int first = MT_HIST_SLOTS, last = -1, ncol = 0, col[MT_NR_CAUSES];
+	double t_us = (double)r->meta.hot_ns / 1e3;
+	char a[32], b[64];
+	FILE *d;
+
+	for (int c = 0; c < MT_NR_CAUSES; c++) {
+		bool any = false;
+
+		for (int k = 0; k < MT_HIST_SLOTS; k++)
+			if (r->hists.age[c][k]) {
+				any = true;
+				first = k < first ? k : first;
+				last = k > last ? k : last;
+			}
+		if (any)
+			col[ncol++] = c;
+	}
+	if (t_us >= 1) {
+		int kt = (int)floor(log2(t_us));
+
+		first = kt < first ? kt : first;
+		last = kt > last ? kt : last;
+	}
+	if (last < 0)
+		return 0;
+	if (last >= MT_HIST_SLOTS)
+		last = MT_HIST_SLOTS - 1;
+	d = open_in(tmp, "age.dat", "w");
+	if (!d)
+		return -errno;
+	fprintf(d, "slot");
+	for (int i = 0; i < ncol; i++)
+		fprintf(d, " \"%s\"", mt_cause_titles[col[i]]);
+	fprintf(d, "\n");
+	for (int k = first; k <= last; k++) {
+		if (k + 1 < MT_HIST_SLOTS)
+			fprintf(d, "\"%llu-%llu\"", k ? 1ULL << k : 0ULL, (1ULL << (k + 1)) - 1);
+		else
+			fprintf(d, "\"%llu-\"", 1ULL << k);
+		for (int i = 0; i < ncol; i++)
+			fprintf(d, " %llu", (unsigned long long)r->hists.age[col[i]][k]);
+		if (!ncol)
+			fprintf(d, " 0");
+		fprintf(d, "\n");
+	}
+	if (fclose(d))
+		return -errno;
+	begin(g, "age-histogram");
+	fprintf(g, "  set title \"Age at migration by cause (in-kernel log2 histogram, "
+		"complete)\"\n  set style data histograms\n  set style histogram rowstacked\n"
+		"  set style fill solid 0.85 border -1\n  set boxwidth 0.8\n"
+		"  set xtics rotate by -45 nomirror\n  set grid ytics\n  set key top left box "
+		"opaque\n  set yrange [0:*]\n  set offsets 0,0,graph 0.15,0\n"
+		"  set xlabel \"age at migration (µs, log2 slot: from-to)\" offset 0,-1\n"
+		"  set ylabel \"migrations\"\n");
+	/* slot k's bar is centred at k - first and spans [2^k, 2^(k+1)) µs */
+	if (t_us >= 1) {
+		snprintf(b, sizeof(b), "kernel threshold %s", fmt_ns(a, sizeof(a),
+			 (double)r->meta.hot_ns));
+		vline(g, 1, log2(t_us) - first - 0.5, "#d62728", b, 0,
+		      log2(t_us) - first > 0.6 * (last - first + 1));
+	}
+	if (ncol)
+		fprintf(g, "  plot for [i=2:%d] \"age.dat\" using i:xtic(1) title columnheader\n",
+			ncol + 1);
+	else
+		fprintf(g, "  plot \"age.dat\" using 2:xtic(1) title \"no migrations\"\n");
+	end(g);
+	return 0;
+}
+
+/* The live CPU-pair counts as a heatmap, over the CPUs that took part. */
+static int pairs_plot(const char *tmp, FILE *g, const struct run *r)
+{
+	int n = r->meta.nr_cpus, lo = n, hi = -1;
+	FILE *d;
+
+	for (int i = 0; r->pairs && i < n * n; i++)
+		if (r->pairs[i]) {
+			lo = i / n < lo ? i / n : lo;
+			lo = i % n < lo ? i % n : lo;
+			hi = i / n > hi ? i / n : hi;
+			hi = i % n > hi ? i % n : hi;
+		}
+	if (hi < 0)
+		return 0;
+	d = open_in(tmp, "pairs.dat", "w");
+	if (!d)
+		return -errno;
+	for (int s = lo; s <= hi; s++)
+		for (int t = lo; t <= hi; t++)
+			fprintf(d, "%d %d %llu\n", t, s,
+				(unsigned long long)r->pairs[s * n + t]);
+	if (fclose(d))
+		return -errno;
+	begin(g, "cpu-pairs");
+	fprintf(g, "  set title \"Migrations by CPU pair (this run, all causes)\"\n"
+		"  set xlabel \"destination CPU\"\n  set ylabel \"source CPU\"\n"
+		"  set cblabel \"migrations\"\n  set xrange [%g:%g]\n  set yrange [%g:%g]\n"
+		"  set xtics 1\n  set ytics 1\n  set size ratio -1\n"
+		"  set palette defined (0 \"white\", 1 \"#fdae6b\", 2 \"#e6550d\", 3 \"#7f2704\")\n"
+		"  set cbrange [0:*]\n", lo - 0.5, hi + 0.5, hi + 0.5, lo - 0.5);
+	fprintf(g, "  plot \"pairs.dat\" using 1:2:3 with image notitle, \\\n"
+		"       \"pairs.dat\" using 1:2:($1 == $2 ? \"-\" : sprintf(\"%%d\", $3)) with "
+		"labels notitle\n");
+	end(g);
+	return 0;
+}
+
+/* Runs gnuplot on plot.gp in tmp; its first error line goes to the message. */
+static int run_gnuplot(const char *tmp, const char *label)
+{
+	char line[256] = "";
+	int status, fd;
+	FILE *e;
+	pid_t pid;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		return -errno;
+	if (!pid) {
+		fd = chdir(tmp) ? -1 : open("gnuplot.err", O_WRONLY | O_CREAT | O_TRUNC, 0600);
+		if (fd < 0 || dup2(fd, 2) < 0)
+			_exit(126);
+		dup2(2, 1);
+		execlp("gnuplot", "gnuplot", "plot.gp", (char *)NULL);
+		_exit(127);
+	}
+	if (waitpid(pid, &status, 0) < 0)
+		return -errno;
+	if (WIFEXITED(status) && !WEXITSTATUS(status))
+		return 0;
+	e = open_in(tmp, "gnuplot.err", "r");
+	while (e && fgets(line, sizeof(line), e) && strspn(line, " \t\n^") == strlen(line))
+		;
+	if (e)
+		fclose(e);
+	line[strcspn(line, "\n")] = '\0';
+	fprintf(stderr, "%s: gnuplot failed (%s): %s\n", label,
+		WIFEXITED(status) && WEXITSTATUS(status) == 127 ? "not found in PATH" : "exit",
+		*line ? line : "no message");
+	return -EIO;
+}
+
+/* Empties and removes the temporary directory. */
+static void remove_tmp(const char *tmp)
+{
+	char path[PATH_MAX];
+	struct dirent *de;
+	DIR *dir = opendir(tmp);
+
+	while (dir && (de = readdir(dir)))
+		if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..") &&
+		    snprintf(path, sizeof(path), "%s/%s", tmp, de->d_name) < (int)sizeof(path))
+			unlink(path);
+	if (dir)
+		closedir(dir);
+	rmdir(tmp);
+}
+
+/* Each image drawn, renamed into dir; under sudo, given to the user as atomic_file does. */
+static int move_out(const char *tmp, const char *dir, const char *label)
+{
+	const char *uid = getenv("SUDO_UID"), *gid = getenv("SUDO_GID");
+	char from[PATH_MAX], to[PATH_MAX];
+
+	for (size_t i = 0; i < sizeof(plot_files) / sizeof(plot_files[0]); i++) {
+		if (snprintf(from, sizeof(from), "%s/%s", tmp, plot_files[i]) >=
+		    (int)sizeof(from) ||
+		    snprintf(to, sizeof(to), "%s/%s", dir, plot_files[i]) >= (int)sizeof(to)) {
+			fprintf(stderr, "%s: path too long: %s\n", label, dir);
+			return -ENAMETOOLONG;
+		}
+		if (access(from, F_OK))
+			continue;	/* not drawn: the run has no data for it */
+		chmod(from, 0644);
+		if (geteuid() == 0 && uid && gid && chown(from, (uid_t)atol(uid),
+							  (gid_t)atol(gid))) {
+			/* a root-owned image is still an image: not worth failing */
+		}
+		if (rename(from, to)) {
+			fprintf(stderr, "%s: renaming %s to %s failed: %s\n", label, from, to,
+				strerror(errno));
+			return -errno;
+		}
+	}
+	return 0;
+}
+
+int render_plot(const char *dir, const struct run *r, const char *label)
+{
+	char tmp[PATH_MAX];
+	FILE *g = NULL;
+	int err;
+
+	if (snprintf(tmp, sizeof(tmp), "%s/.migtrace-plot.XXXXXX", dir) >= (int)sizeof(tmp) ||
+	    !mkdtemp(tmp)) {
+		fprintf(stderr, "%s: cannot make a temporary directory in %s: %s\n", label, dir,
+			strerror(errno));
+		return -EIO;
+	}
+	g = open_in(tmp, "plot.gp", "w");
+	err = g ? 0 : -errno;
+	if (!err)
+		fprintf(g, "set encoding utf8\n");
+	if (!err)
+		err = cost_plot(tmp, g, r);
+	if (!err)
+		err = age_plot(tmp, g, r);
+	if (!err)
+		err = pairs_plot(tmp, g, r);
+	if (g && fclose(g) && !err)
+		err = -errno;
+	if (err)
+		fprintf(stderr, "%s: writing gnuplot's input in %s failed: %s\n", label, tmp,
+			strerror(-err));
+	if (!err)
+		err = run_gnuplot(tmp, label);
+	if (!err)
+		err = move_out(tmp, dir, label);
+	remove_tmp(tmp);
+	return err;
+}

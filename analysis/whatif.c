@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What if the threshold had been T: for each T, the load-balancer pulls the kernel would have
+ * called hot (task_hot()'s rule over the records' kernel age), the wakeup placements younger
+ * than T (the wakeup path never asks, but these are the moves T would be about), and the
+ * refill cost the correlation measured for migrations younger than T.  An estimate from this
+ * run's records: a different threshold would have changed what the scheduler did, so these
+ * are the moves this run made, judged again, not a run at T.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "render_export.h"
+#include "units.h"
+
+void whatif_compute(const struct run *r, const int64_t *t_ns, int n, struct whatif *w)
+{
+	memset(w, 0, sizeof(*w));
+	w->n = n < WHATIF_MAX ? n : WHATIF_MAX;
+	w->records_complete = !r->stats.rb_dropped && !r->recs_not_kept;
+	for (int i = 0; i < w->n; i++) {
+		struct whatif_row *row = &w->row[i];
+		int64_t t = t_ns[i];
+
+		row->threshold_ns = t;
+		for (size_t k = 0; k < r->nrecs; k++) {
+			const struct mt_migrate *m = &r->recs[k];
+
+			if (m->cause == MT_CAUSE_LB_PULL && (m->flags & MT_RF_KAGE_VALID)) {
+				row->lb_judged++;
+				row->lb_hot += MT_TASK_HOT(m->kernel_age_ns, t);
+			} else if (m->cause == MT_CAUSE_WAKEUP) {
+				row->wakeups++;
+				row->wakeup_hot += MT_TASK_HOT((int64_t)m->age_ns, t);
+			}
+		}
+		if (!r->has_corr)
+			continue;
+		/* the cost as the correlation's lost_ns counts it: each migrated unit at its
+		 * cell's cost, negative costs (noise) as 0; a cell is younger than T when the
+		 * age it stands for is */
+		row->has_cost = true;
+		for (int c = 0; c < r->corr.ncells; c++) {
+			const struct corr_cell *cl = &r->corr.cells[c];
+
+			if (!MT_TASK_HOT((int64_t)corr_cell_age(&r->corr, c), t))
+				continue;
+			row->cost_cells++;
+			row->cost_units += cl->n_mig;
+			if (isfinite(cl->cost_ns) && cl->cost_ns > 0)
+				row->cost_ns += (double)cl->n_mig * cl->cost_ns;
+		}
+	}
+}
+
+static double pct(uint64_t part, uint64_t whole)
+{
+	return whole ? 100.0 * (double)part / (double)whole : 0.0;
+}
+
+void render_whatif_text(FILE *f, const struct whatif *w)
+{
+	char a[32], b[32], c[48];
+
+	fprintf(f, "\nwhat if (an estimate from this run: its own moves judged again at each "
+		"threshold, not a run at it%s):\n", w->records_complete ? "" :
+		"; counts are of the records kept");
+	fprintf(f, "  %10s  %-24s  %-24s  %s\n", "threshold", "load-balance pulls hot",
+		"wakeups younger", "refill cost of migrations younger");
+	for (int i = 0; i < w->n; i++) {
+		const struct whatif_row *row = &w->row[i];
+		char lb[40], wk[40];
+
+		snprintf(lb, sizeof(lb), "%llu of %llu (%.1f %%)", (unsigned long long)row->lb_hot,
+			 (unsigned long long)row->lb_judged, pct(row->lb_hot, row->lb_judged));
+		snprintf(wk, sizeof(wk), "%llu of %llu (%.1f %%)",
+			 (unsigned long long)row->wakeup_hot, (unsigned long long)row->wakeups,
+			 pct(row->wakeup_hot, row->wakeups));
+		if (row->has_cost)
+			snprintf(c, sizeof(c), "%s over %zu units (%d age%s)",
+				 fmt_ns(b, sizeof(b), row->cost_ns), row->cost_units,
+				 row->cost_cells, row->cost_cells == 1 ? "" : "s");
+		else
+			snprintf(c, sizeof(c), "- (no units timed)");
+		fprintf(f, "  %10s  %-24s  %-24s  %s\n", fmt_ns(a, sizeof(a),
+			(double)row->threshold_ns), lb, wk, c);
+	}
+	fprintf(f, "  (hot: task_hot()'s rule, the kernel's age for pulls, migtrace's for wakeups; "
+		"cost: each migrated unit at the migration cost of its age, as measured here)\n");
+}
