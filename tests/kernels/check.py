@@ -564,6 +564,82 @@ class Judge:
             return r
         self.checks("tunable", names, fn)
 
+    def sweep(self):
+        names = ["sweep_refused_or_ran", "sweep_values_read_back", "sweep_table",
+                 "sweep_restored", "sweep_witnesses", "sweep_kill9_left_record",
+                 "sweep_stale_refused", "sweep_restore_after_kill9"]
+
+        def fn(c):
+            r = {}
+            writable = (c.text("writable") or "").strip() == "yes"
+            err = c.text("sweep.err") or ""
+            out = c.text("sweep.out") or ""
+            if not writable:
+                # where it cannot be written, sweep must refuse in one line and run nothing
+                line = [l for l in err.splitlines() if "cannot sweep" in l]
+                r["sweep_refused_or_ran"] = (c.rc("sweep") == 1 and bool(line) and
+                                             "report --what-if" in (line or [""])[0],
+                                             "tunable not writable (%s): sweep exit %s, %s" % (
+                                                 (c.text("writable.err") or c.text("orig.err") or "").strip(),
+                                                 c.rc("sweep"), one_line(err)))
+                for n in names[1:]:
+                    print("SKIP %s %s is not writable on this kernel: %s" % (
+                        n, TUNABLE, one_line((c.text("writable.err") or c.text("orig.err") or "").strip())))
+                    r[n] = None
+                return r
+            orig = (c.text("orig") or "").strip()
+            d = c.json("sweep.json")
+            r["sweep_refused_or_ran"] = (c.rc("sweep") == 0 and d is not None,
+                                         "sweep exit %s: %s" % (c.rc("sweep"), one_line(err[-300:])))
+            steps = re.findall(r"^migtrace sweep: repetition \d+/\d+, value .* \((\d+) ns, read back", err, re.M)
+            want = [1000000, 5000000, 25000000, 5000000, 25000000, 1000000]
+            r["sweep_values_read_back"] = ([int(x) for x in steps] == want,
+                                           "values read back %s, want %s" % (steps, want))
+            table = [l for l in out.splitlines() if re.match(r"^(1 ms|5 ms|25 ms) ", l)]
+            best = [l for l in out.splitlines() if l.startswith("best: ")]
+            for l in out.splitlines():
+                if l.startswith(("value ", "1 ms ", "5 ms ", "25 ms ", "best: ")):
+                    print("FIG sweep | %s" % l)
+            r["sweep_table"] = (len(table) == 3 and bool(best) and d is not None and
+                                len(d.get("runs", [])) == 6 and
+                                all(x["throughput_source"] == "hackbench 1 / Time" for x in d["runs"]),
+                                "table rows %d, best line %s, runs in the file %s" % (
+                                    len(table), bool(best), len((d or {}).get("runs", []))))
+            after = (c.text("after") or "").strip()
+            ss0, ss1 = (c.text("schedstats_orig") or "").strip(), (c.text("schedstats_after") or "").strip()
+            r["sweep_restored"] = (after == orig and ss0 == ss1 and
+                                   not (c.text("record_after") or "").strip(),
+                                   "tunable %r -> %r, sched_schedstats %r -> %r, record left: %r" % (
+                                       orig, after, ss0, ss1, (c.text("record_after") or "").strip()))
+            ok = d is not None and d["schedstats"]["available"] and d["schedstats"]["proc_schedstat"] and \
+                all(x["nr_failed_migrations_hot"] is not None and x["lb_hot_gained"] is not None
+                    for x in d["runs"])
+            if d is not None:
+                for x in d["runs"]:
+                    print("FIG sweep_witness %d ns: migtrace lb hot %d / judged %d; kernel "
+                          "nr_failed_migrations_hot %s, nr_forced_migrations %s, lb_hot_gained %s" % (
+                              x["value_ns"], x["lb_hot"], x["lb_judged"], x["nr_failed_migrations_hot"],
+                              x["nr_forced_migrations"], x["lb_hot_gained"]))
+            r["sweep_witnesses"] = (bool(ok), "schedstats %s" % ((d or {}).get("schedstats")))
+            ak = (c.text("after_kill") or "").strip()
+            r["sweep_kill9_left_record"] = (ak in ("2000000", "7000000") and
+                                            "migration_cost.restore" in (c.text("record_after_kill") or ""),
+                                            "after kill -9 the tunable reads %r, /run/migtrace: %r" % (
+                                                ak, (c.text("record_after_kill") or "").strip()))
+            serr = c.text("stale.err") or ""
+            r["sweep_stale_refused"] = (c.rc("stale") == 1 and "--restore" in serr and
+                                        (c.text("after_stale") or "").strip() == ak,
+                                        "stale sweep exit %s: %s" % (c.rc("stale"), one_line(serr)))
+            ar = (c.text("after_restore") or "").strip()
+            r["sweep_restore_after_kill9"] = (c.rc("restore") == 0 and ar == orig and
+                                              not (c.text("record_after_restore") or "").strip(),
+                                              "--restore exit %s, tunable %r (original %r), record %r: %s" % (
+                                                  c.rc("restore"), ar, orig,
+                                                  (c.text("record_after_restore") or "").strip(),
+                                                  one_line(c.text("restore.err") or "")))
+            return r
+        self.checks("sweep", names, fn)
+
 
 def to_ns(s):
     """'500 µs' / '2.50 ms' / '1.00 s' / '800 ns' (analysis/units.c fmt_ns) -> ns."""
@@ -603,6 +679,7 @@ def main():
     j.completeness()
     j.validate()
     j.tunable()
+    j.sweep()
     if done is None:
         print("NOTE the suite did not finish: %s" % (a.why or "no MT-DONE on the channel"))
     return 0

@@ -191,5 +191,50 @@ if [ -n "$TUNABLE_ORIG" ]; then
 fi
 case_end
 
+# migtrace sweep where the tunable is writable: a real sweep of three values with hackbench
+# (each value read back, the original and sched_schedstats back at the end), then a sweep
+# killed with SIGKILL mid-run (value and record left), a new sweep refused, `sweep
+# --restore`, the original back.  Where it is not writable, the refusal.  Raw outputs only.
+case_begin sweep
+cat "$TUNABLE" >"$CDIR/orig" 2>"$CDIR/orig.err"
+orig=$(cat "$CDIR/orig" 2>/dev/null)
+writable=no
+[ -n "$orig" ] && { echo "$orig" >"$TUNABLE"; } 2>"$CDIR/writable.err" && writable=yes
+echo "$writable" >"$CDIR/writable"
+cat /proc/sys/kernel/sched_schedstats >"$CDIR/schedstats_orig" 2>&1
+command -v hackbench >"$CDIR/hackbench" 2>&1
+if [ "$writable" = yes ]; then
+	TUNABLE_ORIG=$orig
+	run_to "$CDIR" sweep "$MT" sweep --values 1ms,5ms,25ms --reps 2 --cpus 0,1 \
+		-o "$CDIR/sweep.json" -- hackbench -g 2 -l 50
+	cat "$TUNABLE" >"$CDIR/after" 2>&1
+	cat /proc/sys/kernel/sched_schedstats >"$CDIR/schedstats_after" 2>&1
+	ls /run/migtrace >"$CDIR/record_after" 2>&1
+	"$MT" sweep --values 2ms,7ms -- sleep 100 >"$CDIR/kill.out" 2>"$CDIR/kill.err" &
+	pid=$!
+	i=0
+	while [ "$(cat "$TUNABLE")" = "$orig" ] && [ $i -lt 300 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	sleep 1
+	kill -9 "$pid"
+	wait "$pid" 2>/dev/null
+	cat "$TUNABLE" >"$CDIR/after_kill" 2>&1
+	ls /run/migtrace >"$CDIR/record_after_kill" 2>&1
+	run_to "$CDIR" stale "$MT" sweep --values 1ms,5ms -- true
+	cat "$TUNABLE" >"$CDIR/after_stale" 2>&1
+	run_to "$CDIR" restore "$MT" sweep --restore
+	cat "$TUNABLE" >"$CDIR/after_restore" 2>&1
+	ls /run/migtrace >"$CDIR/record_after_restore" 2>&1
+	restore_tunable
+	[ "$(cat /proc/sys/kernel/sched_schedstats 2>/dev/null)" != \
+	  "$(cat "$CDIR/schedstats_orig")" ] &&
+		cat "$CDIR/schedstats_orig" >/proc/sys/kernel/sched_schedstats 2>/dev/null
+else
+	run_to "$CDIR" sweep "$MT" sweep --values 1ms,5ms -- true
+fi
+case_end
+
 emit "MT-DONE $(now)"
 rm -rf "$WORK"

@@ -68,11 +68,11 @@ unavailable() {
 
 need_tools() {
 	local t missing=""
-	for t in qemu-system-x86_64 busybox cpio gzip python3 apt-get apt-cache dpkg-deb ldd; do
+	for t in qemu-system-x86_64 busybox cpio gzip python3 apt-get apt-cache dpkg-deb ldd hackbench; do
 		command -v "$t" >/dev/null || missing="$missing $t"
 	done
 	[ -z "$missing" ] && return 0
-	echo "missing:$missing (run \`make deps\`: TEST_PKGS has qemu-system-x86, busybox-static and cpio)"
+	echo "missing:$missing (run \`make deps\`: TEST_PKGS has qemu-system-x86, busybox-static, cpio and rt-tests)"
 	return 1
 }
 
@@ -98,9 +98,10 @@ build_initramfs() {
 		cp .output/workloads/wakeup .output/workloads/cachewalk "$stage/mt/.output/workloads/" &&
 		cp .output/tests/progs/{selfmig,balance,family} "$stage/mt/.output/tests/progs/" &&
 		cp tests/kernels/guest.sh "$stage/mt/guest.sh" &&
+		cp "$(command -v hackbench)" "$stage/usr/bin/hackbench" &&
 		cp tests/kernels/init "$stage/init" || return 1
 	chmod 755 "$stage/init"
-	bins="$stage/bin/busybox $stage/mt/migtrace $stage/mt/.output/workloads/* $stage/mt/.output/tests/progs/*"
+	bins="$stage/bin/busybox $stage/usr/bin/hackbench $stage/mt/migtrace $stage/mt/.output/workloads/* $stage/mt/.output/tests/progs/*"
 	# shellcheck disable=SC2086 # a list of paths
 	for lib in $(ldd $bins 2>/dev/null | awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// && $2 ~ /^\(0x/ { print $1 }' | sort -u); do
 		mkdir -p "$stage$(dirname "$lib")" && cp -L "$lib" "$stage$lib" || return 1
