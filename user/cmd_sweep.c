@@ -507,6 +507,11 @@ static int sweep_one(struct sweep_env *env, struct sweep_run *sr, int *sig)
 	stdout_back(saved);
 	if (!cap)
 		goto cleanup;
+	/* A signal while the tracer loaded: the held workload is never released. */
+	if (sweep_signal) {
+		*sig = sweep_signal;
+		goto cleanup;
+	}
 	if (witness_start(w, r->meta.pid))
 		fprintf(stderr, "migtrace sweep: no thread for the sched files: witnesses not "
 			"read\n");
