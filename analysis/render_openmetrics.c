@@ -63,7 +63,7 @@ static void value(FILE *f, double v)
 /* le of slot k's upper edge, 2^(k+1) µs, in seconds. */
 static char *slot_le(char *b, size_t len, int k)
 {
-	return fmt_shortest(b, len, ldexp(1.0, k + 1) * 1e-6);
+	return fmt_shortest(b, len, ldexp(1.0, k + 1) / 1e6);
 }
 
 /* Where in its slot an age is taken to lie for the estimated sum: the middle, µs. */
@@ -79,7 +79,7 @@ static double slot_mid_us(int k)
 /* The age sums are exact when every migration counted has its record here. */
 static bool age_sums_exact(const struct run *r, double sum_s[MT_NR_CAUSES])
 {
-	uint64_t nrec[MT_NR_CAUSES] = { 0 };
+	uint64_t nrec[MT_NR_CAUSES] = { 0 }, ns[MT_NR_CAUSES] = { 0 };
 	bool exact = !r->stats.rb_dropped && !r->recs_not_kept;
 
 	memset(sum_s, 0, MT_NR_CAUSES * sizeof(double));
@@ -87,7 +87,7 @@ static bool age_sums_exact(const struct run *r, double sum_s[MT_NR_CAUSES])
 		if (r->recs[i].cause >= MT_NR_CAUSES)
 			continue;
 		nrec[r->recs[i].cause]++;
-		sum_s[r->recs[i].cause] += (double)r->recs[i].age_ns * 1e-9;
+		ns[r->recs[i].cause] += r->recs[i].age_ns;
 	}
 	for (int c = 0; c < MT_NR_CAUSES; c++) {
 		uint64_t n = 0;
@@ -96,14 +96,15 @@ static bool age_sums_exact(const struct run *r, double sum_s[MT_NR_CAUSES])
 			n += r->hists.age[c][k];
 		exact = exact && n == nrec[c];
 	}
-	if (exact)
-		return true;
 	for (int c = 0; c < MT_NR_CAUSES; c++) {
-		sum_s[c] = 0;
-		for (int k = 0; k < MT_HIST_SLOTS; k++)
-			sum_s[c] += (double)r->hists.age[c][k] * slot_mid_us(k) * 1e-6;
+		double us = 0;
+
+		for (int k = 0; !exact && k < MT_HIST_SLOTS; k++)
+			us += (double)r->hists.age[c][k] * slot_mid_us(k);
+		/* divided, not multiplied by 1e-9: 267420 ns is 0.00026742 s, digit for digit */
+		sum_s[c] = exact ? (double)ns[c] / 1e9 : us / 1e6;
 	}
-	return false;
+	return exact;
 }
 
 static void age_histogram(FILE *f, const struct run *r)
@@ -194,6 +195,26 @@ static void counts(FILE *f, const struct run *r)
 		(unsigned long long)r->units_not_kept);
 }
 
+/* The observed hot time; its interval only when it was found inside the ages measured (out
+ * of range, the bootstrap's outcomes are placeholders one step past the range's ends). */
+static void observed(FILE *f, const struct corr_result *c)
+{
+	family(f, "migtrace_observed_hot_seconds", "gauge", "The observed hot time; with "
+	       "state \"above range\" or \"no cost\" it is a bound: the largest or smallest age "
+	       "measured.");
+	fprintf(f, "migtrace_observed_hot_seconds{state=\"%s\"} ",
+		corr_hot_state_names[c->hot_state & 3]);
+	value(f, c->hot_ns / 1e9);
+	if (c->hot_state != CORR_HOT_FOUND)
+		return;
+	family(f, "migtrace_observed_hot_interval_seconds", "gauge", "The observed hot time's "
+	       "bootstrap 95 % interval (bound: lower, upper).");
+	fprintf(f, "migtrace_observed_hot_interval_seconds{bound=\"lower\"} ");
+	value(f, c->hot_lo_ns / 1e9);
+	fprintf(f, "migtrace_observed_hot_interval_seconds{bound=\"upper\"} ");
+	value(f, c->hot_hi_ns / 1e9);
+}
+
 static void hot_times(FILE *f, const struct run *r)
 {
 	const struct corr_result *c = &r->corr;
@@ -205,28 +226,16 @@ static void hot_times(FILE *f, const struct run *r)
 	fprintf(f, "migtrace_kernel_hot_seconds{source=\"%s\"} ",
 		r->setup.hot_ns_arg != RUN_NO_HOT_ARG ? "--hot-ns" :
 		r->env.tunable.assumed ? "default assumed" : "tunable");
-	value(f, (double)r->meta.hot_ns * 1e-9);
+	value(f, (double)r->meta.hot_ns / 1e9);
 	if (r->calib.valid && isfinite(r->calib.hot_ns)) {
 		family(f, "migtrace_calibrated_hot_seconds", "gauge", "The calibrated hot time "
 		       "the verdict used (the 2004 method, median fill x 6 when robust).");
 		fprintf(f, "migtrace_calibrated_hot_seconds{robust=\"%s\"} ",
 			r->calib.robust ? "true" : "false");
-		value(f, r->calib.hot_ns * 1e-9);
+		value(f, r->calib.hot_ns / 1e9);
 	}
-	if (r->has_corr && c->hot_state != CORR_HOT_NO_DATA && isfinite(c->hot_ns)) {
-		family(f, "migtrace_observed_hot_seconds", "gauge", "The observed hot time; with "
-		       "state \"above range\" or \"no cost\" it is a bound: the largest or "
-		       "smallest age measured.");
-		fprintf(f, "migtrace_observed_hot_seconds{state=\"%s\"} ",
-			corr_hot_state_names[c->hot_state & 3]);
-		value(f, c->hot_ns * 1e-9);
-		family(f, "migtrace_observed_hot_interval_seconds", "gauge", "The observed hot "
-		       "time's bootstrap 95 % interval (bound: lower, upper).");
-		fprintf(f, "migtrace_observed_hot_interval_seconds{bound=\"lower\"} ");
-		value(f, c->hot_lo_ns * 1e-9);
-		fprintf(f, "migtrace_observed_hot_interval_seconds{bound=\"upper\"} ");
-		value(f, c->hot_hi_ns * 1e-9);
-	}
+	if (r->has_corr && c->hot_state != CORR_HOT_NO_DATA && isfinite(c->hot_ns))
+		observed(f, c);
 	if (r->has_verdict && isfinite(v->factor)) {
 		family(f, "migtrace_verdict_factor", "gauge", "How far the kernel's value is off "
 		       "the observed hot time (>= 1: observed/kernel when too low, kernel/observed "
@@ -265,11 +274,11 @@ static void whatif(FILE *f, const struct whatif *w)
 			if (m == 4 && !row->has_cost)
 				continue;
 			fprintf(f, "%s{threshold_seconds=\"%s\"} ", name,
-				fmt_shortest(b, sizeof(b), (double)row->threshold_ns * 1e-9));
+				fmt_shortest(b, sizeof(b), (double)row->threshold_ns / 1e9));
 			if (m < 4)
 				fprintf(f, "%llu\n", (unsigned long long)v);
 			else
-				value(f, row->cost_ns * 1e-9);
+				value(f, row->cost_ns / 1e9);
 		}
 	}
 }

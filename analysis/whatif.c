@@ -53,6 +53,16 @@ void whatif_compute(const struct run *r, const int64_t *t_ns, int n, struct what
 	}
 }
 
+/* s right-aligned in width columns: counted in characters, so "500 µs" lines up. */
+static void right(FILE *f, const char *s, int width)
+{
+	int chars = 0;
+
+	for (const char *p = s; *p; p++)
+		chars += (*p & 0xc0) != 0x80;
+	fprintf(f, "%*s%s", width > chars ? width - chars : 0, "", s);
+}
+
 static double pct(uint64_t part, uint64_t whole)
 {
 	return whole ? 100.0 * (double)part / (double)whole : 0.0;
@@ -82,8 +92,9 @@ void render_whatif_text(FILE *f, const struct whatif *w)
 				 row->cost_cells, row->cost_cells == 1 ? "" : "s");
 		else
 			snprintf(c, sizeof(c), "- (no units timed)");
-		fprintf(f, "  %10s  %-24s  %-24s  %s\n", fmt_ns(a, sizeof(a),
-			(double)row->threshold_ns), lb, wk, c);
+		fputs("  ", f);
+		right(f, fmt_ns(a, sizeof(a), (double)row->threshold_ns), 10);
+		fprintf(f, "  %-24s  %-24s  %s\n", lb, wk, c);
 	}
 	fprintf(f, "  (hot: task_hot()'s rule, the kernel's age for pulls, migtrace's for wakeups; "
 		"cost: each migrated unit at the migration cost of its age, as measured here)\n");
