@@ -1,0 +1,189 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The exports over a model made by hand: what-if counts each threshold by task_hot()'s rule
+ * (0: none hot, -1: all, else younger than it), its cost sums the cells under it as the
+ * correlation's lost time does; the exposition's histogram is cumulative and its sum says
+ * when it is estimated; CSV quotes what needs quoting and leaves nulls empty; the Perfetto
+ * file of a run without records is still a trace.
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "render_export.h"
+
+#define US 1000.0
+
+static void add_rec(struct run *r, uint8_t cause, uint64_t age_ns, int64_t kage_ns,
+		    const char *comm)
+{
+	struct mt_migrate m = { .pid = 7, .tgid = 7, .src_cpu = 0, .dst_cpu = 1, .cause = cause,
+				.age_ns = age_ns, .kernel_age_ns = kage_ns,
+				.flags = kage_ns >= 0 ? MT_RF_KAGE_VALID : 0 };
+
+	snprintf(m.comm, sizeof(m.comm), "%s", comm);
+	assert_int_equal(run_record_add(r, &m), 0);
+	r->stats.migrations[cause]++;
+	r->hists.age[cause][age_ns < 2000 ? 0 : (int)floor(log2((double)age_ns / 1000))]++;
+}
+
+static struct run *model(void)
+{
+	struct run *r = run_new();
+
+	assert_non_null(r);
+	snprintf(r->meta.command, sizeof(r->meta.command), "w");
+	r->meta.hot_ns = 500000;
+	assert_int_equal(run_alloc_pairs(r, 2), 0);
+	add_rec(r, MT_CAUSE_LB_PULL, 0, 100 * US, "a");
+	add_rec(r, MT_CAUSE_LB_PULL, 0, 3000 * US, "a");
+	add_rec(r, MT_CAUSE_LB_PULL, 0, -1, "a");		/* no kernel age: not judged */
+	add_rec(r, MT_CAUSE_WAKEUP, 400 * US, -1, "x,\"y\"");
+	add_rec(r, MT_CAUSE_WAKEUP, 6000 * US, -1, "b");
+	r->has_corr = true;
+	r->corr.mode = CORR_CONTROLLED;
+	r->corr.ncells = 3;
+	r->corr.cells[0] = (struct corr_cell){ .age_ns = 50 * US, .n_mig = 4, .cost_ns = 10 * US };
+	r->corr.cells[1] = (struct corr_cell){ .age_ns = 1000 * US, .n_mig = 2,
+					       .cost_ns = -5 * US };
+	r->corr.cells[2] = (struct corr_cell){ .age_ns = 5000 * US, .n_mig = 3, .cost_ns = 2 * US };
+	return r;
+}
+
+static bool near(double a, double b)
+{
+	return fabs(a - b) < 1e-9;
+}
+
+static void test_whatif(void **state)
+{
+	const int64_t t[] = { 0, -1, 500000, 4000000, 10000000 };
+	struct run *r = model();
+	struct whatif w;
+
+	(void)state;
+	whatif_compute(r, t, 5, &w);
+	assert_int_equal(w.n, 5);
+	assert_true(w.records_complete);
+	/* 0: task_hot() calls nothing hot */
+	assert_int_equal(w.row[0].lb_judged, 2);
+	assert_int_equal(w.row[0].lb_hot, 0);
+	assert_int_equal(w.row[0].wakeup_hot, 0);
+	assert_int_equal(w.row[0].cost_cells, 0);
+	/* -1: everything is hot, every cell counts (a negative cost as 0) */
+	assert_int_equal(w.row[1].lb_hot, 2);
+	assert_int_equal(w.row[1].wakeup_hot, 2);
+	assert_int_equal(w.row[1].cost_cells, 3);
+	assert_true(near(w.row[1].cost_ns, 4 * 10 * US + 3 * 2 * US));
+	/* 500 µs: the 100 µs pull, the 400 µs wakeup, the 50 µs cell */
+	assert_int_equal(w.row[2].lb_hot, 1);
+	assert_int_equal(w.row[2].wakeups, 2);
+	assert_int_equal(w.row[2].wakeup_hot, 1);
+	assert_int_equal(w.row[2].cost_cells, 1);
+	assert_int_equal(w.row[2].cost_units, 4);
+	assert_true(near(w.row[2].cost_ns, 40 * US));
+	/* 4 ms: two cells, the second's cost below 0 counted as 0 */
+	assert_int_equal(w.row[3].lb_hot, 2);
+	assert_int_equal(w.row[3].cost_units, 6);
+	assert_true(near(w.row[3].cost_ns, 40 * US));
+	assert_int_equal(w.row[4].wakeup_hot, 2);
+	r->stats.rb_dropped = 1;
+	whatif_compute(r, t, 1, &w);
+	assert_false(w.records_complete);
+	run_free(r);
+}
+
+/* What a renderer wrote, as a string the caller frees. */
+static char *capture(const struct run *r, int what, const struct whatif *w)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	if (what < 0)
+		render_openmetrics(f, r, w);
+	else if (what == 100)
+		assert_int_equal(render_perfetto(f, r), 0);
+	else
+		render_csv_file(f, what, r, w);
+	fclose(f);
+	return buf;
+}
+
+static void test_openmetrics(void **state)
+{
+	struct run *r = model();
+	char *s;
+
+	(void)state;
+	s = capture(r, -1, NULL);
+	/* the 400 µs wakeup is in slot 8, [256, 512) µs: under le=512 µs, not under 256 µs */
+	assert_non_null(strstr(s, "_bucket{cause=\"wakeup\",le=\"0.000256\"} 0\n"));
+	assert_non_null(strstr(s, "_bucket{cause=\"wakeup\",le=\"0.000512\"} 1\n"));
+	assert_non_null(strstr(s, "_bucket{cause=\"wakeup\",le=\"+Inf\"} 2\n"));
+	assert_non_null(strstr(s, "_sum{cause=\"wakeup\"} 0.0064\n"));
+	assert_non_null(strstr(s, "_sum is exact"));
+	assert_null(strstr(s, "migtrace_calibrated_hot_seconds"));	/* none: left out */
+	assert_null(strstr(s, "migtrace_whatif"));
+	free(s);
+	/* a record not kept: the sum from slot midpoints (384 µs + 6144 µs), and said so */
+	r->recs_not_kept = 1;
+	s = capture(r, -1, NULL);
+	assert_non_null(strstr(s, "_sum{cause=\"wakeup\"} 0.006528\n"));
+	assert_non_null(strstr(s, "_sum is an estimate from slot midpoints"));
+	free(s);
+	run_free(r);
+}
+
+static void test_csv(void **state)
+{
+	struct run *r = model();
+	char *s;
+
+	(void)state;
+	s = capture(r, 0, NULL);
+	assert_true(!strncmp(s, "ts_ns,pid,tgid,comm,src_cpu,dst_cpu,cause,", 42));
+	/* a comma and quotes quoted, a missing kernel age empty */
+	assert_non_null(strstr(s, ",\"x,\"\"y\"\"\",0,1,wakeup,running,0,0,400000,0,,0,0,\n"));
+	free(s);
+	s = capture(r, 2, NULL);
+	assert_non_null(strstr(s, "\ncontrolled,50000,0,"));
+	free(s);
+	s = capture(r, 3, NULL);
+	assert_non_null(strstr(s, "\n27,134217728,,"));	/* the last slot is open */
+	free(s);
+	run_free(r);
+}
+
+static void test_perfetto_empty(void **state)
+{
+	struct run *r = run_new();
+	char *s;
+
+	(void)state;
+	assert_non_null(r);
+	s = capture(r, 100, NULL);
+	assert_non_null(strstr(s, "\"traceEvents\":["));
+	assert_non_null(strstr(s, "\"CPUs\""));
+	free(s);
+	run_free(r);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_whatif),
+		cmocka_unit_test(test_openmetrics),
+		cmocka_unit_test(test_csv),
+		cmocka_unit_test(test_perfetto_empty),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
