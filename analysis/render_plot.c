@@ -190,7 +190,7 @@ static int age_plot(const char *tmp, FILE *g, const struct run *r)
 		"  set xtics rotate by -45 nomirror\n  set grid ytics\n  set key top left box "
 		"opaque\n  set yrange [0:*]\n  set offsets 0,0,graph 0.15,0\n"
 		"  set xlabel \"age at migration (µs, log2 slot: from-to)\" offset 0,-1\n"
-		"  set ylabel \"migrations\"\n");
+		"  set ylabel \"migrations\"\n  set xrange [-0.6:%g]\n", last - first + 0.6);
 	/* slot k's bar is centred at k - first and spans [2^k, 2^(k+1)) µs */
 	if (t_us >= 1) {
 		snprintf(b, sizeof(b), "kernel threshold %s", fmt_ns(a, sizeof(a),
@@ -202,7 +202,12 @@ static int age_plot(const char *tmp, FILE *g, const struct run *r)
 		fprintf(g, "  plot for [i=2:%d] \"age.dat\" using i:xtic(1) title columnheader\n",
 			ncol + 1);
 	else
-		fprintf(g, "  plot \"age.dat\" using 2:xtic(1) title \"no migrations\"\n");
+		/* one empty slot, the threshold's: its tic named by hand (gnuplot draws none
+		 * for a histogram of one row) */
+		fprintf(g, "  set yrange [0:1]\n  set key off\n  set label 9 \"no migrations in "
+			"this run\" at graph 0.5, graph 0.5 center\n  set xtics (\"%llu-%llu\" 0)\n"
+			"  plot \"age.dat\" using 2 notitle\n", first ? 1ULL << first : 0ULL,
+			(1ULL << (first + 1)) - 1);
 	end(g);
 	return 0;
 }
