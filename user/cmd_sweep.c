@@ -36,6 +36,8 @@
 #define SWEEP_OUT_MAX (1 << 20)	/* bytes of the workload's output kept for its report */
 #define WITNESS_TASKS 4096	/* traced tasks whose sched files are followed */
 #define WITNESS_PERIOD_MS 20	/* between readings of the sched files, ms */
+/* sched_schedstats' original while a sweep has it on (the tunable's record is tunable.c's) */
+#define SCHEDSTATS_RECORD "/run/migtrace/sched_schedstats.restore"
 
 static const char doc[] =
 "Sweep the scheduler's migration cost: run a workload under the tracer at each\n"
@@ -262,7 +264,7 @@ static int write_text(const char *path, const char *s)
 /* kernel.sched_schedstats on for the sweep, where it exists; the original kept. */
 static void schedstats_begin(struct sweep_env *env)
 {
-	char path[512], buf[32];
+	char path[512], rec[512], buf[32];
 	int err;
 
 	env->schedstats_orig = -1;
@@ -272,28 +274,48 @@ static void schedstats_begin(struct sweep_env *env)
 	env->schedstats_orig = atoi(buf);
 	if (env->schedstats_orig == 1)
 		return;
+	/* Its own record beside the tunable's, so that --restore undoes a kill -9 too. */
+	rooted(env, SCHEDSTATS_RECORD, rec, sizeof(rec));
+	snprintf(buf, sizeof(buf), "%d\n", env->schedstats_orig);
+	if (atomic_write_file(rec, buf, strlen(buf))) {
+		fprintf(stderr, "migtrace sweep: schedstats left as they are (%d): no record of "
+			"them could be written\n", env->schedstats_orig);
+		return;
+	}
 	err = write_text(path, "1\n");
-	if (err)
+	if (err) {
 		fprintf(stderr, "migtrace sweep: cannot enable schedstats (%s: %s): the kernel's "
-			"witnesses will read 0\n", path, strerror(-err));
-	else
+			"witnesses are not read\n", path, strerror(-err));
+		unlink(rec);
+	} else {
 		env->schedstats_set = true;
+	}
+}
+
+/* sched_schedstats back to orig, and its record removed once it is.  0 or -errno. */
+static int schedstats_put_back(const struct sweep_env *env, int orig)
+{
+	char path[512], rec[512], buf[16];
+	int err;
+
+	rooted(env, "/proc/sys/kernel/sched_schedstats", path, sizeof(path));
+	rooted(env, SCHEDSTATS_RECORD, rec, sizeof(rec));
+	snprintf(buf, sizeof(buf), "%d\n", orig);
+	err = write_text(path, buf);
+	if (err) {
+		fprintf(stderr, "migtrace sweep: restoring %s to %d failed: %s; run `sysctl "
+			"kernel.sched_schedstats=%d` as root\n", path, orig, strerror(-err), orig);
+		return err;
+	}
+	unlink(rec);
+	return 0;
 }
 
 static void schedstats_end(struct sweep_env *env)
 {
-	char path[512], buf[16];
-	int err;
-
 	if (!env->schedstats_set)
 		return;
-	rooted(env, "/proc/sys/kernel/sched_schedstats", path, sizeof(path));
-	snprintf(buf, sizeof(buf), "%d\n", env->schedstats_orig);
-	err = write_text(path, buf);
-	if (err)
-		fprintf(stderr, "migtrace sweep: restoring %s to %d failed: %s; run `sysctl "
-			"kernel.sched_schedstats=%d` as root\n", path, env->schedstats_orig,
-			strerror(-err), env->schedstats_orig);
+	schedstats_put_back(env, env->schedstats_orig);
 	env->schedstats_set = false;
 }
 
@@ -425,7 +447,8 @@ static void witness_stop(struct witness *w, struct sweep_run *sr)
 		return;
 	w->stop = 1;
 	pthread_join(w->thread, NULL);
-	sr->witness = true;
+	/* without schedstats the sched files have no such lines: nothing was witnessed */
+	sr->witness = w->ntasks > 0;
 	for (int i = 0; i < w->ntasks; i++) {
 		sr->failed_hot += w->task[i].failed_hot;
 		sr->forced += w->task[i].forced;
@@ -679,8 +702,9 @@ static void render_table(FILE *f, const struct sweep_env *env, const struct swee
 		fprintf(f, "kernel witnesses (schedstats, summed over all runs): k:hotfail = "
 			"nr_failed_migrations_hot, k:forced = nr_forced_migrations of the traced "
 			"tasks (read every %d ms while they ran: lower bounds); k:lbhot = "
-			"lb_hot_gained from /proc/schedstat over all CPUs%s\n", WITNESS_PERIOD_MS,
-			env->has_schedstat ? "" : " (no /proc/schedstat: '-')");
+			"lb_hot_gained from /proc/schedstat over all CPUs, all tasks%s; '-': not "
+			"found\n", WITNESS_PERIOD_MS,
+			env->has_schedstat ? "" : " (no /proc/schedstat here)");
 	best_of(sv, env->nvalues, &best, &second);
 	if (best < 0)
 		return;
@@ -851,7 +875,16 @@ static int sweep_all(struct sweep_env *env)
 static int sweep_restore(const struct sweep_env *env)
 {
 	int err = tunable_restore_from_record(env->root);
+	char rec[512], buf[32];
 
+	rooted(env, SCHEDSTATS_RECORD, rec, sizeof(rec));
+	if (read_text(rec, buf, sizeof(buf)) > 0) {
+		if (schedstats_put_back(env, atoi(buf)))
+			err = -EIO;
+		else
+			fprintf(stderr, "migtrace sweep: --restore: kernel.sched_schedstats back "
+				"to %d\n", atoi(buf));
+	}
 	if (err)
 		return MT_EXIT_FAIL;
 	fprintf(stderr, "migtrace sweep: --restore: the migration cost is as the record "

@@ -108,12 +108,13 @@ pid=$!
 wait_changed "$R"
 kill -KILL "$pid"
 wait "$pid" 2>/dev/null
-check sweep_kill9_left_changed test "$(value "$R")" = 2000000 -a -e "$(record "$R")"
+check sweep_kill9_left_changed test "$(value "$R")" = 2000000 -a -e "$(record "$R")" -a \
+	"$(schedstats "$R")" = 1
 err=$("$MT" sweep --root "$R" --values 1ms,5ms -- true 2>&1 >/dev/null); rc=$?
 check sweep_stale_record_refused test "$rc" = 1 -a "$(value "$R")" = 2000000
 check sweep_stale_record_names_restore sh -c "echo '$err' | grep -q -- '--restore'"
 "$MT" sweep --root "$R" --restore >/dev/null 2>&1; rc=$?
 check sweep_restore_exit_0 test "$rc" = 0
-check sweep_restore_value_back test "$(value "$R")" = 500000 -a ! -e "$(record "$R")"
+check sweep_restore_value_back restored "$R"
 "$MT" sweep --root "$R" --restore >/dev/null 2>&1; rc=$?
 check sweep_restore_nothing_left_exit_0 test "$rc" = 0

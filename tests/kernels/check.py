@@ -631,10 +631,12 @@ class Judge:
                                         (c.text("after_stale") or "").strip() == ak,
                                         "stale sweep exit %s: %s" % (c.rc("stale"), one_line(serr)))
             ar = (c.text("after_restore") or "").strip()
-            r["sweep_restore_after_kill9"] = (c.rc("restore") == 0 and ar == orig and
+            ssr = (c.text("schedstats_after_restore") or "").strip()
+            r["sweep_restore_after_kill9"] = (c.rc("restore") == 0 and ar == orig and ssr == ss0 and
                                               not (c.text("record_after_restore") or "").strip(),
-                                              "--restore exit %s, tunable %r (original %r), record %r: %s" % (
-                                                  c.rc("restore"), ar, orig,
+                                              "--restore exit %s, tunable %r (original %r), sched_schedstats %r (original %r), "
+                                              "record %r: %s" % (
+                                                  c.rc("restore"), ar, orig, ssr, ss0,
                                                   (c.text("record_after_restore") or "").strip(),
                                                   one_line(c.text("restore.err") or "")))
             return r

@@ -227,6 +227,7 @@ if [ "$writable" = yes ]; then
 	run_to "$CDIR" restore "$MT" sweep --restore
 	cat "$TUNABLE" >"$CDIR/after_restore" 2>&1
 	ls /run/migtrace >"$CDIR/record_after_restore" 2>&1
+	cat /proc/sys/kernel/sched_schedstats >"$CDIR/schedstats_after_restore" 2>&1
 	restore_tunable
 	[ "$(cat /proc/sys/kernel/sched_schedstats 2>/dev/null)" != \
 	  "$(cat "$CDIR/schedstats_orig")" ] &&
