@@ -36,6 +36,10 @@ else
 fi
 
 need_bpf_pair sweep_fake_tree || exit 0
+if ! command -v hackbench >/dev/null; then
+	fail sweep_fake_tree "hackbench is not installed (make deps: rt-tests)"
+	exit 0
+fi
 
 # fake ROOT: a 5.13+ tree (debugfs tunable, schedstats off) with the kernel default
 fake() {
