@@ -5,6 +5,7 @@
  * saying what is wrong.  A file it accepts must render as text without trouble, and write
  * back as a run file that it reads again to the same bytes (reading is idempotent after one
  * pass: what the writer normalises, such as a null for a negative CPU time, stays put).
+ * The exports that need no program (CSV, the exposition, Perfetto, what-if) render it too.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -12,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "render_export.h"
 #include "render_text.h"
 #include "run_file.h"
 
@@ -24,6 +26,23 @@ static char *serialise(const struct run *r, size_t *len)
 	if (!f || run_file_write(f, r) || fclose(f))
 		abort();
 	return buf;
+}
+
+/* The exports of r, to nowhere: they must not crash on anything the reader accepts. */
+static void exports(FILE *f, const struct run *r)
+{
+	static const int64_t t_ns[] = { -1, 0, 500000, INT64_MAX };
+	struct whatif w;
+	int err;
+
+	whatif_compute(r, t_ns, 4, &w);
+	render_whatif_text(f, &w);
+	for (int i = 0; i < render_csv_nfiles; i++)
+		render_csv_file(f, i, r, &w);
+	render_openmetrics(f, r, &w);
+	err = render_perfetto(f, r);
+	if (err && err != -ENOMEM)
+		abort();	/* a writer left unbalanced, or a write error on /dev/null */
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -43,6 +62,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	}
 	render_text(devnull, r);
+	exports(devnull, r);
 	one = serialise(r, &n1);
 	if (run_file_parse(one, n1, &again, err, sizeof(err)))
 		abort();	/* what the writer wrote, the reader must take */
