@@ -665,8 +665,8 @@ const char *topology_cache_source(const struct topology *t)
 	return sysfs ? "sysfs" : cpuid ? "cpuid" : "none";
 }
 
-static char *format_mask(const struct topology *t, const struct topo_mask *m, char *buf,
-			 size_t len)
+char *topo_mask_format(const struct topology *t, const struct topo_mask *m, char *buf,
+		       size_t len)
 {
 	struct cpu_set_list l = { 0 };
 
@@ -757,7 +757,7 @@ int topology_calib_cache(const struct topology *t, int cpu, int level, const cha
 			snprintf(shared, sizeof(shared), ", the largest per-core cache");
 		else if (strcmp(out->scope, "per-cluster") == 0)
 			snprintf(shared, sizeof(shared), ", the largest per-cluster cache (shared "
-				 "by CPUs %s)", format_mask(t, &k->shared, m, sizeof(m)));
+				 "by CPUs %s)", topo_mask_format(t, &k->shared, m, sizeof(m)));
 		else
 			snprintf(shared, sizeof(shared), ", the last-level cache (%s; none is "
 				 "known to be per-core)", out->scope);
@@ -791,7 +791,7 @@ static void print_caches(const struct topology *t, FILE *f, int cpu)
 										k->size_bytes));
 		if (k->shared_known)
 			fprintf(f, "shared by CPUs %s",
-				format_mask(t, &k->shared, buf, sizeof(buf)));
+				topo_mask_format(t, &k->shared, buf, sizeof(buf)));
 		else
 			fprintf(f, "sharing unknown");
 		if (k->source == TOPO_SRC_CPUID)

@@ -11,6 +11,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "topology.h"
+
 static inline void fs_mkdirs(const char *path)
 {
 	char buf[1024];
@@ -210,6 +212,20 @@ static inline char *fs_tempdir(void)
 	if (!d || !mkdtemp(d))
 		abort();
 	return d;
+}
+
+/* topology_print_summary() as a string, for checking what doctor shows (caller frees). */
+static inline char *fs_summary(const struct topology *t)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f)
+		abort();
+	topology_print_summary(t, f);
+	fclose(f);
+	return buf;
 }
 
 static inline void fs_rmtree(const char *d)

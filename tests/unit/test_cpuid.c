@@ -90,29 +90,6 @@ static struct cpu_set_list first_n(int n)
 	return l;
 }
 
-static char *cpus_of(const struct topology *t, const struct topo_mask *m, char *buf,
-		     size_t len)
-{
-	struct cpu_set_list l = { 0 };
-
-	for (int cpu = 0; cpu <= t->max_cpu; cpu++)
-		if (topo_mask_test(m, cpu))
-			l.cpu[l.n++] = cpu;
-	return format_cpu_list(&l, buf, len);
-}
-
-static char *summary_of(const struct topology *t)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-
-	assert_non_null(f);
-	topology_print_summary(t, f);
-	fclose(f);
-	return buf;
-}
-
 /* A 2004 result over cpus whose robust cells are cheap within `group` and dear across. */
 static struct calib_result *two_class_result(int n, int group)
 {
@@ -181,10 +158,10 @@ static void intel_leaf4(void **state)
 	k = topology_percore_cache(&t, 2);
 	assert_int_equal(k->size_bytes, 1280 * 1024);
 	assert_int_equal(k->source, TOPO_SRC_CPUID);
-	assert_string_equal(cpus_of(&t, &k->shared, buf, sizeof(buf)), "2-3");
+	assert_string_equal(topo_mask_format(&t, &k->shared, buf, sizeof(buf)), "2-3");
 	assert_string_equal(topology_cache_scope(&t, 2, k), "per-core");
 	k = topology_llc(&t, 1);
-	assert_string_equal(cpus_of(&t, &k->shared, buf, sizeof(buf)), "0-3");
+	assert_string_equal(topo_mask_format(&t, &k->shared, buf, sizeof(buf)), "0-3");
 	assert_true(topology_share_llc(&t, 0, 3));
 	assert_false(t.hybrid);
 	topology_free(&t);
@@ -239,8 +216,8 @@ static void amd_topoext_two_ccx(void **state)
 		for (int i = 0; i < t.cpu[cpu].ncache; i++) {
 			assert_int_equal(t.cpu[cpu].cache[i].size_bytes,
 					 s.cpu[cpu].cache[i].size_bytes);
-			assert_string_equal(cpus_of(&t, &t.cpu[cpu].cache[i].shared, a, sizeof(a)),
-					    cpus_of(&s, &s.cpu[cpu].cache[i].shared, b, sizeof(b)));
+			assert_string_equal(topo_mask_format(&t, &t.cpu[cpu].cache[i].shared, a, sizeof(a)),
+					    topo_mask_format(&s, &s.cpu[cpu].cache[i].shared, b, sizeof(b)));
 		}
 	}
 	assert_true(topology_share_llc(&t, 8, 15));
@@ -322,7 +299,7 @@ static void amd_legacy_this_vm(void **state)
 	k = topology_percore_cache(&t, 1);
 	assert_int_equal(k->level, 2);
 	assert_int_equal(k->size_bytes, 1 << 20);
-	assert_string_equal(cpus_of(&t, &k->shared, buf, sizeof(buf)), "1");
+	assert_string_equal(topo_mask_format(&t, &k->shared, buf, sizeof(buf)), "1");
 	assert_string_equal(topology_cache_scope(&t, 1, k), "per-core");
 	k = topology_llc(&t, 0);
 	assert_int_equal(k->size_bytes, 508ULL << 20);
@@ -337,7 +314,7 @@ static void amd_legacy_this_vm(void **state)
 	assert_string_equal(ch.source, "cpuid");
 	assert_string_equal(ch.what, "L2 Unified 1 MiB of CPU 0 (from CPUID leaf 0x80000006: "
 			    "sysfs lists no caches), the largest per-core cache");
-	sum = summary_of(&t);
+	sum = fs_summary(&t);
 	assert_non_null(strstr(sum, "  L2 Unified     1 MiB, shared by CPUs 0 (CPUID leaf "
 			       "0x80000006)\n"));
 	assert_non_null(strstr(sum, "  L3 Unified     508 MiB, sharing unknown (CPUID leaf "
@@ -360,7 +337,7 @@ static void amd_legacy_this_vm(void **state)
 	assert_int_equal(topology_read(root, &t), 0);
 	topology_apply_cpuid(&t, &cpus, info, true);
 	k = topology_percore_cache(&t, 0);
-	assert_string_equal(cpus_of(&t, &k->shared, buf, sizeof(buf)), "0-1");
+	assert_string_equal(topo_mask_format(&t, &k->shared, buf, sizeof(buf)), "0-1");
 	assert_string_equal(topology_cache_scope(&t, 0, k), "per-core");
 	topology_free(&t);
 	fs_rmtree(root);
@@ -418,16 +395,16 @@ static void intel_hybrid(void **state)
 	k = topology_percore_cache(&t, 5);
 	assert_int_equal(k->level, 2);
 	assert_int_equal(k->size_bytes, 4ULL << 20);
-	assert_string_equal(cpus_of(&t, &k->shared, buf, sizeof(buf)), "4-7");
+	assert_string_equal(topo_mask_format(&t, &k->shared, buf, sizeof(buf)), "4-7");
 	assert_string_equal(topology_cache_scope(&t, 5, k), "per-cluster");
 	k = topology_percore_cache(&t, 2);
 	assert_int_equal(k->size_bytes, 1280 * 1024);
-	assert_string_equal(cpus_of(&t, &k->shared, buf, sizeof(buf)), "2-3");
+	assert_string_equal(topo_mask_format(&t, &k->shared, buf, sizeof(buf)), "2-3");
 	assert_true(topology_share_llc(&t, 0, 7));
 	assert_int_equal(topology_calib_cache(&t, 6, 0, NULL, "test", &ch), 0);
 	assert_string_equal(ch.what, "L2 Unified 4 MiB of CPU 6 (from CPUID leaf 0x4: sysfs lists "
 			    "no caches), the largest per-cluster cache (shared by CPUs 4-7)");
-	sum = summary_of(&t);
+	sum = fs_summary(&t);
 	assert_non_null(strstr(sum, "; P-cores 0-3, E-cores 4-7\n"));
 	assert_non_null(strstr(sum, "  L2 Unified     4 MiB, shared by CPUs 4-7 (CPUID leaf 0x4; "
 			       "E-core CPU 4)\n"));

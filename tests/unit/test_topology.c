@@ -82,19 +82,6 @@ static void two_socket_smt(void **state)
 	free(root);
 }
 
-/* The summary as a string, for checking what doctor shows. */
-static char *summary_of(const struct topology *t)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-
-	assert_non_null(f);
-	topology_print_summary(t, f);
-	fclose(f);
-	return buf;
-}
-
 /* AMD with two CCXs: the L3 is per CCX, so there are two LLC groups. */
 static void amd_ccx_machine(void **state)
 {
@@ -129,7 +116,7 @@ static void amd_ccx_machine(void **state)
 	assert_string_equal(ch.source, "sysfs");
 	assert_string_equal(ch.what, "L2 Unified 512 KiB of CPU 0 (from sysfs), the largest "
 			    "per-core cache");
-	sum = summary_of(&t);
+	sum = fs_summary(&t);
 	assert_non_null(strstr(sum, "16 online CPUs (0-15), 8 cores, 1 package, 2 threads per "
 			       "core\n"));
 	assert_non_null(strstr(sum, "  L3 Unified     16 MiB, shared by CPUs 0-7 (sysfs)\n"));
@@ -181,7 +168,7 @@ static void hybrid_machine(void **state)
 	assert_int_equal(topology_distance(&t, 0, 1), 0);
 	assert_int_equal(topology_distance(&t, 0, 8), 1);
 	assert_int_equal(topology_distance(&t, 8, 12), 1);
-	sum = summary_of(&t);
+	sum = fs_summary(&t);
 	assert_non_null(strstr(sum, "16 online CPUs (0-15), 12 cores, 1 package, 2 threads per "
 			       "core; P-cores 0-7, E-cores 8-15\n"));
 	assert_non_null(strstr(sum, "  L2 Unified     1.2 MiB, shared by CPUs 0-1 (sysfs; P-core "
@@ -224,7 +211,7 @@ static void tree_without_caches(void **state)
 	/* SMT = 0, then the package: an unknown LLC is no level. */
 	assert_int_equal(topology_distance(&t, 0, 1), 0);
 	assert_int_equal(topology_distance(&t, 0, 2), 1);
-	sum = summary_of(&t);
+	sum = fs_summary(&t);
 	assert_non_null(strstr(sum, "; no caches for CPU 0: sysfs lists none under "));
 	assert_null(strstr(sum, "  L"));
 	free(sum);
