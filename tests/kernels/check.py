@@ -314,11 +314,14 @@ class Judge:
             # sched_setaffinity first (the host's 6.18), the stopper's wake-up places it:
             # waking.  On 6.12 the stopper, woken on the caller's own CPU, preempts the
             # caller before it blocks (also with preempt=full) and moves it queued: running,
-            # aged 0 by definition.  Either is a move by the stopper; 30_run.sh's age bounds
-            # (each < 1 ms, median < 100 us) are timing and are dropped under TCG.
+            # aged 0 by definition.  And when the caller blocked, was woken, and was still
+            # queued on its CPU when the stopper ran there (seen on the host: 3 of 23 once,
+            # a few µs off CPU), the stopper moves it queued.  Each is a move by the
+            # stopper; 30_run.sh's age bounds (each < 1 ms, median < 100 us) are timing and
+            # are dropped under TCG.
             odd = [(r["cause"], r["state"], r["age_ns"], r["by_comm"]) for r in migs + late
                    if not (r["cause"] == "affinity" and r["by_comm"].startswith("migration/")
-                           and (r["state"] == "waking"
+                           and (r["state"] in ("waking", "queued")
                                 or (r["state"] == "running" and r["age_ns"] == 0)))]
             states = {}
             for r in migs:
@@ -332,7 +335,7 @@ class Judge:
                 "selfmig_running_exit0": (c.rc("run") == 0, "migtrace exit %s" % c.rc("run")),
                 "selfmig_running_23": (len(migs) == 23, "%d affinity migrations of pid %d, expected 23: %s" % (
                     len(migs), pid, [(r["cause"], r["state"], r["by_comm"]) for r in allm])),
-                "selfmig_running_cause": (migs and not odd, "not affinity by migration/N, waking or running at age 0: %s" % (odd or "no records")),
+                "selfmig_running_cause": (migs and not odd, "not affinity by migration/N, waking, queued or running at age 0: %s" % (odd or "no records")),
                 "selfmig_src_dst_alternate": (migs and alt, "CPU pairs do not alternate: %s" % (
                     [(r["src_cpu"], r["dst_cpu"]) for r in migs])),
             }
