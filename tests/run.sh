@@ -29,13 +29,7 @@ for t in tests/integration/*.sh; do
 	bash "$t"
 done
 
-passed=$(grep -c '^PASS' "$results")
-failed=$(grep -c '^FAIL' "$results")
-skipped=$(grep -c '^SKIP' "$results")
-if [ "$failed" != 0 ]; then
-	echo "failed:"
-	grep '^FAIL' "$results" | sed 's/^FAIL /  /'
-fi
+bash tests/tally.sh "$results"
+status=$?
 rm -f "$results"
-echo "$passed passed, $failed failed, $skipped skipped"
-[ "$failed" = 0 ]
+exit $status

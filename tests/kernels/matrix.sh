@@ -410,14 +410,8 @@ fi
 echo "== kernel matrix in $(elapsed "$t_start") s"
 for l in "${summary[@]}"; do echo "  $l"; done
 if [ "$standalone" = 1 ]; then
-	passed=$(grep -c '^PASS' "$MT_RESULTS")
-	failed=$(grep -c '^FAIL' "$MT_RESULTS")
-	skipped=$(grep -c '^SKIP' "$MT_RESULTS")
-	if [ "$failed" != 0 ]; then
-		echo "failed:"
-		grep '^FAIL' "$MT_RESULTS" | sed 's/^FAIL /  /'
-	fi
+	bash "$ROOT/tests/tally.sh" "$MT_RESULTS"
+	status=$?
 	rm -f "$MT_RESULTS"
-	echo "$passed passed, $failed failed, $skipped skipped"
-	[ "$failed" = 0 ]
+	exit $status
 fi
