@@ -261,20 +261,26 @@ class Judge:
                 (first[0] if first else err.strip()[-300:])))}
         self.checks("run_loads", ["run_loads"], fn)
 
+    def selfmig_run(self, c, mode):
+        """A selfmig case's run record and the pid selfmig printed: (d, pid, None), or
+        (None, None, why) when there is nothing to judge."""
+        out = c.text("run.out") or ""
+        m = re.search(r"^selfmig %s pid (\d+) " % mode, out, re.M)
+        prob = self.run_problem(c)
+        if prob or not m:
+            return None, None, prob or "selfmig printed no pid: " + one_line(out[-300:])
+        return c.json("run.json"), int(m.group(1)), None
+
     def selfmig_sleeping(self):
         def fn(c):
-            out = c.text("run.out") or ""
-            m = re.search(r"^selfmig sleeping pid (\d+) ", out, re.M)
-            d = c.json("run.json")
-            prob = self.run_problem(c)
-            if prob or not m:
-                why = prob or "selfmig printed no pid: " + one_line(out[-300:])
+            d, pid, why = self.selfmig_run(c, "sleeping")
+            if why:
                 return {n: (False, why) for n in ("selfmig_sleeping_exit0", "selfmig_sleeping_23",
                                                   "selfmig_sleeping_cause", "selfmig_sleeping_src_dst")}
-            pid = int(m.group(1))
             allm = [r for r in d["migrations"] if r["pid"] == pid]
             migs, late = split_moves(allm)
-            moves = [l.split() for l in out.splitlines() if l.startswith("move ")]
+            moves = [l.split() for l in (c.text("run.out") or "").splitlines()
+                     if l.startswith("move ")]
             print("FIG selfmig_sleeping %d/23%s (attempts %s)" % (
                 len(migs), " +%d before pinning" % (len(allm) - len(migs)) if len(allm) > len(migs) else "",
                 (c.text("attempts") or "?").strip()))
@@ -301,13 +307,9 @@ class Judge:
                  "selfmig_src_dst_alternate"]
 
         def fn(c):
-            out = c.text("run.out") or ""
-            m = re.search(r"^selfmig running pid (\d+) ", out, re.M)
-            d = c.json("run.json")
-            prob = self.run_problem(c)
-            if prob or not m:
-                return {n: (False, prob or "selfmig printed no pid") for n in names}
-            pid = int(m.group(1))
+            d, pid, why = self.selfmig_run(c, "running")
+            if why:
+                return {n: (False, why) for n in names}
             allm = [r for r in d["migrations"] if r["pid"] == pid]
             migs, late = split_moves(allm)
             # The stopper moves it: affinity, run by migration/N.  Where the caller blocks in
