@@ -168,6 +168,8 @@ static const struct rs_field stats_f[] = {
 	FLD("units", RS_U64, R, stats.units, 0),
 	FLD("units_lost", RS_U64, R, stats.units_dropped, 0),
 	FLD("units_not_kept", RS_U64, R, units_not_kept, 0),
+	FLD("offcpu_records", RS_U64, R, stats.offcpu_records, RS_OPTIONAL),
+	FLD("offcpu_records_lost", RS_U64, R, stats.offcpu_dropped, RS_OPTIONAL),
 	FLD("wakeup_records", RS_U64, R, sum.wakeup_records, 0),
 	FLD("wakeup_hot", RS_U64, R, sum.wakeup_hot, 0),
 };

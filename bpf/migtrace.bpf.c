@@ -51,6 +51,7 @@ const volatile __u32 nr_cpus = 1;		/* size of a row of cpu_pairs */
 const volatile __s64 hot_ns = 500000;		/* the threshold task_hot() is judged at */
 const volatile __u64 wakeup_bytes = 1 << 18;	/* wake the reader past this backlog */
 const volatile __s16 cpu_node[MT_MAX_CPUS] = {};	/* NUMA node per CPU, -1 unknown */
+const volatile bool offcpu_records = false;	/* the workload logs its own units */
 
 struct task_ctx {
 	__u64 switched_in_ns;
@@ -388,6 +389,28 @@ out:
 	t->runtime_since_mig_ns = 0;
 }
 
+/* An off-CPU period, for the join of self-timed units (struct mt_offcpu). */
+static __always_inline void emit_offcpu(struct task_struct *p, struct task_ctx *t,
+					struct mt_counts *c, __u64 now)
+{
+	struct mt_offcpu *r = bpf_ringbuf_reserve(&events, sizeof(*r), 0);
+
+	if (!r) {
+		c->stats.offcpu_dropped++;
+		return;
+	}
+	r->kind = MT_REC_OFFCPU;
+	r->pid = p->pid;
+	r->tgid = p->tgid;
+	r->cpu = bpf_get_smp_processor_id();
+	r->preempted = t->preempted;
+	r->pad = 0;
+	r->off_ns = t->switched_out_ns;
+	r->on_ns = now;
+	bpf_ringbuf_submit(r, rb_flags());
+	c->stats.offcpu_records++;
+}
+
 /*
  * Completeness, at each switch-in of a traced task: the kernel's own count of its
  * migrations (se.nr_migrations, bumped in set_task_cpu() when the CPU changes) goes into
@@ -444,6 +467,8 @@ int BPF_PROG(mt_switch, bool preempt, struct task_struct *prev, struct task_stru
 		t->switched_in_ns = now;
 		if (t->switched_out_ns && now > t->switched_out_ns)
 			t->last_off_ns = now - t->switched_out_ns;
+		if (offcpu_records && t->switched_out_ns)
+			emit_offcpu(next, t, c, now);
 		account_switch_in(next, t, c, now);
 		if (t->wakeup_clock_ns) {
 			__u64 clock = rq_clock_of(next);
@@ -618,10 +643,9 @@ int BPF_PROG(mt_wakeup_new, struct task_struct *p)
 }
 
 /*
- * Units: entry and return of the unit function (cachewalk_unit, or --unit BINARY:FUNCTION),
- * attached by user space to every process and filtered here like everything else.  Two entry
- * programs: only cachewalk's passes its tag and nominal age, an arbitrary function's
- * arguments are not read.
+ * Units of --unit BINARY:FUNCTION: entry and return of the function, attached by user space
+ * to every process and filtered here like everything else; its arguments are not read.  (The
+ * built-in workloads time their own units and log them: no probe, see workloads/unit_log.h.)
  */
 static __always_inline int unit_enter(__u64 tag, __u64 nominal_ns)
 {
@@ -641,18 +665,10 @@ static __always_inline int unit_enter(__u64 tag, __u64 nominal_ns)
 	return 0;
 }
 
-/* --unit BINARY:FUNCTION: any function; its arguments mean nothing to us. */
 SEC("uprobe")
 int BPF_KPROBE(mt_unit_enter)
 {
-	return unit_enter(0, 0);
-}
-
-/* cachewalk_unit(walk, tag, nominal_age_ns): the role and aimed-at age ride along. */
-SEC("uprobe")
-int BPF_KPROBE(mt_cw_unit_enter, void *walk, __u64 tag, __u64 nominal_ns)
-{
-	return unit_enter(tag, nominal_ns);
+	return unit_enter(CW_TAG_NATURAL, 0);
 }
 
 SEC("uretprobe")

@@ -40,6 +40,7 @@ enum mt_track_mode {
 enum mt_rec_kind {
 	MT_REC_MIGRATE = 1,
 	MT_REC_UNIT = 2,
+	MT_REC_OFFCPU = 3,
 };
 
 enum mt_rec_flags {
@@ -99,6 +100,22 @@ struct mt_unit {
 };
 
 /*
+ * One off-CPU period of a traced thread, sent at its switch-in, and only in runs whose units
+ * the workload timed itself (the unit log, workloads/unit_log.h): user space joins those
+ * units with these periods and the migration records by time, per thread.
+ */
+struct mt_offcpu {
+	__u32 kind;			/* MT_REC_OFFCPU */
+	__u32 pid;
+	__u32 tgid;
+	__u16 cpu;			/* where it was switched in */
+	__u8 preempted;			/* the switch-out was involuntary */
+	__u8 pad;
+	__u64 off_ns;			/* CLOCK_MONOTONIC: switched out */
+	__u64 on_ns;			/* CLOCK_MONOTONIC: switched in again */
+};
+
+/*
  * The role of a unit: the 2nd argument of the unit function.  Only the built-in cachewalk
  * passes one (its controlled experiment, workloads/cachewalk.c); the units of any other
  * function, and cachewalk's natural mode, are CW_TAG_NATURAL.
@@ -137,6 +154,8 @@ struct mt_stats {
 					 * tasks' migrations while traced, up to their last run */
 	__u64 storage_busy;		/* events of tgid-marked tasks that found task storage
 					 * busy (nested on a CPU) and were not handled */
+	__u64 offcpu_records;		/* off-CPU records submitted (self-timed units only) */
+	__u64 offcpu_dropped;		/* ... lost: ring buffer full */
 };
 
 /* In-kernel histograms: log2 of µs. */

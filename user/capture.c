@@ -23,8 +23,16 @@
 #include "commands.h"
 #include "launch.h"
 #include "tracer.h"
+#include "unit_join.h"
+#include "unit_log_reader.h"
 
 #define GRACE_NS 2000000000ULL	/* between the signals that end a workload */
+#define UNIT_LOG_SLOTS 32768	/* 1.5 MiB: over half a second of 40 µs units on 2 CPUs */
+/*
+ * The join waits this long past a poll's start for records still being written on another
+ * CPU: a BPF program runs with preemption off and takes µs.
+ */
+#define JOIN_SLACK_NS 1000000ULL
 
 /*
  * Ending a launched workload: the first signal goes to its whole process group; whatever
@@ -48,6 +56,10 @@ struct capture {
 	struct rusage entry;	/* our rusage when the capture began */
 	double start_cpu_s;	/* our CPU when tracing began, after load and attach */
 	uint64_t deadline_ns;	/* --duration's end, 0 for none */
+	/* self-timed units (the built-in cachewalk): its log and their join */
+	struct unit_log_reader ulog;
+	struct unit_join *join;
+	int join_err;		/* the first error of the join: out of memory */
 };
 
 static volatile sig_atomic_t got_signal;
@@ -92,31 +104,76 @@ static long self_peak_rss_kib(void)
 /* The consumers of the record stream: each kind of record into the model. */
 static int on_migrate(void *ctx, const struct mt_migrate *m)
 {
-	return run_record_add(ctx, m);
+	struct capture *cap = ctx;
+
+	if (cap->join && !cap->join_err)
+		cap->join_err = unit_join_migration(cap->join, m);
+	return run_record_add(cap->r, m);
 }
 
 static int on_unit(void *ctx, const struct mt_unit *u)
 {
-	return run_record_add_unit(ctx, u);
+	struct capture *cap = ctx;
+
+	return run_record_add_unit(cap->r, u);
 }
 
-/* Units: --unit BINARY:FUNCTION, or the built-in cachewalk's own unit function. */
+static int on_offcpu(void *ctx, const struct mt_offcpu *o)
+{
+	struct capture *cap = ctx;
+
+	if (!cap->join_err)
+		cap->join_err = unit_join_offcpu(cap->join, o);
+	return 0;
+}
+
+static int on_logged_unit(void *ctx, const struct mt_unit_slot *s)
+{
+	struct capture *cap = ctx;
+	struct uj_unit u = {
+		.tid = s->tid, .cpu_start = s->cpu_start, .cpu_end = s->cpu_end,
+		.start_ns = s->start_ns, .end_ns = s->end_ns, .tag = s->tag,
+		.nominal_age_ns = s->nominal_age_ns,
+	};
+
+	if (!cap->join_err)
+		cap->join_err = unit_join_unit(cap->join, &u);
+	return 0;
+}
+
+/*
+ * Units the workload timed itself arrive through the unit log, and are joined with the
+ * records read so far: those of units that ended before watermark_ns (UINT64_MAX: all).
+ */
+static void join_units(struct capture *cap, uint64_t watermark_ns, bool final)
+{
+	if (!cap->join)
+		return;
+	unit_log_drain(&cap->ulog, final, on_logged_unit, cap);
+	if (!cap->join_err)
+		cap->join_err = unit_join_flush(cap->join, watermark_ns);
+}
+
+/*
+ * Units: --unit BINARY:FUNCTION is timed by a uprobe + uretprobe pair; the built-in cachewalk
+ * times its own units and logs them (workloads/unit_log.h), which costs it no trap.
+ */
 static int attach_units(struct capture *cap)
 {
 	const struct run_config *cfg = cap->cfg;
-	const char *bin = cfg->unit_bin, *func = cfg->unit_func;
 	int err;
 
-	if (!cfg->unit_arg) {
-		if (!cfg->exec_argv || !cfg->cachewalk)
-			return 0;
-		bin = cfg->path;
-		func = CACHEWALK_UNIT_FUNC;
+	if (cap->join) {
+		snprintf(cap->r->meta.unit_spec, sizeof(cap->r->meta.unit_spec), "unit-log:%s",
+			 cfg->path);
+		return 0;
 	}
-	err = tracer_attach_unit(&cap->tr, bin, func, !cfg->unit_arg);
+	if (!cfg->unit_arg)
+		return 0;
+	err = tracer_attach_unit(&cap->tr, cfg->unit_bin, cfg->unit_func);
 	if (!err)
 		snprintf(cap->r->meta.unit_spec, sizeof(cap->r->meta.unit_spec), "%s:%s",
-			 bin, func);
+			 cfg->unit_bin, cfg->unit_func);
 	return err;
 }
 
@@ -124,6 +181,8 @@ struct capture *capture__open(const struct run_config *cfg, struct run *r, int *
 {
 	struct capture *cap = calloc(1, sizeof(*cap));
 	struct tracer_opts topts = { 0 };
+	struct launch_fd pass = { .env = MT_UNIT_LOG_ENV };
+	bool self_timed;
 
 	*status = MT_EXIT_FAIL;
 	if (!cap)
@@ -131,19 +190,30 @@ struct capture *capture__open(const struct run_config *cfg, struct run *r, int *
 	cap->cfg = cfg;
 	cap->r = r;
 	cap->child = (struct launch){ .pid = -1, .go_fd = -1, .err_fd = -1 };
+	cap->ulog.fd = -1;
 	getrusage(RUSAGE_SELF, &cap->entry);
 	mt_libbpf_init(mt_verbose);
+	self_timed = cfg->exec_argv && cfg->cachewalk && !cfg->unit_arg;
+	if (self_timed && unit_log_create(&cap->ulog, UNIT_LOG_SLOTS))
+		goto fail;
+	pass.fd = cap->ulog.fd;
 	if (cfg->exec_argv && launch_fork(&cap->child, cfg->path, cfg->exec_argv, &r->meta.cpus,
-					  cfg->user, run_config_text(cfg) == stderr))
+					  cfg->user, run_config_text(cfg) == stderr,
+					  self_timed ? &pass : NULL))
 		goto fail;
 	r->meta.pid = cfg->pid ? (int)cfg->pid : cap->child.pid;
+	if (self_timed && !(cap->join = unit_join_new((uint32_t)r->meta.pid, on_unit, cap))) {
+		fprintf(stderr, "migtrace run: no memory for the join of units\n");
+		goto fail;
+	}
 
 	topts.hot_ns = r->meta.hot_ns;
 	topts.ringbuf_bytes = cfg->ringbuf_bytes;
 	topts.cpu_node = cfg->cpu_node;
 	topts.on_migrate = on_migrate;
 	topts.on_unit = on_unit;
-	topts.ctx = r;
+	topts.on_offcpu = cap->join ? on_offcpu : NULL;
+	topts.ctx = cap;
 	if (tracer_load(&cap->tr, &topts) ||
 	    tracer_track(&cap->tr, (uint32_t)r->meta.pid, !r->meta.attached) ||
 	    tracer_attach(&cap->tr) || attach_units(cap))
@@ -250,15 +320,18 @@ static int check_deadline(struct capture *cap)
 /* Polls the ring buffer every 100 ms until what is traced has ended. */
 static void trace_loop(struct capture *cap)
 {
+	uint64_t polled_ns;
 	int err;
 
 	for (;;) {
+		polled_ns = now_ns();
 		err = tracer_poll(&cap->tr, 100);
 		if (err < 0 && err != -EINTR) {
 			fprintf(stderr, "migtrace run: reading the ring buffer failed: %s\n",
 				strerror(-err));
 			return;
 		}
+		join_units(cap, polled_ns - JOIN_SLACK_NS, false);
 		if (got_signal && handle_signal(cap))
 			return;
 		if (cap->ending.next_sig && now_ns() >= cap->ending.next_ns)
@@ -343,8 +416,19 @@ int capture__run(struct capture *cap)
 	trace_loop(cap);
 	r->meta.duration_s = (double)(now_ns() - t0) / 1e9;
 	tracer_stop(&cap->tr);
+	join_units(cap, UINT64_MAX, true);
 	if (tracer_read_counts(&cap->tr, &r->stats, &r->hists))
 		return MT_EXIT_FAIL;
+	if (cap->join_err) {
+		fprintf(stderr, "migtrace run: joining the units with the records failed: %s\n",
+			strerror(-cap->join_err));
+		return MT_EXIT_FAIL;
+	}
+	if (cap->join) {
+		r->stats.units = r->nunits + r->units_not_kept;
+		r->stats.units_dropped = unit_log_lost(&cap->ulog) +
+					 unit_join_unjoinable(cap->join);
+	}
 	err = run_alloc_pairs(r, cap->tr.nr_cpus);
 	if (err) {
 		fprintf(stderr, "migtrace run: no room for the %d x %d CPU-pair matrix: %s\n",
@@ -376,5 +460,7 @@ void capture__free(struct capture *cap)
 	if (cap->child.pid > 0)
 		launch_abort(&cap->child);
 	tracer_destroy(&cap->tr);
+	unit_join_free(cap->join);
+	unit_log_close(&cap->ulog);
 	free(cap);
 }

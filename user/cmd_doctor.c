@@ -225,7 +225,7 @@ static void check_bpf(struct doctor *d)
 		     "tracepoints failed: %s", strerror(-err));
 		goto cleanup;
 	}
-	err = tracer_attach_unit(&tr, "/proc/self/exe", "mt_doctor_uprobe_target", false);
+	err = tracer_attach_unit(&tr, "/proc/self/exe", "mt_doctor_uprobe_target");
 	trigger_migrations();
 	nanosleep(&ts, NULL);
 	if (!err)

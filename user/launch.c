@@ -72,7 +72,8 @@ static void child_fail(int err_fd, int err)
 }
 
 int launch_fork(struct launch *l, const char *path, char *const argv[],
-		const struct cpu_set_list *cpus, const char *user, bool stdout_to_stderr)
+		const struct cpu_set_list *cpus, const char *user, bool stdout_to_stderr,
+		const struct launch_fd *pass)
 {
 	int go[2] = { -1, -1 }, report[2] = { -1, -1 };
 	struct passwd *pw = NULL;
@@ -113,6 +114,14 @@ int launch_fork(struct launch *l, const char *path, char *const argv[],
 			child_fail(report[1], errno);
 		if (stdout_to_stderr && dup2(STDERR_FILENO, STDOUT_FILENO) < 0)
 			child_fail(report[1], errno);
+		if (pass) {
+			char num[16];
+
+			/* migtrace is single-threaded: setenv() between fork and exec is safe */
+			snprintf(num, sizeof(num), "%d", pass->fd);
+			if (fcntl(pass->fd, F_SETFD, 0) || setenv(pass->env, num, 1))
+				child_fail(report[1], errno);
+		}
 		/* The barrier: EOF means migtrace died before releasing us. */
 		if (read(go[0], &c, 1) != 1)
 			_exit(127);

@@ -18,6 +18,12 @@ struct launch {
 	int err_fd;	/* child's exec errno arrives here; EOF means exec succeeded */
 };
 
+/* A descriptor the workload inherits, its number given in the environment variable env. */
+struct launch_fd {
+	int fd;
+	const char *env;
+};
+
 /* Finds a program the way execvp would (PATH unless NAME has a '/').  0 or -errno. */
 int launch_resolve(const char *name, char *path, size_t len);
 /*
@@ -25,10 +31,12 @@ int launch_resolve(const char *name, char *path, size_t len);
  * dies (PR_SET_PDEATHSIG), pins itself to cpus (before the barrier, so that move is not
  * traced), switches to user when given, waits for launch_release(), then execs.  With
  * stdout_to_stderr its standard output is migtrace's standard error (stdout carries a run
- * file then, and must hold nothing else).
+ * file then, and must hold nothing else).  pass, when not NULL, is a descriptor the workload
+ * inherits across exec (all others migtrace holds are close-on-exec).
  */
 int launch_fork(struct launch *l, const char *path, char *const argv[],
-		const struct cpu_set_list *cpus, const char *user, bool stdout_to_stderr);
+		const struct cpu_set_list *cpus, const char *user, bool stdout_to_stderr,
+		const struct launch_fd *pass);
 /* Releases the child.  0 once it has exec'd, or the exec's -errno (the child exits 127). */
 int launch_release(struct launch *l);
 /* Sends sig to the workload's process group (it leads one).  0 or -errno. */

@@ -24,6 +24,8 @@ static int handle_record(void *ctx, void *data, size_t len)
 		return tr->on_migrate(tr->ctx, data);
 	if (kind == MT_REC_UNIT && len >= sizeof(struct mt_unit) && tr->on_unit)
 		return tr->on_unit(tr->ctx, data);
+	if (kind == MT_REC_OFFCPU && len >= sizeof(struct mt_offcpu) && tr->on_offcpu)
+		return tr->on_offcpu(tr->ctx, data);
 	return 0;
 }
 
@@ -34,6 +36,7 @@ int tracer_load(struct tracer *tr, const struct tracer_opts *o)
 	memset(tr, 0, sizeof(*tr));
 	tr->on_migrate = o->on_migrate;
 	tr->on_unit = o->on_unit;
+	tr->on_offcpu = o->on_offcpu;
 	tr->ctx = o->ctx;
 	tr->nr_cpus = libbpf_num_possible_cpus();
 	if (tr->nr_cpus <= 0) {
@@ -49,6 +52,7 @@ int tracer_load(struct tracer *tr, const struct tracer_opts *o)
 	}
 	tr->skel->rodata->nr_cpus = (__u32)tr->nr_cpus;
 	tr->skel->rodata->hot_ns = o->hot_ns;
+	tr->skel->rodata->offcpu_records = o->on_offcpu != NULL;
 	if (o->ringbuf_bytes)
 		tr->skel->rodata->wakeup_bytes = o->ringbuf_bytes / 4;
 	for (int cpu = 0; cpu < tr->nr_cpus && cpu < 1024; cpu++)
@@ -105,11 +109,9 @@ int tracer_attach(struct tracer *tr)
 	return 0;
 }
 
-int tracer_attach_unit(struct tracer *tr, const char *binary, const char *function,
-		       bool cachewalk)
+int tracer_attach_unit(struct tracer *tr, const char *binary, const char *function)
 {
-	struct bpf_program *progs[2] = { cachewalk ? tr->skel->progs.mt_cw_unit_enter :
-						     tr->skel->progs.mt_unit_enter,
+	struct bpf_program *progs[2] = { tr->skel->progs.mt_unit_enter,
 					 tr->skel->progs.mt_unit_exit };
 	int err;
 

@@ -19,6 +19,7 @@ struct bpf_link;
 /* Called for every record drained from the ring buffer, in ring-buffer order. */
 typedef int (*tracer_migrate_fn)(void *ctx, const struct mt_migrate *rec);
 typedef int (*tracer_unit_fn)(void *ctx, const struct mt_unit *rec);
+typedef int (*tracer_offcpu_fn)(void *ctx, const struct mt_offcpu *rec);
 
 struct tracer_opts {
 	int64_t hot_ns;			/* threshold task_hot() is judged at, ns */
@@ -26,6 +27,8 @@ struct tracer_opts {
 	const int16_t *cpu_node;	/* per CPU, nr_cpus entries, may be NULL */
 	tracer_migrate_fn on_migrate;
 	tracer_unit_fn on_unit;
+	/* set: traced threads' off-CPU periods are sent too, for self-timed units */
+	tracer_offcpu_fn on_offcpu;
 	void *ctx;
 	bool quiet_load;		/* the caller reports a refused load itself (doctor) */
 };
@@ -38,6 +41,7 @@ struct tracer {
 	int nr_cpus;			/* possible CPUs: the pair matrix is nr_cpus^2 */
 	tracer_migrate_fn on_migrate;
 	tracer_unit_fn on_unit;
+	tracer_offcpu_fn on_offcpu;
 	void *ctx;
 	int nunit_links;
 	struct bpf_link *unit_links[TRACER_MAX_UNIT_LINKS];
@@ -51,10 +55,8 @@ int tracer_track(struct tracer *tr, uint32_t tgid, bool from_exec);
 /* attach -> ring buffer.  0 or -errno. */
 int tracer_attach(struct tracer *tr);
 /* Times every call of FUNCTION in BINARY as a unit (uprobe + uretprobe, every process; the
- * traced-task filter applies); cachewalk: the function is cachewalk_unit(), whose tag and
- * nominal age arguments are recorded.  Call after tracer_attach().  0 or -errno. */
-int tracer_attach_unit(struct tracer *tr, const char *binary, const char *function,
-		       bool cachewalk);
+ * traced-task filter applies).  Call after tracer_attach().  0 or -errno. */
+int tracer_attach_unit(struct tracer *tr, const char *binary, const char *function);
 /* Waits up to timeout_ms for records, then drains what is there.  Returns the number of
  * records handled, 0 on timeout, -EINTR on a signal (a clean end), or -errno. */
 int tracer_poll(struct tracer *tr, int timeout_ms);

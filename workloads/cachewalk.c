@@ -5,9 +5,10 @@
  *
  * A unit is one pass of dependent loads over a random cyclic permutation of the working
  * set's cache lines (pointer chasing: the prefetcher cannot hide a miss), writing each line
- * (dirty, as in the 2004 calibration).  migtrace times each call of cachewalk_unit() with a
- * uprobe/uretprobe pair, in the thread's context, on the same clock as the migration
- * records; cachewalk also times each unit itself with CLOCK_MONOTONIC for its own summary.
+ * (dirty, as in the 2004 calibration).  Each unit is timed here, with CLOCK_MONOTONIC (the
+ * clock of migtrace's records), and when migtrace launched us it is appended to the unit log
+ * migtrace passed (workloads/unit_log.h): no probe, no trap, tens of ns per unit.  The unit
+ * function stays a real, probe-able function for --unit.
  *
  * Natural mode: each thread sleeps (fixed, uniform or exponential), then runs a burst of
  * units; the scheduler decides where it wakes.
@@ -27,7 +28,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -36,6 +39,7 @@
 
 #include "cachewalk.h"
 #include "migtrace.h"
+#include "unit_log.h"
 
 #define LINE 64
 
@@ -54,6 +58,10 @@ struct walk {
 static struct cachewalk_config opt;
 
 static volatile int stopping;
+
+/* migtrace's unit log, when it launched us with one; NULL otherwise. */
+static struct mt_unit_log *unit_log;
+static __thread uint32_t my_tid;
 
 static uint64_t now_ns(void)
 {
@@ -85,7 +93,7 @@ static double rnd01(uint64_t *s)
 	return (double)(rnd(s) >> 11) / 9007199254740992.0;
 }
 
-/* The unit: never inlined, so migtrace's uprobe has an entry and a return to time. */
+/* The unit: never inlined, so that --unit can still probe an entry and a return. */
 __attribute__((noinline, used, visibility("default")))
 uint64_t cachewalk_unit(struct walk *w, uint64_t tag, uint64_t nominal_age_ns)
 {
@@ -97,7 +105,7 @@ uint64_t cachewalk_unit(struct walk *w, uint64_t tag, uint64_t nominal_age_ns)
 		l->dirty++;
 		i = l->next;
 	}
-	/* tag and age are for the uprobe: keep them live in their registers */
+	/* tag and age are for a probe on this function: keep them live in their registers */
 	__asm__ volatile("" : : "r"(tag), "r"(nominal_age_ns), "r"(i) : "memory");
 	return i;
 }
@@ -133,20 +141,75 @@ static int pin_self(int cpu)
 	return sched_setaffinity(0, sizeof(set), &set);
 }
 
-/* Timed by us too, for the summary: migtrace's numbers come from its own probes. */
+/*
+ * The unit log from the descriptor migtrace named in the environment.  Anything wrong with it
+ * is said, and the workload runs on without it: migtrace then reports no units.
+ */
+static void unit_log_open(void)
+{
+	const char *env = getenv(MT_UNIT_LOG_ENV);
+	struct mt_unit_log *log;
+	struct stat st;
+	char *end;
+	long fd;
+
+	if (!env)
+		return;
+	fd = strtol(env, &end, 10);
+	if (*end || fd < 0 || fstat((int)fd, &st)) {
+		fprintf(stderr, "cachewalk: %s=%s is not an open descriptor: units not logged\n",
+			MT_UNIT_LOG_ENV, env);
+		return;
+	}
+	log = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE, MAP_SHARED, (int)fd, 0);
+	close((int)fd);
+	if (log == MAP_FAILED) {
+		fprintf(stderr, "cachewalk: mapping the unit log failed: %s: units not logged\n",
+			strerror(errno));
+		return;
+	}
+	if ((uint64_t)st.st_size < sizeof(*log) || log->magic != MT_UNIT_LOG_MAGIC ||
+	    log->version != MT_UNIT_LOG_VERSION || log->slot_bytes != sizeof(log->slots[0]) ||
+	    !log->nslots || (log->nslots & (log->nslots - 1)) ||
+	    (uint64_t)st.st_size < mt_unit_log_bytes(log->nslots)) {
+		fprintf(stderr, "cachewalk: the unit log is not version %d of this layout: units "
+			"not logged\n", MT_UNIT_LOG_VERSION);
+		munmap(log, (size_t)st.st_size);
+		return;
+	}
+	unit_log = log;
+}
+
+/* One unit, timed and logged; its time in ns. */
+static uint64_t unit(struct walk *w, uint64_t tag, uint64_t age)
+{
+	uint64_t t0 = now_ns(), t1;
+	int cpu0, cpu1;
+
+	/* the CPUs are read inside the timed span: a move between a clock read and a CPU
+	 * read then lies inside the unit, which the join excludes */
+	cpu0 = sched_getcpu();
+	cachewalk_unit(w, tag, age);
+	cpu1 = sched_getcpu();
+	t1 = now_ns();
+	if (unit_log) {
+		if (!my_tid)
+			my_tid = (uint32_t)syscall(SYS_gettid);
+		mt_unit_log_put(unit_log, my_tid, (uint16_t)cpu0, (uint16_t)cpu1, t0, t1, tag, age);
+	}
+	return t1 - t0;
+}
+
+/* For our own summary. */
 struct unit_stats {
 	uint64_t n;
 	uint64_t sum_ns;
 };
 
-static uint64_t timed_unit(struct walk *w, uint64_t tag, uint64_t age, struct unit_stats *st)
+static void timed_unit(struct walk *w, uint64_t tag, uint64_t age, struct unit_stats *st)
 {
-	uint64_t t0 = now_ns();
-
-	cachewalk_unit(w, tag, age);
+	st->sum_ns += unit(w, tag, age);
 	st->n++;
-	st->sum_ns += now_ns() - t0;
-	return 0;
 }
 
 /* ---- polluter: SCHED_IDLE, so it only runs while the CPU has nothing else to do ---- */
@@ -263,7 +326,7 @@ static void *natural_main(void *arg)
 	if (walk_init(&w, opt.ws_bytes, seed))
 		return NULL;
 	for (int i = 0; i < 3; i++)
-		cachewalk_unit(&w, CW_TAG_WARM, 0);	/* fault the pages in */
+		unit(&w, CW_TAG_WARM, 0);	/* fault the pages in */
 	end = now_ns() + (uint64_t)(opt.duration_s * 1e9);
 	while (!stopping && now_ns() < end) {
 		sleep_ns(draw_sleep_ns(&seed));
@@ -448,6 +511,7 @@ int main(int argc, char **argv)
 	}
 	if (sched_getaffinity(0, sizeof(allowed), &allowed))
 		return 1;
+	unit_log_open();
 	for (int cpu = 0; cpu < CPU_SETSIZE; cpu++) {
 		if (!CPU_ISSET(cpu, &allowed))
 			continue;

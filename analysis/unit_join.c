@@ -1,0 +1,294 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The join of self-timed units with migration and off-CPU records: see unit_join.h.
+ *
+ * Per thread: its records not yet accounted to a unit, sorted by time (a migration at its
+ * timestamp, an off-CPU period at its switch-out), its units waiting for the watermark, and
+ * a summary of what was folded away: the last migration, the last off-CPU period, and the
+ * migrations and switch-outs since its previous unit.  Folding keeps the join exact: a
+ * record is folded only when no unit still to come can begin before it.
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "unit_join.h"
+
+/*
+ * A thread without a unit in flight folds its records older than this before the
+ * watermark: its next unit, not logged yet, began at most one unit's length ago, and a
+ * unit that began earlier is counted as unjoinable rather than joined wrongly.
+ */
+#define FOLD_HORIZON_NS 2000000000ULL
+
+enum { EV_MIG, EV_OFF };
+
+struct event {
+	uint64_t ts_ns;			/* the migration's time, or the switch-out */
+	uint64_t on_ns;			/* EV_OFF: the switch-in */
+	uint64_t age_ns;		/* EV_MIG */
+	uint16_t src_cpu, dst_cpu;	/* EV_MIG */
+	uint8_t kind;
+	uint8_t cause;			/* EV_MIG */
+};
+
+struct thread {
+	uint32_t tid;			/* 0: a free slot */
+	uint32_t tgid;
+	struct event *ev;		/* sorted by ts_ns */
+	size_t nev, evcap;
+	struct uj_unit *pend;		/* units waiting for the watermark, in order */
+	size_t npend, pcap;
+	uint64_t prev_end_ns;		/* the previous unit's end, 0 before the first */
+	uint64_t folded_until_ns;	/* records up to here are in the summary below */
+	uint32_t folded_migs;		/* since prev_end_ns */
+	uint32_t folded_switches;
+	uint64_t last_off_ns;		/* the last off-CPU period folded */
+	bool has_mig;
+	struct event last_mig;		/* the last migration folded */
+};
+
+struct unit_join {
+	uint32_t tgid;
+	uj_emit_fn emit;
+	void *ctx;
+	struct thread *t;		/* open addressing on tid */
+	size_t cap, n;
+	uint64_t unjoinable;
+};
+
+struct unit_join *unit_join_new(uint32_t tgid, uj_emit_fn emit, void *ctx)
+{
+	struct unit_join *uj = calloc(1, sizeof(*uj));
+
+	if (!uj)
+		return NULL;
+	uj->tgid = tgid;
+	uj->emit = emit;
+	uj->ctx = ctx;
+	uj->cap = 64;
+	uj->t = calloc(uj->cap, sizeof(*uj->t));
+	if (!uj->t) {
+		free(uj);
+		return NULL;
+	}
+	return uj;
+}
+
+void unit_join_free(struct unit_join *uj)
+{
+	if (!uj)
+		return;
+	for (size_t i = 0; i < uj->cap; i++) {
+		free(uj->t[i].ev);
+		free(uj->t[i].pend);
+	}
+	free(uj->t);
+	free(uj);
+}
+
+uint64_t unit_join_unjoinable(const struct unit_join *uj)
+{
+	return uj->unjoinable;
+}
+
+static size_t slot_of(uint32_t tid, size_t cap)
+{
+	return (size_t)(tid * 2654435761U) & (cap - 1);
+}
+
+static struct thread *find_in(struct thread *t, size_t cap, uint32_t tid)
+{
+	size_t i = slot_of(tid, cap);
+
+	while (t[i].tid && t[i].tid != tid)
+		i = (i + 1) & (cap - 1);
+	return &t[i];
+}
+
+/* The thread's entry, made on first sight; NULL: ENOMEM. */
+static struct thread *thread_of(struct unit_join *uj, uint32_t tid, uint32_t tgid)
+{
+	struct thread *th;
+
+	if (2 * (uj->n + 1) > uj->cap) {
+		size_t cap = uj->cap * 2;
+		struct thread *t = calloc(cap, sizeof(*t));
+
+		if (!t)
+			return NULL;
+		for (size_t i = 0; i < uj->cap; i++)
+			if (uj->t[i].tid)
+				*find_in(t, cap, uj->t[i].tid) = uj->t[i];
+		free(uj->t);
+		uj->t = t;
+		uj->cap = cap;
+	}
+	th = find_in(uj->t, uj->cap, tid);
+	if (!th->tid) {
+		th->tid = tid;
+		th->tgid = tgid ? tgid : uj->tgid;
+		uj->n++;
+	} else if (tgid && th->tgid == uj->tgid) {
+		th->tgid = tgid;
+	}
+	return th;
+}
+
+static int grow(void **p, size_t *cap, size_t n, size_t size)
+{
+	void *q;
+
+	if (n < *cap)
+		return 0;
+	q = realloc(*p, (*cap ? *cap * 2 : 16) * size);
+	if (!q)
+		return -ENOMEM;
+	*p = q;
+	*cap = *cap ? *cap * 2 : 16;
+	return 0;
+}
+
+/* Inserted in time order: records of one thread come nearly sorted, so from the end. */
+static int add_event(struct unit_join *uj, uint32_t tid, uint32_t tgid, const struct event *e)
+{
+	struct thread *th = thread_of(uj, tid, tgid);
+	size_t i;
+
+	if (!th || grow((void **)&th->ev, &th->evcap, th->nev, sizeof(*th->ev)))
+		return -ENOMEM;
+	for (i = th->nev; i > 0 && th->ev[i - 1].ts_ns > e->ts_ns; i--)
+		;
+	memmove(&th->ev[i + 1], &th->ev[i], (th->nev - i) * sizeof(*th->ev));
+	th->ev[i] = *e;
+	th->nev++;
+	return 0;
+}
+
+int unit_join_migration(struct unit_join *uj, const struct mt_migrate *m)
+{
+	struct event e = {
+		.ts_ns = m->ts_ns, .age_ns = m->age_ns, .src_cpu = m->src_cpu,
+		.dst_cpu = m->dst_cpu, .kind = EV_MIG, .cause = m->cause,
+	};
+
+	return add_event(uj, m->pid, m->tgid, &e);
+}
+
+int unit_join_offcpu(struct unit_join *uj, const struct mt_offcpu *o)
+{
+	struct event e = { .ts_ns = o->off_ns, .on_ns = o->on_ns, .kind = EV_OFF };
+
+	return add_event(uj, o->pid, o->tgid, &e);
+}
+
+int unit_join_unit(struct unit_join *uj, const struct uj_unit *u)
+{
+	struct thread *th = thread_of(uj, u->tid, 0);
+
+	if (!th || grow((void **)&th->pend, &th->pcap, th->npend, sizeof(*th->pend)))
+		return -ENOMEM;
+	th->pend[th->npend++] = *u;
+	return 0;
+}
+
+/* Folds the thread's records up to until_ns into its summary. */
+static void fold(struct thread *th, uint64_t until_ns)
+{
+	size_t k = 0;
+
+	while (k < th->nev && th->ev[k].ts_ns <= until_ns) {
+		const struct event *e = &th->ev[k++];
+
+		if (e->kind == EV_MIG) {
+			th->folded_migs++;
+			th->last_mig = *e;
+			th->has_mig = true;
+		} else {
+			th->folded_switches++;
+			th->last_off_ns = e->on_ns > e->ts_ns ? e->on_ns - e->ts_ns : 0;
+		}
+	}
+	memmove(th->ev, &th->ev[k], (th->nev - k) * sizeof(*th->ev));
+	th->nev -= k;
+	if (until_ns > th->folded_until_ns)
+		th->folded_until_ns = until_ns;
+}
+
+/* One unit against the thread's records; consumes the records up to its end. */
+static int join_one(struct unit_join *uj, struct thread *th, const struct uj_unit *u)
+{
+	struct mt_unit out = {
+		.kind = MT_REC_UNIT, .pid = u->tid, .tgid = th->tgid,
+		.cpu_start = u->cpu_start, .cpu_end = u->cpu_end,
+		.start_ns = u->start_ns, .end_ns = u->end_ns, .prev_end_ns = th->prev_end_ns,
+		.tag = u->tag, .nominal_age_ns = u->nominal_age_ns,
+	};
+	int err;
+
+	if (th->folded_until_ns && u->start_ns <= th->folded_until_ns &&
+	    th->folded_until_ns > th->prev_end_ns) {
+		/* it began before records already folded: its counts cannot be told apart */
+		uj->unjoinable++;
+		fold(th, u->end_ns);
+		th->folded_migs = th->folded_switches = 0;
+		th->prev_end_ns = u->end_ns;
+		return 0;
+	}
+	out.migs_before = th->folded_migs;
+	out.switches_before = th->folded_switches;
+	out.last_off_ns = th->last_off_ns;
+	for (size_t k = 0; k < th->nev && th->ev[k].ts_ns <= u->end_ns; k++) {
+		const struct event *e = &th->ev[k];
+		bool before = e->ts_ns <= u->start_ns;
+
+		if (e->kind == EV_MIG) {
+			before ? out.migs_before++ : out.migs_during++;
+			th->last_mig = *e;
+			th->has_mig = true;
+		} else if (before) {
+			out.switches_before++;
+			out.last_off_ns = e->on_ns > e->ts_ns ? e->on_ns - e->ts_ns : 0;
+		} else {
+			out.switches_during++;
+		}
+	}
+	/* the last migration before the unit's end, as the probe path reports it */
+	if (th->has_mig) {
+		out.mig_age_ns = th->last_mig.age_ns;
+		out.mig_ts_ns = th->last_mig.ts_ns;
+		out.mig_src_cpu = th->last_mig.src_cpu;
+		out.mig_dst_cpu = th->last_mig.dst_cpu;
+		out.mig_cause = th->last_mig.cause;
+	}
+	err = uj->emit(uj->ctx, &out);
+	fold(th, u->end_ns);
+	th->folded_migs = th->folded_switches = 0;
+	th->prev_end_ns = u->end_ns;
+	return err;
+}
+
+int unit_join_flush(struct unit_join *uj, uint64_t watermark_ns)
+{
+	int first_err = 0;
+
+	for (size_t i = 0; i < uj->cap; i++) {
+		struct thread *th = &uj->t[i];
+		size_t k = 0;
+
+		if (!th->tid)
+			continue;
+		for (; k < th->npend && th->pend[k].end_ns < watermark_ns; k++) {
+			int err = join_one(uj, th, &th->pend[k]);
+
+			if (err && !first_err)
+				first_err = err;
+		}
+		memmove(th->pend, &th->pend[k], (th->npend - k) * sizeof(*th->pend));
+		th->npend -= k;
+		if (!th->npend && watermark_ns != UINT64_MAX && watermark_ns > FOLD_HORIZON_NS)
+			fold(th, watermark_ns - FOLD_HORIZON_NS);
+	}
+	return first_err;
+}

@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The unit log: how a built-in workload hands its timed units to migtrace without a trap per
+ * unit (docs/design.md, "Units").  migtrace creates a memory file, maps it, and passes it to
+ * the workload as an inherited descriptor named by MT_UNIT_LOG_ENV; the workload times each
+ * unit itself with CLOCK_MONOTONIC (the clock of bpf_ktime_get_ns(), which stamps the
+ * migration and switch records) and appends it here: a compare-and-swap and 48 bytes of
+ * stores, tens of ns, where a uprobe + uretprobe pair costs µs.  migtrace drains the log on
+ * its poll timer and joins each unit with the thread's switches and migrations by time
+ * (analysis/unit_join.h).
+ *
+ * A ring of slots, many producers (the workload's threads), one consumer.  A producer claims
+ * slot `head` by compare-and-swap while the ring has room, fills it, and publishes it by
+ * storing its sequence number (position + 1) with release order; the consumer reads slots in
+ * order while each one's sequence matches and then advances `tail`.  A full ring drops the
+ * unit and counts it, so the workload never waits on migtrace.  A producer killed between
+ * its claim and its publish leaves a slot that is never published: the consumer skips it at
+ * the end and counts it as torn.
+ *
+ * Header-only: the producer side is compiled into the workloads, the layout into migtrace.
+ */
+#ifndef MIGTRACE_UNIT_LOG_H
+#define MIGTRACE_UNIT_LOG_H
+
+#include <stdint.h>
+
+#define MT_UNIT_LOG_ENV "MIGTRACE_UNIT_LOG_FD"
+#define MT_UNIT_LOG_MAGIC 0x6d74756eU	/* "mtun" */
+#define MT_UNIT_LOG_VERSION 1
+
+/* One unit as the workload timed it. */
+struct mt_unit_slot {
+	uint64_t seq;			/* position + 1 once published; written last */
+	uint32_t tid;
+	uint16_t cpu_start;		/* sched_getcpu() at the start */
+	uint16_t cpu_end;		/* ... and at the end */
+	uint64_t start_ns;		/* CLOCK_MONOTONIC */
+	uint64_t end_ns;		/* CLOCK_MONOTONIC */
+	uint64_t tag;			/* enum mt_unit_tag */
+	uint64_t nominal_age_ns;	/* the age the controlled experiment aimed at */
+};
+
+struct mt_unit_log {
+	uint32_t magic;			/* MT_UNIT_LOG_MAGIC */
+	uint32_t version;		/* MT_UNIT_LOG_VERSION */
+	uint32_t nslots;		/* a power of two */
+	uint32_t slot_bytes;		/* sizeof(struct mt_unit_slot) */
+	uint64_t head __attribute__((aligned(64)));	/* next position to claim */
+	uint64_t dropped;		/* units not logged: the ring was full */
+	uint64_t tail __attribute__((aligned(64)));	/* consumer: next position to read */
+	struct mt_unit_slot slots[] __attribute__((aligned(64)));
+};
+
+static inline uint64_t mt_unit_log_bytes(uint32_t nslots)
+{
+	return sizeof(struct mt_unit_log) + (uint64_t)nslots * sizeof(struct mt_unit_slot);
+}
+
+/* The producer: append one unit, or count it as dropped when the ring is full. */
+static inline void mt_unit_log_put(struct mt_unit_log *log, uint32_t tid, uint16_t cpu_start,
+				   uint16_t cpu_end, uint64_t start_ns, uint64_t end_ns,
+				   uint64_t tag, uint64_t nominal_age_ns)
+{
+	uint64_t pos = __atomic_load_n(&log->head, __ATOMIC_RELAXED);
+	struct mt_unit_slot *s;
+
+	do {
+		if (pos - __atomic_load_n(&log->tail, __ATOMIC_ACQUIRE) >= log->nslots) {
+			__atomic_fetch_add(&log->dropped, 1, __ATOMIC_RELAXED);
+			return;
+		}
+	} while (!__atomic_compare_exchange_n(&log->head, &pos, pos + 1, 1, __ATOMIC_RELAXED,
+					      __ATOMIC_RELAXED));
+	s = &log->slots[pos & (log->nslots - 1)];
+	s->tid = tid;
+	s->cpu_start = cpu_start;
+	s->cpu_end = cpu_end;
+	s->start_ns = start_ns;
+	s->end_ns = end_ns;
+	s->tag = tag;
+	s->nominal_age_ns = nominal_age_ns;
+	__atomic_store_n(&s->seq, pos + 1, __ATOMIC_RELEASE);
+}
+
+#endif
