@@ -240,6 +240,11 @@ static void print_correlation(FILE *f, const struct run *r)
 	fprintf(f, "  warm unit (baseline): %s median over %zu thread%s, %zu warm units\n",
 		fmt_ns(a, sizeof(a), c->baseline_ns), c->n_threads, c->n_threads == 1 ? "" : "s",
 		c->n_baseline);
+	if (r->meta.unit_probe_ns >= 0)
+		fprintf(f, "  probing: each unit is inflated by ~%s (uprobe + uretprobe, measured "
+			"at start on an empty function: %.0f %% of the warm unit)\n",
+			fmt_ns(a, sizeof(a), r->meta.unit_probe_ns),
+			c->baseline_ns > 0 ? 100.0 * r->meta.unit_probe_ns / c->baseline_ns : 0.0);
 	fprintf(f, "  %10s %10s %16s %16s %30s\n", "age", "measured", "after migration",
 		"after same-CPU", "migration cost (95% CI)");
 	for (int i = 0; i < c->ncells; i++) {
@@ -398,6 +403,10 @@ static void print_verdict(FILE *f, const struct run *r)
 	if (isfinite(v->calib_over_observed))
 		fprintf(f, "     the calibrated value is %.2fx the observed hot time\n",
 			v->calib_over_observed);
+	if (r->meta.unit_probe_ns >= 0)
+		fprintf(f, "     units are inflated by ~%s by probing; the migration cost is a "
+			"difference of two probed arms, so it cancels there but its noise does not\n",
+			fmt_ns(a, sizeof(a), r->meta.unit_probe_ns));
 	fprintf(f, "     (task_hot() judges only load-balancer pulls; wakeup placement never "
 		"asks it, and the same value gates newly-idle balancing)\n");
 }

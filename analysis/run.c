@@ -27,6 +27,7 @@ struct run *run_new(void)
 	r->setup.cold_fraction = CORR_COLD_FRACTION;
 	r->env.cpu_mhz = -1;
 	r->meta.exit_status = -1;
+	r->meta.unit_probe_ns = -1;
 	r->cost.workload_cpu_s = -1;
 	cachewalk_config_default(&r->setup.cw);
 	return r;

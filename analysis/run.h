@@ -123,6 +123,8 @@ struct run_meta {
 	char hot_source[700];		/* where hot_ns came from */
 	uint64_t ringbuf_bytes;		/* bytes */
 	char unit_spec[4400];		/* BINARY:FUNCTION timed as units, "" for none */
+	double unit_probe_ns;		/* --unit: what the uprobe + uretprobe pair adds to a
+					 * unit here, ns, measured at start; -1: not measured */
 	int nr_cpus;			/* possible CPUs: the pair matrix is nr_cpus^2 */
 	char start_time[32];		/* UTC, ISO 8601, when tracing began */
 	double duration_s;		/* s */

@@ -144,6 +144,7 @@ static const struct rs_field meta_f[] = {
 	FLD("hot_source", RS_STR, M, hot_source, 0),
 	FLD("ringbuf_bytes", RS_U64, M, ringbuf_bytes, 0),
 	FLD("unit", RS_STR, M, unit_spec, RS_NULL_EMPTY),
+	FLD("unit_probe_cost_ns", RS_DBL, M, unit_probe_ns, RS_NULL_NEG | RS_OPTIONAL),
 	FLD("nr_cpus", RS_INT, M, nr_cpus, 0),
 	FLD("start_time", RS_STR, M, start_time, RS_NULL_EMPTY),
 	FLD("duration_s", RS_DBL, M, duration_s, 0),

@@ -210,8 +210,10 @@ static void fold(struct thread *th, uint64_t until_ns)
 			th->last_off_ns = e->on_ns > e->ts_ns ? e->on_ns - e->ts_ns : 0;
 		}
 	}
-	memmove(th->ev, &th->ev[k], (th->nev - k) * sizeof(*th->ev));
-	th->nev -= k;
+	if (k) {
+		memmove(th->ev, &th->ev[k], (th->nev - k) * sizeof(*th->ev));
+		th->nev -= k;
+	}
 	if (until_ns > th->folded_until_ns)
 		th->folded_until_ns = until_ns;
 }
@@ -285,8 +287,10 @@ int unit_join_flush(struct unit_join *uj, uint64_t watermark_ns)
 			if (err && !first_err)
 				first_err = err;
 		}
-		memmove(th->pend, &th->pend[k], (th->npend - k) * sizeof(*th->pend));
-		th->npend -= k;
+		if (k) {
+			memmove(th->pend, &th->pend[k], (th->npend - k) * sizeof(*th->pend));
+			th->npend -= k;
+		}
 		if (!th->npend && watermark_ns != UINT64_MAX && watermark_ns > FOLD_HORIZON_NS)
 			fold(th, watermark_ns - FOLD_HORIZON_NS);
 	}

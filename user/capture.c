@@ -22,6 +22,7 @@
 #include "clock.h"
 #include "commands.h"
 #include "launch.h"
+#include "probe_cost.h"
 #include "tracer.h"
 #include "unit_join.h"
 #include "unit_log_reader.h"
@@ -194,6 +195,16 @@ struct capture *capture__open(const struct run_config *cfg, struct run *r, int *
 	getrusage(RUSAGE_SELF, &cap->entry);
 	mt_libbpf_init(mt_verbose);
 	self_timed = cfg->exec_argv && cfg->cachewalk && !cfg->unit_arg;
+	if (cfg->unit_arg) {
+		struct probe_cost pc;
+
+		/* before the run's own tracer: its instance is gone by then */
+		probe_cost_measure(&pc);
+		r->meta.unit_probe_ns = pc.measured ? pc.ns : -1;
+		if (!pc.measured)
+			fprintf(stderr, "migtrace run: the cost of the unit probes was not measured: "
+				"%s\n", pc.why);
+	}
 	if (self_timed && unit_log_create(&cap->ulog, UNIT_LOG_SLOTS))
 		goto fail;
 	pass.fd = cap->ulog.fd;

@@ -65,6 +65,37 @@ check natural_joined json "$MT_TMP/nat.json" \
 check natural_join_matches_records json "$MT_TMP/nat.json" \
 	"(lambda pids: sum(u['migs_before'] + u['migs_during'] for u in d['units']) <= sum(1 for m in d['migrations'] if m['pid'] in pids))({u['pid'] for u in d['units']})"
 
+# cachewalk timed its units itself (the unit log, no probes), and the join by time is exact:
+# every migration of a unit thread up to its last unit is in exactly one unit's counts, a unit
+# with nothing inside it began and ended on one CPU, and a unit after a migration began on
+# the CPU it moved to.
+check natural_units_self_timed json "$MT_TMP/nat.json" \
+	"d['meta']['unit'].startswith('unit-log:') and d['stats']['units'] == len(d['units']) > 0 and d['stats']['units_lost'] == 0 and d['stats']['offcpu_records'] > 0 and d['stats']['offcpu_records_lost'] == 0"
+python3 - "$MT_TMP/nat.json" >"$MT_TMP/join.check" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+last = {}
+for u in d["units"]:
+    last[u["pid"]] = max(last.get(u["pid"], 0), u["end_ns"])
+migs = sum(1 for m in d["migrations"] if m["pid"] in last and m["ts_ns"] <= last[m["pid"]])
+joined = sum(u["migs_before"] + u["migs_during"] for u in d["units"])
+moved = [u for u in d["units"] if not u["switches_during"] and not u["migs_during"]
+         and u["cpu_start"] != u["cpu_end"]]
+wrong = [u for u in d["units"] if u["migs_before"] and u["cpu_start"] != u["mig_dst_cpu"]]
+print("%d migrations of unit threads, %d in units' counts; %d clean units changed CPU, "
+      "%d units after a move began elsewhere" % (migs, joined, len(moved), len(wrong)))
+print("ok" if migs == joined and not moved and not wrong else "differ")
+PY
+sed 's/^/    /' "$MT_TMP/join.check"
+check natural_join_exact grep -qx ok "$MT_TMP/join.check"
+
+# --unit times from outside, and says what its probes add to each unit on this machine.
+"$MT" run -o "$MT_TMP/probed.json" --unit "$MT_ROOT/.output/workloads/cachewalk:cachewalk_unit" \
+	-- "$MT_ROOT/.output/workloads/cachewalk" --duration 1 >"$MT_TMP/probed.txt" 2>&1
+check unit_probe_cost_measured json "$MT_TMP/probed.json" \
+	"d['meta']['unit_probe_cost_ns'] is not None and d['meta']['unit_probe_cost_ns'] > 0 and d['stats']['units'] > 0"
+check unit_probe_cost_printed grep -qE "^  probing: each unit is inflated by ~[0-9.]+ .?s \(uprobe \+ uretprobe" "$MT_TMP/probed.txt"
+
 # 5. The sanitizer build runs the whole correlation on real data.
 if [ -x "$MT_SAN" ]; then
 	check correlate_sanitizers "$MT_SAN" run cachewalk --controlled --samples 5 --ages 50,1000

@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What timing a unit from outside costs on this machine: the uprobe + uretprobe pair of
+ * --unit, measured at start on an empty function of migtrace's own, with the very programs
+ * a run attaches.
+ */
+#ifndef MIGTRACE_PROBE_COST_H
+#define MIGTRACE_PROBE_COST_H
+
+#include <stdbool.h>
+
+struct probe_cost {
+	bool measured;
+	double ns;		/* median over blocks of calls: probed minus plain, ns per call */
+	double ns_min;		/* the least block's, ns per call */
+	int calls;		/* probed calls timed */
+	char why[160];		/* when not measured: why */
+};
+
+/* Loads its own tracer instance, times the probed and the plain function, and unloads it:
+ * ~0.2 s.  Never fails the run: pc->measured says whether there is a figure. */
+void probe_cost_measure(struct probe_cost *pc);
+
+#endif
