@@ -331,9 +331,15 @@ static __always_inline void count_pair(__u32 src, __u32 dst)
 		__sync_fetch_and_add(n, 1);
 }
 
-static __always_inline long rb_flags(void)
+static __always_inline long rb_flags(__u64 nr_records)
 {
-	/* Wake the reader only past the threshold: a wake-up per record costs µs. */
+	/*
+	 * Wake the reader only past the threshold: a wake-up per record costs µs.  The fill is
+	 * looked at on every 64th record of this CPU only: it reads the producer's and the
+	 * consumer's positions, cache lines every CPU and the reader write.
+	 */
+	if (nr_records & 63)
+		return BPF_RB_NO_WAKEUP;
 	return bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) >= wakeup_bytes ?
 		       BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP;
 }
@@ -383,8 +389,7 @@ static __always_inline void emit(struct task_struct *p, struct task_ctx *t,
 	/* comm is NUL-padded by the kernel: a plain copy, no string scan */
 	bpf_probe_read_kernel(&r->comm, sizeof(r->comm), p->comm);
 	bpf_probe_read_kernel(&r->cur_comm, sizeof(r->cur_comm), cur->comm);
-	bpf_ringbuf_submit(r, rb_flags());
-	c->stats.rb_records++;
+	bpf_ringbuf_submit(r, rb_flags(c->stats.rb_records++));
 out:
 	t->runtime_since_mig_ns = 0;
 }
@@ -407,8 +412,7 @@ static __always_inline void emit_offcpu(struct task_struct *p, struct task_ctx *
 	r->pad = 0;
 	r->off_ns = t->switched_out_ns;
 	r->on_ns = now;
-	bpf_ringbuf_submit(r, rb_flags());
-	c->stats.offcpu_records++;
+	bpf_ringbuf_submit(r, rb_flags(c->stats.offcpu_records++));
 }
 
 /*
@@ -549,10 +553,11 @@ int BPF_PROG(mt_migrate, struct task_struct *p, int dest_cpu)
 	 * The source rq: through the task's cfs_rq (FAIR_GROUP_SCHED), which set_task_cpu()
 	 * has not switched yet.  (The runqueues per-CPU symbol needs KALLSYMS_ALL.)
 	 */
-	rq = bpf_core_field_exists(struct cfs_rq, rq) ? BPF_CORE_READ(p, se.cfs_rq, rq) : NULL;
+	/* direct loads through BTF (faulting loads, not helper calls) */
+	rq = bpf_core_field_exists(struct cfs_rq, rq) ? p->se.cfs_rq->rq : NULL;
 	if (rq) {
 		__u64 exec_start = p->se.exec_start;
-		__u64 clock_task = BPF_CORE_READ(rq, clock_task);
+		__u64 clock_task = rq->clock_task;
 
 		if (exec_start && clock_task >= exec_start) {
 			kage = clock_task - exec_start;
@@ -709,7 +714,8 @@ int BPF_KRETPROBE(mt_unit_exit)
 	u->mig_src_cpu = t->mig_src_cpu;
 	u->mig_dst_cpu = t->mig_dst_cpu;
 	u->mig_cause = t->mig_cause;
-	bpf_ringbuf_submit(u, rb_flags());
+	/* units is updated atomically, so its value here is not this CPU's own: query always */
+	bpf_ringbuf_submit(u, rb_flags(0));
 	__sync_fetch_and_add(&c->stats.units, 1);
 out:
 	t->unit_prev_end_ns = now;
