@@ -12,6 +12,11 @@ Two passes, both interleaved, the order of the configurations rotated every repe
      kernel.bpf_stats_enabled=1: Δrun_time_ns / Δrun_cnt per program over the workload.
      bpf-empty (empty programs on the same tracepoints) is the floor of that measurement;
      "net" figures are a configuration's minus the floor's, from the same repetition.
+  3. per-event cost as the work grows: hackbench -g 2, 5, 10, 20 (40 tasks a group, the
+     same number of messages in all) under bpf-empty, migtrace and bpftrace-count, with
+     bpf_stats on: it should stay flat.
+
+Then the issue's targets, each said met or missed and by how much.
 
 Output: a table for people, one `bench: CONFIG WORKLOAD METRIC VALUE` line per figure
 for machines, and bench/results.json (written atomically).
@@ -68,6 +73,15 @@ END { clear(@in); clear(@out); }
 BPFTRACE_COUNT = r"""
 tracepoint:sched:sched_switch, tracepoint:sched:sched_migrate_task { @[probe] = count(); }
 """
+
+# Pass 3: the same messages spread over more and more tasks.
+SCALING_GROUPS = (2, 5, 10, 20)
+SCALING_CONFIGS = ["bpf-empty", "migtrace", "bpftrace-count"]
+for _g in SCALING_GROUPS:
+    WORKLOADS["hackbench-g%d" % _g] = {
+        "cmd": ["hackbench", "-g", str(_g), "-l", str(2000 // _g)],
+        "figure": r"Time:\s+([\d.]+)", "unit": "s", "scaling": True,
+    }
 
 CONFIGS = ["none", "migtrace", "migtrace-other", "perf-sched", "bpftrace-same",
            "bpftrace-count"]
@@ -379,16 +393,27 @@ def main():
     ap.add_argument("--stats-reps", type=int,
                     default=int(os.environ.get("BENCH_STATS_REPS", 2)),
                     help="bpf_stats repetitions per BPF configuration (default 2)")
+    main_workloads = [w for w in WORKLOADS if not WORKLOADS[w].get("scaling")]
     ap.add_argument("--workloads", default=os.environ.get("BENCH_WORKLOADS",
-                                                          ",".join(WORKLOADS)),
-                    help="comma-separated subset of " + ", ".join(WORKLOADS))
+                                                          ",".join(main_workloads)),
+                    help="comma-separated subset of " + ", ".join(main_workloads))
+    ap.add_argument("--scaling-groups", default=os.environ.get(
+        "BENCH_SCALING_GROUPS", ",".join(str(g) for g in SCALING_GROUPS)),
+                    help="hackbench -g values of the scaling pass (default %(default)s; "
+                    "empty: no scaling pass)")
     ap.add_argument("--calibrate-reps", type=int, default=5)
     ap.add_argument("-o", "--output", default=RESULTS, help="results file (%(default)s)")
     args = ap.parse_args()
     workloads = [w for w in args.workloads.split(",") if w]
     for w in workloads:
-        if w not in WORKLOADS:
-            raise BenchError("unknown workload %r: one of %s" % (w, ", ".join(WORKLOADS)))
+        if w not in main_workloads:
+            raise BenchError("unknown workload %r: one of %s" % (w, ", ".join(main_workloads)))
+    scaling = []
+    for g in (x for x in args.scaling_groups.split(",") if x):
+        if "hackbench-g" + g not in WORKLOADS:
+            raise BenchError("--scaling-groups: %r is not one of %s" % (
+                g, ", ".join(str(x) for x in SCALING_GROUPS)))
+        scaling.append("hackbench-g" + g)
     check_setup()
 
     with open("/proc/sys/kernel/bpf_stats_enabled") as f:
@@ -396,12 +421,13 @@ def main():
     tmp = tempfile.mkdtemp(prefix="migtrace-bench.")
     raw = {w: {c: [] for c in CONFIGS + ["bpf-empty"]} for w in workloads}
     stats_raw = {w: {c: [] for c in STATS_CONFIGS} for w in workloads}
+    scaling_raw = {w: {c: [] for c in SCALING_CONFIGS} for w in scaling}
     t_start = time.monotonic()
     try:
-        def run_pass(label, reps, configs, with_stats, into):
+        def run_pass(label, reps, configs, with_stats, into, wls=workloads):
             set_bpf_stats(with_stats)
             for rep in range(reps):
-                for w in workloads:
+                for w in wls:
                     for c in rotated(configs, rep):
                         log("bench: %-10s rep %d/%d  %-14s %-12s %5.0f s" % (
                             label, rep + 1, reps, c, w, time.monotonic() - t_start))
@@ -409,6 +435,7 @@ def main():
 
         run_pass("throughput", args.reps, CONFIGS, False, raw)
         run_pass("bpf_stats", args.stats_reps, STATS_CONFIGS, True, stats_raw)
+        run_pass("scaling", args.stats_reps, SCALING_CONFIGS, True, scaling_raw, scaling)
         set_bpf_stats(False)
         log("bench: calibrate x %d" % args.calibrate_reps)
         cal = calibrate_bench(args.calibrate_reps, tmp)
@@ -459,6 +486,30 @@ def main():
                     lines.append("bench: %s %s %s %s" % (c, w, m, fmt(v, 3 if m == "ratio"
                                                                         else 1)))
         results["workloads"][w] = wres
+    results["scaling"] = {}
+    for w in scaling:
+        floor = scaling_raw[w]["bpf-empty"]
+        wres = {"command": " ".join(WORKLOADS[w]["cmd"]), "configs": {}}
+        for c in SCALING_CONFIGS:
+            srun = scaling_raw[w][c]
+            fig = {}
+            for m in ("ns_per_switch", "ns_per_migrate"):
+                fig[m] = summarize([r.get(m) for r in srun])
+                if c != "bpf-empty":
+                    fig[m + "_net"] = summarize([
+                        r[m] - f[m] if r.get(m) is not None and f.get(m) is not None
+                        else None for r, f in zip(srun, floor)])
+                    if fig[m + "_net"]:
+                        lines.append("bench: %s %s %s_net %s" % (
+                            c, w, m, fmt(fig[m + "_net"]["median"], 1)))
+                fig[m.replace("ns_per", "runs")] = summarize(
+                    [r.get(m.replace("ns_per", "runs")) for r in srun])
+            wres["configs"][c] = fig
+        results["scaling"][w] = wres
+    results["targets"] = targets(results)
+    for t in results["targets"]:
+        lines.append("bench: target %s %s %s" % (t["name"], "met" if t["met"] else "missed",
+                                                   fmt(t["value"], 3)))
     lines.append("bench: calibrate 2cpu seconds %.3f" % cal["seconds"])
     # the hot time migtrace reports and uses (median x 6); the seed's max rule beside it
     lines.append("bench: calibrate 2cpu hot_time_cv_pct %.1f" % cal["hot_time_robust_cv_pct"])
@@ -470,6 +521,41 @@ def main():
         print(line)
     atomic_write(args.output, json.dumps(results, indent=1) + "\n")
     print("\nbench: wrote %s in %.0f s" % (os.path.relpath(args.output), results["wall_s"]))
+
+
+def targets(results):
+    """The cost-of-watching targets, from the figures of this one run: each with its value,
+    its limit and whether it is met.  A figure this run did not measure gives no target."""
+    out = []
+
+    def med(w, c, m):
+        try:
+            return results["workloads"][w]["configs"][c][m]["median"]
+        except (KeyError, TypeError):
+            return None
+
+    def add(name, what, value, limit):
+        if value is not None and limit is not None:
+            out.append({"name": name, "what": what, "value": value, "limit": limit,
+                        "met": value <= limit})
+
+    add("cachewalk_ratio", "cachewalk traced / untraced, µs per unit (≤ 1.03)",
+        med("cachewalk", "migtrace", "ratio"), 1.03)
+    for w in ("pipe-pinned", "hackbench"):
+        add(w + "_ns_per_switch", "%s: net ns per switch ≤ bpftrace-count's" % w,
+            med(w, "migtrace", "ns_per_switch_net"), med(w, "bpftrace-count", "ns_per_switch_net"))
+        add(w + "_filtered_ns_per_switch", "%s: a task not traced, net ns per switch ≤ 25" % w,
+            med(w, "migtrace-other", "ns_per_switch_net"), 25.0)
+    bc = med("hackbench", "bpftrace-count", "ns_per_migrate_net")
+    add("hackbench_ns_per_migration", "hackbench: net ns per migration ≤ 2 x bpftrace-count's",
+        med("hackbench", "migtrace", "ns_per_migrate_net"), 2 * bc if bc is not None else None)
+    add("pipe_pinned_ratio", "pinned pipe time ratio ≤ bpftrace-count's",
+        med("pipe-pinned", "migtrace", "ratio"), med("pipe-pinned", "bpftrace-count", "ratio"))
+    cal = results.get("calibrate") or {}
+    if len(cal.get("hot_time_robust_ns", [])) >= 3:	# a CV of one or two runs says nothing
+        add("calibrate_cv", "calibrate 2 CPUs: hot time CV over %d runs ≤ 10 %%" % len(
+            cal["hot_time_robust_ns"]), cal.get("hot_time_robust_cv_pct"), 10.0)
+    return out
 
 
 def print_table(results, workloads):
@@ -495,6 +581,24 @@ def print_table(results, workloads):
                    g("user_cpu_pct_tracing"), g("rss_kib"), g("bytes_written"), g("dropped")]
             digits = [3, 3, 1, 1, 1, 1, 2, 2, 0, 0, 0]
             print("  %-15s" % c + "".join("%11s" % fmt(v, d) for v, d in zip(row, digits)))
+    if results.get("scaling"):
+        print("\nper-event cost as the tasks grow (bpf_stats, net of bpf-empty; median ns):")
+        print("  %-38s" % "workload" + "".join("%16s" % h for h in (
+            "migtrace ns/sw", "count ns/sw", "migtrace ns/mig", "count ns/mig")))
+        for w, wr in results["scaling"].items():
+            def n(c, m):
+                f = wr["configs"].get(c, {}).get(m)
+                return f["median"] if f else None
+            print("  %-38s" % wr["command"] + "".join("%16s" % fmt(v, 1) for v in (
+                n("migtrace", "ns_per_switch_net"), n("bpftrace-count", "ns_per_switch_net"),
+                n("migtrace", "ns_per_migrate_net"), n("bpftrace-count", "ns_per_migrate_net"))))
+    if results.get("targets"):
+        print("\ntargets:")
+        for t in results["targets"]:
+            over = t["value"] - t["limit"]
+            print("  %-6s %-58s %10s (limit %s%s)" % (
+                "met" if t["met"] else "MISSED", t["what"], fmt(t["value"], 3),
+                fmt(t["limit"], 3), "" if t["met"] else ", over by %s" % fmt(over, 3)))
     cal = results["calibrate"]
     print("\ncalibrate --cpus 0,1 (defaults), %d runs: median %.3f s; hot time (median x 6) "
           "%s µs, CV %.1f %%; the seed's rule (max of 20 x 6) %s µs, CV %.1f %%" % (

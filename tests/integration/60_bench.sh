@@ -15,7 +15,7 @@ done
 
 stats_before=$(cat /proc/sys/kernel/bpf_stats_enabled)
 python3 "$MT_ROOT/bench/bench.py" --reps 1 --stats-reps 1 --workloads pipe-pinned \
-	--calibrate-reps 2 -o "$MT_TMP/bench.json" >"$MT_TMP/bench.out" 2>"$MT_TMP/bench.err"
+	--scaling-groups 2 --calibrate-reps 3 -o "$MT_TMP/bench.json" >"$MT_TMP/bench.out" 2>"$MT_TMP/bench.err"
 rc=$?
 check bench_smoke_exit0 bash -c '[ "$1" = 0 ] || { tail -3 "$2"; exit 1; }' _ "$rc" "$MT_TMP/bench.err"
 # the machine lines: every configuration's figures, and calibrate's
@@ -30,6 +30,13 @@ want += [(c, "pipe-pinned", m) for c in ("migtrace", "migtrace-other")
          for m in ("user_cpu_pct", "rss_kib", "bytes_written", "dropped")]
 want += [("perf-sched", "pipe-pinned", "bytes_written"), ("calibrate", "2cpu", "seconds"),
          ("calibrate", "2cpu", "hot_time_cv_pct")]
+# the scaling pass (one group here) and the targets this run measured, each met or missed
+want += [(c, "hackbench-g2", m) for c in ("migtrace", "bpftrace-count")
+         for m in ("ns_per_switch_net", "ns_per_migrate_net")]
+targets = {k[1]: k[2] for k in lines if k[0] == "target"}
+assert {"pipe-pinned_ns_per_switch", "pipe-pinned_filtered_ns_per_switch", "pipe_pinned_ratio",
+        "calibrate_cv"} <= set(targets), targets
+assert set(targets.values()) <= {"met", "missed"}, targets
 missing = [w for w in want if w not in lines]
 assert not missing, missing
 float(lines[("migtrace", "pipe-pinned", "ratio")])
