@@ -195,7 +195,9 @@ static void print_matrix(FILE *f, const struct calib_result *r, const char *titl
 	int n = r->ncpu;
 	char buf[32];
 
-	fprintf(f, "%s\n        ", title);
+	if (title)
+		fprintf(f, "%s\n", title);
+	fprintf(f, "        ");
 	for (int j = 0; j < n; j++) {
 		snprintf(buf, sizeof(buf), "to %d", r->opts.cpus.cpu[j]);
 		fprintf(f, " %10s", buf);
@@ -222,6 +224,22 @@ static double cell_median(const struct calib_cell *c)
 static double cell_mad(const struct calib_cell *c)
 {
 	return c->mad_ns;
+}
+
+static double cell_undisturbed(const struct calib_cell *c)
+{
+	return c->undisturbed_ns;
+}
+
+/* The interval covers this run's sampling only: the host moving the vCPUs is not in it. */
+static void print_interval(FILE *f, const struct calib_result *r)
+{
+	char lo[32], hi[32];
+
+	fprintf(f, "hot time, 95 %% interval: %s to %s (block bootstrap over this run's "
+		"repetitions; a host that changes between runs can move it further)\n",
+		fmt_ns(lo, sizeof(lo), (double)r->hot_robust_lo_ns),
+		fmt_ns(hi, sizeof(hi), (double)r->hot_robust_hi_ns));
 }
 
 void calib_print_report(FILE *f, const struct calib_result *r, const struct topology *t,
@@ -251,7 +269,8 @@ void calib_print_report(FILE *f, const struct calib_result *r, const struct topo
 		}
 	} else {
 		fprintf(f, "method 2004 (boot-time auto-tuning: max of the first %d timed fills "
-			"after a migration, x 6; robust: median of all %d, x 6)\n",
+			"after a migration, x 6; robust: median of the undisturbed fills of all "
+			"%d, x 6)\n",
 			r->opts.reps < CALIB_SEED_REPS ? r->opts.reps : CALIB_SEED_REPS,
 			r->opts.reps);
 		fprintf(f, "cache %s, buffer %s (5/3 x cache)\n",
@@ -260,11 +279,18 @@ void calib_print_report(FILE *f, const struct calib_result *r, const struct topo
 		print_matrix(f, r, "migration cost (worst of the first 20 fills x 6, the seed's cell):", cell_cost);
 		print_matrix(f, r, "fill time after the migration, median:", cell_median);
 		print_matrix(f, r, "spread of the fill time, MAD:", cell_mad);
+		fprintf(f, "fill time after the migration, median of the undisturbed fills "
+			"(at most %d %% above the cell's %.0fth percentile):\n",
+			CALIB_DISTURBED_PCT, 100 * CALIB_ANCHOR_QUANTILE);
+		print_matrix(f, r, NULL, cell_undisturbed);
 	}
 	if (r->has_hot) {
 		if (r->method == CALIB_2004) {
-			fprintf(f, "hot time: %s (robust: median fill x 6, min over cross-CPU "
-				"pairs)\n", fmt_ns(a, sizeof(a), (double)r->hot_robust_ns));
+			fprintf(f, "hot time: %s (robust: median of the undisturbed fills x 6, "
+				"min over cross-CPU pairs)\n",
+				fmt_ns(a, sizeof(a), (double)r->hot_robust_ns));
+			if (r->has_interval)
+				print_interval(f, r);
 			fprintf(f, "hot time, the seed's rule (max of the first %d fills x 6): %s\n",
 				CALIB_SEED_REPS, fmt_ns(a, sizeof(a), (double)r->hot_ns));
 		} else {
@@ -284,6 +310,8 @@ void calib_print_report(FILE *f, const struct calib_result *r, const struct topo
 			r->noise_pct, r->max_over_median,
 			r->max_over_median > 1.5 ? " — the seed's max is driven by outliers here; "
 			"prefer the robust hot time" : "");
+		fprintf(f, "disturbed fills: %.1f %% (median over cells), left out of the robust "
+			"hot time\n", r->disturbed_pct);
 		if (r->ncpu > 1) {
 			calib_group(r, t, &g);
 			fprintf(f, "CPU groups by measured cost: ");
@@ -339,6 +367,10 @@ struct json_object *calib_to_json(const struct calib_result *r, const struct top
 			json_object_object_add(jc, "median_ns", jint(llround(c->median_ns)));
 			json_object_object_add(jc, "mad_ns", jint(llround(c->mad_ns)));
 			json_object_object_add(jc, "robust_ns", jint((int64_t)c->robust_ns));
+			json_object_object_add(jc, "anchor_ns", jint(llround(c->anchor_ns)));
+			json_object_object_add(jc, "undisturbed_median_ns",
+					       jint(llround(c->undisturbed_ns)));
+			json_object_object_add(jc, "undisturbed_fills", jint(c->undisturbed));
 		}
 		json_object_array_add(cells, jc);
 	}
@@ -376,6 +408,19 @@ struct json_object *calib_to_json(const struct calib_result *r, const struct top
 		json_object_object_add(o, "hot_time_robust_ns", jint((int64_t)r->hot_robust_ns));
 	} else {
 		json_object_object_add(o, "hot_time_ns", NULL);
+	}
+	if (r->has_interval) {
+		json_object_object_add(o, "hot_time_robust_lo_ns",
+				       jint((int64_t)r->hot_robust_lo_ns));
+		json_object_object_add(o, "hot_time_robust_hi_ns",
+				       jint((int64_t)r->hot_robust_hi_ns));
+	}
+	if (r->method == CALIB_2004) {
+		json_object_object_add(o, "anchor_quantile",
+				       json_object_new_double(CALIB_ANCHOR_QUANTILE));
+		json_object_object_add(o, "disturbed_above_anchor_pct", jint(CALIB_DISTURBED_PCT));
+		json_object_object_add(o, "disturbed_pct",
+				       json_object_new_double(r->disturbed_pct));
 	}
 	json_object_object_add(o, "noise_mad_pct", json_object_new_double(r->noise_pct));
 	json_object_object_add(o, "max_over_median", json_object_new_double(r->max_over_median));

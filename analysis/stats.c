@@ -2,6 +2,7 @@
 /* Order statistics: median and MAD are what a noisy shared machine allows us to trust. */
 #include <errno.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -38,6 +39,61 @@ double quantile_sorted_inplace(double *v, size_t n, double q)
 	if (lo + 1 >= n)
 		return v[n - 1];
 	return v[lo] + (pos - (double)lo) * (v[lo + 1] - v[lo]);
+}
+
+/* Hoare's selection: afterwards v[k] holds the k-th smallest, smaller ones before it.
+ * Signed indexes: j steps to lo - 1 when the left part is empty. */
+static void select_kth(double *v, ptrdiff_t n, ptrdiff_t k)
+{
+	ptrdiff_t lo = 0, hi = n - 1;
+
+	while (lo < hi) {
+		double pivot = v[lo + (hi - lo) / 2];
+		ptrdiff_t i = lo, j = hi;
+
+		while (i <= j) {
+			while (v[i] < pivot)
+				i++;
+			while (v[j] > pivot)
+				j--;
+			if (i <= j) {
+				double t = v[i];
+
+				v[i++] = v[j];
+				v[j--] = t;
+			}
+		}
+		/* v[lo..j] <= pivot <= v[i..hi], and what lies between equals the pivot */
+		if (k <= j)
+			hi = j;
+		else if (k >= i)
+			lo = i;
+		else
+			return;
+	}
+}
+
+double quantile_select_inplace(double *v, size_t n, double q)
+{
+	double pos, next;
+	size_t lo;
+
+	if (!n)
+		return 0;
+	if (q < 0)
+		q = 0;
+	if (q > 1)
+		q = 1;
+	pos = q * (double)(n - 1);
+	lo = (size_t)pos;
+	select_kth(v, (ptrdiff_t)n, (ptrdiff_t)lo);
+	if (lo + 1 >= n || pos == (double)lo)
+		return v[lo];
+	/* the next order statistic is the smallest of what selection left above lo */
+	next = v[lo + 1];
+	for (size_t i = lo + 2; i < n; i++)
+		next = v[i] < next ? v[i] : next;
+	return v[lo] + (pos - (double)lo) * (next - v[lo]);
 }
 
 double trimmed_mean_inplace(double *v, size_t n, double trim)

@@ -25,6 +25,9 @@ double quantile_sorted_inplace(double *v, size_t n, double q);
 /* Mean of v without the lowest and highest trim fraction (0.10: 10 % each side); sorts v
  * in place.  NAN for n == 0. */
 double trimmed_mean_inplace(double *v, size_t n, double trim);
+/* The same quantile as quantile_sorted_inplace() in O(n) by selection: v is reordered, not
+ * sorted.  For estimators recomputed on many resamples.  0 for n == 0. */
+double quantile_select_inplace(double *v, size_t n, double q);
 /* Median of doubles; sorts v in place.  0 for n == 0. */
 double median_inplace(double *v, size_t n);
 

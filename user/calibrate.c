@@ -7,10 +7,12 @@
  *
  * What cannot be copied from the kernel: it ran "undisturbed" with interrupts off.  Here
  * other tasks and interrupts land in the timed window, so besides the seed's max we keep
- * the median and MAD of every cell, and the repetitions of all pairs are interleaved so that
+ * the median and MAD of every cell and the median of its undisturbed fills (the robust
+ * figure, see CALIB_DISTURBED_PCT), and the repetitions of all pairs are interleaved so that
  * a burst of noise spreads over the matrix instead of spoiling one cell.
  */
 #include <errno.h>
+#include <math.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -185,14 +187,36 @@ static int measure_2005(struct calib_bufs *b, uint64_t size, int src, int dst, u
 	return 0;
 }
 
+double calib_undisturbed_median(double *v, int n, int *undisturbed)
+{
+	double cut;
+	int k = 0;
+
+	*undisturbed = 0;
+	if (n < 1)
+		return 0;
+	cut = quantile_select_inplace(v, (size_t)n, CALIB_ANCHOR_QUANTILE) *
+	      (100 + CALIB_DISTURBED_PCT) / 100;
+	/* keeps at least the fastest fill: the anchor is never below it */
+	for (int i = 0; i < n; i++)
+		if (v[i] <= cut)
+			v[k++] = v[i];
+	*undisturbed = k;
+	return quantile_select_inplace(v, (size_t)k, 0.5);
+}
+
 int calib_cell_from_samples(struct calib_cell *c, const uint64_t *samples, int reps)
 {
 	struct sample_summary s;
 	uint64_t seed_max = 0;
+	double *v = NULL;
 	int err = summarize_u64(samples, (size_t)reps, &s);
 
 	if (err)
 		return err;
+	v = malloc((size_t)reps * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
 	/* samples[] is in the order they were taken: the seed's window is the first 20 */
 	for (int i = 0; i < reps && i < CALIB_SEED_REPS; i++)
 		seed_max = samples[i] > seed_max ? samples[i] : seed_max;
@@ -200,9 +224,15 @@ int calib_cell_from_samples(struct calib_cell *c, const uint64_t *samples, int r
 	c->min_ns = s.min;
 	c->median_ns = s.median;
 	c->mad_ns = s.mad;
+	c->fills = reps;
+	for (int i = 0; i < reps; i++)
+		v[i] = (double)samples[i];
+	c->anchor_ns = quantile_select_inplace(v, (size_t)reps, CALIB_ANCHOR_QUANTILE);
+	c->undisturbed_ns = calib_undisturbed_median(v, reps, &c->undisturbed);
 	/* The "10 %" rule: cold after ten times the cost; 10 = 6 x 5/3 (the buffer factor). */
 	c->cost_ns = seed_max * 6;
-	c->robust_ns = (uint64_t)(s.median * 6);
+	c->robust_ns = (uint64_t)llround(c->undisturbed_ns * 6);
+	free(v);
 	return 0;
 }
 
@@ -211,14 +241,16 @@ void calib_finish_matrix(struct calib_result *r)
 	int n = r->ncpu, k = 0;
 	double *noise = calloc((size_t)n * n, sizeof(double));
 	double *spike = calloc((size_t)n * n, sizeof(double));
+	double *dist = calloc((size_t)n * n, sizeof(double));
 
 	r->has_hot = false;
 	for (int i = 0; i < n * n; i++) {
 		struct calib_cell *c = &r->cells[i];
 
-		if (noise && c->median_ns > 0) {
+		if (noise && spike && dist && c->median_ns > 0) {
 			noise[k] = 100.0 * c->mad_ns / c->median_ns;
 			spike[k] = (double)c->max_ns / c->median_ns;
+			dist[k] = c->fills ? 100.0 * (c->fills - c->undisturbed) / c->fills : 0;
 			k++;
 		}
 		if (c->src == c->dst)
@@ -229,10 +261,80 @@ void calib_finish_matrix(struct calib_result *r)
 			r->hot_robust_ns = c->robust_ns;
 		r->has_hot = true;
 	}
-	r->noise_pct = noise ? median_inplace(noise, k) : 0;
-	r->max_over_median = spike ? median_inplace(spike, k) : 0;
+	r->noise_pct = median_inplace(noise, k);
+	r->max_over_median = median_inplace(spike, k);
+	r->disturbed_pct = median_inplace(dist, k);
 	free(noise);
 	free(spike);
+	free(dist);
+}
+
+/* splitmix64: a fixed seed makes the interval a function of the samples alone. */
+static uint64_t next_random(uint64_t *state)
+{
+	uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+/* One bootstrap draw: the robust hot time over the blocks pick[0..nb), ns. */
+static double resampled_hot(const struct calib_result *r, const uint64_t *samples, int reps,
+			    const int *pick, int nb, double *scratch)
+{
+	double best = -1;
+
+	for (int i = 0; i < r->ncpu * r->ncpu; i++) {
+		const uint64_t *cell = &samples[(size_t)i * reps];
+		double med;
+		int m = 0, kept;
+
+		if (r->cells[i].src == r->cells[i].dst)
+			continue;
+		for (int b = 0; b < nb; b++)
+			for (int j = pick[b] * reps / nb; j < (pick[b] + 1) * reps / nb; j++)
+				scratch[m++] = (double)cell[j];
+		med = calib_undisturbed_median(scratch, m, &kept);
+		if (best < 0 || med < best)
+			best = med;
+	}
+	return best * 6;
+}
+
+int calib_hot_interval(struct calib_result *r, const uint64_t *samples, int reps)
+{
+	int nb = reps < CALIB_BOOT_BLOCKS ? reps : CALIB_BOOT_BLOCKS, err = 0;
+	double *scratch = NULL, *hot = NULL;
+	uint64_t state = 0x6d696774726163ULL;	/* "migtrac" */
+	int *pick = NULL;
+
+	r->has_interval = false;
+	if (!r->has_hot || reps < 1)
+		goto cleanup;
+	/* a draw holds nb blocks of at most ceil(reps / nb) fills */
+	scratch = malloc(((size_t)reps + nb) * sizeof(double));
+	hot = malloc(CALIB_BOOT_RESAMPLES * sizeof(double));
+	pick = malloc((size_t)nb * sizeof(int));
+	if (!scratch || !hot || !pick) {
+		err = -ENOMEM;
+		goto cleanup;
+	}
+	for (int k = 0; k < CALIB_BOOT_RESAMPLES; k++) {
+		for (int b = 0; b < nb; b++)
+			pick[b] = (int)(next_random(&state) % (uint64_t)nb);
+		hot[k] = resampled_hot(r, samples, reps, pick, nb, scratch);
+	}
+	r->hot_robust_lo_ns = (uint64_t)llround(quantile_sorted_inplace(hot, CALIB_BOOT_RESAMPLES,
+									 0.025));
+	r->hot_robust_hi_ns = (uint64_t)llround(quantile_sorted_inplace(hot, CALIB_BOOT_RESAMPLES,
+									 0.975));
+	r->has_interval = true;
+cleanup:
+	free(scratch);
+	free(hot);
+	free(pick);
+	return err;
 }
 
 static void progress(const struct calib_opts *o, const char *what, int done, int total)
@@ -288,6 +390,7 @@ static int run_2004(const struct calib_opts *o, struct calib_result *r)
 			goto cleanup;
 	}
 	calib_finish_matrix(r);
+	err = calib_hot_interval(r, samples, reps);
 cleanup:
 	bufs_free(&b);
 	free(samples);

@@ -27,12 +27,34 @@ enum calib_method { CALIB_2004 = 2004, CALIB_2005 = 2005 };
 #define CALIB_FACTOR_SCALE 128		/* MIGRATION_FACTOR_SCALE */
 /*
  * The seed's cell is the max of its 20 timed fills x 6.  A max grows with the number of
- * samples, so it is taken over the first 20 only, whatever --reps is; the median (the
- * robust hot time) uses them all.  Default reps: 1000 (0.7 s for 2 CPUs here), where the
- * robust hot time's run-to-run CV is ~4 % (20 reps: ~18 %).
+ * samples, so it is taken over the first 20 only, whatever --reps is; the robust hot time
+ * uses them all.  Default reps: 1000 (0.6-1.3 s for 2 CPUs here).
  */
 #define CALIB_SEED_REPS 20
 #define CALIB_DEFAULT_REPS 1000
+/*
+ * The robust cell: the median of the undisturbed fills.  A disturbance (an interrupt, the
+ * host running something beside the vCPU) only ever adds time, so the fastest fills are
+ * the undisturbed ones: the cell's 10th percentile is the anchor (a quantile, not the min,
+ * which is one lucky fill), and a fill more than 10 % slower than it counts as disturbed.
+ * Measured on this VM (72 runs of 1000 fills a cell): the undisturbed fills spread ~1 us
+ * around 41 us (2.5 %, so 10 % is 4 of their standard deviations); the disturbed ones
+ * formed a second mode ~20 % slower, 4-87 % of a cell's fills as the host's load came and
+ * went, and took the plain median (and the hot time) up to 30 % above its usual value; the
+ * median of the undisturbed fills stayed within 8 %.  On a quiet host nearly every fill is
+ * within 10 % of the anchor and the figure is the plain median.  The anchor holds while at
+ * least 10 % of a cell's fills are undisturbed.
+ */
+#define CALIB_ANCHOR_QUANTILE 0.10
+#define CALIB_DISTURBED_PCT 10
+/*
+ * The robust hot time's 95 % interval: a block bootstrap over time.  The repetitions are
+ * cut into CALIB_BOOT_BLOCKS runs of consecutive repetitions (disturbances come in phases,
+ * so neighbouring fills are not independent), and CALIB_BOOT_RESAMPLES draws of as many
+ * blocks, the same blocks for every cell (they were measured interleaved), recompute it.
+ */
+#define CALIB_BOOT_BLOCKS 20
+#define CALIB_BOOT_RESAMPLES 200
 
 struct calib_opts {
 	enum calib_method method;
@@ -49,9 +71,13 @@ struct calib_cell {
 	int src, dst;
 	uint64_t max_ns, min_ns;	/* fill times after the migration, ns; max_ns: of the
 					 * first CALIB_SEED_REPS, as the seed took it */
-	double median_ns, mad_ns;	/* ns */
+	double median_ns, mad_ns;	/* of all the fills, ns */
+	double anchor_ns;		/* CALIB_ANCHOR_QUANTILE of the fills, ns */
+	double undisturbed_ns;		/* median of the undisturbed fills, ns */
+	int fills;			/* how many fills were timed (--reps) */
+	int undisturbed;		/* how many of them were undisturbed */
 	uint64_t cost_ns;		/* the seed's cell: max x 6 (2004), or the distance cost */
-	uint64_t robust_ns;		/* median x 6: the same rule with a robust statistic */
+	uint64_t robust_ns;		/* undisturbed_ns x 6: the rule, robust */
 	int distance;			/* scheduler-domain distance (2005 caches by it) */
 };
 
@@ -82,7 +108,10 @@ struct calib_result {
 	bool has_hot;			/* false with a single CPU */
 	uint64_t hot_ns;		/* min over cross cells of cost_ns */
 	uint64_t hot_robust_ns;		/* min over cross cells of robust_ns */
+	bool has_interval;		/* 2004 with two CPUs or more */
+	uint64_t hot_robust_lo_ns, hot_robust_hi_ns;	/* its 95 % block-bootstrap interval */
 	double noise_pct;		/* median over cells of MAD / median, % */
+	double disturbed_pct;		/* median over cells of the share disturbed, % */
 	double max_over_median;		/* median over cells of max / median: outlier weight */
 	/* 2005 */
 	int ndist;
@@ -109,5 +138,15 @@ void calib_result_free(struct calib_result *r);
  */
 int calib_cell_from_samples(struct calib_cell *c, const uint64_t *samples, int reps);
 void calib_finish_matrix(struct calib_result *r);
+/* The median of the undisturbed fills among v[0..n), ns (see CALIB_DISTURBED_PCT); v is
+ * reordered.  *undisturbed: how many there were (>= 1 for n >= 1). */
+double calib_undisturbed_median(double *v, int n, int *undisturbed);
+/*
+ * The robust hot time's 95 % interval into r->hot_robust_lo_ns/hi_ns (has_interval) from
+ * the cells' samples, cell-major and in the order taken (samples[cell * reps + rep]), after
+ * calib_finish_matrix().  Deterministic: the same samples give the same interval.
+ * 0 or -ENOMEM.
+ */
+int calib_hot_interval(struct calib_result *r, const uint64_t *samples, int reps);
 
 #endif

@@ -14,6 +14,18 @@ if [ "$ncpu" -ge 2 ]; then
 		'd["hot_time_ns"] == min(c["cost_ns"] for c in d["cells"] if c["src"] != c["dst"]) and d["hot_time_robust_ns"] > 0 and d["method"] == 2004 and d["reps"] == 5'
 	check calibrate_cost_is_max_x6 json "$MT_TMP/cal.json" \
 		'all(c["cost_ns"] == 6 * c["max_ns"] for c in d["cells"])'
+	# The robust cell: the median of the fills at most 10 % above the cell's 10th percentile,
+	# x 6 (JSON rounds both to the ns, hence the 3 ns of slack); the hot time is its minimum.
+	check calibrate_robust_is_undisturbed_median_x6 json "$MT_TMP/cal.json" \
+		'd["anchor_quantile"] == 0.1 and d["disturbed_above_anchor_pct"] == 10 and all(abs(c["robust_ns"] - 6 * c["undisturbed_median_ns"]) <= 3 and c["min_ns"] <= c["anchor_ns"] <= c["median_ns"] * 1.1 and 1 <= c["undisturbed_fills"] <= d["reps"] and c["min_ns"] <= c["undisturbed_median_ns"] <= 1.1 * c["anchor_ns"] + 2 for c in d["cells"])' \
+		'd["cells"]'
+	check calibrate_robust_hot_is_min json "$MT_TMP/cal.json" \
+		'd["hot_time_robust_ns"] == min(c["robust_ns"] for c in d["cells"] if c["src"] != c["dst"])'
+	check calibrate_json_interval json "$MT_TMP/cal.json" \
+		'0 < d["hot_time_robust_lo_ns"] <= d["hot_time_robust_hi_ns"] and 0 <= d["disturbed_pct"] <= 100' \
+		'{k: d.get(k) for k in ("hot_time_robust_ns", "hot_time_robust_lo_ns", "hot_time_robust_hi_ns", "disturbed_pct")}'
+	check calibrate_text_interval grep -qE '^hot time, 95 % interval: [0-9.]+ (ns|µs|ms) to [0-9.]+ (ns|µs|ms) \(block bootstrap' <<<"$out"
+	check calibrate_text_disturbed grep -qE '^disturbed fills: [0-9.]+ % \(median over cells\)' <<<"$out"
 	check calibrate_json_kernel_value json "$MT_TMP/cal.json" \
 		'd["kernel_migration_cost"]["value_ns"] > 0'
 	check calibrate_text_has_units grep -qE '^hot time: [0-9.]+ (ns|µs|ms|s) ' <<<"$out"
@@ -31,8 +43,11 @@ if [ "$ncpu" -ge 2 ]; then
 	s5=$("$MT" calibrate --cpus 0,1 --method 2005 --format=seed 2>&1)
 	check seed_2005_format grep -qE '^\| cacheflush times \[1\]: [0-9]+\.[0-9] \([0-9-]+\)$' <<<"$s5"
 	check seed_2005_header grep -qE '^\| migration cost matrix \(max_cache_size: [0-9]+, cpu: -?[0-9]+ MHz\):$' <<<"$s5"
-	t5=$("$MT" calibrate --cpus 0,1 --method 2005 2>&1)
+	t5=$("$MT" calibrate --cpus 0,1 --method 2005 --json "$MT_TMP/m5.json" 2>&1)
 	check method_2005_says_so grep -q "^method 2005" <<<"$t5"
+	# the undisturbed-fill statistics and their interval are the 2004 method's alone
+	check method_2005_no_interval json "$MT_TMP/m5.json" \
+		'not any(k in d for k in ("hot_time_robust_lo_ns", "disturbed_pct", "anchor_quantile"))'
 
 	sw=$("$MT" calibrate --cpus 0,1 --reps 3 --sweep-size -q --json "$MT_TMP/sweep.json" 2>&1)
 	check sweep_size_table grep -q "^migration cost peaks with a" <<<"$sw"

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The calibration's arithmetic and its seed print formats, on made-up and seed numbers. */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -83,8 +84,13 @@ static void cell_is_max_times_six(void **state)
 	assert_int_equal(c.min_ns, 90);
 	assert_int_equal(c.cost_ns, 2400);	/* max x 6 */
 	assert_true(c.median_ns == 100.0);
-	assert_int_equal(c.robust_ns, 600);	/* median x 6 */
 	assert_true(c.mad_ns == 10.0);		/* |.-100|: 0 10 300 10 5 -> 10 */
+	/* 10th percentile 92 (90 + 0.4 x 5); undisturbed: <= 101.2, i.e. 90 95 100 */
+	assert_true(c.anchor_ns == 92.0);
+	assert_int_equal(c.fills, 5);
+	assert_int_equal(c.undisturbed, 3);
+	assert_true(c.undisturbed_ns == 95.0);
+	assert_int_equal(c.robust_ns, 570);	/* median of the undisturbed x 6 */
 	assert_int_not_equal(calib_cell_from_samples(&c, s, 0), 0);
 }
 
@@ -102,6 +108,148 @@ static void seed_max_is_of_the_first_20(void **state)
 	assert_int_equal(c.max_ns, 300);
 	assert_int_equal(c.cost_ns, 1800);
 	assert_int_equal(c.robust_ns, 103 * 6);	/* median of all 1000 */
+}
+
+/* A quiet cell's fills: 40-42 us, spread evenly, in a scrambled order. */
+static void quiet_fills(uint64_t *s, int n)
+{
+	for (int i = 0; i < n; i++)
+		s[i] = 40000 + (uint64_t)(i * 7919 % 2001);
+}
+
+/*
+ * What this VM does to a cell: a phase in which the host slows the vCPU by 20 % covers 60 %
+ * of the fills, and 2 % are hit by an interrupt (5x), one inside the seed's 20.  The plain
+ * median follows the slow phase and the seed's max the interrupt; the median of the
+ * undisturbed fills stays where the quiet cell is.
+ */
+static void undisturbed_median_ignores_a_slow_phase(void **state)
+{
+	uint64_t quiet[1000], noisy[1000];
+	struct calib_cell q = { 0 }, d = { 0 };
+
+	(void)state;
+	quiet_fills(quiet, 1000);
+	quiet_fills(noisy, 1000);
+	for (int i = 0; i < 600; i++)
+		noisy[i] = noisy[i] * 12 / 10;
+	for (int i = 7; i < 1000; i += 50)
+		noisy[i] *= 5;
+	assert_int_equal(calib_cell_from_samples(&q, quiet, 1000), 0);
+	assert_int_equal(calib_cell_from_samples(&d, noisy, 1000), 0);
+	/* quiet: every fill is undisturbed and the figure is the plain median */
+	assert_int_equal(q.undisturbed, 1000);
+	assert_true(q.undisturbed_ns == q.median_ns);
+	/* noisy: the old rules move ... */
+	assert_true(d.median_ns > 1.15 * q.median_ns);
+	assert_true(d.cost_ns > 4 * q.cost_ns);
+	/* ... the new one does not (within 1 %), and it left out the slow and the hit fills */
+	assert_true(d.robust_ns > 0.99 * (double)q.robust_ns);
+	assert_true(d.robust_ns < 1.01 * (double)q.robust_ns);
+	assert_true(d.undisturbed < 400 && d.undisturbed > 350);
+}
+
+/* Even with 85 % of the fills disturbed the anchor is an undisturbed fill. */
+static void undisturbed_median_holds_to_85_pct(void **state)
+{
+	double v[1000];
+	int kept;
+
+	(void)state;
+	for (int i = 0; i < 1000; i++)
+		v[i] = 40000 + i * 7919 % 2001 + (i % 100 < 85 ? 10000 : 0);
+	assert_true(fabs(calib_undisturbed_median(v, 1000, &kept) - 41000) < 300);
+	assert_int_equal(kept, 150);
+	assert_true(calib_undisturbed_median(v, 0, &kept) == 0);
+	assert_int_equal(kept, 0);
+	v[0] = 5;
+	assert_true(calib_undisturbed_median(v, 1, &kept) == 5);
+	assert_int_equal(kept, 1);
+}
+
+/* Fills samples[cell * reps + rep] of a 2x2 matrix: self cells 30 us, cross cells from f. */
+static struct calib_result *matrix_2x2(uint64_t *samples, int reps,
+				       void (*f)(uint64_t *, int, int))
+{
+	struct calib_result *r = make_result(2, CALIB_2004);
+
+	r->opts.reps = reps;
+	for (int i = 0; i < 4; i++) {
+		uint64_t *s = &samples[(size_t)i * reps];
+
+		quiet_fills(s, reps);
+		if (i == 0 || i == 3)
+			for (int k = 0; k < reps; k++)
+				s[k] -= 10000;
+		else
+			f(s, reps, i);
+		assert_int_equal(calib_cell_from_samples(&r->cells[i], s, reps), 0);
+	}
+	calib_finish_matrix(r);
+	return r;
+}
+
+static void cross_quiet(uint64_t *s, int reps, int cell)
+{
+	(void)s;
+	(void)reps;
+	(void)cell;
+}
+
+/* Cell 0->1 is slow in a phase; cell 1->0 has undisturbed fills anywhere from 36 to 46 us. */
+static void cross_noisy(uint64_t *s, int reps, int cell)
+{
+	for (int k = 0; k < reps; k++) {
+		if (cell == 1 && k < reps / 2)
+			s[k] = s[k] * 13 / 10;
+		if (cell == 2)
+			s[k] = 36000 + (uint64_t)(k * 104729 % 10001);
+	}
+}
+
+static void interval_is_the_block_bootstrap(void **state)
+{
+	static uint64_t samples[4 * 1000];
+	struct calib_result *r = matrix_2x2(samples, 1000, cross_quiet);
+	uint64_t lo, hi, quiet_width;
+
+	(void)state;
+	assert_int_equal(calib_hot_interval(r, samples, 1000), 0);
+	assert_true(r->has_interval);
+	lo = r->hot_robust_lo_ns;
+	hi = r->hot_robust_hi_ns;
+	assert_true(lo <= r->hot_robust_ns && r->hot_robust_ns <= hi);
+	/* 1000 fills spread over 2 us: the median is known to a fraction of a microsecond */
+	quiet_width = hi - lo;
+	assert_true(quiet_width < 6 * 300);
+	/* the same samples give the same interval */
+	assert_int_equal(calib_hot_interval(r, samples, 1000), 0);
+	assert_int_equal(r->hot_robust_lo_ns, lo);
+	assert_int_equal(r->hot_robust_hi_ns, hi);
+	free_result(r);
+
+	/* wider undisturbed fills: a wider interval, still around the figure */
+	r = matrix_2x2(samples, 1000, cross_noisy);
+	assert_int_equal(calib_hot_interval(r, samples, 1000), 0);
+	assert_true(r->hot_robust_lo_ns <= r->hot_robust_ns &&
+		    r->hot_robust_ns <= r->hot_robust_hi_ns);
+	assert_true(r->hot_robust_hi_ns - r->hot_robust_lo_ns > 2 * quiet_width);
+	free_result(r);
+
+	/* fewer repetitions than blocks: one fill a block */
+	r = matrix_2x2(samples, 5, cross_quiet);
+	assert_int_equal(calib_hot_interval(r, samples, 5), 0);
+	assert_true(r->has_interval && r->hot_robust_lo_ns <= r->hot_robust_hi_ns);
+	free_result(r);
+
+	/* one CPU: no hot time, no interval */
+	r = make_result(1, CALIB_2004);
+	quiet_fills(samples, 10);
+	calib_cell_from_samples(&r->cells[0], samples, 10);
+	calib_finish_matrix(r);
+	assert_int_equal(calib_hot_interval(r, samples, 10), 0);
+	assert_false(r->has_interval);
+	free_result(r);
 }
 
 static void hot_time_is_min_cross(void **state)
@@ -305,6 +453,9 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(cell_is_max_times_six),
 		cmocka_unit_test(seed_max_is_of_the_first_20),
+		cmocka_unit_test(undisturbed_median_ignores_a_slow_phase),
+		cmocka_unit_test(undisturbed_median_holds_to_85_pct),
+		cmocka_unit_test(interval_is_the_block_bootstrap),
 		cmocka_unit_test(hot_time_is_min_cross),
 		cmocka_unit_test(seed_cells),
 		cmocka_unit_test(seed_2004_format),
