@@ -280,8 +280,7 @@ void calib_print_report(FILE *f, const struct calib_result *r, const struct topo
 		print_matrix(f, r, "fill time after the migration, median:", cell_median);
 		print_matrix(f, r, "spread of the fill time, MAD:", cell_mad);
 		fprintf(f, "fill time after the migration, median of the undisturbed fills "
-			"(at most %d %% above the cell's %.0fth percentile):\n",
-			CALIB_DISTURBED_PCT, 100 * CALIB_ANCHOR_QUANTILE);
+			"(at most %d %% above an undisturbed one):\n", CALIB_DISTURBED_PCT);
 		print_matrix(f, r, NULL, cell_undisturbed);
 	}
 	if (r->has_hot) {
@@ -416,8 +415,11 @@ struct json_object *calib_to_json(const struct calib_result *r, const struct top
 				       jint((int64_t)r->hot_robust_hi_ns));
 	}
 	if (r->method == CALIB_2004) {
+		json_object_object_add(o, "anchor_blocks", jint(CALIB_BLOCKS));
 		json_object_object_add(o, "anchor_quantile",
 				       json_object_new_double(CALIB_ANCHOR_QUANTILE));
+		json_object_object_add(o, "anchor_block_quantile",
+				       json_object_new_double(CALIB_ANCHOR_BLOCK_QUANTILE));
 		json_object_object_add(o, "disturbed_above_anchor_pct", jint(CALIB_DISTURBED_PCT));
 		json_object_object_add(o, "disturbed_pct",
 				       json_object_new_double(r->disturbed_pct));

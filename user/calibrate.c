@@ -187,26 +187,33 @@ static int measure_2005(struct calib_bufs *b, uint64_t size, int src, int dst, u
 	return 0;
 }
 
-double calib_undisturbed_median(double *v, int n, int *undisturbed)
+void calib_undisturbed(const double *v, int n, double *scratch, struct calib_undisturbed *u)
 {
-	double cut;
-	int k = 0;
+	int nb = n < CALIB_BLOCKS ? n : CALIB_BLOCKS, k = 0;
+	double *block_p = &scratch[n], cut;
 
-	*undisturbed = 0;
+	memset(u, 0, sizeof(*u));
 	if (n < 1)
-		return 0;
-	cut = quantile_select_inplace(v, (size_t)n, CALIB_ANCHOR_QUANTILE) *
-	      (100 + CALIB_DISTURBED_PCT) / 100;
-	/* keeps at least the fastest fill: the anchor is never below it */
+		return;
+	for (int b = 0; b < nb; b++) {
+		int first = b * n / nb, len = (b + 1) * n / nb - first;
+
+		memcpy(scratch, &v[first], (size_t)len * sizeof(*v));
+		block_p[b] = quantile_select_inplace(scratch, (size_t)len, CALIB_ANCHOR_QUANTILE);
+	}
+	u->anchor_ns = quantile_select_inplace(block_p, (size_t)nb, CALIB_ANCHOR_BLOCK_QUANTILE);
+	cut = u->anchor_ns * (100 + CALIB_DISTURBED_PCT) / 100;
+	/* at least one fill is kept: some block's 10th percentile is at or above its min */
 	for (int i = 0; i < n; i++)
 		if (v[i] <= cut)
-			v[k++] = v[i];
-	*undisturbed = k;
-	return quantile_select_inplace(v, (size_t)k, 0.5);
+			scratch[k++] = v[i];
+	u->fills = k;
+	u->median_ns = quantile_select_inplace(scratch, (size_t)k, 0.5);
 }
 
 int calib_cell_from_samples(struct calib_cell *c, const uint64_t *samples, int reps)
 {
+	struct calib_undisturbed u;
 	struct sample_summary s;
 	uint64_t seed_max = 0;
 	double *v = NULL;
@@ -214,7 +221,8 @@ int calib_cell_from_samples(struct calib_cell *c, const uint64_t *samples, int r
 
 	if (err)
 		return err;
-	v = malloc((size_t)reps * sizeof(*v));
+	/* the fills, then calib_undisturbed()'s scratch */
+	v = malloc(((size_t)reps * 2 + CALIB_BLOCKS) * sizeof(*v));
 	if (!v)
 		return -ENOMEM;
 	/* samples[] is in the order they were taken: the seed's window is the first 20 */
@@ -227,8 +235,10 @@ int calib_cell_from_samples(struct calib_cell *c, const uint64_t *samples, int r
 	c->fills = reps;
 	for (int i = 0; i < reps; i++)
 		v[i] = (double)samples[i];
-	c->anchor_ns = quantile_select_inplace(v, (size_t)reps, CALIB_ANCHOR_QUANTILE);
-	c->undisturbed_ns = calib_undisturbed_median(v, reps, &c->undisturbed);
+	calib_undisturbed(v, reps, &v[reps], &u);
+	c->anchor_ns = u.anchor_ns;
+	c->undisturbed_ns = u.median_ns;
+	c->undisturbed = u.fills;
 	/* The "10 %" rule: cold after ten times the cost; 10 = 6 x 5/3 (the buffer factor). */
 	c->cost_ns = seed_max * 6;
 	c->robust_ns = (uint64_t)llround(c->undisturbed_ns * 6);
@@ -279,33 +289,37 @@ static uint64_t next_random(uint64_t *state)
 	return z ^ (z >> 31);
 }
 
-/* One bootstrap draw: the robust hot time over the blocks pick[0..nb), ns. */
+/*
+ * One bootstrap draw: the robust hot time over the blocks pick[0..nb), ns.  draw holds a
+ * draw's fills (at most reps + nb), scratch calib_undisturbed()'s scratch for them.
+ */
 static double resampled_hot(const struct calib_result *r, const uint64_t *samples, int reps,
-			    const int *pick, int nb, double *scratch)
+			    const int *pick, int nb, double *draw, double *scratch)
 {
+	struct calib_undisturbed u;
 	double best = -1;
 
 	for (int i = 0; i < r->ncpu * r->ncpu; i++) {
 		const uint64_t *cell = &samples[(size_t)i * reps];
-		double med;
-		int m = 0, kept;
+		int m = 0;
 
 		if (r->cells[i].src == r->cells[i].dst)
 			continue;
+		/* drawn blocks in draw order: calib_undisturbed() cuts them up again */
 		for (int b = 0; b < nb; b++)
 			for (int j = pick[b] * reps / nb; j < (pick[b] + 1) * reps / nb; j++)
-				scratch[m++] = (double)cell[j];
-		med = calib_undisturbed_median(scratch, m, &kept);
-		if (best < 0 || med < best)
-			best = med;
+				draw[m++] = (double)cell[j];
+		calib_undisturbed(draw, m, scratch, &u);
+		if (best < 0 || u.median_ns < best)
+			best = u.median_ns;
 	}
 	return best * 6;
 }
 
 int calib_hot_interval(struct calib_result *r, const uint64_t *samples, int reps)
 {
-	int nb = reps < CALIB_BOOT_BLOCKS ? reps : CALIB_BOOT_BLOCKS, err = 0;
-	double *scratch = NULL, *hot = NULL;
+	int nb = reps < CALIB_BLOCKS ? reps : CALIB_BLOCKS, err = 0;
+	double *draw = NULL, *scratch = NULL, *hot = NULL;
 	uint64_t state = 0x6d696774726163ULL;	/* "migtrac" */
 	int *pick = NULL;
 
@@ -313,17 +327,18 @@ int calib_hot_interval(struct calib_result *r, const uint64_t *samples, int reps
 	if (!r->has_hot || reps < 1)
 		goto cleanup;
 	/* a draw holds nb blocks of at most ceil(reps / nb) fills */
-	scratch = malloc(((size_t)reps + nb) * sizeof(double));
+	draw = malloc(((size_t)reps + nb) * sizeof(double));
+	scratch = malloc(((size_t)reps + nb + CALIB_BLOCKS) * sizeof(double));
 	hot = malloc(CALIB_BOOT_RESAMPLES * sizeof(double));
 	pick = malloc((size_t)nb * sizeof(int));
-	if (!scratch || !hot || !pick) {
+	if (!draw || !scratch || !hot || !pick) {
 		err = -ENOMEM;
 		goto cleanup;
 	}
 	for (int k = 0; k < CALIB_BOOT_RESAMPLES; k++) {
 		for (int b = 0; b < nb; b++)
 			pick[b] = (int)(next_random(&state) % (uint64_t)nb);
-		hot[k] = resampled_hot(r, samples, reps, pick, nb, scratch);
+		hot[k] = resampled_hot(r, samples, reps, pick, nb, draw, scratch);
 	}
 	r->hot_robust_lo_ns = (uint64_t)llround(quantile_sorted_inplace(hot, CALIB_BOOT_RESAMPLES,
 									 0.025));
@@ -331,6 +346,7 @@ int calib_hot_interval(struct calib_result *r, const uint64_t *samples, int reps
 									 0.975));
 	r->has_interval = true;
 cleanup:
+	free(draw);
 	free(scratch);
 	free(hot);
 	free(pick);

@@ -35,25 +35,30 @@ enum calib_method { CALIB_2004 = 2004, CALIB_2005 = 2005 };
 /*
  * The robust cell: the median of the undisturbed fills.  A disturbance (an interrupt, the
  * host running something beside the vCPU) only ever adds time, so the fastest fills are
- * the undisturbed ones: the cell's 10th percentile is the anchor (a quantile, not the min,
- * which is one lucky fill), and a fill more than 10 % slower than it counts as disturbed.
- * Measured on this VM (72 runs of 1000 fills a cell): the undisturbed fills spread ~1 us
- * around 41 us (2.5 %, so 10 % is 4 of their standard deviations); the disturbed ones
- * formed a second mode ~20 % slower, 4-87 % of a cell's fills as the host's load came and
- * went, and took the plain median (and the hot time) up to 30 % above its usual value; the
- * median of the undisturbed fills stayed within 8 %.  On a quiet host nearly every fill is
- * within 10 % of the anchor and the figure is the plain median.  The anchor holds while at
- * least 10 % of a cell's fills are undisturbed.
+ * the undisturbed ones, and a fill more than 10 % slower than the anchor, an undisturbed
+ * fill, counts as disturbed.  The anchor: the fills cut into CALIB_BLOCKS blocks of
+ * consecutive ones, the lower quartile of the blocks' 10th percentiles (quantiles, not the
+ * min, which is one lucky fill).  Disturbances come in phases: a slow one must cover three
+ * quarters of the blocks to move the anchor, and a fast one (the host putting both vCPUs on
+ * one core: a migration that costs nothing) a quarter; a plain 10th percentile would follow
+ * a fast phase of a tenth of the run.
+ * Measured on this VM (62 runs of 1000 fills a cell, the vCPUs placed as usual): the
+ * undisturbed fills spread ~1 us around 41 us (2.5 %, so 10 % is 4 of their standard
+ * deviations); the disturbed ones formed a second mode ~20 % slower, 4-84 % of a cell's
+ * fills as the host's load came and went, and took the plain median (and the hot time) up
+ * to 30 % above its usual value; the median of the undisturbed fills stayed within 8 %.
+ * On a quiet host nearly every fill is within 10 % of the anchor and the figure is the
+ * plain median.
  */
-#define CALIB_ANCHOR_QUANTILE 0.10
+#define CALIB_BLOCKS 20
+#define CALIB_ANCHOR_QUANTILE 0.10		/* within a block */
+#define CALIB_ANCHOR_BLOCK_QUANTILE 0.25	/* over the blocks */
 #define CALIB_DISTURBED_PCT 10
 /*
- * The robust hot time's 95 % interval: a block bootstrap over time.  The repetitions are
- * cut into CALIB_BOOT_BLOCKS runs of consecutive repetitions (disturbances come in phases,
- * so neighbouring fills are not independent), and CALIB_BOOT_RESAMPLES draws of as many
- * blocks, the same blocks for every cell (they were measured interleaved), recompute it.
+ * The robust hot time's 95 % interval: a block bootstrap over time, on the same blocks
+ * (neighbouring fills are not independent).  CALIB_BOOT_RESAMPLES draws of as many blocks,
+ * the same blocks for every cell (they were measured interleaved), recompute it.
  */
-#define CALIB_BOOT_BLOCKS 20
 #define CALIB_BOOT_RESAMPLES 200
 
 struct calib_opts {
@@ -72,7 +77,7 @@ struct calib_cell {
 	uint64_t max_ns, min_ns;	/* fill times after the migration, ns; max_ns: of the
 					 * first CALIB_SEED_REPS, as the seed took it */
 	double median_ns, mad_ns;	/* of all the fills, ns */
-	double anchor_ns;		/* CALIB_ANCHOR_QUANTILE of the fills, ns */
+	double anchor_ns;		/* an undisturbed fill (see calib_undisturbed), ns */
 	double undisturbed_ns;		/* median of the undisturbed fills, ns */
 	int fills;			/* how many fills were timed (--reps) */
 	int undisturbed;		/* how many of them were undisturbed */
@@ -138,9 +143,15 @@ void calib_result_free(struct calib_result *r);
  */
 int calib_cell_from_samples(struct calib_cell *c, const uint64_t *samples, int reps);
 void calib_finish_matrix(struct calib_result *r);
-/* The median of the undisturbed fills among v[0..n), ns (see CALIB_DISTURBED_PCT); v is
- * reordered.  *undisturbed: how many there were (>= 1 for n >= 1). */
-double calib_undisturbed_median(double *v, int n, int *undisturbed);
+/* The robust statistic of one cell's fills (see CALIB_DISTURBED_PCT). */
+struct calib_undisturbed {
+	double anchor_ns;	/* an undisturbed fill, ns */
+	double median_ns;	/* median of the undisturbed fills, ns */
+	int fills;		/* how many were undisturbed (>= 1 when there are fills) */
+};
+
+/* From v[0..n), fills in ns in the order taken; scratch holds n + CALIB_BLOCKS doubles. */
+void calib_undisturbed(const double *v, int n, double *scratch, struct calib_undisturbed *u);
 /*
  * The robust hot time's 95 % interval into r->hot_robust_lo_ns/hi_ns (has_interval) from
  * the cells' samples, cell-major and in the order taken (samples[cell * reps + rep]), after

@@ -14,10 +14,11 @@ if [ "$ncpu" -ge 2 ]; then
 		'd["hot_time_ns"] == min(c["cost_ns"] for c in d["cells"] if c["src"] != c["dst"]) and d["hot_time_robust_ns"] > 0 and d["method"] == 2004 and d["reps"] == 5'
 	check calibrate_cost_is_max_x6 json "$MT_TMP/cal.json" \
 		'all(c["cost_ns"] == 6 * c["max_ns"] for c in d["cells"])'
-	# The robust cell: the median of the fills at most 10 % above the cell's 10th percentile,
-	# x 6 (JSON rounds both to the ns, hence the 3 ns of slack); the hot time is its minimum.
+	# The robust cell: the median of the fills at most 10 % above the anchor (the lower
+	# quartile of 20 blocks' 10th percentiles), x 6 (JSON rounds both to the ns, hence the
+	# 3 ns of slack); the hot time is its minimum.
 	check calibrate_robust_is_undisturbed_median_x6 json "$MT_TMP/cal.json" \
-		'd["anchor_quantile"] == 0.1 and d["disturbed_above_anchor_pct"] == 10 and all(abs(c["robust_ns"] - 6 * c["undisturbed_median_ns"]) <= 3 and c["min_ns"] <= c["anchor_ns"] <= c["median_ns"] * 1.1 and 1 <= c["undisturbed_fills"] <= d["reps"] and c["min_ns"] <= c["undisturbed_median_ns"] <= 1.1 * c["anchor_ns"] + 2 for c in d["cells"])' \
+		'd["anchor_blocks"] == 20 and d["anchor_quantile"] == 0.1 and d["anchor_block_quantile"] == 0.25 and d["disturbed_above_anchor_pct"] == 10 and all(abs(c["robust_ns"] - 6 * c["undisturbed_median_ns"]) <= 3 and c["min_ns"] <= c["anchor_ns"] <= c["median_ns"] * 1.1 and 1 <= c["undisturbed_fills"] <= d["reps"] and c["min_ns"] <= c["undisturbed_median_ns"] <= 1.1 * c["anchor_ns"] + 2 for c in d["cells"])' \
 		'd["cells"]'
 	check calibrate_robust_hot_is_min json "$MT_TMP/cal.json" \
 		'd["hot_time_robust_ns"] == min(c["robust_ns"] for c in d["cells"] if c["src"] != c["dst"])'
