@@ -34,7 +34,7 @@ void render_text_calib_result(FILE *f, const struct run *r)
 	const struct run_calibration *c = &r->calib;
 	char a[32], b[32], d[32];
 
-	fprintf(f, "calibrated hot time: %s (median x 6; the seed's max rule: %s), cache %s from "
+	fprintf(f, "calibrated hot time: %s (undisturbed median x 6; the seed's max rule: %s), cache %s from "
 		"%s\n", fmt_ns(a, sizeof(a), c->hot_robust_ns),
 		fmt_ns(b, sizeof(b), c->hot_seed_ns), fmt_bytes(d, sizeof(d), c->cache_bytes),
 		source_name(c->cache_source));
@@ -47,12 +47,12 @@ char *render_calib_source(char *buf, int len, const struct run *r)
 	char a[32], b[32];
 
 	if (c->inline_run)
-		snprintf(buf, len, "method %d inline, robust (median x 6); seed rule gave %s; "
+		snprintf(buf, len, "method %d inline, robust (undisturbed median x 6); seed rule gave %s; "
 			 "cache %s from %s", c->method, fmt_ns(a, sizeof(a), c->hot_seed_ns),
 			 fmt_bytes(b, sizeof(b), c->cache_bytes), source_name(c->cache_source));
 	else
 		snprintf(buf, len, "%s%s", r->setup.calibration_file,
-			 c->robust ? ", robust (median x 6)" : "");
+			 c->robust ? ", robust (undisturbed median x 6)" : "");
 	return buf;
 }
 

@@ -511,7 +511,7 @@ def main():
         lines.append("bench: target %s %s %s" % (t["name"], "met" if t["met"] else "missed",
                                                    fmt(t["value"], 3)))
     lines.append("bench: calibrate 2cpu seconds %.3f" % cal["seconds"])
-    # the hot time migtrace reports and uses (median x 6); the seed's max rule beside it
+    # the hot time migtrace reports and uses (undisturbed median x 6); the seed's max rule beside it
     lines.append("bench: calibrate 2cpu hot_time_cv_pct %.1f" % cal["hot_time_robust_cv_pct"])
     lines.append("bench: calibrate 2cpu hot_time_seed_cv_pct %.1f" % cal["hot_time_cv_pct"])
 
@@ -600,7 +600,7 @@ def print_table(results, workloads):
                 "met" if t["met"] else "MISSED", t["what"], fmt(t["value"], 3),
                 fmt(t["limit"], 3), "" if t["met"] else ", over by %s" % fmt(over, 3)))
     cal = results["calibrate"]
-    print("\ncalibrate --cpus 0,1 (defaults), %d runs: median %.3f s; hot time (median x 6) "
+    print("\ncalibrate --cpus 0,1 (defaults), %d runs: median %.3f s; hot time (undisturbed median x 6) "
           "%s µs, CV %.1f %%; the seed's rule (max of 20 x 6) %s µs, CV %.1f %%" % (
               len(cal["hot_time_ns"]), cal["seconds"],
               "/".join("%.0f" % (h / 1000) for h in cal["hot_time_robust_ns"]),
