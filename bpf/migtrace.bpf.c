@@ -300,6 +300,8 @@ static __always_inline bool cpu_allowed(struct task_struct *p, __u32 cpu)
 
 	if (cpu >= MT_MAX_CPUS)
 		return true;
+	if (cpu < 64)
+		return mask->bits[0] & (1UL << cpu);	/* a direct load, no helper */
 	/* a helper: the index is variable, which direct loads through BTF cannot be */
 	bpf_core_read(&word, sizeof(word), &mask->bits[cpu / 64]);
 	return word & (1UL << (cpu % 64));
@@ -344,6 +346,14 @@ static __always_inline long rb_flags(__u64 nr_records)
 		       BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP;
 }
 
+static __always_inline void copy_comm(char *dst, struct task_struct *p)
+{
+	const __u64 *src = (const __u64 *)p->comm;
+
+	((__u64 *)dst)[0] = src[0];
+	((__u64 *)dst)[1] = src[1];
+}
+
 /* Counts, histograms and the record of one real migration. */
 static __always_inline void emit(struct task_struct *p, struct task_ctx *t,
 				 struct mt_counts *c, __u32 src, __u32 dst, __u8 cause, __u8 state,
@@ -386,9 +396,10 @@ static __always_inline void emit(struct task_struct *p, struct task_ctx *t,
 	r->off_cpu_ns = t->switched_out_ns && now > t->switched_out_ns ?
 				now - t->switched_out_ns : 0;
 	r->runtime_since_mig_ns = t->runtime_since_mig_ns;
-	/* comm is NUL-padded by the kernel: a plain copy, no string scan */
-	bpf_probe_read_kernel(&r->comm, sizeof(r->comm), p->comm);
-	bpf_probe_read_kernel(&r->cur_comm, sizeof(r->cur_comm), cur->comm);
+	/* comm is NUL-padded by the kernel: a plain copy, no string scan, and by direct loads
+	 * of its two 8-byte halves rather than two helper calls */
+	copy_comm(r->comm, p);
+	copy_comm(r->cur_comm, cur);
 	bpf_ringbuf_submit(r, rb_flags(c->stats.rb_records++));
 out:
 	t->runtime_since_mig_ns = 0;
