@@ -59,6 +59,8 @@ int render_perfetto(FILE *f, const struct run *r);
  * stderr starting with label.
  */
 int render_plot(const char *dir, const struct run *r, const char *label);
+/* Why r has no calibration matrix to draw (a clause), or NULL when it has one. */
+const char *render_plot_no_matrix(const struct run *r);
 
 /* The shortest decimal that reads back as v ("0.5", "1e-06"); "NaN" when not finite. */
 char *fmt_shortest(char *buf, size_t len, double v);

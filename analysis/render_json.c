@@ -84,6 +84,18 @@ static void write_calibration(struct json_writer *w, const struct run_calibratio
 		jw_start_object(w);
 		rs_write(w, c, &rs_calibration_measured);
 		write_cpus(w, "cpus", c->cpus, 2);
+		/* optional: a run read from a file written before the matrix was kept has none,
+		 * and is written again without it */
+		if (c->has_matrix) {
+			jw_name(w, "cells");
+			jw_start_array_lines(w);
+			for (int i = 0; i < RUN_CALIB_CELLS; i++) {
+				jw_start_object(w);
+				rs_write(w, &c->cells[i], &rs_calib_cell);
+				jw_end_object(w);
+			}
+			jw_end_array(w);
+		}
 		jw_end_object(w);
 	} else {
 		jw_null(w);

@@ -2,11 +2,11 @@
 /*
  * The plots, drawn by gnuplot from data this file writes: the migration cost against age
  * with its 95 % band and the three hot times; the age histogram by cause with the kernel's
- * threshold; a heatmap of the live CPU-pair counts.  Each as PNG and SVG.  gnuplot works in
- * a temporary directory inside the output directory; only once it has drawn everything are
- * the images renamed out of it one by one, so a failure leaves no half-drawn file behind.
- * The calibration matrix is not drawn: the run model keeps the calibrated hot time, not the
- * matrix it came from.
+ * threshold; a heatmap of the live CPU-pair counts; a heatmap of validate's calibration
+ * matrix (a run without one draws no such plot, and export_text says so).  Each as PNG and
+ * SVG.  gnuplot works in a temporary directory inside the output directory; only once it has
+ * drawn everything are the images renamed out of it one by one, so a failure leaves no
+ * half-drawn file behind.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -27,7 +27,7 @@
 
 static const char *const plot_files[] = {
 	"cost-vs-age.png", "cost-vs-age.svg", "age-histogram.png", "age-histogram.svg",
-	"cpu-pairs.png", "cpu-pairs.svg",
+	"cpu-pairs.png", "cpu-pairs.svg", "calibration-matrix.png", "calibration-matrix.svg",
 };
 
 /* A file in the temporary directory. */
@@ -250,6 +250,65 @@ static int pairs_plot(const char *tmp, FILE *g, const struct run *r)
 	return 0;
 }
 
+const char *render_plot_no_matrix(const struct run *r)
+{
+	const struct run_calibration *c = &r->calib;
+
+	if (!c->valid)
+		return "this run was not calibrated (validate calibrates; run does not)";
+	if (!c->inline_run)
+		return "its calibrated hot time came from --calibration FILE, whose matrix the run "
+		       "does not keep";
+	if (!c->has_matrix)
+		return "its run file predates calibration.measured.cells";
+	return NULL;
+}
+
+/*
+ * validate's calibration matrix: the median fill time after each move, the cell the seed
+ * took (the worst of its first fills) written beside it.  Axes are the two CPUs, by index,
+ * named by their numbers, which need not be adjacent.
+ */
+static int calib_plot(const char *tmp, FILE *g, const struct run *r)
+{
+	const struct run_calibration *c = &r->calib;
+	char med[32], seed[32];
+	FILE *d;
+
+	if (render_plot_no_matrix(r))
+		return 0;
+	d = open_in(tmp, "calib.dat", "w");
+	if (!d)
+		return -errno;
+	fprintf(d, "# dst_index src_index fill_median_us label\n");
+	for (int i = 0; i < RUN_CALIB_CELLS; i++) {
+		const struct run_calib_cell *x = &c->cells[i];
+
+		fprintf(d, "%d %d %g \"median %s\\nseed's cell %s\"\n", i % 2, i / 2,
+			x->fill_median_ns / 1e3, fmt_ns(med, sizeof(med), x->fill_median_ns),
+			fmt_ns(seed, sizeof(seed), (double)x->cost_ns));
+	}
+	if (fclose(d))
+		return -errno;
+	begin(g, "calibration-matrix");
+	fprintf(g, "  set title \"Calibration matrix (validate, method %d): median fill time "
+		"after a move, by CPU pair\\n%d timed fills per pair; the seed's cell: the worst "
+		"of the first 20 x 6\" noenhanced\n"
+		"  set xlabel \"destination CPU\"\n  set ylabel \"source CPU\"\n"
+		"  set cblabel \"median fill time after the move (µs)\"\n"
+		"  set xrange [-0.5:1.5]\n  set yrange [1.5:-0.5]\n"
+		"  set xtics (\"%d\" 0, \"%d\" 1)\n  set ytics (\"%d\" 0, \"%d\" 1)\n"
+		"  set size ratio -1\n"
+		/* light enough at the top for the black labels to read */
+		"  set palette defined (0 \"white\", 1 \"#deebf7\", 2 \"#9ecae1\", 3 "
+		"\"#4292c6\")\n  set cbrange [0:*]\n", c->method, c->reps, c->cpus[0],
+		c->cpus[1], c->cpus[0], c->cpus[1]);
+	fprintf(g, "  plot \"calib.dat\" using 1:2:3 with image notitle, \\\n"
+		"       \"calib.dat\" using 1:2:4 with labels noenhanced notitle\n");
+	end(g);
+	return 0;
+}
+
 /* Runs gnuplot on plot.gp in tmp; its first error line goes to the message. */
 static int run_gnuplot(const char *tmp, const char *label)
 {
@@ -353,6 +412,8 @@ int render_plot(const char *dir, const struct run *r, const char *label)
 		err = age_plot(tmp, g, r);
 	if (!err)
 		err = pairs_plot(tmp, g, r);
+	if (!err)
+		err = calib_plot(tmp, g, r);
 	if (g && fclose(g) && !err)
 		err = -errno;
 	if (err)

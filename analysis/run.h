@@ -94,6 +94,23 @@ struct run_setup {
 	struct cachewalk_config cw;	/* its options, when it is */
 };
 
+/*
+ * validate calibrates one pair of CPUs: its matrix is 2 x 2, cells[i * 2 + j] for the move
+ * from cpus[i] to cpus[j] (the diagonal: a move to the same CPU, the seed's control).
+ */
+#define RUN_CALIB_CELLS 4
+
+/* One ordered CPU pair of the 2004 calibration, as calibrate measured it. */
+struct run_calib_cell {
+	int src_cpu, dst_cpu;
+	double fill_median_ns;		/* median fill time after the move, ns */
+	double fill_mad_ns;		/* its spread (median absolute deviation), ns */
+	uint64_t fill_min_ns;		/* fastest fill, ns */
+	uint64_t fill_max_ns;		/* slowest of the first CALIB_SEED_REPS fills, ns */
+	uint64_t cost_ns;		/* the seed's cell: fill_max_ns x 6, ns */
+	uint64_t robust_ns;		/* fill_median_ns x 6, ns */
+};
+
 /* The calibrated hot time the verdict compares with: validate's own, or a file's. */
 struct run_calibration {
 	bool valid;
@@ -111,6 +128,9 @@ struct run_calibration {
 	double hot_seed_ns;		/* the seed's rule: max of the first 20 fills x 6, ns */
 	double hot_robust_ns;		/* median fill x 6, ns */
 	double wall_s;			/* s */
+	bool has_matrix;		/* cells hold the matrix (files written before it have
+					 * none: an optional member of the run file) */
+	struct run_calib_cell cells[RUN_CALIB_CELLS];
 };
 
 /* How the run went. */

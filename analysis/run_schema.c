@@ -135,6 +135,20 @@ static const struct rs_field calibration_measured_f[] = {
 TABLE(rs_calibration_measured, "calibration.measured", calibration_measured_f);
 #undef K
 
+#define X struct run_calib_cell
+static const struct rs_field calib_cell_f[] = {
+	FLD("src_cpu", RS_INT, X, src_cpu, 0),
+	FLD("dst_cpu", RS_INT, X, dst_cpu, 0),
+	FLD("fill_median_ns", RS_DBL, X, fill_median_ns, 0),
+	FLD("fill_mad_ns", RS_DBL, X, fill_mad_ns, 0),
+	FLD("fill_min_ns", RS_U64, X, fill_min_ns, 0),
+	FLD("fill_max_ns", RS_U64, X, fill_max_ns, 0),
+	FLD("cost_ns", RS_U64, X, cost_ns, 0),
+	FLD("robust_ns", RS_U64, X, robust_ns, 0),
+};
+TABLE(rs_calib_cell, "calibration.measured.cells[]", calib_cell_f);
+#undef X
+
 #define M struct run_meta
 static const struct rs_field meta_f[] = {
 	FLD("command", RS_STR, M, command, 0),
@@ -314,8 +328,8 @@ TABLE(rs_unit, "units[]", unit_f);
 
 const struct rs_table *const rs_all_tables[] = {
 	&rs_environment, &rs_tunable, &rs_cache, &rs_config, &rs_cachewalk, &rs_calibration,
-	&rs_calibration_measured, &rs_meta, &rs_stats, &rs_completeness, &rs_cost,
-	&rs_correlation, &rs_cell, &rs_verdict, &rs_migration, &rs_unit,
+	&rs_calibration_measured, &rs_calib_cell, &rs_meta, &rs_stats, &rs_completeness,
+	&rs_cost, &rs_correlation, &rs_cell, &rs_verdict, &rs_migration, &rs_unit,
 };
 const int rs_ntables = (int)(sizeof(rs_all_tables) / sizeof(rs_all_tables[0]));
 

@@ -149,6 +149,24 @@ static int pick_cpus(const struct validate_env *env, const struct topology *topo
 	return 0;
 }
 
+/* The 2 x 2 matrix into the run model, so that the run file and --plot carry it. */
+static void keep_matrix(const struct calib_result *res, struct run_calibration *cal)
+{
+	if (res->ncpu * res->ncpu != RUN_CALIB_CELLS)
+		return;	/* validate always calibrates two CPUs */
+	for (int i = 0; i < RUN_CALIB_CELLS; i++) {
+		const struct calib_cell *c = &res->cells[i];
+
+		cal->cells[i] = (struct run_calib_cell){
+			.src_cpu = c->src, .dst_cpu = c->dst,
+			.fill_median_ns = c->median_ns, .fill_mad_ns = c->mad_ns,
+			.fill_min_ns = c->min_ns, .fill_max_ns = c->max_ns,
+			.cost_ns = c->cost_ns, .robust_ns = c->robust_ns,
+		};
+	}
+	cal->has_matrix = true;
+}
+
 /* Step 1: the 2004 calibration between the two CPUs, into the run's calibration. */
 static int calibrate_step(struct validate_env *env, struct topology *topo,
 			  const struct cpu_set_list *cpus, struct run *r)
@@ -193,6 +211,7 @@ static int calibrate_step(struct validate_env *env, struct topology *topo,
 	cal->hot_robust_ns = (double)res.hot_robust_ns;
 	cal->hot_ns = cal->hot_robust_ns;
 	cal->wall_s = res.wall_s;
+	keep_matrix(&res, cal);
 	calib_result_free(&res);
 	render_text_calib_result(text, r);
 	fflush(text);

@@ -179,10 +179,13 @@ void export_text(const struct export_opts *o, FILE *text, const struct run *r)
 {
 	struct whatif w;
 
-	if (!o->nwhatif)
-		return;
-	whatif_compute(r, o->whatif_ns, o->nwhatif, &w);
-	render_whatif_text(text, &w);
+	if (o->nwhatif) {
+		whatif_compute(r, o->whatif_ns, o->nwhatif, &w);
+		render_whatif_text(text, &w);
+	}
+	/* a plot left out is said, not silently missing from the directory */
+	if (o->plot_dir && render_plot_no_matrix(r))
+		fprintf(text, "plots: no calibration-matrix plot: %s\n", render_plot_no_matrix(r));
 }
 
 /* The directory of --csv or --plot, made now when it is not there (checked before). */

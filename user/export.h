@@ -38,7 +38,8 @@ bool export_files_wanted(const struct export_opts *o);
  * one line on stderr naming the option and the path.
  */
 int export_check(const struct export_opts *o, const char *cmd);
-/* The what-if table in the text, when --what-if was given. */
+/* The what-if table in the text, when --what-if was given; with --plot, a line for a plot
+ * the run has no data for (the calibration matrix). */
 void export_text(const struct export_opts *o, FILE *text, const struct run *r);
 /* The files, each written whole or not at all.  0, or -errno after a line on stderr. */
 int export_files(const struct export_opts *o, const struct run *r, const char *cmd);

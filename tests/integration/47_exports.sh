@@ -25,6 +25,50 @@ check golden_openmetrics cmp "$E/run.prom" "$DATA/sample-run.prom"
 check whatif_text_after_report bash -c 'head -n "$(wc -l <"$2")" "$1" | cmp - "$2" &&
 	grep -q "^what if (an estimate from this run" "$1"' _ "$E.txt" "$DATA/sample-run.txt"
 
+# 1b. The calibration matrix (calibration.measured.cells, optional): a checked-in validate run
+#     that has it is reported byte for byte and written again unchanged, and --plot draws it;
+#     the older sample has none, so no such plot, and its text says so in one line.
+V=$DATA/sample-validate.json
+"$MT" report --plot "$E/vplots" --json "$E/v-again.json" "$V" >"$E/v.txt" 2>"$E/v.err"
+check matrix_report_golden cmp "$E/v.txt" "$DATA/sample-validate.txt"
+check matrix_json_round_trip cmp "$E/v-again.json" "$V"
+check matrix_plot_drawn python3 - "$E/vplots" "$V" <<'PY'
+import json, os, struct, sys, xml.etree.ElementTree as ET
+d = json.load(open(sys.argv[2]))
+cells = d["calibration"]["measured"]["cells"]
+png = open(os.path.join(sys.argv[1], "calibration-matrix.png"), "rb").read()
+assert png[:8] == b"\x89PNG\r\n\x1a\n" and struct.unpack(">II", png[16:24]) == (960, 600), "png"
+assert 5000 < len(png) < 2000000, len(png)
+svgf = os.path.join(sys.argv[1], "calibration-matrix.svg")
+text = "".join(ET.parse(svgf).getroot().itertext())
+for w in ["destination CPU", "source CPU", "median fill time after the move (µs)",
+          "Calibration matrix (validate, method 2004)", "1000 timed fills per pair"]:
+    assert w in text, w
+# every cell's median is written in it, as the text formats times (3 significant digits)
+for c in cells:
+    us = c["fill_median_ns"] / 1000
+    assert ("median %.3g µs" % us).replace("e+", "e") in text or ("median %.1f µs" % us) in text, us
+PY
+check matrix_no_line_when_drawn bash -c '! grep -q "calibration-matrix" "$1"' _ "$E/v.txt"
+check matrix_absent_said_once bash -c '[ "$(grep -c "^plots: no calibration-matrix plot: its run file predates calibration.measured.cells$" "$1")" = 1 ] &&
+	[ ! -e "$2/calibration-matrix.png" ] && [ ! -e "$2/calibration-matrix.svg" ]' _ "$E.txt" "$E/plots"
+# malformed when present: one line, exit 2, nothing written
+python3 - "$V" "$MT_TMP/badcells.json" "$MT_TMP/threecells.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["calibration"]["measured"]["cells"][1]["dst_cpu"] = 0
+json.dump(d, open(sys.argv[2], "w"))
+d = json.load(open(sys.argv[1]))
+d["calibration"]["measured"]["cells"].pop()
+json.dump(d, open(sys.argv[3], "w"))
+PY
+for bad in badcells:"cells\[1\]: CPUs 0 -> 0, not 0 -> 1" threecells:"3 cells, not 4"; do
+	rm -rf "$E/badplot"
+	out=$("$MT" report --plot "$E/badplot" "$MT_TMP/${bad%%:*}.json" 2>"$E/bad.err"); rc=$?
+	check "matrix_malformed_${bad%%:*}" bash -c '[ "$1" = 2 ] && [ -z "$2" ] && [ "$(wc -l <"$3")" = 1 ] &&
+		grep -q "$4" "$3" && [ -z "$(ls -A "$5" 2>/dev/null)" ]' _ "$rc" "$out" "$E/bad.err" "${bad#*:}" "$E/badplot"
+done
+
 # 2. promtool (Debian's prometheus) lints the exposition: both samples, with and without what-if.
 if command -v promtool >/dev/null; then
 	check promtool_sample promtool check metrics <"$E/run.prom"
@@ -257,7 +301,7 @@ mkdir -p "$L"
 check live_run_exports bash -c '[ -s "$1/csv/units.csv" ] && [ -s "$1/run.prom" ] && [ -s "$1/trace.json" ] &&
 	[ -s "$1/plots/age-histogram.png" ] && grep -q "^what if (an estimate from this run" "$1/run.out"' _ "$L"
 "$MT" report --csv "$L/rcsv" --openmetrics "$L/r.prom" --perfetto "$L/r.json" --what-if "$WHATIF" \
-	"$L/run.json" >"$L/rep.out"
+	--plot "$L/rplots" "$L/run.json" >"$L/rep.out"
 check live_report_same_exports bash -c 'for f in migrations units correlation histograms whatif; do
 	cmp "$1/csv/$f.csv" "$1/rcsv/$f.csv" || exit 1; done
 	cmp "$1/run.prom" "$1/r.prom" && cmp "$1/trace.json" "$1/r.json" &&
@@ -265,6 +309,9 @@ check live_report_same_exports bash -c 'for f in migrations units correlation hi
 if command -v promtool >/dev/null; then
 	check live_promtool promtool check metrics <"$L/run.prom"
 fi
+# a plain run is not calibrated: no matrix plot, said once in the text (and again by report)
+check live_run_no_matrix_said bash -c '[ "$(grep -c "^plots: no calibration-matrix plot: this run was not calibrated" "$1/run.out")" = 1 ] &&
+	[ ! -e "$1/plots/calibration-matrix.png" ] && [ -s "$1/rplots/age-histogram.png" ]' _ "$L"
 check live_perfetto_counts python3 - "$L/trace.json" "$L/run.json" <<'PY'
 import json, sys
 t = json.load(open(sys.argv[1]))

@@ -17,6 +17,7 @@
 
 #include "json_reader.h"
 #include "json_writer.h"
+#include "render_export.h"
 #include "run_file.h"
 #include "run_schema.h"
 
@@ -225,6 +226,13 @@ static struct run *sample_run(void)
 	r->calib.cpus[1] = 1;
 	r->calib.method = 2004;
 	snprintf(r->calib.cache_source, sizeof(r->calib.cache_source), "cpuid");
+	r->calib.has_matrix = true;
+	for (int i = 0; i < RUN_CALIB_CELLS; i++)
+		r->calib.cells[i] = (struct run_calib_cell){
+			.src_cpu = r->calib.cpus[i / 2], .dst_cpu = r->calib.cpus[i % 2],
+			.fill_median_ns = 30000.5 + i, .fill_mad_ns = 1200, .fill_min_ns = 25000,
+			.fill_max_ns = 60000 + i, .cost_ns = 6 * (60000 + i),
+			.robust_ns = 180003 + 6 * i };
 	snprintf(r->meta.command, sizeof(r->meta.command), "cachewalk --controlled");
 	r->meta.pid = 42;
 	r->meta.cpus.n = 2;
@@ -313,6 +321,8 @@ static void round_trip(void **state)
 	assert_int_equal(back->setup.cw.nages, 2);
 	assert_int_equal(back->setup.cw.ages_ns[1], 5000000);
 	assert_true(back->calib.inline_run && back->calib.hot_ns == 298123.5);
+	assert_true(back->calib.has_matrix);
+	assert_memory_equal(back->calib.cells, r->calib.cells, sizeof(r->calib.cells));
 	assert_int_equal(back->pairs[1], 7);
 	assert_int_equal(back->pairs[4], 5);
 	assert_int_equal(back->cost.workload_cpu_s, -1);
@@ -368,6 +378,18 @@ static void refuses_bad_files(void **state)
 		{ "\n\"verdict\":", "\n\"verdict\":null,\"verdict\":", "appears twice" },
 		{ "\n\"units\":[", "\n\"unitz\":[", "no \"units\" section" },
 		{ "\"cpuid_leaf\":\"0x80000006\"", "\"cpuid_leaf\":\"80000006\"", "hex" },
+		/* the optional calibration matrix: when there, whole and consistent */
+		{ "\"cells\":[\n", "\"cells\":[\n{\"src_cpu\":0,\"dst_cpu\":0,\"fill_median_ns\":1,"
+		  "\"fill_mad_ns\":1,\"fill_min_ns\":1,\"fill_max_ns\":1,\"cost_ns\":6,"
+		  "\"robust_ns\":6},", "more than 4 cells" },
+		{ "\"cells\":[\n", "\"cells\":[\n{\"src_cpu\":0},",
+		  "cells[] has no \"dst_cpu\"" },
+		{ "\"cells\":[\n", "\"cells\":{},\"y\":[\n", "expected an array" },
+		{ "\"src_cpu\":1,\"dst_cpu\":0", "\"src_cpu\":0,\"dst_cpu\":0",
+		  "cells[2]: CPUs 0 -> 0, not 1 -> 0" },
+		{ "\"fill_median_ns\":30000.5", "\"fill_median_ns\":-1", "times of 0 ns or more" },
+		{ "\"fill_median_ns\":30000.5", "\"fill_median_ns\":null", "times of 0 ns or more" },
+		{ "\"fill_min_ns\":25000", "\"fill_min_ns\":\"x\"", "fill_min_ns: expected a number" },
 	};
 	struct run *r = sample_run(), *back = (struct run *)1;
 	char err[400], *text, *e;
@@ -391,6 +413,36 @@ static void refuses_bad_files(void **state)
 		assert_null(back);
 	}
 	free(text);
+	run_free(r);
+}
+
+/* A file without the optional matrix (written before it was kept) reads, without one. */
+static void matrix_absent(void **state)
+{
+	struct run *r = sample_run(), *back;
+	char err[400], *one, *two;
+	size_t n1, n2;
+
+	(void)state;
+	r->calib.has_matrix = false;
+	one = write_run(r, &n1);
+	assert_null(strstr(one, "\"cells\":[\n{\"src_cpu\""));
+	assert_int_equal(run_file_parse(one, n1, &back, err, sizeof(err)), 0);
+	assert_true(back->calib.inline_run && !back->calib.has_matrix);
+	assert_non_null(render_plot_no_matrix(back));
+	two = write_run(back, &n2);
+	assert_int_equal(n1, n2);
+	assert_memory_equal(one, two, n1);
+	run_free(back);
+	/* with it, the plot has its data */
+	r->calib.has_matrix = true;
+	free(one);
+	one = write_run(r, &n1);
+	assert_int_equal(run_file_parse(one, n1, &back, err, sizeof(err)), 0);
+	assert_null(render_plot_no_matrix(back));
+	free(one);
+	free(two);
+	run_free(back);
 	run_free(r);
 }
 
@@ -486,6 +538,7 @@ int main(void)
 		cmocka_unit_test(reader_depth_is_bounded),
 		cmocka_unit_test(round_trip),
 		cmocka_unit_test(refuses_bad_files),
+		cmocka_unit_test(matrix_absent),
 		cmocka_unit_test(read_file_errors),
 		cmocka_unit_test(schema_tables_and_docs),
 	};
