@@ -36,7 +36,7 @@ char *fmt_shortest(char *buf, size_t len, double v)
 }
 
 /* A string field: quoted when it holds a comma, a quote or a line break. */
-static void csv_string(FILE *f, const char *s, size_t n)
+void csv_string(FILE *f, const char *s, size_t n)
 {
 	if (!memchr(s, ',', n) && !memchr(s, '"', n) && !memchr(s, '\n', n) &&
 	    !memchr(s, '\r', n)) {

@@ -62,6 +62,13 @@ int render_plot(const char *dir, const struct run *r, const char *label);
 /* Why r has no calibration matrix to draw (a clause), or NULL when it has one. */
 const char *render_plot_no_matrix(const struct run *r);
 
+/* Shared by the run's and the sweep's exports: a CSV field of n bytes, quoted as RFC 4180
+ * says when it holds a comma, a quote or a line break; a text-format family's HELP and TYPE
+ * lines; a label value, escaped (bytes that are not UTF-8 become '?'). */
+void csv_string(FILE *f, const char *s, size_t n);
+void om_family(FILE *f, const char *name, const char *type, const char *help);
+void om_label_value(FILE *f, const char *s);
+
 /* The shortest decimal that reads back as v ("0.5", "1e-06"); "NaN" when not finite. */
 char *fmt_shortest(char *buf, size_t len, double v);
 

@@ -14,7 +14,7 @@
 #include "render_export.h"
 
 /* A label value: escaped as the format says; bytes that are not UTF-8 become '?'. */
-static void label_value(FILE *f, const char *s)
+void om_label_value(FILE *f, const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;
 
@@ -40,7 +40,7 @@ static void label_value(FILE *f, const char *s)
 	}
 }
 
-static void family(FILE *f, const char *name, const char *type, const char *help)
+void om_family(FILE *f, const char *name, const char *type, const char *help)
 {
 	fprintf(f, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
 }
@@ -145,22 +145,22 @@ static void run_info(FILE *f, const struct run *r)
 	struct tm tm = { 0 };
 	const char *end;
 
-	family(f, "migtrace_run_info", "gauge", "The run these metrics describe, in its labels "
+	om_family(f, "migtrace_run_info", "gauge", "The run these metrics describe, in its labels "
 	       "(the value is always 1).");
 	fprintf(f, "migtrace_run_info{kind=\"%s\",mode=\"%s\",kernel_release=\"",
 		r->setup.kind == RUN_KIND_VALIDATE ? "validate" : "run",
 		r->setup.mode == CORR_CONTROLLED ? "controlled" : "natural");
-	label_value(f, r->env.kernel_release);
+	om_label_value(f, r->env.kernel_release);
 	fprintf(f, "\",command=\"");
-	label_value(f, r->meta.command);
+	om_label_value(f, r->meta.command);
 	fprintf(f, "\"} 1\n");
 	end = strptime(r->meta.start_time, "%Y-%m-%dT%H:%M:%SZ", &tm);
 	if (end && !*end) {
-		family(f, "migtrace_run_start_time_seconds", "gauge", "When tracing began, "
+		om_family(f, "migtrace_run_start_time_seconds", "gauge", "When tracing began, "
 		       "seconds since the Unix epoch.");
 		fprintf(f, "migtrace_run_start_time_seconds %lld\n", (long long)timegm(&tm));
 	}
-	family(f, "migtrace_run_duration_seconds", "gauge", "How long tracing lasted.");
+	om_family(f, "migtrace_run_duration_seconds", "gauge", "How long tracing lasted.");
 	sample_s(f, "migtrace_run_duration_seconds", r->meta.duration_s);
 }
 
@@ -168,26 +168,26 @@ static void counts(FILE *f, const struct run *r)
 {
 	int n = r->meta.nr_cpus;
 
-	family(f, "migtrace_migrations_total", "counter", "Real migrations (source CPU != "
+	om_family(f, "migtrace_migrations_total", "counter", "Real migrations (source CPU != "
 	       "destination) of the traced tasks, by cause, from the in-kernel counters "
 	       "(complete even when records were lost).");
 	for (int c = 0; c < MT_NR_CAUSES; c++)
 		fprintf(f, "migtrace_migrations_total{cause=\"%s\"} %llu\n", mt_cause_names[c],
 			(unsigned long long)r->stats.migrations[c]);
-	family(f, "migtrace_cpu_pair_migrations_total", "counter", "Real migrations of the "
+	om_family(f, "migtrace_cpu_pair_migrations_total", "counter", "Real migrations of the "
 	       "traced tasks by source and destination CPU, all causes, from the in-kernel "
 	       "matrix; pairs without one are left out.");
 	for (int i = 0; r->pairs && i < n * n; i++)
 		if (r->pairs[i])
 			fprintf(f, "migtrace_cpu_pair_migrations_total{src_cpu=\"%d\",dst_cpu=\"%d\"}"
 				" %llu\n", i / n, i % n, (unsigned long long)r->pairs[i]);
-	family(f, "migtrace_records_lost_total", "counter", "Records lost to a full ring "
+	om_family(f, "migtrace_records_lost_total", "counter", "Records lost to a full ring "
 	       "buffer (the counters and histograms still count them).");
 	fprintf(f, "migtrace_records_lost_total{kind=\"migration\"} %llu\n",
 		(unsigned long long)r->stats.rb_dropped);
 	fprintf(f, "migtrace_records_lost_total{kind=\"unit\"} %llu\n",
 		(unsigned long long)r->stats.units_dropped);
-	family(f, "migtrace_records_not_kept_total", "counter", "Records read but not kept "
+	om_family(f, "migtrace_records_not_kept_total", "counter", "Records read but not kept "
 	       "past --max-records (counted only).");
 	fprintf(f, "migtrace_records_not_kept_total{kind=\"migration\"} %llu\n",
 		(unsigned long long)r->recs_not_kept);
@@ -199,7 +199,7 @@ static void counts(FILE *f, const struct run *r)
  * of range, the bootstrap's outcomes are placeholders one step past the range's ends). */
 static void observed(FILE *f, const struct corr_result *c)
 {
-	family(f, "migtrace_observed_hot_seconds", "gauge", "The observed hot time; with "
+	om_family(f, "migtrace_observed_hot_seconds", "gauge", "The observed hot time; with "
 	       "state \"above range\" or \"no cost\" it is a bound: the largest or smallest age "
 	       "measured.");
 	fprintf(f, "migtrace_observed_hot_seconds{state=\"%s\"} ",
@@ -207,7 +207,7 @@ static void observed(FILE *f, const struct corr_result *c)
 	value(f, c->hot_ns / 1e9);
 	if (c->hot_state != CORR_HOT_FOUND)
 		return;
-	family(f, "migtrace_observed_hot_interval_seconds", "gauge", "The observed hot time's "
+	om_family(f, "migtrace_observed_hot_interval_seconds", "gauge", "The observed hot time's "
 	       "bootstrap 95 % interval (bound: lower, upper).");
 	fprintf(f, "migtrace_observed_hot_interval_seconds{bound=\"lower\"} ");
 	value(f, c->hot_lo_ns / 1e9);
@@ -220,7 +220,7 @@ static void hot_times(FILE *f, const struct run *r)
 	const struct corr_result *c = &r->corr;
 	const struct verdict *v = &r->verdict;
 
-	family(f, "migtrace_kernel_hot_seconds", "gauge", "The threshold task_hot() was judged "
+	om_family(f, "migtrace_kernel_hot_seconds", "gauge", "The threshold task_hot() was judged "
 	       "at: the kernel's migration cost (source: tunable read, kernel default assumed, "
 	       "or --hot-ns).");
 	fprintf(f, "migtrace_kernel_hot_seconds{source=\"%s\"} ",
@@ -228,7 +228,7 @@ static void hot_times(FILE *f, const struct run *r)
 		r->env.tunable.assumed ? "default assumed" : "tunable");
 	value(f, (double)r->meta.hot_ns / 1e9);
 	if (r->calib.valid && isfinite(r->calib.hot_ns)) {
-		family(f, "migtrace_calibrated_hot_seconds", "gauge", "The calibrated hot time "
+		om_family(f, "migtrace_calibrated_hot_seconds", "gauge", "The calibrated hot time "
 		       "the verdict used (the 2004 method, median fill x 6 when robust).");
 		fprintf(f, "migtrace_calibrated_hot_seconds{robust=\"%s\"} ",
 			r->calib.robust ? "true" : "false");
@@ -237,7 +237,7 @@ static void hot_times(FILE *f, const struct run *r)
 	if (r->has_corr && c->hot_state != CORR_HOT_NO_DATA && isfinite(c->hot_ns))
 		observed(f, c);
 	if (r->has_verdict && isfinite(v->factor)) {
-		family(f, "migtrace_verdict_factor", "gauge", "How far the kernel's value is off "
+		om_family(f, "migtrace_verdict_factor", "gauge", "How far the kernel's value is off "
 		       "the observed hot time (>= 1: observed/kernel when too low, kernel/observed "
 		       "when too high); exact=\"false\": at least this.");
 		fprintf(f, "migtrace_verdict_factor{verdict=\"%s\",exact=\"%s\"} ",

@@ -4,57 +4,21 @@
  * with its 95 % band and the three hot times; the age histogram by cause with the kernel's
  * threshold; a heatmap of the live CPU-pair counts; a heatmap of validate's calibration
  * matrix (a run without one draws no such plot, and export_text says so).  Each as PNG and
- * SVG.  gnuplot works in a temporary directory inside the output directory; only once it has
- * drawn everything are the images renamed out of it one by one, so a failure leaves no
- * half-drawn file behind.
+ * SVG, through gnuplot.c.
  */
-#include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
-#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
+#include "gnuplot.h"
 #include "render_export.h"
 #include "units.h"
-
-#define PLOT_W 960	/* pixels (PNG) or points (SVG) */
-#define PLOT_H 600
 
 static const char *const plot_files[] = {
 	"cost-vs-age.png", "cost-vs-age.svg", "age-histogram.png", "age-histogram.svg",
 	"cpu-pairs.png", "cpu-pairs.svg", "calibration-matrix.png", "calibration-matrix.svg",
 };
-
-/* A file in the temporary directory. */
-static FILE *open_in(const char *tmp, const char *name, const char *mode)
-{
-	char path[PATH_MAX];
-
-	if (snprintf(path, sizeof(path), "%s/%s", tmp, name) >= (int)sizeof(path)) {
-		errno = ENAMETOOLONG;
-		return NULL;
-	}
-	return fopen(path, mode);
-}
-
-/* The terminal loop every plot is drawn in: once as PNG, once as SVG. */
-static void begin(FILE *g, const char *name)
-{
-	fprintf(g, "do for [fmt in \"png svg\"] {\n"
-		"  if (fmt eq \"png\") { set terminal pngcairo size %d,%d font \"sans,11\" } "
-		"else { set terminal svg size %d,%d font \"sans,11\" background \"white\" }\n"
-		"  set output \"%s.\".fmt\n", PLOT_W, PLOT_H, PLOT_W, PLOT_H, name);
-}
-
-static void end(FILE *g)
-{
-	fprintf(g, "  set output\n  reset\n}\n");
-}
 
 /* A vertical line at x (first axis) with its label at the top, on the side with room. */
 static void vline(FILE *g, int tag, double x, const char *color, const char *label, int row,
@@ -82,7 +46,7 @@ static int cost_plot(const char *tmp, FILE *g, const struct run *r)
 
 	if (!r->has_corr || !c->ncells)
 		return 0;
-	d = open_in(tmp, "cost.dat", "w");
+	d = gp_open_in(tmp, "cost.dat", "w");
 	if (!d)
 		return -errno;
 	fprintf(d, "# age_us cost_us cost_lo_us cost_hi_us n_migrated\n");
@@ -105,7 +69,7 @@ static int cost_plot(const char *tmp, FILE *g, const struct run *r)
 			lo = fmin(lo, h[i]);
 			hi = fmax(hi, h[i]);
 		}
-	begin(g, "cost-vs-age");
+	gp_begin(g, "cost-vs-age");
 	fprintf(g, "  set title \"Migration cost by age (%s; 95 %% bootstrap band)\"\n",
 		c->mode == CORR_CONTROLLED ? "controlled experiment" : "natural migrations");
 	fprintf(g, "  set logscale x\n  set xrange [%g:%g]\n  set yrange [*<0:*]\n", lo / 2,
@@ -129,7 +93,7 @@ static int cost_plot(const char *tmp, FILE *g, const struct run *r)
 		"fs transparent solid 0.5 title \"95 %% interval\", \\\n"
 		"       \"cost.dat\" using 1:2 with linespoints lw 2 pt 7 lc rgb \"#1f78b4\" "
 		"title \"migration cost\"\n");
-	end(g);
+	gp_end(g);
 	return 0;
 }
 
@@ -163,7 +127,7 @@ static int age_plot(const char *tmp, FILE *g, const struct run *r)
 		return 0;
 	if (last >= MT_HIST_SLOTS)
 		last = MT_HIST_SLOTS - 1;
-	d = open_in(tmp, "age.dat", "w");
+	d = gp_open_in(tmp, "age.dat", "w");
 	if (!d)
 		return -errno;
 	fprintf(d, "slot");
@@ -183,7 +147,7 @@ static int age_plot(const char *tmp, FILE *g, const struct run *r)
 	}
 	if (fclose(d))
 		return -errno;
-	begin(g, "age-histogram");
+	gp_begin(g, "age-histogram");
 	fprintf(g, "  set title \"Age at migration by cause (in-kernel log2 histogram, "
 		"complete)\"\n  set style data histograms\n  set style histogram rowstacked\n"
 		"  set style fill solid 0.85 border -1\n  set boxwidth 0.8\n"
@@ -208,7 +172,7 @@ static int age_plot(const char *tmp, FILE *g, const struct run *r)
 			"this run\" at graph 0.5, graph 0.5 center\n  set xtics (\"%llu-%llu\" 0)\n"
 			"  plot \"age.dat\" using 2 notitle\n", first ? 1ULL << first : 0ULL,
 			(1ULL << (first + 1)) - 1);
-	end(g);
+	gp_end(g);
 	return 0;
 }
 
@@ -227,7 +191,7 @@ static int pairs_plot(const char *tmp, FILE *g, const struct run *r)
 		}
 	if (hi < 0)
 		return 0;
-	d = open_in(tmp, "pairs.dat", "w");
+	d = gp_open_in(tmp, "pairs.dat", "w");
 	if (!d)
 		return -errno;
 	for (int s = lo; s <= hi; s++)
@@ -236,7 +200,7 @@ static int pairs_plot(const char *tmp, FILE *g, const struct run *r)
 				(unsigned long long)r->pairs[s * n + t]);
 	if (fclose(d))
 		return -errno;
-	begin(g, "cpu-pairs");
+	gp_begin(g, "cpu-pairs");
 	fprintf(g, "  set title \"Migrations by CPU pair (this run, all causes)\"\n"
 		"  set xlabel \"destination CPU\"\n  set ylabel \"source CPU\"\n"
 		"  set cblabel \"migrations\"\n  set xrange [%g:%g]\n  set yrange [%g:%g]\n"
@@ -246,7 +210,7 @@ static int pairs_plot(const char *tmp, FILE *g, const struct run *r)
 	fprintf(g, "  plot \"pairs.dat\" using 1:2:3 with image notitle, \\\n"
 		"       \"pairs.dat\" using 1:2:($1 == $2 ? \"-\" : sprintf(\"%%d\", $3)) with "
 		"labels notitle\n");
-	end(g);
+	gp_end(g);
 	return 0;
 }
 
@@ -277,7 +241,7 @@ static int calib_plot(const char *tmp, FILE *g, const struct run *r)
 
 	if (render_plot_no_matrix(r))
 		return 0;
-	d = open_in(tmp, "calib.dat", "w");
+	d = gp_open_in(tmp, "calib.dat", "w");
 	if (!d)
 		return -errno;
 	fprintf(d, "# dst_index src_index fill_median_us label\n");
@@ -290,7 +254,7 @@ static int calib_plot(const char *tmp, FILE *g, const struct run *r)
 	}
 	if (fclose(d))
 		return -errno;
-	begin(g, "calibration-matrix");
+	gp_begin(g, "calibration-matrix");
 	fprintf(g, "  set title \"Calibration matrix (validate, method %d): median fill time "
 		"after a move, by CPU pair\\n%d timed fills per pair; the seed's cell: the worst "
 		"of the first 20 x 6\" noenhanced\n"
@@ -305,124 +269,27 @@ static int calib_plot(const char *tmp, FILE *g, const struct run *r)
 		c->cpus[1], c->cpus[0], c->cpus[1]);
 	fprintf(g, "  plot \"calib.dat\" using 1:2:3 with image notitle, \\\n"
 		"       \"calib.dat\" using 1:2:4 with labels noenhanced notitle\n");
-	end(g);
+	gp_end(g);
 	return 0;
 }
 
-/* Runs gnuplot on plot.gp in tmp; its first error line goes to the message. */
-static int run_gnuplot(const char *tmp, const char *label)
+/* Every plot of r into gnuplot's input. */
+static int write_plots(const char *tmp, FILE *g, const void *ctx)
 {
-	char line[256] = "";
-	int status, fd;
-	FILE *e;
-	pid_t pid;
+	const struct run *r = ctx;
+	int err = cost_plot(tmp, g, r);
 
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0)
-		return -errno;
-	if (!pid) {
-		fd = chdir(tmp) ? -1 : open("gnuplot.err", O_WRONLY | O_CREAT | O_TRUNC, 0600);
-		if (fd < 0 || dup2(fd, 2) < 0)
-			_exit(126);
-		dup2(2, 1);
-		execlp("gnuplot", "gnuplot", "plot.gp", (char *)NULL);
-		_exit(127);
-	}
-	if (waitpid(pid, &status, 0) < 0)
-		return -errno;
-	if (WIFEXITED(status) && !WEXITSTATUS(status))
-		return 0;
-	e = open_in(tmp, "gnuplot.err", "r");
-	while (e && fgets(line, sizeof(line), e) && strspn(line, " \t\n^") == strlen(line))
-		;
-	if (e)
-		fclose(e);
-	line[strcspn(line, "\n")] = '\0';
-	fprintf(stderr, "%s: gnuplot failed (%s): %s\n", label,
-		WIFEXITED(status) && WEXITSTATUS(status) == 127 ? "not found in PATH" : "exit",
-		*line ? line : "no message");
-	return -EIO;
-}
-
-/* Empties and removes the temporary directory. */
-static void remove_tmp(const char *tmp)
-{
-	char path[PATH_MAX];
-	struct dirent *de;
-	DIR *dir = opendir(tmp);
-
-	while (dir && (de = readdir(dir)))
-		if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..") &&
-		    snprintf(path, sizeof(path), "%s/%s", tmp, de->d_name) < (int)sizeof(path))
-			unlink(path);
-	if (dir)
-		closedir(dir);
-	rmdir(tmp);
-}
-
-/* Each image drawn, renamed into dir; under sudo, given to the user as atomic_file does. */
-static int move_out(const char *tmp, const char *dir, const char *label)
-{
-	const char *uid = getenv("SUDO_UID"), *gid = getenv("SUDO_GID");
-	char from[PATH_MAX], to[PATH_MAX];
-
-	for (size_t i = 0; i < sizeof(plot_files) / sizeof(plot_files[0]); i++) {
-		if (snprintf(from, sizeof(from), "%s/%s", tmp, plot_files[i]) >=
-		    (int)sizeof(from) ||
-		    snprintf(to, sizeof(to), "%s/%s", dir, plot_files[i]) >= (int)sizeof(to)) {
-			fprintf(stderr, "%s: path too long: %s\n", label, dir);
-			return -ENAMETOOLONG;
-		}
-		if (access(from, F_OK))
-			continue;	/* not drawn: the run has no data for it */
-		chmod(from, 0644);
-		if (geteuid() == 0 && uid && gid && chown(from, (uid_t)atol(uid),
-							  (gid_t)atol(gid))) {
-			/* a root-owned image is still an image: not worth failing */
-		}
-		if (rename(from, to)) {
-			fprintf(stderr, "%s: renaming %s to %s failed: %s\n", label, from, to,
-				strerror(errno));
-			return -errno;
-		}
-	}
-	return 0;
-}
-
-int render_plot(const char *dir, const struct run *r, const char *label)
-{
-	char tmp[PATH_MAX];
-	FILE *g = NULL;
-	int err;
-
-	if (snprintf(tmp, sizeof(tmp), "%s/.migtrace-plot.XXXXXX", dir) >= (int)sizeof(tmp) ||
-	    !mkdtemp(tmp)) {
-		fprintf(stderr, "%s: cannot make a temporary directory in %s: %s\n", label, dir,
-			strerror(errno));
-		return -EIO;
-	}
-	g = open_in(tmp, "plot.gp", "w");
-	err = g ? 0 : -errno;
-	if (!err)
-		fprintf(g, "set encoding utf8\n");
-	if (!err)
-		err = cost_plot(tmp, g, r);
 	if (!err)
 		err = age_plot(tmp, g, r);
 	if (!err)
 		err = pairs_plot(tmp, g, r);
 	if (!err)
 		err = calib_plot(tmp, g, r);
-	if (g && fclose(g) && !err)
-		err = -errno;
-	if (err)
-		fprintf(stderr, "%s: writing gnuplot's input in %s failed: %s\n", label, tmp,
-			strerror(-err));
-	if (!err)
-		err = run_gnuplot(tmp, label);
-	if (!err)
-		err = move_out(tmp, dir, label);
-	remove_tmp(tmp);
 	return err;
+}
+
+int render_plot(const char *dir, const struct run *r, const char *label)
+{
+	return gp_draw(dir, label, write_plots, r, plot_files,
+		       (int)(sizeof(plot_files) / sizeof(plot_files[0])));
 }

@@ -25,17 +25,15 @@
 #include "capture.h"
 #include "cli.h"
 #include "commands.h"
-#include "json_writer.h"
+#include "export.h"
 #include "parse.h"
 #include "run_config.h"
+#include "sweep.h"
 #include "sweep_parse.h"
 #include "tunable.h"
 
-#define SWEEP_MAX_VALUES 32
-#define SWEEP_MAX_REPS 100
 #define SWEEP_OUT_MAX (1 << 20)	/* bytes of the workload's output kept for its report */
 #define WITNESS_TASKS 4096	/* traced tasks whose sched files are followed */
-#define WITNESS_PERIOD_MS 20	/* between readings of the sched files, ms */
 /* sched_schedstats' original while a sweep has it on (the tunable's record is tunable.c's) */
 #define SCHEDSTATS_RECORD "/run/migtrace/sched_schedstats.restore"
 
@@ -45,6 +43,7 @@ static const char doc[] =
 "(the 2004 cache_hot_time experiment on today's kernel).\n"
 "\n"
 "USAGE: migtrace sweep --values LIST [--reps N] [--cpus LIST] [-o FILE]\n"
+"                      [--csv DIR] [--openmetrics FILE] [--plot DIR]\n"
 "                      [--root DIR] (WORKLOAD [ARGS] | -- CMD ARGS)\n"
 "       migtrace sweep --restore [--root DIR]\n"
 "\n"
@@ -61,6 +60,10 @@ static const char doc[] =
 "after a kill -9 run `migtrace sweep --restore`.  Where the tunable cannot be\n"
 "written (debugfs locked down, read-only, not root) sweep says why and exits\n"
 "1: nothing is run.\n"
+"\n"
+"The exports are the sweep's: --csv DIR writes sweep.csv (a row per run, then\n"
+"a summary row per value), --openmetrics FILE gauges labelled by value, --plot\n"
+"DIR sweep.png and sweep.svg (throughput and idle % against the value).\n"
 "\n"
 "--root DIR is a test aid: the tunable, the records and the schedstat files\n"
 "are read and written under DIR (a fake tree), while the workload still runs\n"
@@ -89,23 +92,6 @@ static const struct argp_option opts[] = {
 	  "record under /run/migtrace), then exit", 0 },
 	{ "verbose", 'v', NULL, 0, "Show libbpf's messages", 0 },
 	{ 0 },
-};
-
-/* One run at one value. */
-struct sweep_run {
-	int64_t value_ns;
-	int rep;
-	double wall_s;			/* s */
-	struct sweep_tput tput;
-	bool tput_reported;		/* from the workload's report, not 1 / wall */
-	double idle_pct;		/* % of the CPU set's time; -1 unknown */
-	uint64_t migrations[MT_NR_CAUSES];
-	uint64_t lb_judged, lb_hot;	/* load-balancer pulls with an age; of them hot */
-	bool witness;			/* the kernel's counts below were read */
-	uint64_t failed_hot, forced;	/* summed over the traced tasks */
-	bool has_lb_hot_gained;
-	uint64_t lb_hot_gained;		/* /proc/schedstat's delta over the run */
-	int exit_status;
 };
 
 struct sweep_env {
@@ -179,6 +165,7 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	switch (key) {
 	case ARGP_KEY_INIT:
 		state->err_stream = mt_cli_err_stream();
+		state->child_inputs[0] = &env->cfg.exports;
 		break;
 	case OPT_VALUES:
 		env->values_arg = arg;
@@ -215,8 +202,16 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		state->next = state->argc;
 		break;
 	case ARGP_KEY_END:
-		if (env->restore && (env->values_arg || env->cfg.output))
-			argp_error(state, "--restore only restores: no --values, no -o");
+		if (env->restore && (env->values_arg || env->cfg.output ||
+				     export_files_wanted(&env->cfg.exports)))
+			argp_error(state, "--restore only restores: no --values, no -o, no exports");
+		/* a sweep keeps no records to trace and no single run to judge again */
+		if (env->cfg.exports.perfetto)
+			argp_error(state, "--perfetto is a run's records: sweep keeps none (use "
+				   "--csv, --openmetrics, --plot)");
+		if (env->cfg.exports.nwhatif)
+			argp_error(state, "--what-if judges one traced run: sweep measures each "
+				   "value instead");
 		if (!env->restore && !env->values_arg)
 			argp_error(state, "give --values LIST (e.g. 0.5ms,5ms,50ms)");
 		if (!env->restore && !env->cfg.argv)
@@ -419,7 +414,7 @@ static void witness_scan(struct witness *w)
 static void *witness_main(void *arg)
 {
 	struct witness *w = arg;
-	struct timespec ts = { 0, WITNESS_PERIOD_MS * 1000000L };
+	struct timespec ts = { 0, SWEEP_WITNESS_PERIOD_MS * 1000000L };
 
 	while (!w->stop) {
 		witness_scan(w);
@@ -573,267 +568,46 @@ cleanup:
 	return rc;
 }
 
-static void fmt_ns(int64_t ns, char *buf, size_t len)
+/* The model the renderers read, from the sweep as it went. */
+static void to_model(const struct sweep_env *env, bool complete, struct sweep *s)
 {
-	if (ns >= 1000000 && ns % 1000000 == 0)
-		snprintf(buf, len, "%lld ms", (long long)(ns / 1000000));
-	else if (ns >= 100000)
-		snprintf(buf, len, "%.3g ms", ns / 1e6);
-	else
-		snprintf(buf, len, "%lld µs", (long long)(ns / 1000));
+	memset(s, 0, sizeof(*s));
+	s->argv = env->cfg.argv;
+	s->cpus_arg = env->cfg.cpus_arg;
+	s->reps = env->reps;
+	memcpy(s->values, env->values, sizeof(s->values));
+	s->nvalues = env->nvalues;
+	snprintf(s->tunable_path, sizeof(s->tunable_path), "%s", env->tun.path);
+	s->original_ns = env->original_ns;
+	s->root = env->root;
+	s->schedstats_orig = env->schedstats_orig;
+	s->has_schedstat = env->has_schedstat;
+	s->runs = env->runs;
+	s->nruns = env->nruns;
+	s->complete = complete;
+	sweep_summarize(s);
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-/* Over the repetitions of one value. */
-struct sweep_value {
-	int64_t value_ns;
-	int n;
-	double tmin, tmed, tmax;	/* throughput, in the runs' unit */
-	double idle_med;		/* %; -1 unknown */
-	uint64_t lb_judged, lb_hot, failed_hot, forced, lb_hot_gained, migrations;
-	bool witness, has_gained;
-};
-
-static double median(double *v, int n)
-{
-	qsort(v, (size_t)n, sizeof(*v), cmp_double);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
-static void summarize(const struct sweep_env *env, struct sweep_value *sv)
-{
-	double t[SWEEP_MAX_REPS], idle[SWEEP_MAX_REPS];
-
-	for (int v = 0; v < env->nvalues; v++) {
-		struct sweep_value *s = &sv[v];
-		int ni = 0;
-
-		memset(s, 0, sizeof(*s));
-		s->value_ns = env->values[v];
-		for (int i = 0; i < env->nruns; i++) {
-			const struct sweep_run *sr = &env->runs[i];
-
-			if (sr->value_ns != s->value_ns)
-				continue;
-			t[s->n++] = sr->tput.value;
-			if (sr->idle_pct >= 0)
-				idle[ni++] = sr->idle_pct;
-			s->lb_judged += sr->lb_judged;
-			s->lb_hot += sr->lb_hot;
-			s->failed_hot += sr->failed_hot;
-			s->forced += sr->forced;
-			s->lb_hot_gained += sr->lb_hot_gained;
-			s->witness = s->witness || sr->witness;
-			s->has_gained = s->has_gained || sr->has_lb_hot_gained;
-			for (int c = 0; c < MT_NR_CAUSES; c++)
-				s->migrations += sr->migrations[c];
-		}
-		if (s->n) {
-			s->tmed = median(t, s->n);
-			s->tmin = t[0];
-			s->tmax = t[s->n - 1];
-		}
-		s->idle_med = ni ? median(idle, ni) : -1;
-	}
-}
-
-/* The value with the highest median throughput, and the runner-up.  -1: none. */
-static void best_of(const struct sweep_value *sv, int n, int *best, int *second)
-{
-	*best = *second = -1;
-	for (int i = 0; i < n; i++) {
-		if (!sv[i].n)
-			continue;
-		if (*best < 0 || sv[i].tmed > sv[*best].tmed) {
-			*second = *best;
-			*best = i;
-		} else if (*second < 0 || sv[i].tmed > sv[*second].tmed) {
-			*second = i;
-		}
-	}
-}
-
-static void render_table(FILE *f, const struct sweep_env *env, const struct sweep_value *sv)
-{
-	const char *unit = env->nruns ? env->runs[0].tput.unit : "";
-	const char *src = env->nruns ? env->runs[0].tput.source : "";
-	double base = sv[0].n ? sv[0].tmed : 0;
-	int best, second;
-	char v[32];
-
-	fprintf(f, "\nmigtrace sweep: %d values x %ld repetitions; throughput from %s (%s, "
-		"higher is better), normalised to %s\n\n", env->nvalues, env->reps, src, unit,
-		(fmt_ns(env->values[0], v, sizeof(v)), v));
-	fprintf(f, "%-10s %6s %9s  %-32s %7s %10s %15s %9s %9s %9s\n", "value", "runs",
-		"norm.", "throughput min / median / max", "idle %", "migrations",
-		"lb hot/judged", "k:hotfail", "k:forced", "k:lbhot");
-	for (int i = 0; i < env->nvalues; i++) {
-		const struct sweep_value *s = &sv[i];
-		char tp[64], lb[32], k1[16] = "-", k2[16] = "-", k3[16] = "-", idle[16] = "-";
-
-		fmt_ns(s->value_ns, v, sizeof(v));
-		snprintf(tp, sizeof(tp), "%.4g / %.4g / %.4g", s->tmin, s->tmed, s->tmax);
-		snprintf(lb, sizeof(lb), "%llu/%llu", (unsigned long long)s->lb_hot,
-			 (unsigned long long)s->lb_judged);
-		if (s->idle_med >= 0)
-			snprintf(idle, sizeof(idle), "%.1f", s->idle_med);
-		if (s->witness && env->schedstats_orig >= 0) {
-			snprintf(k1, sizeof(k1), "%llu", (unsigned long long)s->failed_hot);
-			snprintf(k2, sizeof(k2), "%llu", (unsigned long long)s->forced);
-		}
-		if (s->has_gained)
-			snprintf(k3, sizeof(k3), "%llu", (unsigned long long)s->lb_hot_gained);
-		fprintf(f, "%-10s %6d %9.3f  %-32s %7s %10llu %15s %9s %9s %9s\n", v, s->n,
-			base > 0 ? s->tmed / base : 0, tp, idle, (unsigned long long)s->migrations,
-			lb, k1, k2, k3);
-	}
-	fprintf(f, "\nnorm.: median throughput / the first value's; idle %%: median of the CPU "
-		"set's idle + iowait time (/proc/stat); migrations, lb hot/judged: migtrace's "
-		"counts over all runs of the value (load-balancer pulls of tasks younger than "
-		"the value / all pulls with an age)\n");
-	if (env->schedstats_orig < 0)
-		fprintf(f, "kernel witnesses: none - this kernel has no schedstats "
-			"(kernel.sched_schedstats absent, CONFIG_SCHEDSTATS=n)\n");
-	else
-		fprintf(f, "kernel witnesses (schedstats, summed over all runs): k:hotfail = "
-			"nr_failed_migrations_hot, k:forced = nr_forced_migrations of the traced "
-			"tasks (read every %d ms while they ran: lower bounds); k:lbhot = "
-			"lb_hot_gained from /proc/schedstat over all CPUs, all tasks%s; '-': not "
-			"found\n", WITNESS_PERIOD_MS,
-			env->has_schedstat ? "" : " (no /proc/schedstat here)");
-	best_of(sv, env->nvalues, &best, &second);
-	if (best < 0)
-		return;
-	fmt_ns(sv[best].value_ns, v, sizeof(v));
-	fprintf(f, "best: %s (median %.4g %s, %.3f x the first value)", v, sv[best].tmed, unit,
-		base > 0 ? sv[best].tmed / base : 0);
-	if (second >= 0) {
-		char v2[32];
-
-		fmt_ns(sv[second].value_ns, v2, sizeof(v2));
-		if (sv[best].n > 1 && sv[best].tmin > sv[second].tmax)
-			fprintf(f, "; beyond the noise: its worst run (%.4g) beats the runner-up "
-				"%s's best (%.4g)\n", sv[best].tmin, v2, sv[second].tmax);
-		else
-			fprintf(f, "; within the noise: its worst run (%.4g) does not beat the "
-				"runner-up %s's best (%.4g)%s\n", sv[best].tmin, v2,
-				sv[second].tmax, sv[best].n > 1 ? "" : " - one run each; use --reps");
-	} else {
-		fputc('\n', f);
-	}
-}
-
-static void write_json(FILE *f, const struct sweep_env *env, const struct sweep_value *sv,
-		       bool complete)
-{
-	struct json_writer w;
-	int best, second;
-
-	jw_init(&w, f);
-	jw_start_object_lines(&w);
-	jw_field_string(&w, "schema", "migtrace.sweep/1");
-	jw_field_bool(&w, "complete", complete);
-	jw_name(&w, "command");
-	jw_start_array(&w);
-	for (char **a = env->cfg.argv; a && *a; a++)
-		jw_string(&w, *a);
-	jw_end_array(&w);
-	jw_field_string(&w, "cpus", env->cfg.cpus_arg ? env->cfg.cpus_arg : "");
-	jw_field_s64(&w, "reps", env->reps);
-	jw_name(&w, "tunable");
-	jw_start_object(&w);
-	jw_field_string(&w, "path", env->tun.path);
-	jw_field_s64(&w, "original_ns", env->original_ns);
-	jw_field_string(&w, "root", env->root ? env->root : "");
-	jw_end_object(&w);
-	jw_name(&w, "schedstats");
-	jw_start_object(&w);
-	jw_field_bool(&w, "available", env->schedstats_orig >= 0);
-	jw_field_bool(&w, "proc_schedstat", env->has_schedstat);
-	jw_field_s64(&w, "original", env->schedstats_orig);
-	jw_end_object(&w);
-	jw_name(&w, "runs");
-	jw_start_array_lines(&w);
-	for (int i = 0; i < env->nruns; i++) {
-		const struct sweep_run *sr = &env->runs[i];
-
-		jw_start_object(&w);
-		jw_field_s64(&w, "value_ns", sr->value_ns);
-		jw_field_s64(&w, "rep", sr->rep);
-		jw_field_double(&w, "wall_s", sr->wall_s);
-		jw_field_double(&w, "throughput", sr->tput.value);
-		jw_field_string(&w, "throughput_unit", sr->tput.unit);
-		jw_field_string(&w, "throughput_source", sr->tput.source);
-		if (sr->idle_pct >= 0)
-			jw_field_double(&w, "idle_pct", sr->idle_pct);
-		else
-			jw_field_null(&w, "idle_pct");
-		jw_field_s64(&w, "exit_status", sr->exit_status);
-		jw_name(&w, "migrations");
-		jw_start_object(&w);
-		for (int c = 0; c < MT_NR_CAUSES; c++)
-			jw_field_u64(&w, mt_cause_names[c], sr->migrations[c]);
-		jw_end_object(&w);
-		jw_field_u64(&w, "lb_judged", sr->lb_judged);
-		jw_field_u64(&w, "lb_hot", sr->lb_hot);
-		if (sr->witness && env->schedstats_orig >= 0) {
-			jw_field_u64(&w, "nr_failed_migrations_hot", sr->failed_hot);
-			jw_field_u64(&w, "nr_forced_migrations", sr->forced);
-		} else {
-			jw_field_null(&w, "nr_failed_migrations_hot");
-			jw_field_null(&w, "nr_forced_migrations");
-		}
-		if (sr->has_lb_hot_gained)
-			jw_field_u64(&w, "lb_hot_gained", sr->lb_hot_gained);
-		else
-			jw_field_null(&w, "lb_hot_gained");
-		jw_end_object(&w);
-	}
-	jw_end_array(&w);
-	jw_name(&w, "values");
-	jw_start_array_lines(&w);
-	for (int i = 0; i < env->nvalues; i++) {
-		jw_start_object(&w);
-		jw_field_s64(&w, "value_ns", sv[i].value_ns);
-		jw_field_s64(&w, "runs", sv[i].n);
-		jw_field_double(&w, "throughput_min", sv[i].tmin);
-		jw_field_double(&w, "throughput_median", sv[i].tmed);
-		jw_field_double(&w, "throughput_max", sv[i].tmax);
-		jw_field_double(&w, "normalised", sv[0].tmed > 0 ? sv[i].tmed / sv[0].tmed : 0);
-		if (sv[i].idle_med >= 0)
-			jw_field_double(&w, "idle_pct_median", sv[i].idle_med);
-		else
-			jw_field_null(&w, "idle_pct_median");
-		jw_end_object(&w);
-	}
-	jw_end_array(&w);
-	best_of(sv, env->nvalues, &best, &second);
-	if (best >= 0) {
-		jw_field_s64(&w, "best_ns", sv[best].value_ns);
-		jw_field_bool(&w, "best_beyond_noise", second >= 0 && sv[best].n > 1 &&
-			      sv[best].tmin > sv[second].tmax);
-	} else {
-		jw_field_null(&w, "best_ns");
-		jw_field_null(&w, "best_beyond_noise");
-	}
-	jw_end_object(&w);
-	jw_finish(&w);
-}
-
-static int save_json(const struct sweep_env *env, const struct sweep_value *sv, bool complete)
+/* The sweep file and the exports, each written whole or not at all.  0 or MT_EXIT_FAIL. */
+static int save(const struct sweep_env *env, const struct sweep *s)
 {
 	struct atomic_file af;
+	int err;
 
-	if (atomic_file_open(&af, env->cfg.output))
-		return MT_EXIT_FAIL;
-	write_json(af.f, env, sv, complete);
-	return atomic_file_commit(&af) ? MT_EXIT_FAIL : 0;
+	if (env->cfg.output) {
+		if (atomic_file_open(&af, env->cfg.output))
+			return MT_EXIT_FAIL;
+		err = render_sweep_json(af.f, s);
+		if (err) {
+			fprintf(stderr, "migtrace sweep: writing %s failed: %s\n", env->cfg.output,
+				strerror(-err));
+			atomic_file_abort(&af);
+			return MT_EXIT_FAIL;
+		}
+		if (atomic_file_commit(&af))
+			return MT_EXIT_FAIL;
+	}
+	return export_sweep_files(&env->cfg.exports, s, "migtrace sweep") ? MT_EXIT_FAIL : 0;
 }
 
 /* Every value, each repetition in a rotated order.  0, or the exit status to end with. */
@@ -851,7 +625,7 @@ static int sweep_all(struct sweep_env *env)
 			memset(sr, 0, sizeof(*sr));
 			sr->value_ns = env->values[i];
 			sr->rep = rep;
-			fmt_ns(sr->value_ns, v, sizeof(v));
+			sweep_fmt_value(v, sizeof(v), sr->value_ns);
 			if (tunable_set(&env->tun, sr->value_ns))
 				return MT_EXIT_FAIL;
 			fprintf(stderr, "migtrace sweep: repetition %d/%ld, value %s (%lld ns, "
@@ -896,8 +670,9 @@ static int sweep_restore(const struct sweep_env *env)
 
 int cmd_sweep(int argc, char **argv)
 {
-	static const struct argp argp = { opts, parse_arg, NULL, doc, NULL, NULL, NULL };
-	static struct sweep_value sv[SWEEP_MAX_VALUES];
+	static const struct argp_child children[] = { { &export_argp, 0, NULL, 0 }, { 0 } };
+	static const struct argp argp = { opts, parse_arg, NULL, doc, children, NULL, NULL };
+	static struct sweep model;
 	struct sweep_env *env = calloc(1, sizeof(*env));
 	char v[32];
 	int rc, rrc;
@@ -916,7 +691,8 @@ int cmd_sweep(int argc, char **argv)
 		rc = sweep_restore(env);
 		goto out;
 	}
-	if (env->cfg.output && atomic_file_check(env->cfg.output)) {
+	if ((env->cfg.output && atomic_file_check(env->cfg.output)) ||
+	    export_check(&env->cfg.exports, "migtrace sweep")) {
 		rc = MT_EXIT_USAGE;
 		goto out;
 	}
@@ -955,19 +731,20 @@ int cmd_sweep(int argc, char **argv)
 	/* Every path from here restores, whatever rc says. */
 	rrc = tunable_guard_restore(&env->tun);
 	schedstats_end(env);
-	fmt_ns(env->original_ns, v, sizeof(v));
+	sweep_fmt_value(v, sizeof(v), env->original_ns);
 	if (!rrc)
 		fprintf(stderr, "migtrace sweep: restored the migration cost to %s (%lld ns, "
 			"read back from %s)\n", v, (long long)env->tun.value_ns, env->tun.path);
 	else if (!rc)
 		rc = MT_EXIT_FAIL;
 	if (env->nruns) {
-		summarize(env, sv);
-		render_table(stdout, env, sv);
+		to_model(env, !rc, &model);
+		render_sweep_text(stdout, &model);
 		if (rc)
 			printf("(incomplete: the sweep stopped after %d of %d runs)\n", env->nruns,
 			       env->nvalues * (int)env->reps);
-		if (env->cfg.output && save_json(env, sv, !rc) && !rc)
+		fflush(stdout);
+		if (save(env, &model) && !rc)
 			rc = MT_EXIT_FAIL;
 	}
 out:

@@ -288,3 +288,48 @@ int export_files(const struct export_opts *o, const struct run *r, const char *c
 	}
 	return err;
 }
+
+/* sweep.csv in dir, made now when it is not there. */
+static int write_sweep_csv(const char *dir, const struct sweep *s, const char *label)
+{
+	char path[PATH_MAX];
+	struct atomic_file af;
+	int err = make_dir(dir, label);
+
+	if (err)
+		return err;
+	if (snprintf(path, sizeof(path), "%s/sweep.csv", dir) >= (int)sizeof(path)) {
+		fprintf(stderr, "%s: path too long: %s\n", label, dir);
+		return -ENAMETOOLONG;
+	}
+	err = atomic_file_open(&af, path);
+	if (err)
+		return err;
+	render_sweep_csv(af.f, s);
+	return atomic_file_commit(&af);
+}
+
+int export_sweep_files(const struct export_opts *o, const struct sweep *s, const char *cmd)
+{
+	struct atomic_file af;
+	char label[64];
+	int err = 0;
+
+	snprintf(label, sizeof(label), "%s: --csv", cmd);
+	if (o->csv_dir)
+		err = write_sweep_csv(o->csv_dir, s, label);
+	if (!err && o->openmetrics) {
+		err = atomic_file_open(&af, o->openmetrics);
+		if (!err) {
+			render_sweep_openmetrics(af.f, s);
+			err = atomic_file_commit(&af);
+		}
+	}
+	snprintf(label, sizeof(label), "%s: --plot", cmd);
+	if (!err && o->plot_dir) {
+		err = make_dir(o->plot_dir, label);
+		if (!err)
+			err = render_sweep_plot(o->plot_dir, s, label);
+	}
+	return err;
+}

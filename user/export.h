@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The export options `run`, `validate` and `report` share (--csv, --openmetrics, --perfetto,
- * --plot, --what-if): one argp child, one check before any work, one render step.  User
- * space only.
+ * --plot, --what-if), and `sweep` (--csv, --openmetrics, --plot): one argp child, one check
+ * before any work, one render step.  User space only.
  */
 #ifndef MIGTRACE_EXPORT_H
 #define MIGTRACE_EXPORT_H
@@ -17,6 +17,7 @@
 
 #include "render_export.h"
 #include "run.h"
+#include "sweep.h"
 
 struct export_opts {
 	const char *csv_dir;		/* --csv DIR */
@@ -43,5 +44,8 @@ int export_check(const struct export_opts *o, const char *cmd);
 void export_text(const struct export_opts *o, FILE *text, const struct run *r);
 /* The files, each written whole or not at all.  0, or -errno after a line on stderr. */
 int export_files(const struct export_opts *o, const struct run *r, const char *cmd);
+/* A sweep's: --csv (sweep.csv), --openmetrics, --plot; the same checks and guarantees.
+ * --perfetto and --what-if are a run's, refused by sweep's options. */
+int export_sweep_files(const struct export_opts *o, const struct sweep *s, const char *cmd);
 
 #endif
