@@ -1,0 +1,207 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The sweep model and its renderers on made-up runs: the summary per value (medians, the
+ * normalisation, the best value and whether it leads beyond the noise), the values as the
+ * table names them, the table's alignment with µs in it, and the CSV and OpenMetrics
+ * exports' rows and gauges.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "sweep.h"
+
+static char *const argv_hb[] = { "hackbench", "-g", "2", NULL };
+
+/* 3 values x 2 repetitions, rotated as sweep runs them; throughput 10, 12 at 50 µs, ... */
+static void made_up(struct sweep *s, struct sweep_run *runs)
+{
+	static const int64_t v[3] = { 50000, 5000000, 10000000 };
+	static const double tput[3][2] = { { 10, 12 }, { 13, 15 }, { 11, 12.5 } };
+	int n = 0;
+
+	memset(s, 0, sizeof(*s));
+	s->argv = argv_hb;
+	s->reps = 2;
+	s->nvalues = 3;
+	memcpy(s->values, v, sizeof(v));
+	s->original_ns = 500000;
+	s->schedstats_orig = 0;
+	for (int rep = 0; rep < 2; rep++)
+		for (int k = 0; k < 3; k++) {
+			int i = (k + rep) % 3;
+			struct sweep_run *r = &runs[n++];
+
+			memset(r, 0, sizeof(*r));
+			r->value_ns = v[i];
+			r->rep = rep;
+			r->wall_s = 1.5;
+			r->tput = (struct sweep_tput){ tput[i][rep], "runs/s", "hackbench 1 / Time" };
+			r->idle_pct = 10.0 * (i + 1) + rep;
+			r->migrations[MT_CAUSE_WAKEUP] = 100 + i;
+			r->migrations[MT_CAUSE_LB_PULL] = 10;
+			r->lb_judged = 10;
+			r->lb_hot = (uint64_t)i;
+			r->witness = true;
+			r->failed_hot = 3 * (uint64_t)i;
+		}
+	s->runs = runs;
+	s->nruns = n;
+	s->complete = true;
+	sweep_summarize(s);
+}
+
+static void summary(void **state)
+{
+	struct sweep_run runs[6];
+	struct sweep s;
+
+	(void)state;
+	made_up(&s, runs);
+	assert_int_equal(s.sv[0].n, 2);
+	assert_true(s.sv[0].tmed == 11 && s.sv[0].tmin == 10 && s.sv[0].tmax == 12);
+	assert_true(s.sv[1].tmed == 14 && s.sv[1].normalised == 14.0 / 11);
+	assert_true(s.sv[2].idle_med == 30.5);
+	assert_int_equal(s.sv[2].by_cause[MT_CAUSE_WAKEUP], 204);
+	assert_int_equal(s.sv[2].migrations, 224);
+	assert_int_equal(s.sv[1].failed_hot, 6);
+	assert_int_equal(s.best, 1);		/* 5 ms: median 14 */
+	assert_int_equal(s.second, 2);		/* 10 ms: median 11.75 */
+	/* 5 ms's worst (13) beats 10 ms's best (12.5) */
+	assert_true(sweep_best_beyond_noise(&s));
+	runs[4].tput.value = 13.5;		/* 10 ms (rep 1): its best now above 5 ms's worst */
+	sweep_summarize(&s);
+	assert_false(sweep_best_beyond_noise(&s));
+}
+
+static void values_named(void **state)
+{
+	static const struct { int64_t ns; const char *want; } cases[] = {
+		{ 500, "500 ns" }, { 50000, "50 µs" }, { 50500, "50.5 µs" }, { 100000, "0.1 ms" },
+		{ 500000, "0.5 ms" }, { 2500000, "2.5 ms" }, { 5000000, "5 ms" },
+		{ 250000000, "250 ms" },
+	};
+	char b[32];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		assert_string_equal(sweep_fmt_value(b, sizeof(b), cases[i].ns), cases[i].want);
+}
+
+/* Characters, not bytes: µ is two bytes of UTF-8. */
+static size_t chars(const char *s, size_t n)
+{
+	size_t c = 0;
+
+	for (size_t i = 0; i < n; i++)
+		c += ((unsigned char)s[i] & 0xc0) != 0x80;
+	return c;
+}
+
+static char *render(void (*fn)(FILE *, const struct sweep *), const struct sweep *s)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	fn(f, s);
+	assert_int_equal(fclose(f), 0);
+	return buf;
+}
+
+static void table_aligned(void **state)
+{
+	struct sweep_run runs[6];
+	struct sweep s;
+	char *text, *line;
+	size_t width = 0;
+	int rows = 0;
+
+	(void)state;
+	made_up(&s, runs);
+	text = render(render_sweep_text, &s);
+	line = strstr(text, "\nvalue ");
+	assert_non_null(line);
+	for (line++; *line && *line != '\n'; rows++) {
+		char *end = strchr(line, '\n');
+		size_t w = chars(line, (size_t)(end - line));
+
+		if (!width)
+			width = w;
+		if (w != width)
+			fail_msg("row %d is %zu characters wide, the header %zu: %.*s", rows, w,
+				 width, (int)(end - line), line);
+		line = end + 1;
+	}
+	assert_int_equal(rows, 4);		/* the header and 3 values */
+	assert_non_null(strstr(text, "\n50 µs      "));
+	assert_non_null(strstr(text, "best: 5 ms (median 14 runs/s, 1.273 x the first value); "
+			       "beyond the noise"));
+	free(text);
+}
+
+static void csv_rows(void **state)
+{
+	struct sweep_run runs[6];
+	struct sweep s;
+	char *text, *p;
+	int lines = 0;
+
+	(void)state;
+	made_up(&s, runs);
+	text = render(render_sweep_csv, &s);
+	for (p = text; (p = strchr(p, '\n')); p++)
+		lines++;
+	assert_int_equal(lines, 1 + 6 + 3);
+	assert_memory_equal(text, "row,value_ns,rep,runs,wall_s,throughput,", 40);
+	/* the first run: 50 µs, rep 0, 10 runs/s, 10/11 of the first value's median */
+	assert_non_null(strstr(text, "\nrun,50000,0,,1.5,10,,,,0.9090909090909091,runs/s,"
+			       "hackbench 1 / Time,10,0,110,100,10,"));
+	assert_non_null(strstr(text, "\nvalue,5000000,,2,,,13,14,15,1.2727272727272727,runs/s,"
+			       "hackbench 1 / Time,20.5,,222,202,20,0,0,0,0,0,0,20,2,6,0,\n"));
+	free(text);
+}
+
+static void openmetrics_gauges(void **state)
+{
+	struct sweep_run runs[6];
+	struct sweep s;
+	char *text;
+
+	(void)state;
+	made_up(&s, runs);
+	text = render(render_sweep_openmetrics, &s);
+	assert_non_null(strstr(text, "\nmigtrace_sweep_throughput_normalised_ratio"
+			       "{value_seconds=\"5e-05\"} 1\n"));
+	assert_non_null(strstr(text, "\nmigtrace_sweep_idle_ratio{value_seconds=\"0.01\"} "
+			       "0.305\n"));
+	assert_non_null(strstr(text, "\nmigtrace_sweep_migrations{value_seconds=\"0.005\","
+			       "cause=\"wakeup\"} 202\n"));
+	assert_non_null(strstr(text, "\nmigtrace_sweep_kernel_failed_migrations_hot"
+			       "{value_seconds=\"0.01\"} 12\n"));
+	assert_non_null(strstr(text, "\nmigtrace_sweep_best_value_seconds{beyond_noise=\"true\"} "
+			       "0.005\n"));
+	assert_non_null(strstr(text, "command=\"hackbench -g 2\""));
+	/* no /proc/schedstat: no lb_hot_gained family at all, rather than zeros */
+	assert_null(strstr(text, "lb_hot_gained"));
+	free(text);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(summary),
+		cmocka_unit_test(values_named),
+		cmocka_unit_test(table_aligned),
+		cmocka_unit_test(csv_rows),
+		cmocka_unit_test(openmetrics_gauges),
+	};
+
+	return cmocka_run_group_tests_name("sweep", tests, NULL, NULL);
+}
