@@ -6,6 +6,8 @@
  * restore record: written before a change, refused while stale, restored by --restore.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -150,6 +152,60 @@ static void set_reads_back(void **state)
 	assert_int_equal(value_in(DEBUGFS), 2500000);
 }
 
+/*
+ * A kernel that does not take a value, on a FIFO: it reads what tunable_set() writes, then
+ * answers its read-back with the value it kept.  The order is tunable_set()'s: a write, then
+ * a read.
+ */
+struct refusing_kernel {
+	char path[512];
+	char written[32];
+};
+
+static void *refuse(void *arg)
+{
+	struct refusing_kernel *k = arg;
+	ssize_t n, got = 0;
+	int fd = open(k->path, O_RDONLY);
+
+	while (fd >= 0 && got < (ssize_t)sizeof(k->written) - 1 &&
+	       (n = read(fd, k->written + got, sizeof(k->written) - 1 - got)) > 0)
+		got += n;
+	if (fd >= 0)
+		close(fd);
+	fd = open(k->path, O_WRONLY);
+	if (fd >= 0) {
+		if (write(fd, "500000\n", 7) != 7) {
+			/* the test then sees no read-back and fails */
+		}
+		close(fd);
+	}
+	return NULL;
+}
+
+static void set_refused_read_back(void **state)
+{
+	struct refusing_kernel k = { 0 };
+	struct tunable t;
+	pthread_t th;
+
+	(void)state;
+	put(DEBUGFS, "500000\n");
+	tunable_probe_at(root, &t);
+	assert_true(t.writable || geteuid());
+	if (!t.writable)
+		skip();		/* not root: nothing is writable */
+	snprintf(k.path, sizeof(k.path), "%s/%s", root, DEBUGFS);
+	assert_int_equal(unlink(k.path), 0);
+	assert_int_equal(mkfifo(k.path, 0600), 0);
+	assert_int_equal(pthread_create(&th, NULL, refuse, &k), 0);
+	assert_int_equal(tunable_set(&t, 1000000), -EIO);
+	pthread_join(th, NULL);
+	assert_string_equal(k.written, "1000000\n");
+	/* the model keeps what the kernel holds, not what was asked */
+	assert_int_equal(t.value_ns, 500000);
+}
+
 static void guard_restores(void **state)
 {
 	struct tunable_record rec;
@@ -212,6 +268,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(tuned_profile_with_include, setup, teardown),
 		cmocka_unit_test_setup_teardown(changed_at_run_time, setup, teardown),
 		cmocka_unit_test_setup_teardown(set_reads_back, setup, teardown),
+		cmocka_unit_test_setup_teardown(set_refused_read_back, setup, teardown),
 		cmocka_unit_test_setup_teardown(guard_restores, setup, teardown),
 		cmocka_unit_test_setup_teardown(stale_record_after_kill, setup, teardown),
 		cmocka_unit_test_setup_teardown(unreadable_is_assumed, setup, teardown),
