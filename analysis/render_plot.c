@@ -229,14 +229,15 @@ const char *render_plot_no_matrix(const struct run *r)
 }
 
 /*
- * validate's calibration matrix: the median fill time after each move, the cell the seed
- * took (the worst of its first fills) written beside it.  Axes are the two CPUs, by index,
- * named by their numbers, which need not be adjacent.
+ * validate's calibration matrix: per move, the median of the undisturbed fills (what the
+ * robust hot time is made of), with how many fills were undisturbed, the plain median and
+ * the cell the seed took (the worst of its first fills) written beside it.  Axes are the
+ * two CPUs, by index, named by their numbers, which need not be adjacent.
  */
 static int calib_plot(const char *tmp, FILE *g, const struct run *r)
 {
 	const struct run_calibration *c = &r->calib;
-	char med[32], seed[32];
+	char und[32], med[32], seed[32];
 	FILE *d;
 
 	if (render_plot_no_matrix(r))
@@ -244,22 +245,24 @@ static int calib_plot(const char *tmp, FILE *g, const struct run *r)
 	d = gp_open_in(tmp, "calib.dat", "w");
 	if (!d)
 		return -errno;
-	fprintf(d, "# dst_index src_index fill_median_us label\n");
+	fprintf(d, "# dst_index src_index fill_undisturbed_median_us label\n");
 	for (int i = 0; i < RUN_CALIB_CELLS; i++) {
 		const struct run_calib_cell *x = &c->cells[i];
 
-		fprintf(d, "%d %d %g \"median %s\\nseed's cell %s\"\n", i % 2, i / 2,
-			x->fill_median_ns / 1e3, fmt_ns(med, sizeof(med), x->fill_median_ns),
+		fprintf(d, "%d %d %g \"undisturbed %s (%d fills)\\nall fills: median %s\\n"
+			"seed's cell %s\"\n", i % 2, i / 2, x->fill_undisturbed_ns / 1e3,
+			fmt_ns(und, sizeof(und), x->fill_undisturbed_ns), x->fills_undisturbed,
+			fmt_ns(med, sizeof(med), x->fill_median_ns),
 			fmt_ns(seed, sizeof(seed), (double)x->cost_ns));
 	}
 	if (fclose(d))
 		return -errno;
 	gp_begin(g, "calibration-matrix");
-	fprintf(g, "  set title \"Calibration matrix (validate, method %d): median fill time "
-		"after a move, by CPU pair\\n%d timed fills per pair; the seed's cell: the worst "
-		"of the first 20 x 6\" noenhanced\n"
+	fprintf(g, "  set title \"Calibration matrix (validate, method %d): median undisturbed "
+		"fill time after a move, by CPU pair\\n%d timed fills per pair; the seed's cell: "
+		"the worst of the first 20 x 6\" noenhanced\n"
 		"  set xlabel \"destination CPU\"\n  set ylabel \"source CPU\"\n"
-		"  set cblabel \"median fill time after the move (µs)\"\n"
+		"  set cblabel \"median undisturbed fill time after the move (µs)\" offset 1.5,0\n"
 		"  set xrange [-0.5:1.5]\n  set yrange [1.5:-0.5]\n"
 		"  set xtics (\"%d\" 0, \"%d\" 1)\n  set ytics (\"%d\" 0, \"%d\" 1)\n"
 		"  set size ratio -1\n"

@@ -105,10 +105,12 @@ struct run_calib_cell {
 	int src_cpu, dst_cpu;
 	double fill_median_ns;		/* median fill time after the move, ns */
 	double fill_mad_ns;		/* its spread (median absolute deviation), ns */
+	double fill_undisturbed_ns;	/* median of the undisturbed fills, ns (calibrate.h) */
+	int fills_undisturbed;		/* how many of the fills were undisturbed */
 	uint64_t fill_min_ns;		/* fastest fill, ns */
 	uint64_t fill_max_ns;		/* slowest of the first CALIB_SEED_REPS fills, ns */
 	uint64_t cost_ns;		/* the seed's cell: fill_max_ns x 6, ns */
-	uint64_t robust_ns;		/* fill_median_ns x 6, ns */
+	uint64_t robust_ns;		/* fill_undisturbed_ns x 6, ns */
 };
 
 /* The calibrated hot time the verdict compares with: validate's own, or a file's. */

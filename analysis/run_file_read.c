@@ -251,9 +251,14 @@ static int check_calib_cells(struct file_reader *fr)
 				    "%d (row by row over calibration.measured.cpus)", i,
 				    x->src_cpu, x->dst_cpu, c->cpus[i / 2], c->cpus[i % 2]);
 		if (!isfinite(x->fill_median_ns) || x->fill_median_ns < 0 ||
-		    !isfinite(x->fill_mad_ns) || x->fill_mad_ns < 0)
-			return FAIL(fr, "calibration.measured.cells[%d]: fill_median_ns and "
-				    "fill_mad_ns must be times of 0 ns or more", i);
+		    !isfinite(x->fill_mad_ns) || x->fill_mad_ns < 0 ||
+		    !isfinite(x->fill_undisturbed_ns) || x->fill_undisturbed_ns < 0)
+			return FAIL(fr, "calibration.measured.cells[%d]: fill_median_ns, "
+				    "fill_mad_ns and fill_undisturbed_median_ns must be times of 0 ns "
+				    "or more", i);
+		if (x->fills_undisturbed < 0 || x->fills_undisturbed > c->reps)
+			return FAIL(fr, "calibration.measured.cells[%d]: fills_undisturbed %d is "
+				    "not a count of the %d fills", i, x->fills_undisturbed, c->reps);
 	}
 	return 0;
 }

@@ -141,6 +141,8 @@ static const struct rs_field calib_cell_f[] = {
 	FLD("dst_cpu", RS_INT, X, dst_cpu, 0),
 	FLD("fill_median_ns", RS_DBL, X, fill_median_ns, 0),
 	FLD("fill_mad_ns", RS_DBL, X, fill_mad_ns, 0),
+	FLD("fill_undisturbed_median_ns", RS_DBL, X, fill_undisturbed_ns, 0),
+	FLD("fills_undisturbed", RS_INT, X, fills_undisturbed, 0),
 	FLD("fill_min_ns", RS_U64, X, fill_min_ns, 0),
 	FLD("fill_max_ns", RS_U64, X, fill_max_ns, 0),
 	FLD("cost_ns", RS_U64, X, cost_ns, 0),

@@ -160,6 +160,8 @@ static void keep_matrix(const struct calib_result *res, struct run_calibration *
 		cal->cells[i] = (struct run_calib_cell){
 			.src_cpu = c->src, .dst_cpu = c->dst,
 			.fill_median_ns = c->median_ns, .fill_mad_ns = c->mad_ns,
+			.fill_undisturbed_ns = c->undisturbed_ns,
+			.fills_undisturbed = c->undisturbed,
 			.fill_min_ns = c->min_ns, .fill_max_ns = c->max_ns,
 			.cost_ns = c->cost_ns, .robust_ns = c->robust_ns,
 		};

@@ -41,13 +41,16 @@ assert png[:8] == b"\x89PNG\r\n\x1a\n" and struct.unpack(">II", png[16:24]) == (
 assert 5000 < len(png) < 2000000, len(png)
 svgf = os.path.join(sys.argv[1], "calibration-matrix.svg")
 text = "".join(ET.parse(svgf).getroot().itertext())
-for w in ["destination CPU", "source CPU", "median fill time after the move (µs)",
+for w in ["destination CPU", "source CPU", "median undisturbed fill time after the move (µs)",
           "Calibration matrix (validate, method 2004)", "1000 timed fills per pair"]:
     assert w in text, w
-# every cell's median is written in it, as the text formats times (3 significant digits)
+# every cell's figures are written in it, as the text formats times (3 significant digits)
+def us(ns):
+    return "%.3g µs" % (ns / 1000) if ns / 1000 >= 100 or "." in "%.3g" % (ns / 1000) else "%.1f µs" % (ns / 1000)
 for c in cells:
-    us = c["fill_median_ns"] / 1000
-    assert ("median %.3g µs" % us).replace("e+", "e") in text or ("median %.1f µs" % us) in text, us
+    for w in ["undisturbed %s (%d fills)" % (us(c["fill_undisturbed_median_ns"]), c["fills_undisturbed"]),
+              "all fills: median %s" % us(c["fill_median_ns"])]:
+        assert w in text, (w, text)
 PY
 check matrix_no_line_when_drawn bash -c '! grep -q "calibration-matrix" "$1"' _ "$E/v.txt"
 check matrix_absent_said_once bash -c '[ "$(grep -c "^plots: no calibration-matrix plot: its run file predates calibration.measured.cells$" "$1")" = 1 ] &&

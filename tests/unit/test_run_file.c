@@ -226,11 +226,14 @@ static struct run *sample_run(void)
 	r->calib.cpus[1] = 1;
 	r->calib.method = 2004;
 	snprintf(r->calib.cache_source, sizeof(r->calib.cache_source), "cpuid");
+	r->calib.reps = 1000;
 	r->calib.has_matrix = true;
 	for (int i = 0; i < RUN_CALIB_CELLS; i++)
 		r->calib.cells[i] = (struct run_calib_cell){
 			.src_cpu = r->calib.cpus[i / 2], .dst_cpu = r->calib.cpus[i % 2],
-			.fill_median_ns = 30000.5 + i, .fill_mad_ns = 1200, .fill_min_ns = 25000,
+			.fill_median_ns = 30000.5 + i, .fill_mad_ns = 1200,
+			.fill_undisturbed_ns = 29000.25 + i, .fills_undisturbed = 900 + i,
+			.fill_min_ns = 25000,
 			.fill_max_ns = 60000 + i, .cost_ns = 6 * (60000 + i),
 			.robust_ns = 180003 + 6 * i };
 	snprintf(r->meta.command, sizeof(r->meta.command), "cachewalk --controlled");
@@ -380,7 +383,8 @@ static void refuses_bad_files(void **state)
 		{ "\"cpuid_leaf\":\"0x80000006\"", "\"cpuid_leaf\":\"80000006\"", "hex" },
 		/* the optional calibration matrix: when there, whole and consistent */
 		{ "\"cells\":[\n", "\"cells\":[\n{\"src_cpu\":0,\"dst_cpu\":0,\"fill_median_ns\":1,"
-		  "\"fill_mad_ns\":1,\"fill_min_ns\":1,\"fill_max_ns\":1,\"cost_ns\":6,"
+		  "\"fill_mad_ns\":1,\"fill_undisturbed_median_ns\":1,\"fills_undisturbed\":1,"
+		  "\"fill_min_ns\":1,\"fill_max_ns\":1,\"cost_ns\":6,"
 		  "\"robust_ns\":6},", "more than 4 cells" },
 		{ "\"cells\":[\n", "\"cells\":[\n{\"src_cpu\":0},",
 		  "cells[] has no \"dst_cpu\"" },
@@ -390,6 +394,8 @@ static void refuses_bad_files(void **state)
 		{ "\"fill_median_ns\":30000.5", "\"fill_median_ns\":-1", "times of 0 ns or more" },
 		{ "\"fill_median_ns\":30000.5", "\"fill_median_ns\":null", "times of 0 ns or more" },
 		{ "\"fill_min_ns\":25000", "\"fill_min_ns\":\"x\"", "fill_min_ns: expected a number" },
+		{ "\"fills_undisturbed\":901", "\"fills_undisturbed\":1001",
+		  "cells[1]: fills_undisturbed 1001 is not a count of the 1000 fills" },
 	};
 	struct run *r = sample_run(), *back = (struct run *)1;
 	char err[400], *text, *e;
