@@ -5,7 +5,8 @@
  * run the workload under the tracer (run's own stages: run_config, capture, analyze), and
  * record its throughput, the CPU set's idle time, the migrations by cause and the hot pulls,
  * beside the kernel's own schedstat witnesses.  The original value is put back on every exit
- * path; a restore record lets `sweep --restore` do it after a kill -9.
+ * path; a restore record lets `sweep --restore` do it after a kill -9.  What was measured is
+ * the sweep model (analysis/sweep.h), which the table, the sweep file and the exports render.
  */
 #include <argp.h>
 #include <dirent.h>
