@@ -175,8 +175,9 @@ void render_sweep_openmetrics(FILE *f, const struct sweep *s)
 	}
 	om_family(f, "migtrace_sweep_migrations", "gauge", "Migrations of the traced tasks by "
 		  "cause, summed over the runs of each value (migtrace's in-kernel counters).");
+	/* a value the sweep never reached has no counts: left out, not 0 */
 	for (int i = 0; i < s->nvalues; i++)
-		for (int c = 0; c < MT_NR_CAUSES; c++) {
+		for (int c = 0; s->sv[i].n && c < MT_NR_CAUSES; c++) {
 			snprintf(extra, sizeof(extra), "cause=\"%s\"", mt_cause_names[c]);
 			gauge(f, "migtrace_sweep_migrations", &s->sv[i], extra,
 			      (double)s->sv[i].by_cause[c]);
@@ -184,12 +185,15 @@ void render_sweep_openmetrics(FILE *f, const struct sweep *s)
 	om_family(f, "migtrace_sweep_lb_pulls_judged", "gauge", "Load-balancer pulls with the "
 		  "kernel's own age, summed over the runs of each value.");
 	for (int i = 0; i < s->nvalues; i++)
-		gauge(f, "migtrace_sweep_lb_pulls_judged", &s->sv[i], NULL,
-		      (double)s->sv[i].lb_judged);
+		if (s->sv[i].n)
+			gauge(f, "migtrace_sweep_lb_pulls_judged", &s->sv[i], NULL,
+			      (double)s->sv[i].lb_judged);
 	om_family(f, "migtrace_sweep_lb_pulls_hot", "gauge", "Of those pulls, the tasks younger "
 		  "than the value (hot by task_hot()'s rule), summed over the runs of each value.");
 	for (int i = 0; i < s->nvalues; i++)
-		gauge(f, "migtrace_sweep_lb_pulls_hot", &s->sv[i], NULL, (double)s->sv[i].lb_hot);
+		if (s->sv[i].n)
+			gauge(f, "migtrace_sweep_lb_pulls_hot", &s->sv[i], NULL,
+			      (double)s->sv[i].lb_hot);
 	if (witness) {
 		om_family(f, "migtrace_sweep_kernel_failed_migrations_hot", "gauge", "The kernel's "
 			  "nr_failed_migrations_hot of the traced tasks (schedstats), summed over "

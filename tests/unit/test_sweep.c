@@ -191,6 +191,15 @@ static void openmetrics_gauges(void **state)
 	/* no /proc/schedstat: no lb_hot_gained family at all, rather than zeros */
 	assert_null(strstr(text, "lb_hot_gained"));
 	free(text);
+	/* a sweep stopped before 10 ms ran: its runs gauge is 0, its counts are left out */
+	s.nruns = 2;
+	sweep_summarize(&s);
+	text = render(render_sweep_openmetrics, &s);
+	assert_non_null(strstr(text, "\nmigtrace_sweep_runs{value_seconds=\"0.01\"} 0\n"));
+	assert_null(strstr(text, "migtrace_sweep_migrations{value_seconds=\"0.01\""));
+	assert_null(strstr(text, "migtrace_sweep_lb_pulls_hot{value_seconds=\"0.01\""));
+	assert_null(strstr(text, "migtrace_sweep_throughput{value_seconds=\"0.01\""));
+	free(text);
 }
 
 int main(void)
