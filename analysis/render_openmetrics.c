@@ -146,7 +146,7 @@ static void run_info(FILE *f, const struct run *r)
 	const char *end;
 
 	om_family(f, "migtrace_run_info", "gauge", "The run these metrics describe, in its labels "
-	          "(the value is always 1).");
+		  "(the value is always 1).");
 	fprintf(f, "migtrace_run_info{kind=\"%s\",mode=\"%s\",kernel_release=\"",
 		r->setup.kind == RUN_KIND_VALIDATE ? "validate" : "run",
 		r->setup.mode == CORR_CONTROLLED ? "controlled" : "natural");
@@ -157,7 +157,7 @@ static void run_info(FILE *f, const struct run *r)
 	end = strptime(r->meta.start_time, "%Y-%m-%dT%H:%M:%SZ", &tm);
 	if (end && !*end) {
 		om_family(f, "migtrace_run_start_time_seconds", "gauge", "When tracing began, "
-		          "seconds since the Unix epoch.");
+			  "seconds since the Unix epoch.");
 		fprintf(f, "migtrace_run_start_time_seconds %lld\n", (long long)timegm(&tm));
 	}
 	om_family(f, "migtrace_run_duration_seconds", "gauge", "How long tracing lasted.");
@@ -169,26 +169,26 @@ static void counts(FILE *f, const struct run *r)
 	int n = r->meta.nr_cpus;
 
 	om_family(f, "migtrace_migrations_total", "counter", "Real migrations (source CPU != "
-	          "destination) of the traced tasks, by cause, from the in-kernel counters "
-	          "(complete even when records were lost).");
+		  "destination) of the traced tasks, by cause, from the in-kernel counters "
+		  "(complete even when records were lost).");
 	for (int c = 0; c < MT_NR_CAUSES; c++)
 		fprintf(f, "migtrace_migrations_total{cause=\"%s\"} %llu\n", mt_cause_names[c],
 			(unsigned long long)r->stats.migrations[c]);
 	om_family(f, "migtrace_cpu_pair_migrations_total", "counter", "Real migrations of the "
-	          "traced tasks by source and destination CPU, all causes, from the in-kernel "
-	          "matrix; pairs without one are left out.");
+		  "traced tasks by source and destination CPU, all causes, from the in-kernel "
+		  "matrix; pairs without one are left out.");
 	for (int i = 0; r->pairs && i < n * n; i++)
 		if (r->pairs[i])
 			fprintf(f, "migtrace_cpu_pair_migrations_total{src_cpu=\"%d\",dst_cpu=\"%d\"}"
 				" %llu\n", i / n, i % n, (unsigned long long)r->pairs[i]);
 	om_family(f, "migtrace_records_lost_total", "counter", "Records lost to a full ring "
-	          "buffer (the counters and histograms still count them).");
+		  "buffer (the counters and histograms still count them).");
 	fprintf(f, "migtrace_records_lost_total{kind=\"migration\"} %llu\n",
 		(unsigned long long)r->stats.rb_dropped);
 	fprintf(f, "migtrace_records_lost_total{kind=\"unit\"} %llu\n",
 		(unsigned long long)r->stats.units_dropped);
 	om_family(f, "migtrace_records_not_kept_total", "counter", "Records read but not kept "
-	          "past --max-records (counted only).");
+		  "past --max-records (counted only).");
 	fprintf(f, "migtrace_records_not_kept_total{kind=\"migration\"} %llu\n",
 		(unsigned long long)r->recs_not_kept);
 	fprintf(f, "migtrace_records_not_kept_total{kind=\"unit\"} %llu\n",
@@ -200,15 +200,15 @@ static void counts(FILE *f, const struct run *r)
 static void observed(FILE *f, const struct corr_result *c)
 {
 	om_family(f, "migtrace_observed_hot_seconds", "gauge", "The observed hot time; with "
-	          "state \"above range\" or \"no cost\" it is a bound: the largest or smallest age "
-	          "measured.");
+		  "state \"above range\" or \"no cost\" it is a bound: the largest or smallest age "
+		  "measured.");
 	fprintf(f, "migtrace_observed_hot_seconds{state=\"%s\"} ",
 		corr_hot_state_names[c->hot_state & 3]);
 	value(f, c->hot_ns / 1e9);
 	if (c->hot_state != CORR_HOT_FOUND)
 		return;
 	om_family(f, "migtrace_observed_hot_interval_seconds", "gauge", "The observed hot time's "
-	          "bootstrap 95 % interval (bound: lower, upper).");
+		  "bootstrap 95 % interval (bound: lower, upper).");
 	fprintf(f, "migtrace_observed_hot_interval_seconds{bound=\"lower\"} ");
 	value(f, c->hot_lo_ns / 1e9);
 	fprintf(f, "migtrace_observed_hot_interval_seconds{bound=\"upper\"} ");
@@ -221,15 +221,15 @@ static void hot_times(FILE *f, const struct run *r)
 	const struct verdict *v = &r->verdict;
 
 	om_family(f, "migtrace_kernel_hot_seconds", "gauge", "The threshold task_hot() was judged "
-	          "at: the kernel's migration cost (source: tunable read, kernel default assumed, "
-	          "or --hot-ns).");
+		  "at: the kernel's migration cost (source: tunable read, kernel default assumed, "
+		  "or --hot-ns).");
 	fprintf(f, "migtrace_kernel_hot_seconds{source=\"%s\"} ",
 		r->setup.hot_ns_arg != RUN_NO_HOT_ARG ? "--hot-ns" :
 		r->env.tunable.assumed ? "default assumed" : "tunable");
 	value(f, (double)r->meta.hot_ns / 1e9);
 	if (r->calib.valid && isfinite(r->calib.hot_ns)) {
 		om_family(f, "migtrace_calibrated_hot_seconds", "gauge", "The calibrated hot time "
-		          "the verdict used (the 2004 method, median fill x 6 when robust).");
+			  "the verdict used (the 2004 method, median fill x 6 when robust).");
 		fprintf(f, "migtrace_calibrated_hot_seconds{robust=\"%s\"} ",
 			r->calib.robust ? "true" : "false");
 		value(f, r->calib.hot_ns / 1e9);
@@ -237,9 +237,9 @@ static void hot_times(FILE *f, const struct run *r)
 	if (r->has_corr && c->hot_state != CORR_HOT_NO_DATA && isfinite(c->hot_ns))
 		observed(f, c);
 	if (r->has_verdict && isfinite(v->factor)) {
-		om_family(f, "migtrace_verdict_factor", "gauge", "How far the kernel's value is off "
-		          "the observed hot time (>= 1: observed/kernel when too low, kernel/observed "
-		          "when too high); exact=\"false\": at least this.");
+		om_family(f, "migtrace_verdict_factor", "gauge", "How far the kernel's value is "
+			  "off the observed hot time (>= 1: observed/kernel when too low, "
+			  "kernel/observed when too high); exact=\"false\": at least this.");
 		fprintf(f, "migtrace_verdict_factor{verdict=\"%s\",exact=\"%s\"} ",
 			verdict_names[v->kind], v->factor_is_bound ? "false" : "true");
 		value(f, v->factor);

@@ -81,7 +81,8 @@ void render_sweep_text(FILE *f, const struct sweep *s)
 		else
 			fprintf(f, "; within the noise: its worst run (%.4g) does not beat the "
 				"runner-up %s's best (%.4g)%s\n", sv[s->best].tmin, v2,
-				sv[s->second].tmax, sv[s->best].n > 1 ? "" : " - one run each; use --reps");
+				sv[s->second].tmax,
+				sv[s->best].n > 1 ? "" : " - one run each; use --reps");
 	} else {
 		fputc('\n', f);
 	}

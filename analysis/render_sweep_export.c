@@ -145,8 +145,8 @@ void render_sweep_openmetrics(FILE *f, const struct sweep *s)
 	for (int i = 0; i < s->nvalues; i++)
 		gauge(f, "migtrace_sweep_runs", &s->sv[i], NULL, s->sv[i].n);
 	om_family(f, "migtrace_sweep_throughput", "gauge", "The workload's throughput at each "
-		  "value over its runs (stat: min, median, max), in the unit of migtrace_sweep_info's "
-		  "throughput_unit label; higher is better.");
+		  "value over its runs (stat: min, median, max), in the unit of "
+		  "migtrace_sweep_info's throughput_unit label; higher is better.");
 	for (int i = 0; i < s->nvalues; i++) {
 		if (!s->sv[i].n)
 			continue;
@@ -288,8 +288,9 @@ static int write_plot(const char *tmp, FILE *g, const void *ctx)
 	fprintf(g, ")\n");
 	if (orig_ms > 0)
 		fprintf(g, "  set arrow 1 from first %g, graph 0 to first %g, graph 1 nohead "
-			"lc rgb \"#7570b3\" lw 2 dt 2 front\n  set label 1 \"original %s (restored)\" at "
-			"first %g, graph 0.96 left offset 0.5,0 tc rgb \"#7570b3\"\n", orig_ms,
+			"lc rgb \"#7570b3\" lw 2 dt 2 front\n"
+			"  set label 1 \"original %s (restored)\" at first %g, graph 0.96 left "
+			"offset 0.5,0 tc rgb \"#7570b3\"\n", orig_ms,
 			orig_ms, sweep_fmt_value(a, sizeof(a), s->original_ns), orig_ms);
 	fprintf(g, "  set xlabel \"migration cost set (log scale)\"\n"
 		"  set ylabel \"throughput / the first value's median (%s)\"\n"

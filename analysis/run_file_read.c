@@ -254,11 +254,12 @@ static int check_calib_cells(struct file_reader *fr)
 		    !isfinite(x->fill_mad_ns) || x->fill_mad_ns < 0 ||
 		    !isfinite(x->fill_undisturbed_ns) || x->fill_undisturbed_ns < 0)
 			return FAIL(fr, "calibration.measured.cells[%d]: fill_median_ns, "
-				    "fill_mad_ns and fill_undisturbed_median_ns must be times of 0 ns "
-				    "or more", i);
+				    "fill_mad_ns and fill_undisturbed_median_ns must be times of "
+				    "0 ns or more", i);
 		if (x->fills_undisturbed < 0 || x->fills_undisturbed > c->reps)
 			return FAIL(fr, "calibration.measured.cells[%d]: fills_undisturbed %d is "
-				    "not a count of the %d fills", i, x->fills_undisturbed, c->reps);
+				    "not a count of the %d fills", i, x->fills_undisturbed,
+				    c->reps);
 	}
 	return 0;
 }

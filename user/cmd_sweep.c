@@ -205,7 +205,8 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	case ARGP_KEY_END:
 		if (env->restore && (env->values_arg || env->cfg.output ||
 				     export_files_wanted(&env->cfg.exports)))
-			argp_error(state, "--restore only restores: no --values, no -o, no exports");
+			argp_error(state, "--restore only restores: no --values, no -o, no "
+				   "exports");
 		/* a sweep keeps no records to trace and no single run to judge again */
 		if (env->cfg.exports.perfetto)
 			argp_error(state, "--perfetto is a run's records: sweep keeps none (use "

@@ -392,8 +392,10 @@ static void refuses_bad_files(void **state)
 		{ "\"src_cpu\":1,\"dst_cpu\":0", "\"src_cpu\":0,\"dst_cpu\":0",
 		  "cells[2]: CPUs 0 -> 0, not 1 -> 0" },
 		{ "\"fill_median_ns\":30000.5", "\"fill_median_ns\":-1", "times of 0 ns or more" },
-		{ "\"fill_median_ns\":30000.5", "\"fill_median_ns\":null", "times of 0 ns or more" },
-		{ "\"fill_min_ns\":25000", "\"fill_min_ns\":\"x\"", "fill_min_ns: expected a number" },
+		{ "\"fill_median_ns\":30000.5", "\"fill_median_ns\":null",
+		  "times of 0 ns or more" },
+		{ "\"fill_min_ns\":25000", "\"fill_min_ns\":\"x\"",
+		  "fill_min_ns: expected a number" },
 		{ "\"fills_undisturbed\":901", "\"fills_undisturbed\":1001",
 		  "cells[1]: fills_undisturbed 1001 is not a count of the 1000 fills" },
 	};

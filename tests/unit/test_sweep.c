@@ -41,7 +41,8 @@ static void made_up(struct sweep *s, struct sweep_run *runs)
 			r->value_ns = v[i];
 			r->rep = rep;
 			r->wall_s = 1.5;
-			r->tput = (struct sweep_tput){ tput[i][rep], "runs/s", "hackbench 1 / Time" };
+			r->tput = (struct sweep_tput){ tput[i][rep], "runs/s",
+						       "hackbench 1 / Time" };
 			r->idle_pct = 10.0 * (i + 1) + rep;
 			r->migrations[MT_CAUSE_WAKEUP] = 100 + i;
 			r->migrations[MT_CAUSE_LB_PULL] = 10;
