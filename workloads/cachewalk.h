@@ -15,7 +15,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define CACHEWALK_UNIT_FUNC "cachewalk_unit"
 #define CACHEWALK_MAX_AGES 64
 #define CACHEWALK_MAX_ARGS 40
 
