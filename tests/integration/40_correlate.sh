@@ -46,10 +46,12 @@ sed 's/^/    /' "$MT_TMP/ws.check"
 check ws_4k_near_zero grep -qx ok "$MT_TMP/ws.check"
 
 # 3. With the polluter on, the cost falls toward zero as age grows: at the largest age it is
-#    under 20 % of the cost at the smallest, or its interval contains zero.
+#    under 20 % of the cost at the smallest, or its interval contains zero.  The largest age
+#    is 100 ms: when the host puts the two vCPUs far apart, the polluter on CPU A has been
+#    seen to leave a third of the set warm after 30 ms (stayed ~180 µs, migrated ~440 µs).
 falls="(lambda c: c[-1]['migration_cost_ns'] < max(0.2 * max(x['migration_cost_ns'] for x in c), 30e3) or c[-1]['migration_cost_lo_ns'] <= 0 <= c[-1]['migration_cost_hi_ns'])(d['correlation']['cells'])"
 for attempt in 1 2 3; do
-	"$MT" run -o "$MT_TMP/pol.json" cachewalk --controlled --samples 12 --polluter 0:400 --ages 500,2000,8000,30000 >/dev/null 2>&1
+	"$MT" run -o "$MT_TMP/pol.json" cachewalk --controlled --samples 12 --polluter 0:400 --ages 500,2000,8000,30000,100000 >/dev/null 2>&1
 	json "$MT_TMP/pol.json" "$falls" && break
 	echo "    polluter attempt $attempt: cost at the largest age still high, measuring again"
 done
