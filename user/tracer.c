@@ -20,8 +20,13 @@ static int handle_record(void *ctx, void *data, size_t len)
 	struct tracer *tr = ctx;
 	__u32 kind = len >= sizeof(__u32) ? *(__u32 *)data : 0;
 
-	if (kind == MT_REC_MIGRATE && len >= sizeof(struct mt_migrate) && tr->on_migrate)
-		return tr->on_migrate(tr->ctx, data);
+	if (kind == MT_REC_MIGRATE && len >= sizeof(struct mt_migrate)) {
+		const struct mt_migrate *m = data;
+
+		if (m->src_cpu < tr->nr_cpus && m->dst_cpu < tr->nr_cpus)
+			tr->read_pairs[m->src_cpu * tr->nr_cpus + m->dst_cpu]++;
+		return tr->on_migrate ? tr->on_migrate(tr->ctx, m) : 0;
+	}
 	if (kind == MT_REC_UNIT && len >= sizeof(struct mt_unit) && tr->on_unit)
 		return tr->on_unit(tr->ctx, data);
 	if (kind == MT_REC_OFFCPU && len >= sizeof(struct mt_offcpu) && tr->on_offcpu)
@@ -43,6 +48,12 @@ int tracer_load(struct tracer *tr, const struct tracer_opts *o)
 		fprintf(stderr, "migtrace: cannot count the possible CPUs: %s\n",
 			strerror(-tr->nr_cpus));
 		return tr->nr_cpus ? tr->nr_cpus : -EINVAL;
+	}
+	tr->read_pairs = calloc((size_t)tr->nr_cpus * tr->nr_cpus, sizeof(*tr->read_pairs));
+	if (!tr->read_pairs) {
+		fprintf(stderr, "migtrace: no room for the %d x %d CPU-pair counts\n", tr->nr_cpus,
+			tr->nr_cpus);
+		return -ENOMEM;
 	}
 	tr->skel = migtrace_bpf__open();
 	if (!tr->skel) {
@@ -223,6 +234,7 @@ int tracer_read_pairs(const struct tracer *tr, uint64_t *pairs)
 				strerror(-err));
 			return err;
 		}
+		pairs[k] += tr->read_pairs[k];
 	}
 	return 0;
 }
@@ -234,6 +246,8 @@ void tracer_destroy(struct tracer *tr)
 	tr->nunit_links = 0;
 	ring_buffer__free(tr->rb);
 	migtrace_bpf__destroy(tr->skel);
+	free(tr->read_pairs);
 	tr->rb = NULL;
 	tr->skel = NULL;
+	tr->read_pairs = NULL;
 }

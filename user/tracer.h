@@ -43,6 +43,9 @@ struct tracer {
 	tracer_unit_fn on_unit;
 	tracer_offcpu_fn on_offcpu;
 	void *ctx;
+	/* src x dst of the migration records read; the kernel counts only those it could not
+	 * send (tracer_read_pairs adds the two) */
+	uint64_t *read_pairs;
 	int nunit_links;
 	struct bpf_link *unit_links[TRACER_MAX_UNIT_LINKS];
 };
@@ -72,7 +75,8 @@ struct tracer_prog_stat {
 };
 /* Fills out[] with up to max programs of the object.  Returns how many, or -errno. */
 int tracer_prog_stats(const struct tracer *tr, struct tracer_prog_stat *out, int max);
-/* Copies the src x dst counts into pairs[nr_cpus * nr_cpus]. */
+/* The src x dst counts of every migration into pairs[nr_cpus * nr_cpus]: those the records
+ * read carried, and those the kernel counted for records it could not send. */
 int tracer_read_pairs(const struct tracer *tr, uint64_t *pairs);
 void tracer_destroy(struct tracer *tr);
 
