@@ -15,6 +15,12 @@ Two passes, both interleaved, the order of the configurations rotated every repe
   3. per-event cost as the work grows: hackbench -g 2, 5, 10, 20 (40 tasks a group, the
      same number of messages in all) under bpf-empty, migtrace and bpftrace-count, with
      bpf_stats on: it should stay flat.
+  4. per-event cost, all of it: bpf_stats times a program only, and a classic tracepoint
+     (bpftrace's) fills the event's record before its program runs, so pass 2 leaves that
+     out for bpftrace and not for migtrace.  Here every configuration is bracketed instead
+     (bpf/bracket.bpf.c): a clock read in a probe attached before the tool and one attached
+     after it, on the same tracepoint; the difference is what the tool adds to each event.
+     The bracket alone is the floor; "net" is minus bpf-empty, bracketed the same way.
 
 Then the issue's targets, each said met or missed and by how much.
 
@@ -37,6 +43,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MIGTRACE = os.path.join(ROOT, "migtrace")
 CACHEWALK = os.path.join(ROOT, ".output", "workloads", "cachewalk")
 FLOOR = os.path.join(ROOT, ".output", "bench", "floor")
+BRACKET = os.path.join(ROOT, ".output", "bench", "bracket")
 RESULTS = os.path.join(ROOT, "bench", "results.json")
 
 # Each workload's own figure of merit: seconds (or µs per unit); lower is better.
@@ -87,6 +94,9 @@ CONFIGS = ["none", "migtrace", "migtrace-other", "perf-sched", "bpftrace-same",
            "bpftrace-count"]
 STATS_CONFIGS = ["bpf-empty", "migtrace", "migtrace-other", "bpftrace-same",
                  "bpftrace-count"]
+# Pass 4: the configurations bracketed ("bracket": the two halves with nothing between).
+BRACKET_CONFIGS = ["bracket", "bpf-empty", "migtrace", "migtrace-other", "bpftrace-count",
+                   "bpftrace-same"]
 # The programs whose runs are the per-switch and per-migration cost of each configuration.
 PROG_NAMES = {
     "bpf-empty": ("floor_switch", "floor_migrate"),
@@ -133,16 +143,21 @@ class Background:
         self.out = open(self.out_path, "w+b")
         self.proc = subprocess.Popen(argv, stdout=self.out, stderr=subprocess.STDOUT,
                                      stdin=subprocess.DEVNULL, start_new_session=True)
-        deadline = time.monotonic() + 30
+        self.wait_for(ready)
+
+    def wait_for(self, word, timeout_s=30.0):
+        """Waits until the tool's output says word (bounded: it is killed past timeout_s)."""
+        deadline = time.monotonic() + timeout_s
         while True:
             self.out.seek(0)
             text = self.out.read().decode(errors="replace")
-            if ready in text:
-                break
+            if word in text:
+                return
             if self.proc.poll() is not None or time.monotonic() > deadline:
                 self.kill()
-                raise BenchError("%s did not start: %s" % (argv[0], text.strip()[-400:]))
-            time.sleep(0.05)
+                raise BenchError("%s did not say %r: %s" % (self.name, word,
+                                                            text.strip()[-400:]))
+            time.sleep(0.02)
 
     def peak_rss_kib(self):
         """VmHWM: ru_maxrss would carry this harness's pre-exec image into it."""
@@ -164,6 +179,20 @@ class Background:
         text = self.out.read().decode(errors="replace")
         self.out.close()
         return text, ru
+
+    def finish(self, timeout_s):
+        """Waits for the tool to end by itself (migtrace at its workload's end); past
+        timeout_s it is ended (SIGINT, SIGTERM, SIGKILL).  Returns its output."""
+        status, _ = wait_escalating(self.proc, self.name, "the end of its workload",
+                                    first_wait=timeout_s)
+        self.proc.returncode = status
+        self.out.seek(0)
+        text = self.out.read().decode(errors="replace")
+        self.out.close()
+        if os.waitstatus_to_exitcode(status) != 0:
+            raise BenchError("%s exited with %d: %s" % (self.name,
+                             os.waitstatus_to_exitcode(status), text.strip()[-400:]))
+        return text
 
     def kill(self):
         if self.proc.poll() is None:
@@ -271,14 +300,7 @@ def run_one(config, workload, tmp, with_stats):
             res["dropped"] = sum(int(x) for x in lost)
             os.unlink(data)
         else:
-            if config == "migtrace-other":
-                argv = [MIGTRACE, "run", "-o", json_path, "--", "sleep", "3600"]
-                ready = "Tracing migrations"
-            elif config == "bpf-empty":
-                argv, ready = [FLOOR], "attached"
-            else:
-                script = BPFTRACE_SAME if config == "bpftrace-same" else BPFTRACE_COUNT
-                argv, ready = ["bpftrace", "-e", script], "Attaching"
+            argv, ready = background_tool(config, tmp, json_path)
             bg = Background(argv, ready, tmp, config)
             before = prog_stats() if with_stats else None
             text, ru, _ = run_measured(cmd)
@@ -321,6 +343,79 @@ def run_one(config, workload, tmp, with_stats):
     return res
 
 
+def background_tool(config, tmp, json_path):
+    """argv and ready line of a tracer that runs beside the workload."""
+    if config == "migtrace-other":
+        return [MIGTRACE, "run", "-o", json_path, "--", "sleep", "3600"], "Tracing migrations"
+    if config == "bpf-empty":
+        return [FLOOR], "attached"
+    script = BPFTRACE_SAME if config == "bpftrace-same" else BPFTRACE_COUNT
+    return ["bpftrace", "-e", script], "Attaching"
+
+
+def open_gate(path, proc, timeout_s=30.0):
+    """Opens the FIFO the held workload waits on, and so releases it."""
+    deadline = time.monotonic() + timeout_s
+    while True:
+        try:
+            os.close(os.open(path, os.O_WRONLY | os.O_NONBLOCK))
+            return
+        except OSError as e:	# ENXIO: its reader has not opened it yet
+            if proc.poll() is not None or time.monotonic() > deadline:
+                raise BenchError("the held workload never opened its gate %s: %s" % (path, e))
+            time.sleep(0.01)
+
+
+def run_bracketed(config, workload, tmp):
+    """One workload run with the tool bracketed (pass 4): ns per event inside the bracket.
+    The bracket opens first, the tool attaches, the bracket closes, then the workload
+    runs; migtrace launches its workload itself, so it is held on a FIFO until then."""
+    cmd = WORKLOADS[workload]["cmd"]
+    json_path = os.path.join(tmp, "run.json")
+    gate = os.path.join(tmp, "gate")
+    br = Background([BRACKET], "opened", tmp, "bracket")
+    tool = None
+    try:
+        if config == "migtrace":
+            if os.path.exists(gate):
+                os.unlink(gate)
+            os.mkfifo(gate)
+            tool = Background([MIGTRACE, "run", "-o", json_path, "--", "sh", "-c",
+                               'read _ < "$0"; exec "$@"', gate] + cmd,
+                              "Tracing migrations", tmp, config)
+        elif config != "bracket":
+            argv, ready = background_tool(config, tmp, json_path)
+            tool = Background(argv, ready, tmp, config)
+        br.proc.send_signal(signal.SIGUSR1)
+        br.wait_for("closed")
+        if config == "migtrace":
+            open_gate(gate, tool.proc)
+            text = tool.finish(RUN_TIMEOUT_S)
+            tool = None
+        else:
+            text, _, _ = run_measured(cmd)
+        br_text, _ = br.stop()
+        br = None
+        if tool:
+            tool.stop()
+            tool = None
+    finally:
+        for bg in (tool, br):
+            if bg:
+                bg.kill()
+    figure_of(workload, text)	# the workload ran and said so
+    try:
+        totals = json.loads([l for l in br_text.splitlines() if l.startswith("{")][-1])
+    except (IndexError, ValueError):
+        raise BenchError("the bracket printed no totals: " + br_text.strip()[-400:])
+    res = {}
+    for key in ("switch", "migrate"):
+        ev = totals[key]["events"]
+        res["br_ns_per_" + key] = totals[key]["sum_ns"] / ev if ev else None
+        res["br_events_" + key] = ev
+    return res
+
+
 def rotated(items, k):
     k %= len(items)
     return items[k:] + items[:k]
@@ -358,7 +453,7 @@ def check_setup():
     if os.geteuid() != 0:
         raise BenchError("needs root: perf sched record, bpftrace and migtrace load BPF "
                          "programs (run `sudo make bench`)")
-    for path in (MIGTRACE, CACHEWALK, FLOOR):
+    for path in (MIGTRACE, CACHEWALK, FLOOR, BRACKET):
         if not os.access(path, os.X_OK):
             raise BenchError("%s is missing: run `make bench`, which builds it" % path)
     for tool in ("perf", "bpftrace", "hackbench", "bpftool", "taskset"):
@@ -422,6 +517,7 @@ def main():
     raw = {w: {c: [] for c in CONFIGS + ["bpf-empty"]} for w in workloads}
     stats_raw = {w: {c: [] for c in STATS_CONFIGS} for w in workloads}
     scaling_raw = {w: {c: [] for c in SCALING_CONFIGS} for w in scaling}
+    bracket_raw = {w: {c: [] for c in BRACKET_CONFIGS} for w in workloads}
     t_start = time.monotonic()
     try:
         def run_pass(label, reps, configs, with_stats, into, wls=workloads):
@@ -437,6 +533,13 @@ def main():
         run_pass("bpf_stats", args.stats_reps, STATS_CONFIGS, True, stats_raw)
         run_pass("scaling", args.stats_reps, SCALING_CONFIGS, True, scaling_raw, scaling)
         set_bpf_stats(False)
+        for rep in range(args.stats_reps):
+            for w in workloads:
+                for c in rotated(BRACKET_CONFIGS, rep):
+                    log("bench: %-10s rep %d/%d  %-14s %-12s %5.0f s" % (
+                        "bracketed", rep + 1, args.stats_reps, c, w,
+                        time.monotonic() - t_start))
+                    bracket_raw[w][c].append(run_bracketed(c, w, tmp))
         log("bench: calibrate x %d" % args.calibrate_reps)
         cal = calibrate_bench(args.calibrate_reps, tmp)
     finally:
@@ -445,7 +548,7 @@ def main():
         shutil.rmtree(tmp, ignore_errors=True)
 
     # Figures.
-    results = {"schema": "migtrace.bench/1", "reps": args.reps, "stats_reps": args.stats_reps,
+    results = {"schema": "migtrace.bench/2", "reps": args.reps, "stats_reps": args.stats_reps,
                "kernel": os.uname().release, "cpus": os.cpu_count(),
                "wall_s": time.monotonic() - t_start, "workloads": {}, "calibrate": cal}
     lines = []
@@ -474,10 +577,26 @@ def main():
                             else None for r, f in zip(srun, floor)])
                     fig[m.replace("ns_per", "runs")] = summarize(
                         [r.get(m.replace("ns_per", "runs")) for r in srun])
+            # pass 4: all of the per-event cost, bracketed; minus the bracket alone, and
+            # net: minus bpf-empty, each from the same repetition
+            brun, alone = bracket_raw[w].get(c, []), bracket_raw[w]["bracket"]
+            empty = bracket_raw[w]["bpf-empty"]
+            for key in ("switch", "migrate"):
+                m = "br_ns_per_" + key
+                if c == "bracket" or not brun:
+                    continue
+                fig["full_ns_per_" + key] = summarize([
+                    r[m] - a[m] if r.get(m) is not None and a.get(m) is not None else None
+                    for r, a in zip(brun, alone)])
+                if c != "bpf-empty":
+                    fig["full_ns_per_%s_net" % key] = summarize([
+                        r[m] - e[m] if r.get(m) is not None and e.get(m) is not None
+                        else None for r, e in zip(brun, empty)])
             if fig:
                 wres["configs"][c] = fig
             for m in ("ratio", "ns_per_switch", "ns_per_switch_net", "ns_per_migrate",
-                      "ns_per_migrate_net", "user_cpu_pct", "user_cpu_pct_tracing", "rss_kib",
+                      "ns_per_migrate_net", "full_ns_per_switch", "full_ns_per_switch_net",
+                      "full_ns_per_migrate", "full_ns_per_migrate_net", "user_cpu_pct", "user_cpu_pct_tracing", "rss_kib",
                       "bytes_written", "dropped"):
                 if m in fig and fig[m]:
                     if m == "ratio" and c == "none":
@@ -541,14 +660,22 @@ def targets(results):
 
     add("cachewalk_ratio", "cachewalk traced / untraced, µs per unit (≤ 1.03)",
         med("cachewalk", "migtrace", "ratio"), 1.03)
-    for w in ("pipe-pinned", "hackbench"):
-        add(w + "_ns_per_switch", "%s: net ns per switch ≤ bpftrace-count's" % w,
-            med(w, "migtrace", "ns_per_switch_net"), med(w, "bpftrace-count", "ns_per_switch_net"))
-        add(w + "_filtered_ns_per_switch", "%s: a task not traced, net ns per switch ≤ 25" % w,
-            med(w, "migtrace-other", "ns_per_switch_net"), 25.0)
-    bc = med("hackbench", "bpftrace-count", "ns_per_migrate_net")
-    add("hackbench_ns_per_migration", "hackbench: net ns per migration ≤ 2 x bpftrace-count's",
-        med("hackbench", "migtrace", "ns_per_migrate_net"), 2 * bc if bc is not None else None)
+    # The per-event targets on all of each tool's cost (pass 4, bracketed), then on its
+    # program's run time alone (pass 2, bpf_stats), which leaves out bpftrace's filling of
+    # the classic tracepoint's record.
+    for how, pre, post in (("bracketed", "full_", ""), ("bpf_stats", "", "_bpf_stats")):
+        for w in ("pipe-pinned", "hackbench"):
+            add(w + "_ns_per_switch" + post, "%s: net ns per switch ≤ bpftrace-count's, %s" % (
+                w, how), med(w, "migtrace", pre + "ns_per_switch_net"),
+                med(w, "bpftrace-count", pre + "ns_per_switch_net"))
+            add(w + "_filtered_ns_per_switch" + post,
+                "%s: a task not traced, net ns per switch ≤ 25, %s" % (w, how),
+                med(w, "migtrace-other", pre + "ns_per_switch_net"), 25.0)
+        bc = med("hackbench", "bpftrace-count", pre + "ns_per_migrate_net")
+        add("hackbench_ns_per_migration" + post,
+            "hackbench: net ns per migration ≤ 2 x bpftrace-count's, %s" % how,
+            med("hackbench", "migtrace", pre + "ns_per_migrate_net"),
+            2 * bc if bc is not None else None)
     add("pipe_pinned_ratio", "pinned pipe time ratio ≤ bpftrace-count's",
         med("pipe-pinned", "migtrace", "ratio"), med("pipe-pinned", "bpftrace-count", "ratio"))
     cal = results.get("calibrate") or {}
@@ -581,6 +708,17 @@ def print_table(results, workloads):
                    g("user_cpu_pct_tracing"), g("rss_kib"), g("bytes_written"), g("dropped")]
             digits = [3, 3, 1, 1, 1, 1, 2, 2, 0, 0, 0]
             print("  %-15s" % c + "".join("%11s" % fmt(v, d) for v, d in zip(row, digits)))
+    print("\nper-event cost, all of it (bracketed: each tool between two probes on the same "
+          "tracepoint; median ns,\nminus the bracket alone; net: minus bpf-empty):")
+    hdr = ("ns/sw", "net", "ns/mig", "net")
+    for w in workloads:
+        print("  %-38s" % w + "".join("%10s" % h for h in hdr))
+        for c, fig in results["workloads"][w]["configs"].items():
+            if "full_ns_per_switch" not in fig:
+                continue
+            vals = [fig.get(m, {}) or {} for m in ("full_ns_per_switch", "full_ns_per_switch_net",
+                                                   "full_ns_per_migrate", "full_ns_per_migrate_net")]
+            print("    %-36s" % c + "".join("%10s" % fmt(v.get("median"), 1) for v in vals))
     if results.get("scaling"):
         print("\nper-event cost as the tasks grow (bpf_stats, net of bpf-empty; median ns):")
         print("  %-38s" % "workload" + "".join("%16s" % h for h in (

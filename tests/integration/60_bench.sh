@@ -33,17 +33,23 @@ want += [("perf-sched", "pipe-pinned", "bytes_written"), ("calibrate", "2cpu", "
 # the scaling pass (one group here) and the targets this run measured, each met or missed
 want += [(c, "hackbench-g2", m) for c in ("migtrace", "bpftrace-count")
          for m in ("ns_per_switch_net", "ns_per_migrate_net")]
+# the bracketed pass: all of each tool's cost per event
+want += [(c, "pipe-pinned", "full_ns_per_switch") for c in ("bpf-empty", "migtrace", "migtrace-other",
+                                                            "bpftrace-same", "bpftrace-count")]
+want += [(c, "pipe-pinned", "full_ns_per_switch_net") for c in ("migtrace", "bpftrace-count")]
 targets = {k[1]: k[2] for k in lines if k[0] == "target"}
 assert {"pipe-pinned_ns_per_switch", "pipe-pinned_filtered_ns_per_switch", "pipe_pinned_ratio",
-        "calibrate_cv"} <= set(targets), targets
+        "calibrate_cv", "pipe-pinned_ns_per_switch_bpf_stats"} <= set(targets), targets
 assert set(targets.values()) <= {"met", "missed"}, targets
 missing = [w for w in want if w not in lines]
 assert not missing, missing
 float(lines[("migtrace", "pipe-pinned", "ratio")])
 PY
 # the figures mean what they say: an untraced task costs migtrace less than a traced one,
-# the traced pipe's ~400 k switches were all counted, perf wrote far more than migtrace
+# the traced pipe's ~400 k switches were all counted, perf wrote far more than migtrace; and
+# bracketed, tracing a task costs more than an empty program, and bpftrace's filling of the
+# classic tracepoint's record shows (its full cost above its program's run time)
 check bench_figures_sane json "$MT_TMP/bench.json" \
-	"(lambda c: c['migtrace']['ns_per_switch']['median'] > c['migtrace-other']['ns_per_switch']['median'] > 0 and c['migtrace']['runs_switch']['median'] >= 400000 and c['perf-sched']['bytes_written']['median'] > 100 * c['migtrace']['bytes_written']['median'] and c['migtrace']['dropped']['median'] == 0 and 0 < c['migtrace']['rss_kib']['median'] < 65536)(d['workloads']['pipe-pinned']['configs'])" \
+	"(lambda c: c['migtrace']['ns_per_switch']['median'] > c['migtrace-other']['ns_per_switch']['median'] > 0 and c['migtrace']['runs_switch']['median'] >= 400000 and c['perf-sched']['bytes_written']['median'] > 100 * c['migtrace']['bytes_written']['median'] and c['migtrace']['dropped']['median'] == 0 and 0 < c['migtrace']['rss_kib']['median'] < 65536 and c['migtrace']['full_ns_per_switch']['median'] > c['bpf-empty']['full_ns_per_switch']['median'] > 0 and c['bpftrace-count']['full_ns_per_switch']['median'] > c['bpftrace-count']['ns_per_switch']['median'])(d['workloads']['pipe-pinned']['configs'])" \
 	"d['workloads']['pipe-pinned']['configs']"
 check bench_restores_bpf_stats test "$(cat /proc/sys/kernel/bpf_stats_enabled)" = "$stats_before"
