@@ -52,38 +52,47 @@ const volatile __s64 hot_ns = 500000;		/* the threshold task_hot() is judged at 
 const volatile __u64 wakeup_bytes = 1 << 18;	/* wake the reader past this backlog */
 const volatile __s16 cpu_node[MT_MAX_CPUS] = {};	/* NUMA node per CPU, -1 unknown */
 const volatile bool offcpu_records = false;	/* the workload logs its own units */
+/* --unit's probes will be attached: only then do migrations note what the next unit record
+ * needs, in the task's colder fields. */
+const volatile bool unit_probes = false;
 
+/*
+ * Per traced task.  The fields every switch and migration touches come first and take 56
+ * bytes: the kernel puts a task-storage value 8 bytes into a cache line of its own (after
+ * the map pointer the lookup checks), so they and the lookup share one line.  The unit
+ * fields after them are touched only with --unit's probes.
+ */
 struct task_ctx {
 	__u64 switched_in_ns;
 	__u64 switched_out_ns;
 	__u64 runtime_since_mig_ns;
 	__u64 wakeup_clock_ns;		/* rq->clock at a pending sched_wakeup, 0 when none */
-	__s32 fork_cpu;			/* CPU at fork, until wake_up_new_task placed it */
+	/* completeness: what the kernel counted against what we saw */
+	__u64 nr_mig_seen;		/* p->se.nr_migrations when last checked */
+	__s32 expect_cpu;		/* where the task runs next by our records; -1 unknown */
 	__u8 tracked;
 	__u8 preempted;			/* last switch-out was involuntary */
 	__u8 new_task;			/* forked, not yet woken */
 	__u8 await_exec;		/* launched workload: traced from its execve on */
-	/* units (uprobe/uretprobe on the unit function) */
-	__u32 unit_depth;		/* nesting of the unit function: only the outermost counts */
 	__u32 migs_since;		/* migrations since the last unit boundary */
 	__u32 switches_since;		/* switch-outs since the last unit boundary */
+	/* 56 bytes: the line ends here */
+	__s32 fork_cpu;			/* CPU at fork, until wake_up_new_task placed it */
+	/* units (uprobe/uretprobe on the unit function) */
+	__u32 unit_depth;		/* nesting of the unit function: only the outermost counts */
 	__u32 migs_before;		/* snapshot at unit entry */
 	__u32 switches_before;
 	__u64 unit_start_ns;
 	__u64 unit_tag;
 	__u64 unit_nominal_ns;
 	__u64 unit_prev_end_ns;
-	__u64 last_off_ns;		/* length of the last off-CPU period */
-	__u64 last_off_before_ns;	/* snapshot at unit entry */
+	__u64 last_off_before_ns;	/* the last off-CPU period, at unit entry */
 	__u32 unit_cpu;
 	__u16 mig_src_cpu;
 	__u16 mig_dst_cpu;
 	__u64 mig_age_ns;		/* the last migration of the task */
 	__u64 mig_ts_ns;
 	__u8 mig_cause;
-	/* completeness: what the kernel counted against what we saw */
-	__s32 expect_cpu;		/* where the task runs next by our records; -1 unknown */
-	__u64 nr_mig_seen;		/* p->se.nr_migrations when last checked */
 };
 
 struct {
@@ -373,11 +382,13 @@ static __always_inline void emit(struct task_struct *p, struct task_ctx *t,
 	hist_add(c->hists.age[cause], age_ns);
 	/* for the next unit record: the join of migrations with units */
 	t->migs_since++;
-	t->mig_age_ns = age_ns;
-	t->mig_ts_ns = now;
-	t->mig_src_cpu = src;
-	t->mig_dst_cpu = dst;
-	t->mig_cause = cause;
+	if (unit_probes) {
+		t->mig_age_ns = age_ns;
+		t->mig_ts_ns = now;
+		t->mig_src_cpu = src;
+		t->mig_dst_cpu = dst;
+		t->mig_cause = cause;
+	}
 
 	r = bpf_ringbuf_reserve(&events, sizeof(*r), 0);
 	if (!r) {
@@ -485,8 +496,6 @@ int BPF_PROG(mt_switch, bool preempt, struct task_struct *prev, struct task_stru
 		if (!c)
 			return 0;
 		t->switched_in_ns = now;
-		if (t->switched_out_ns && now > t->switched_out_ns)
-			t->last_off_ns = now - t->switched_out_ns;
 		if (offcpu_records && t->switched_out_ns)
 			emit_offcpu(next, t, c, now);
 		account_switch_in(next, t, c, now);
@@ -680,7 +689,9 @@ static __always_inline int unit_enter(__u64 tag, __u64 nominal_ns)
 	t->unit_nominal_ns = nominal_ns;
 	t->migs_before = t->migs_since;
 	t->switches_before = t->switches_since;
-	t->last_off_before_ns = t->last_off_ns;
+	/* running: the last off-CPU period ended at its switch-in */
+	t->last_off_before_ns = t->switched_out_ns && t->switched_in_ns > t->switched_out_ns ?
+					t->switched_in_ns - t->switched_out_ns : 0;
 	t->migs_since = 0;
 	t->switches_since = 0;
 	return 0;

@@ -224,6 +224,7 @@ struct capture *capture__open(const struct run_config *cfg, struct run *r, int *
 	topts.on_migrate = on_migrate;
 	topts.on_unit = on_unit;
 	topts.on_offcpu = cap->join ? on_offcpu : NULL;
+	topts.unit_probes = !cap->join && cfg->unit_arg;
 	topts.ctx = cap;
 	if (tracer_load(&cap->tr, &topts) ||
 	    tracer_track(&cap->tr, (uint32_t)r->meta.pid, !r->meta.attached) ||

@@ -181,8 +181,10 @@ static int program_names(const struct tracer *tr, char *buf, size_t len)
  */
 static void check_bpf(struct doctor *d)
 {
+	/* with --unit's code in: doctor attaches a unit probe too */
 	struct tracer_opts o = { .hot_ns = 500000, .ringbuf_bytes = 1 << 16,
-				 .on_migrate = count_record, .quiet_load = true };
+				 .on_migrate = count_record, .unit_probes = true,
+				 .quiet_load = true };
 	struct timespec ts = { 0, 20 * 1000 * 1000 };
 	struct mt_verifier_verdict v;
 	struct tracer tr = { 0 };

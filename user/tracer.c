@@ -64,6 +64,7 @@ int tracer_load(struct tracer *tr, const struct tracer_opts *o)
 	tr->skel->rodata->nr_cpus = (__u32)tr->nr_cpus;
 	tr->skel->rodata->hot_ns = o->hot_ns;
 	tr->skel->rodata->offcpu_records = o->on_offcpu != NULL;
+	tr->skel->rodata->unit_probes = o->unit_probes;
 	if (o->ringbuf_bytes)
 		tr->skel->rodata->wakeup_bytes = o->ringbuf_bytes / 4;
 	for (int cpu = 0; cpu < tr->nr_cpus && cpu < 1024; cpu++)

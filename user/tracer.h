@@ -30,6 +30,7 @@ struct tracer_opts {
 	/* set: traced threads' off-CPU periods are sent too, for self-timed units */
 	tracer_offcpu_fn on_offcpu;
 	void *ctx;
+	bool unit_probes;		/* tracer_attach_unit() will be called */
 	bool quiet_load;		/* the caller reports a refused load itself (doctor) */
 };
 
