@@ -172,52 +172,87 @@ static int program_names(const struct tracer *tr, char *buf, size_t len)
 	return n;
 }
 
+static int count_offcpu(void *ctx, const struct mt_offcpu *rec)
+{
+	(void)ctx;
+	(void)rec;
+	return 0;
+}
+
+/*
+ * Loads the object as `run` or `validate` loads it (tracer_load) and, when the kernel refuses
+ * it, prints the program and the verifier's decisive line.  BUILD names the build for that
+ * line ("" for run's).  0 or -errno.
+ */
+static int load_checked(struct doctor *d, struct tracer *tr, const struct tracer_opts *o,
+			const char *build)
+{
+	struct mt_verifier_verdict v;
+	char *log;
+	int err;
+
+	if ((err = mt_libbpf_capture_begin())) {
+		line(d, ST_MISSING, true, "BPF load", "cannot keep libbpf's log: %s",
+		     strerror(-err));
+		return err;
+	}
+	err = tracer_load(tr, o);
+	log = mt_libbpf_capture_end();
+	if (err && mt_verifier_verdict(log, &v))
+		line(d, ST_MISSING, true, "BPF load", "the kernel refused migtrace's BPF "
+		     "object%s: %s; rerun with -v for libbpf's messages", build, strerror(-err));
+	else if (err)
+		line(d, ST_MISSING, true, "BPF load", "the kernel refused program %s%s, "
+		     "which run uses: \"%s\"%s%s%s; rerun with -v for the verifier's whole "
+		     "log", v.prog, build, v.reason[0] ? v.reason : strerror(-err),
+		     v.source[0] ? " at `" : "", v.source, v.source[0] ? "`" : "");
+	free(log);
+	return err;
+}
+
 /*
  * The programs `run` and `validate` use, loaded exactly as they load them (tracer_load), so
  * that "run can work here" means their verifier passed: a small probe of our own proved
- * nothing about mt_migrate on a kernel whose verifier refused it.  Then attached to this
- * process for a moment: its switches, its own migrations and a unit timed on a function of
- * this binary must be seen.
+ * nothing about mt_migrate on a kernel whose verifier refused it.  The object is built
+ * three ways by read-only values, and the verifier prunes the branches a frozen read-only
+ * value rules out: a run of the built-in workloads (validate, `run cachewalk`) sets
+ * offcpu_records (the off-CPU records in mt_switch), --unit sets unit_probes (the notes a
+ * migration leaves for the next unit), run -- CMD sets neither: its code is --unit's less
+ * those notes.  The first two are loaded; --unit's is then attached to this process for a
+ * moment: its switches, its own migrations and a unit timed on a function of this binary
+ * must be seen.
  */
 static void check_bpf(struct doctor *d)
 {
-	/* with --unit's code in: doctor attaches a unit probe too */
+	/* --unit's build (doctor attaches a unit probe): run -- CMD's code and the unit notes */
 	struct tracer_opts o = { .hot_ns = 500000, .ringbuf_bytes = 1 << 16,
 				 .on_migrate = count_record, .unit_probes = true,
 				 .quiet_load = true };
+	struct tracer_opts oself = o;
 	struct timespec ts = { 0, 20 * 1000 * 1000 };
-	struct mt_verifier_verdict v;
-	struct tracer tr = { 0 };
+	struct tracer tr = { 0 }, tself = { 0 };
 	struct mt_stats stats;
 	struct mt_hists hists;
 	unsigned long long migs = 0;
-	char names[512], *log;
+	char names[512];
 	int err, nprogs, records = 0;
 	uint64_t t0;
 
 	o.ctx = &records;
-	if ((err = mt_libbpf_capture_begin())) {
-		line(d, ST_MISSING, true, "BPF load", "cannot keep libbpf's log: %s",
-		     strerror(-err));
-		return;
-	}
+	oself.on_offcpu = count_offcpu;
+	oself.unit_probes = false;
 	t0 = now_ns();
-	err = tracer_load(&tr, &o);
-	log = mt_libbpf_capture_end();
-	if (err) {
-		if (mt_verifier_verdict(log, &v))
-			line(d, ST_MISSING, true, "BPF load", "the kernel refused migtrace's BPF "
-			     "object: %s; rerun with -v for libbpf's messages", strerror(-err));
-		else
-			line(d, ST_MISSING, true, "BPF load", "the kernel refused program %s, "
-			     "which run uses: \"%s\"%s%s%s; rerun with -v for the verifier's whole "
-			     "log", v.prog, v.reason[0] ? v.reason : strerror(-err),
-			     v.source[0] ? " at `" : "", v.source, v.source[0] ? "`" : "");
+	err = load_checked(d, &tr, &o, "");
+	if (!err)
+		err = load_checked(d, &tself, &oself, " in the build validate and the built-in "
+				   "workloads load (with off-CPU records)");
+	tracer_destroy(&tself);
+	if (err)
 		goto cleanup;
-	}
 	nprogs = program_names(&tr, names, sizeof(names));
-	line(d, ST_OK, true, "BPF load", "the %d programs run uses pass this kernel's verifier "
-	     "(%.0f ms): %s", nprogs, (double)(now_ns() - t0) / 1e6, names);
+	line(d, ST_OK, true, "BPF load", "the %d programs run uses pass this kernel's verifier, "
+	     "in both builds (--unit's, and with off-CPU records) (%.0f ms): %s", nprogs,
+	     (double)(now_ns() - t0) / 1e6, names);
 
 	err = tracer_track(&tr, (uint32_t)getpid(), false);
 	if (!err)
@@ -261,7 +296,6 @@ static void check_bpf(struct doctor *d)
 		line(d, ST_MISSING, false, "uprobes", "the unit probes attached, but no unit was "
 		     "recorded");
 cleanup:
-	free(log);
 	tracer_destroy(&tr);
 }
 

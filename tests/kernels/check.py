@@ -422,12 +422,26 @@ class Judge:
             }
         self.balance("fork", ["cause_fork", "cause_exec"], fork)
 
+        def exec_(d, bc):
+            # balance exec: children of a forker beside a spinner exec /bin/true, and
+            # sched_exec sends some to the other CPU by the stopper (the host's 6.18: 2 in
+            # 1 s when quiet).  Their count is reported per kernel, not yet required: on a
+            # host busy with other work none came in 3 attempts (nor any active balance or
+            # wake-up placement), and no guest has run this case yet.
+            bade = [r for r in d["migrations"] if r["cause"] == "exec"
+                    and not (r["by_comm"].startswith("migration/") and r["state"] == "running")]
+            if not bc["exec"]:
+                print("FIG balance_exec no exec balance (reported, not required)")
+            return {"cause_exec_balance": (not bade, "exec records not by the stopper: %s" % (
+                show(d, "exec")))}
+        self.balance("exec", ["cause_exec_balance"], exec_)
+
     def completeness(self):
         """Every run proves its completeness: the kernel's own count (se.nr_migrations) of
         the traced tasks' migrations equals what migtrace recorded, once moves without a
         sched_migrate_task event are counted (cause unseen)."""
         for case in ("selfmig_sleeping", "selfmig_running", "family", "balance_lb",
-                     "balance_active", "balance_fork", "wakeup"):
+                     "balance_active", "balance_fork", "balance_exec", "wakeup"):
             name = "completeness_" + case
 
             def fn(c, name=name):
@@ -437,9 +451,11 @@ class Judge:
                 k = c.json("run.json")["stats"]["completeness"]
                 print("FIG %s kernel %d seen %d unseen %d difference %d" % (
                     name, k["kernel_counted"], k["seen"], k["unseen_found"], k["difference"]))
-                # fork placements are not in se.nr_migrations: a fork run may count none;
-                # a PREEMPT_RT balancer may leave the active-balance case without any move
-                may_be_empty = c.name == "balance_fork" or (self.rt and c.name == "balance_active")
+                # fork placements are not in se.nr_migrations: a fork run may count none, and
+                # so may an exec run none of whose children was exec-balanced; a PREEMPT_RT
+                # balancer may leave the active-balance case without any move
+                may_be_empty = c.name in ("balance_fork", "balance_exec") or (
+                    self.rt and c.name == "balance_active")
                 return {name: (k["difference"] == 0 and (k["kernel_counted"] > 0 or may_be_empty),
                                "kernel counted %d, migtrace saw %d (%d unseen): difference %d" % (
                                    k["kernel_counted"], k["seen"], k["unseen_found"],

@@ -152,7 +152,7 @@ case_end
 # The scheduler's own causes.  Whether the balancer acts in a given second is the
 # scheduler's choice: a case that shows none of its cause is measured again, up to 3 times,
 # as 30_run.sh measures again what the host disturbs.
-for mode in "lb 1 lb_pull" "active 2 active_balance" "fork 1 fork"; do
+for mode in "lb 1 lb_pull" "active 2 active_balance" "fork 1 fork" "exec 1 exec"; do
 	set -- $mode
 	case_begin "balance_$1"
 	for attempt in 1 2 3; do

@@ -178,6 +178,7 @@ report() {
 	local pfx=$1 krel=$2 dir=$3
 	shift 3
 	local np=0 nf=0 ns=0 kind name rest tests="?" cases="" counts="" verifier="" why boot
+	local compl="" kc seen unseen diff
 	why=$(cat "$dir/why" 2>/dev/null)
 	boot=$(cat "$dir/boot_s" 2>/dev/null || echo "-")
 	# one check for the suite itself: it ran to its end, or why not (the cases that did not
@@ -205,12 +206,18 @@ report() {
 			selfmig_*|family_*) counts="$counts ${name} ${rest},";;
 			wakeup) counts="$counts wakeup: ${rest},";;
 			balance_*) counts="$counts ${name}: ${rest:-none},";;
+			# "kernel K seen S unseen U difference D": the closing figures of every run
+			completeness_*)
+				read -r _ kc _ seen _ unseen _ diff <<<"$rest"
+				[ "$unseen" = 0 ] && unseen="" || unseen=" ($unseen unseen)"
+				compl="$compl ${name#completeness_} $kc/$seen$unseen diff $diff,";;
 			verifier) verifier=$rest;;
 			esac;;
 		esac
 	done <"$dir/check.txt"
 	echo "  figures: boot ${boot} s, tests ${tests} s"
 	echo "  migrations counted/expected:${counts%,}"
+	echo "  completeness (kernel se.nr_migrations/records):${compl%,}"
 	echo "  case durations:${cases%,}"
 	[ -n "$verifier" ] && echo "  verifier: $verifier"
 	local line="kernel $krel: $np passed, $nf failed"

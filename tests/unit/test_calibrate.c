@@ -460,6 +460,54 @@ static void groups_from_seed_matrix(void **state)
 	free_result(r);
 }
 
+/*
+ * Intel hybrid (fake_sysfs.h: P-cores 0-7 in SMT pairs, E-core clusters 8-11 and 12-15 each
+ * sharing an L2, one L3 for all): the LLC is one group, P and E cores alike; a measured
+ * matrix where only the CPUs sharing an L2 are cheap splits along those L2s, not along the
+ * core types, and is said to differ from the LLC grouping.
+ */
+static void groups_on_hybrid(void **state)
+{
+	struct calib_result *r = make_result(16, CALIB_2004);
+	char *root = fs_tempdir();
+	struct calib_groups g;
+	struct topology t;
+
+	(void)state;
+	make_tree_hybrid(root, true);
+	assert_int_equal(topology_read(root, &t), 0);
+	/* 40 µs between CPUs sharing an L2 (an SMT pair, an E cluster), 120 µs via the L3 */
+	for (int i = 0; i < 256; i++) {
+		int a = i / 16, b = i % 16;
+		bool l2 = a < 8 ? a / 2 == b / 2 : b >= 8 && a / 4 == b / 4;
+
+		r->cells[i].robust_ns = l2 ? 40000 : 120000;
+	}
+	calib_group(r, &t, &g);
+	assert_true(g.llc_known);
+	assert_string_equal(g.llc_source, "sysfs");
+	assert_int_equal(g.sysfs_ngroups, 1);
+	assert_int_equal(g.ngroups, 6);
+	for (int cpu = 8; cpu < 12; cpu++) {
+		assert_int_equal(g.group_of[cpu], g.group_of[8]);
+		assert_int_equal(g.group_of[cpu + 4], g.group_of[12]);
+	}
+	assert_int_not_equal(g.group_of[8], g.group_of[12]);
+	assert_int_not_equal(g.group_of[7], g.group_of[8]);
+	assert_false(g.agree);
+
+	/* The same cost everywhere: one group, as the L3 says. */
+	for (int i = 0; i < 256; i++)
+		r->cells[i].robust_ns = 120000 + (i % 3) * 1000;
+	calib_group(r, &t, &g);
+	assert_int_equal(g.ngroups, 1);
+	assert_true(g.agree);
+	topology_free(&t);
+	fs_rmtree(root);
+	free(root);
+	free_result(r);
+}
+
 static void fill_pattern_dirties_every_line(void **state)
 {
 	const uint64_t bytes = 873813 - 873813 % sizeof(long);
@@ -495,6 +543,7 @@ int main(void)
 		cmocka_unit_test(seed_2004_one_cpu),
 		cmocka_unit_test(seed_2005_format),
 		cmocka_unit_test(groups_from_seed_matrix),
+		cmocka_unit_test(groups_on_hybrid),
 		cmocka_unit_test(fill_pattern_dirties_every_line),
 	};
 
