@@ -57,26 +57,18 @@ static __always_inline int br_close(int event)
 	return 0;
 }
 
-SEC("tp_btf/sched_switch")
-int BPF_PROG(br_open_switch)
-{
-	return br_open(BR_SWITCH);
-}
+/* The two halves on one tracepoint: br_open_NAME and br_close_NAME. */
+#define BRACKET(name, tracepoint, event)		\
+	SEC("tp_btf/" #tracepoint)			\
+	int BPF_PROG(br_open_##name)			\
+	{						\
+		return br_open(event);			\
+	}						\
+	SEC("tp_btf/" #tracepoint)			\
+	int BPF_PROG(br_close_##name)			\
+	{						\
+		return br_close(event);			\
+	}
 
-SEC("tp_btf/sched_switch")
-int BPF_PROG(br_close_switch)
-{
-	return br_close(BR_SWITCH);
-}
-
-SEC("tp_btf/sched_migrate_task")
-int BPF_PROG(br_open_migrate)
-{
-	return br_open(BR_MIGRATE);
-}
-
-SEC("tp_btf/sched_migrate_task")
-int BPF_PROG(br_close_migrate)
-{
-	return br_close(BR_MIGRATE);
-}
+BRACKET(switch, sched_switch, BR_SWITCH)
+BRACKET(migrate, sched_migrate_task, BR_MIGRATE)
