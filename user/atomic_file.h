@@ -3,8 +3,10 @@
  * Output files written whole or not at all: a regular file (or a path that does not exist
  * yet) is written to a temporary beside it, then renamed over it.  Anything else — `-` for
  * stdout, a character device such as /dev/null, a FIFO — is written directly: renaming over
- * it would replace the device with a file.  A symlink is followed, so its target is replaced,
- * not the link.
+ * it would replace the device with a file.  So are /dev/stdout, /dev/stderr, /dev/fd/N and
+ * /proc/self/fd/N, through the descriptor migtrace has: their link leads to whatever the
+ * shell opened (`>> log`), which a rename would replace.  A symlink is followed, so its
+ * target is replaced (or created, when it does not exist yet), not the link.
  */
 #ifndef MIGTRACE_ATOMIC_FILE_H
 #define MIGTRACE_ATOMIC_FILE_H
@@ -16,6 +18,11 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
+
+/* The descriptor a path names when it is one migtrace already has (/dev/stdout: 1), or -1. */
+int atomic_file_inherited_fd(const char *path);
+/* Whether path is standard output: `-`, /dev/stdout, /dev/fd/1, /proc/self/fd/1. */
+bool atomic_file_to_stdout(const char *path);
 
 /* A file being written: f goes to a temporary beside path until atomic_file_commit(). */
 struct atomic_file {

@@ -34,7 +34,8 @@ void run_config_default(struct run_config *c, enum run_kind kind)
 
 FILE *run_config_text(const struct run_config *c)
 {
-	return c->output && !strcmp(c->output, "-") ? stderr : stdout;
+	/* a run file on stdout, by any name, has it to itself */
+	return atomic_file_to_stdout(c->output) ? stderr : stdout;
 }
 
 /* Built-in workloads live beside the binary: .output/workloads/NAME in a build tree. */

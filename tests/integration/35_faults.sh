@@ -24,6 +24,20 @@ ln -s target.json "$MT_TMP/link.json"
 "$MT" run -o "$MT_TMP/link.json" -- true >/dev/null 2>&1
 check output_symlink_kept test -L "$MT_TMP/link.json"
 check output_symlink_target_written json "$MT_TMP/target.json" "'migrations' in d"
+ln -s made.json "$MT_TMP/dangling.json"
+"$MT" run -o "$MT_TMP/dangling.json" -- true >/dev/null 2>&1
+check output_dangling_symlink_kept test -L "$MT_TMP/dangling.json"
+check output_dangling_symlink_target_made json "$MT_TMP/made.json" "'migrations' in d"
+ln -s "$MT_TMP/no/such/dir/r.json" "$MT_TMP/dangling_nodir.json"
+out=$("$MT" run -o "$MT_TMP/dangling_nodir.json" -- touch "$MT_TMP/ran" 2>&1)
+check output_dangling_symlink_dir_refused_first bash -c '[ "$1" = 2 ] && [ ! -e "$2" ] && grep -q "directory .*/no/such/dir does not exist" <<<"$3"' _ $? "$MT_TMP/ran" "$out"
+# /dev/stdout leads to what the shell opened: `>> log` is appended to, not replaced, and
+# the run file has stdout to itself (as with -o -).
+echo "an earlier line" >"$MT_TMP/log"
+"$MT" run -o /dev/stdout -- echo from-the-workload >>"$MT_TMP/log" 2>/dev/null
+check output_dev_stdout_appends bash -c 'head -n 1 "$1" | grep -qx "an earlier line" && tail -n +2 "$1" | python3 -c "import json, sys; json.load(sys.stdin)"' _ "$MT_TMP/log"
+out=$("$MT" run -o /dev/fd/7 -- touch "$MT_TMP/ran" 2>&1 7</dev/null)
+check output_read_only_fd_refused_first bash -c '[ "$1" = 2 ] && [ ! -e "$2" ] && grep -q "descriptor 7 is open for reading only" <<<"$3"' _ $? "$MT_TMP/ran" "$out"
 
 # 2. Modes and owners: a replaced file keeps its mode, a new one follows the umask and, under
 #    sudo, belongs to the user who ran sudo.
