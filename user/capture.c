@@ -190,7 +190,8 @@ struct capture *capture__open(const struct run_config *cfg, struct run *r, int *
 		return NULL;
 	cap->cfg = cfg;
 	cap->r = r;
-	cap->child = (struct launch){ .pid = -1, .go_fd = -1, .err_fd = -1 };
+	cap->child = (struct launch){ .pid = -1, .go_fd = -1, .err_fd = -1, .guard = -1,
+				      .guard_fd = -1 };
 	cap->ulog.fd = -1;
 	getrusage(RUSAGE_SELF, &cap->entry);
 	mt_libbpf_init(mt_verbose);
@@ -302,6 +303,7 @@ static int workload_ended(struct capture *cap)
 	if (waitpid(cap->child.pid, &wstatus, WNOHANG) != cap->child.pid)
 		return 0;
 	cap->child.pid = -1;
+	launch_dismiss_guard(&cap->child);
 	m->exit_status = launch_exit_status(wstatus);
 	m->interrupted = cap->ending.by_duration || cap->ending.nsig > 0;
 	if (cap->ending.by_duration)
@@ -471,6 +473,7 @@ void capture__free(struct capture *cap)
 		return;
 	if (cap->child.pid > 0)
 		launch_abort(&cap->child);
+	launch_dismiss_guard(&cap->child);	/* the workload was reaped: nothing to kill */
 	tracer_destroy(&cap->tr);
 	unit_join_free(cap->join);
 	unit_log_close(&cap->ulog);

@@ -96,6 +96,15 @@ kill -KILL "$mt"
 wait "$mt" 2>/dev/null
 sleep 0.5
 check sigkill_takes_workload bash -c "! $(declare -f alive); alive 'sleep 34'"
+# ... and what the workload started: PR_SET_PDEATHSIG reaches only the first process, the
+# guard the rest of its group.
+"$MT" run -- sh -c 'sleep 36; echo x' >/dev/null 2>&1 &
+mt=$!
+sleep 1
+kill -KILL "$mt"
+wait "$mt" 2>/dev/null
+sleep 0.5
+check sigkill_takes_grandchildren bash -c "! $(declare -f alive); alive 'sleep 36'"
 
 # 7. -p: a thread id is resolved to its process; a zombie is refused.
 python3 -c '
