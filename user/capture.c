@@ -290,12 +290,11 @@ static int workload_ended(struct capture *cap)
 {
 	struct run_meta *m = &cap->r->meta;
 	int wstatus = 0;
-	char state;
 
 	if (!cap->cfg->exec_argv) {
-		state = launch_process_state((pid_t)cap->cfg->pid);
-		/* a zombie has exited: waiting for its parent to reap it is not tracing */
-		if (state && state != 'Z' && state != 'X')
+		/* a zombie has exited: waiting for its parent to reap it is not tracing (but a
+		 * leader that called pthread_exit() is one while its threads run on) */
+		if (launch_process_alive((pid_t)cap->cfg->pid))
 			return 0;
 		end_reason(m, "process exited");
 		return 1;

@@ -10,6 +10,7 @@
  * a guard, a small child of migtrace outside the workload's group that holds nothing but
  * one end of a pipe, waits for migtrace's end and, unless dismissed first, kills the group.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
@@ -254,14 +255,14 @@ int launch_signal(const struct launch *l, int sig)
 	return 0;
 }
 
-char launch_process_state(pid_t pid)
+/* The state letter in a /proc stat file; 0 when it cannot be read (the task is gone). */
+static char stat_state(const char *path)
 {
-	char path[64], buf[512], *close_paren;
+	char buf[512], *close_paren;
 	FILE *f;
 	size_t n;
 
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	f = fopen(path, "r");
+	f = fopen(path, "re");
 	if (!f)
 		return 0;
 	n = fread(buf, 1, sizeof(buf) - 1, f);
@@ -270,6 +271,43 @@ char launch_process_state(pid_t pid)
 	/* "pid (comm) S ...": comm may hold spaces and parentheses, the last ')' ends it */
 	close_paren = strrchr(buf, ')');
 	return close_paren && close_paren[1] == ' ' ? close_paren[2] : 0;
+}
+
+char launch_process_state(pid_t pid)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	return stat_state(path);
+}
+
+bool launch_process_alive(pid_t pid)
+{
+	char state = launch_process_state(pid), path[64];
+	bool alive = false;
+	struct dirent *e;
+	DIR *d;
+
+	if (!state || state == 'X')
+		return false;
+	if (state != 'Z')
+		return true;
+	/* A leader that called pthread_exit() is a zombie while its other threads run on. */
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	d = opendir(path);
+	if (!d)
+		return false;
+	while (!alive && (e = readdir(d))) {
+		char task[64 + sizeof(e->d_name)], s;
+
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(task, sizeof(task), "/proc/%d/task/%s/stat", (int)pid, e->d_name);
+		s = stat_state(task);
+		alive = s && s != 'Z' && s != 'X';
+	}
+	closedir(d);
+	return alive;
 }
 
 pid_t launch_tgid_of(pid_t tid)

@@ -46,6 +46,11 @@ int launch_release(struct launch *l);
 int launch_signal(const struct launch *l, int sig);
 /* The state letter of a process in /proc/PID/stat ('R', 'S', 'Z', ...); 0 when it is gone. */
 char launch_process_state(pid_t pid);
+/*
+ * Whether the process pid has a task that has not exited: its leader, or, when the leader
+ * ended with pthread_exit() (a zombie in /proc), any other thread.
+ */
+bool launch_process_alive(pid_t pid);
 /* The process a thread id belongs to (its Tgid); -1 when there is no such task. */
 pid_t launch_tgid_of(pid_t tid);
 /* Kills the workload's process group, reaps the child (an error path), dismisses the guard. */

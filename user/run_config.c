@@ -195,7 +195,7 @@ static int resolve_pid(struct run_config *c)
 	pid_t tgid = launch_tgid_of((pid_t)c->pid);
 	char state = launch_process_state((pid_t)c->pid);
 
-	if (tgid < 0 || !state || state == 'Z' || state == 'X') {
+	if (tgid < 0 || !launch_process_alive(tgid)) {
 		fprintf(stderr, "migtrace run: -p %ld: no such process%s\n", c->pid,
 			state == 'Z' ? " (it has exited: a zombie not yet reaped)" : "");
 		return MT_EXIT_USAGE;

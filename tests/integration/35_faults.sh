@@ -127,6 +127,15 @@ out=$("$MT" run -p "$zombie" -d 1 2>&1)
 rc=$?
 check pid_zombie_refused bash -c '[ "$1" = 2 ] && grep -q "zombie" <<<"$2"' _ "$rc" "$out"
 wait
+# A leader that called pthread_exit() is a zombie while its thread runs on: traced to the end
+# of the process, not refused, not ended at once.
+"$MT_PROGS/leaderexit" 3 >"$MT_TMP/le.out" &
+for _ in $(seq 50); do [ -s "$MT_TMP/le.out" ] && break; sleep 0.1; done
+sleep 0.2
+"$MT" run -p "$(cat "$MT_TMP/le.out")" -o "$MT_TMP/le.json" >/dev/null 2>&1
+check pid_leader_exited_traced json "$MT_TMP/le.json" \
+	"d['meta']['duration_s'] > 2 and d['meta']['end_reason'] == 'process exited' and d['stats']['by_cause']['affinity'] > 100" "d['meta'], d['stats']['by_cause']"
+wait
 
 # 8. A bad --unit is one line and exit 2, before anything runs; a long command says where
 #    it was cut.
