@@ -72,6 +72,8 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	uint64_t v;
 	long l;
 
+	mt_cli_once(state, key, arg);
+
 	switch (key) {
 	case ARGP_KEY_INIT:
 		state->err_stream = mt_cli_err_stream();
