@@ -183,6 +183,28 @@ static int open_direct(struct atomic_file *af, const char *path, int inherited)
 	return 0;
 }
 
+/*
+ * The signals that end migtrace by default wait while the temporary exists: calibrate and
+ * report have no handler, and a SIGHUP between mkstemp and rename left .NAME.XXXXXX behind.
+ */
+static void hold_signals(struct atomic_file *af)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	sigaddset(&set, SIGQUIT);
+	sigprocmask(SIG_BLOCK, &set, &af->saved_mask);
+}
+
+/* After the rename or the removal: a signal that came meanwhile is delivered now. */
+static void release_signals(struct atomic_file *af)
+{
+	sigprocmask(SIG_SETMASK, &af->saved_mask, NULL);
+}
+
 int atomic_file_open(struct atomic_file *af, const char *path)
 {
 	char dirbuf[PATH_MAX], target[PATH_MAX];
@@ -210,9 +232,11 @@ int atomic_file_open(struct atomic_file *af, const char *path)
 		fprintf(stderr, "migtrace: %s is a directory: name a file in it\n", path);
 		return -EISDIR;
 	}
+	hold_signals(af);
 	fd = mkstemp(af->tmp);
 	if (fd < 0) {
 		err = -errno;
+		release_signals(af);
 		fprintf(stderr, "migtrace: cannot create a temporary file beside %s: %s "
 			"(check that the directory exists and is writable)\n", path, strerror(-err));
 		return err;
@@ -235,6 +259,7 @@ int atomic_file_open(struct atomic_file *af, const char *path)
 		fprintf(stderr, "migtrace: preparing %s failed: %s\n", af->tmp, strerror(-err));
 		close(fd);
 		unlink(af->tmp);
+		release_signals(af);
 		return err;
 	}
 	return 0;
@@ -284,6 +309,7 @@ int atomic_file_commit(struct atomic_file *af)
 	}
 	if (err)
 		unlink(af->tmp);
+	release_signals(af);
 	return err;
 }
 
@@ -298,6 +324,7 @@ void atomic_file_abort(struct atomic_file *af)
 	fclose(af->f);
 	af->f = NULL;
 	unlink(af->tmp);
+	release_signals(af);
 }
 
 int atomic_write_file(const char *path, const void *data, size_t len)

@@ -15,6 +15,7 @@
 #endif
 
 #include <limits.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -30,6 +31,7 @@ struct atomic_file {
 	bool direct;		/* `-`, a device or a FIFO: f is the target itself */
 	char tmp[PATH_MAX];
 	char path[PATH_MAX];	/* the file renamed over: a symlink's target */
+	sigset_t saved_mask;	/* the signals blocked before the temporary existed */
 };
 
 /*
@@ -42,7 +44,9 @@ int atomic_file_check(const char *path);
 int atomic_file_check_named(const char *path, const char *label);
 /* Creates the temporary (or opens a device, FIFO or stdout).  0 or -errno, with a message
  * on stderr naming the file and what to do.  A new file is created with 0666 less the umask
- * and, under sudo, given to the invoking user; a replaced one keeps its mode and owner. */
+ * and, under sudo, given to the invoking user; a replaced one keeps its mode and owner.
+ * While the temporary exists, SIGINT, SIGTERM, SIGHUP and SIGQUIT wait: one that kills
+ * takes effect once it is renamed or removed, not with it left behind. */
 int atomic_file_open(struct atomic_file *af, const char *path);
 /* Flushes, syncs and renames the temporary over path; on any failure (including an earlier
  * write error on f) removes it instead.  Always closes f.  0 or -errno, with a message. */

@@ -204,3 +204,21 @@ for delay in 0.02 0.08 0.2; do
 done
 check sigint_early_no_programs bash -c 'for _ in $(seq 20); do bpftool prog show 2>/dev/null | grep -qE "name mt_[a-z_]+ " || exit 0; sleep 0.1; done; exit 1'
 check sigint_early_no_tmp bash -c '! ls -A "$1" | grep -q "^\.early\.json\."' _ "$MT_TMP"
+
+# 12. A signal while a file's temporary exists (strace holds its fsync 2 s) waits for the
+#     rename: the file whole, no temporary left, then the signal's usual end (calibrate has
+#     no handler of its own: it once left .c.json.XXXXXX behind).
+if command -v strace >/dev/null; then
+	mkdir -p "$MT_TMP/sig"
+	strace -o /dev/null -e trace=fsync -e inject=fsync:delay_enter=2000000 \
+		"$MT" calibrate --reps 3 --json "$MT_TMP/sig/c.json" >/dev/null 2>&1 &
+	st=$!
+	for _ in $(seq 100); do ls -A "$MT_TMP/sig" | grep -q '^\.c\.json\.' && break; sleep 0.1; done
+	kill -HUP "$(pgrep -P "$st")"
+	wait "$st" 2>/dev/null	# not bash's "Hangup" line: that death is the expected one
+	rc=$?
+	check sighup_while_writing_file_whole json "$MT_TMP/sig/c.json" "'hot_time_ns' in d"
+	check sighup_while_writing_no_tmp bash -c '[ "$1" = 129 ] && ! ls -A "$2" | grep -q "^\.c\.json\."' _ "$rc" "$MT_TMP/sig"
+else
+	fail sighup_while_writing "strace is not installed (make deps)"
+fi
