@@ -38,12 +38,13 @@ void whatif_compute(const struct run *r, const int64_t *t_ns, int n, struct what
 			continue;
 		/* the cost as the correlation's lost_ns counts it: each migrated unit at its
 		 * cell's cost, negative costs (noise) as 0; a cell is younger than T when the
-		 * age it stands for is */
+		 * age it stands for is, compared as a double: a run file's age past 2^63 ns
+		 * made an int64_t is undefined (it came out as INT64_MIN, hot at every T) */
 		row->has_cost = true;
 		for (int c = 0; c < r->corr.ncells; c++) {
 			const struct corr_cell *cl = &r->corr.cells[c];
 
-			if (!MT_TASK_HOT((int64_t)corr_cell_age(&r->corr, c), t))
+			if (!MT_TASK_HOT(corr_cell_age(&r->corr, c), (double)t))
 				continue;
 			row->cost_cells++;
 			row->cost_units += cl->n_mig;

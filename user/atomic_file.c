@@ -33,19 +33,66 @@ static void give_to_sudo_user(int fd)
 		return;	/* a root-owned file is still a file: not worth failing the run */
 }
 
-/* The path to write: a symlink's target, so that the rename replaces the file, not the link. */
+/*
+ * The path to write: a symlink's target, so that the rename replaces the file, not the link;
+ * also a link to a file not made yet (ln -s results/run.json), which is created where the
+ * link points instead of the link being replaced by a file.
+ */
 static int resolve(const char *path, char *out, size_t len)
 {
-	char *real = realpath(path, NULL);
+	char cur[PATH_MAX], link[PATH_MAX], dirbuf[PATH_MAX];
+	char *real = NULL;
+	int err = 0;
+	ssize_t n;
 
-	if (!real)	/* does not exist yet (or a dangling link): create it as named */
-		return snprintf(out, len, "%s", path) >= (int)len ? -ENAMETOOLONG : 0;
-	if (snprintf(out, len, "%s", real) >= (int)len) {
-		free(real);
+	if (snprintf(cur, sizeof(cur), "%s", path) >= (int)sizeof(cur))
 		return -ENAMETOOLONG;
+	for (int hops = 0; !err; hops++) {
+		real = realpath(cur, NULL);
+		n = real ? 0 : readlink(cur, link, sizeof(link) - 1);
+		if (real || n < 0)	/* found, or not a link: a new file, named as it is */
+			break;
+		link[n] = '\0';
+		snprintf(dirbuf, sizeof(dirbuf), "%s", cur);
+		if (hops == 40)	/* as the kernel's limit on a path's links */
+			err = -ELOOP;
+		else if (snprintf(cur, sizeof(cur), "%s%s%s", link[0] == '/' ? "" : dirname(dirbuf),
+				  link[0] == '/' ? "" : "/", link) >= (int)sizeof(cur))
+			err = -ENAMETOOLONG;
 	}
+	if (!err && snprintf(out, len, "%s", real ? real : cur) >= (int)len)
+		err = -ENAMETOOLONG;
 	free(real);
-	return 0;
+	return err;
+}
+
+int atomic_file_inherited_fd(const char *path)
+{
+	static const char *const prefixes[] = { "/dev/fd/", "/proc/self/fd/",
+						"/proc/thread-self/fd/" };
+	char own[32], *end;
+	long fd = -1;
+
+	if (!strcmp(path, "/dev/stdout"))
+		fd = STDOUT_FILENO;
+	else if (!strcmp(path, "/dev/stderr"))
+		fd = STDERR_FILENO;
+	snprintf(own, sizeof(own), "/proc/%d/fd/", (int)getpid());
+	for (size_t i = 0; fd < 0 && i <= sizeof(prefixes) / sizeof(prefixes[0]); i++) {
+		const char *p = i < sizeof(prefixes) / sizeof(prefixes[0]) ? prefixes[i] : own;
+
+		if (strncmp(path, p, strlen(p)) || !path[strlen(p)])
+			continue;
+		fd = strtol(path + strlen(p), &end, 10);
+		if (*end || fd < 0 || fd > INT_MAX)
+			fd = -1;
+	}
+	return fd >= 0 && fcntl((int)fd, F_GETFD) >= 0 ? (int)fd : -1;
+}
+
+bool atomic_file_to_stdout(const char *path)
+{
+	return path && (!strcmp(path, "-") || atomic_file_inherited_fd(path) == STDOUT_FILENO);
 }
 
 int atomic_file_check_named(const char *path, const char *label)
@@ -53,8 +100,17 @@ int atomic_file_check_named(const char *path, const char *label)
 	char dirbuf[PATH_MAX];
 	struct stat st;
 	const char *dir;
+	int fd, err;
 
 	if (!strcmp(path, "-"))
+		return 0;
+	fd = atomic_file_inherited_fd(path);
+	if (fd >= 0 && (fcntl(fd, F_GETFL) & O_ACCMODE) == O_RDONLY) {
+		fprintf(stderr, "%s: cannot write %s: descriptor %d is open for reading only "
+			"(open it for writing: %d>FILE)\n", label, path, fd, fd);
+		return -EBADF;
+	}
+	if (fd >= 0)
 		return 0;
 	if (stat(path, &st) == 0) {
 		if (S_ISDIR(st.st_mode)) {
@@ -70,7 +126,11 @@ int atomic_file_check_named(const char *path, const char *label)
 		if (!S_ISREG(st.st_mode))
 			return 0;
 	}
-	snprintf(dirbuf, sizeof(dirbuf), "%s", path);
+	/* the directory the file will be made in: a dangling link's, where it points */
+	if ((err = resolve(path, dirbuf, sizeof(dirbuf)))) {
+		fprintf(stderr, "%s: cannot write %s: %s\n", label, path, strerror(-err));
+		return err;
+	}
 	dir = dirname(dirbuf);
 	if (stat(dir, &st) || !S_ISDIR(st.st_mode)) {
 		fprintf(stderr, "%s: cannot write %s: directory %s does not exist (create it "
@@ -92,24 +152,57 @@ int atomic_file_check(const char *path)
 	return atomic_file_check_named(path, "migtrace");
 }
 
-/* `-`, a character device, a FIFO or a socket: written in place, never renamed over. */
-static int open_direct(struct atomic_file *af, const char *path)
+/*
+ * `-`, a descriptor migtrace inherited (/dev/stdout), a character device, a FIFO or a
+ * socket: written in place, never renamed over.  An inherited descriptor is written through
+ * a duplicate, not opened again: that would truncate what `>> log` appends to.
+ */
+static int open_direct(struct atomic_file *af, const char *path, int inherited)
 {
-	int err;
+	int err, fd = -1;
 
 	af->direct = true;
 	snprintf(af->path, sizeof(af->path), "%s", path);
-	if (!strcmp(path, "-")) {
+	if (!strcmp(path, "-") || inherited == STDOUT_FILENO) {
 		af->f = stdout;
 		return 0;
 	}
-	af->f = fopen(path, "w");
+	if (inherited >= 0) {
+		fd = fcntl(inherited, F_DUPFD_CLOEXEC, 3);
+		af->f = fd < 0 ? NULL : fdopen(fd, "w");
+	} else {
+		af->f = fopen(path, "we");
+	}
 	if (!af->f) {
 		err = -errno;
 		fprintf(stderr, "migtrace: opening %s failed: %s\n", path, strerror(-err));
+		if (fd >= 0)
+			close(fd);
 		return err;
 	}
 	return 0;
+}
+
+/*
+ * The signals that end migtrace by default wait while the temporary exists: calibrate and
+ * report have no handler, and a SIGHUP between mkstemp and rename left .NAME.XXXXXX behind.
+ */
+static void hold_signals(struct atomic_file *af)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	sigaddset(&set, SIGQUIT);
+	sigprocmask(SIG_BLOCK, &set, &af->saved_mask);
+}
+
+/* After the rename or the removal: a signal that came meanwhile is delivered now. */
+static void release_signals(struct atomic_file *af)
+{
+	sigprocmask(SIG_SETMASK, &af->saved_mask, NULL);
 }
 
 int atomic_file_open(struct atomic_file *af, const char *path)
@@ -121,9 +214,10 @@ int atomic_file_open(struct atomic_file *af, const char *path)
 	int fd, err;
 
 	memset(af, 0, sizeof(*af));
-	if (!strcmp(path, "-") || (stat(path, &st) == 0 && !S_ISREG(st.st_mode) &&
-				   !S_ISDIR(st.st_mode)))
-		return open_direct(af, path);
+	fd = atomic_file_inherited_fd(path);
+	if (!strcmp(path, "-") || fd >= 0 || (stat(path, &st) == 0 && !S_ISREG(st.st_mode) &&
+					     !S_ISDIR(st.st_mode)))
+		return open_direct(af, path, fd);
 	if ((err = resolve(path, target, sizeof(target))) ||
 	    snprintf(dirbuf, sizeof(dirbuf), "%s", target) >= (int)sizeof(dirbuf) ||
 	    snprintf(af->tmp, sizeof(af->tmp), "%s/.%s.XXXXXX", dirname(dirbuf),
@@ -138,9 +232,11 @@ int atomic_file_open(struct atomic_file *af, const char *path)
 		fprintf(stderr, "migtrace: %s is a directory: name a file in it\n", path);
 		return -EISDIR;
 	}
+	hold_signals(af);
 	fd = mkstemp(af->tmp);
 	if (fd < 0) {
 		err = -errno;
+		release_signals(af);
 		fprintf(stderr, "migtrace: cannot create a temporary file beside %s: %s "
 			"(check that the directory exists and is writable)\n", path, strerror(-err));
 		return err;
@@ -163,6 +259,7 @@ int atomic_file_open(struct atomic_file *af, const char *path)
 		fprintf(stderr, "migtrace: preparing %s failed: %s\n", af->tmp, strerror(-err));
 		close(fd);
 		unlink(af->tmp);
+		release_signals(af);
 		return err;
 	}
 	return 0;
@@ -212,6 +309,7 @@ int atomic_file_commit(struct atomic_file *af)
 	}
 	if (err)
 		unlink(af->tmp);
+	release_signals(af);
 	return err;
 }
 
@@ -226,6 +324,7 @@ void atomic_file_abort(struct atomic_file *af)
 	fclose(af->f);
 	af->f = NULL;
 	unlink(af->tmp);
+	release_signals(af);
 }
 
 int atomic_write_file(const char *path, const void *data, size_t len)

@@ -190,7 +190,8 @@ struct capture *capture__open(const struct run_config *cfg, struct run *r, int *
 		return NULL;
 	cap->cfg = cfg;
 	cap->r = r;
-	cap->child = (struct launch){ .pid = -1, .go_fd = -1, .err_fd = -1 };
+	cap->child = (struct launch){ .pid = -1, .go_fd = -1, .err_fd = -1, .guard = -1,
+				      .guard_fd = -1 };
 	cap->ulog.fd = -1;
 	getrusage(RUSAGE_SELF, &cap->entry);
 	mt_libbpf_init(mt_verbose);
@@ -289,12 +290,11 @@ static int workload_ended(struct capture *cap)
 {
 	struct run_meta *m = &cap->r->meta;
 	int wstatus = 0;
-	char state;
 
 	if (!cap->cfg->exec_argv) {
-		state = launch_process_state((pid_t)cap->cfg->pid);
-		/* a zombie has exited: waiting for its parent to reap it is not tracing */
-		if (state && state != 'Z' && state != 'X')
+		/* a zombie has exited: waiting for its parent to reap it is not tracing (but a
+		 * leader that called pthread_exit() is one while its threads run on) */
+		if (launch_process_alive((pid_t)cap->cfg->pid))
 			return 0;
 		end_reason(m, "process exited");
 		return 1;
@@ -302,6 +302,7 @@ static int workload_ended(struct capture *cap)
 	if (waitpid(cap->child.pid, &wstatus, WNOHANG) != cap->child.pid)
 		return 0;
 	cap->child.pid = -1;
+	launch_dismiss_guard(&cap->child);
 	m->exit_status = launch_exit_status(wstatus);
 	m->interrupted = cap->ending.by_duration || cap->ending.nsig > 0;
 	if (cap->ending.by_duration)
@@ -471,6 +472,7 @@ void capture__free(struct capture *cap)
 		return;
 	if (cap->child.pid > 0)
 		launch_abort(&cap->child);
+	launch_dismiss_guard(&cap->child);	/* the workload was reaped: nothing to kill */
 	tracer_destroy(&cap->tr);
 	unit_join_free(cap->join);
 	unit_log_close(&cap->ulog);

@@ -15,5 +15,10 @@
  * the token.  Each command sets it at ARGP_KEY_INIT: state->err_stream = mt_cli_err_stream().
  */
 FILE *mt_cli_err_stream(void);
+/*
+ * Refuses an option's value given a second time, in one line naming the option and both
+ * values (argp_error: exit status 2).  Each command's parser calls it first, for every key.
+ */
+void mt_cli_once(struct argp_state *state, int key, const char *arg);
 
 #endif

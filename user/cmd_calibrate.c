@@ -99,6 +99,8 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 {
 	long v;
 
+	mt_cli_once(state, key, arg);
+
 	switch (key) {
 	case 'c':
 		env.cpus_arg = arg;

@@ -63,6 +63,7 @@ static const struct argp_option opts[] = {
 
 static error_t parse_arg(int key, char *arg, struct argp_state *state)
 {
+	mt_cli_once(state, key, arg);
 	switch (key) {
 	case 'f':
 		env.fix = true;

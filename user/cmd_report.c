@@ -60,6 +60,8 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 {
 	struct report_env *env = state->input;
 
+	mt_cli_once(state, key, arg);
+
 	switch (key) {
 	case ARGP_KEY_INIT:
 		state->err_stream = mt_cli_err_stream();

@@ -34,7 +34,8 @@ static const char doc[] =
 "The workload runs in a process group of its own.  Ctrl-C, SIGTERM, SIGHUP and\n"
 "--duration are passed to that whole group; if it has not ended 2 s later it\n"
 "gets SIGTERM, 2 s after that SIGKILL (a second Ctrl-C: SIGKILL at once).  If\n"
-"migtrace itself is killed, the workload is killed with it (PR_SET_PDEATHSIG).\n"
+"migtrace itself is killed, so is the workload's whole group (PR_SET_PDEATHSIG\n"
+"for its first process, a guard process for what that started).\n"
 "\n"
 "EXAMPLES:\n"
 "    sudo migtrace run wakeup                 # built-in run-and-sleep workload\n"
@@ -70,6 +71,8 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	struct run_config *c = state->input;
 	uint64_t v;
 	long l;
+
+	mt_cli_once(state, key, arg);
 
 	switch (key) {
 	case ARGP_KEY_INIT:

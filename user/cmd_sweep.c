@@ -163,6 +163,8 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	struct sweep_env *env = state->input;
 	char bad[300];
 
+	mt_cli_once(state, key, arg);
+
 	switch (key) {
 	case ARGP_KEY_INIT:
 		state->err_stream = mt_cli_err_stream();

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "atomic_file.h"
+#include "cli.h"
 #include "commands.h"
 #include "export.h"
 #include "parse.h"
@@ -58,6 +59,8 @@ static int parse_whatif(struct argp_state *state, struct export_opts *o, const c
 static error_t parse_arg(int key, char *arg, struct argp_state *state)
 {
 	struct export_opts *o = state->input;
+
+	mt_cli_once(state, key, arg);
 
 	switch (key) {
 	case OPT_CSV:

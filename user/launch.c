@@ -4,7 +4,13 @@
  * migtrace adds its pid to the traced set, attaches, then writes one byte.  An exec failure
  * comes back through a close-on-exec pipe, so "not found" is told apart from a workload that
  * itself exits 127.
+ *
+ * PR_SET_PDEATHSIG reaches only the workload's first process: what it starts (the sleep of
+ * `sh -c 'sleep 30; echo x'`) would outlive a SIGKILLed migtrace, orphaned and untraced.  So
+ * a guard, a small child of migtrace outside the workload's group that holds nothing but
+ * one end of a pipe, waits for migtrace's end and, unless dismissed first, kills the group.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
@@ -63,6 +69,66 @@ int launch_resolve(const char *name, char *path, size_t len)
 	return err;
 }
 
+/*
+ * The guard's whole life: every descriptor closed (it must keep no pipe, terminal or
+ * program of migtrace's alive), Ctrl-C ignored (it reaches migtrace's group, and the guard
+ * must outlive migtrace), then one read.  'd': migtrace dismissed it.  EOF: migtrace ended
+ * without doing so (killed), and the workload's group goes with it.
+ */
+static void guard_main(int fd, pid_t pgid)
+{
+	static const int ignored[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE };
+	ssize_t n;
+	char c;
+
+	for (size_t i = 0; i < sizeof(ignored) / sizeof(ignored[0]); i++)
+		signal(ignored[i], SIG_IGN);
+	if (fd > 0)
+		close_range(0, (unsigned)fd - 1, 0);
+	close_range((unsigned)fd + 1, ~0U, 0);
+	do {
+		n = read(fd, &c, 1);
+	} while (n < 0 && errno == EINTR);
+	if (n != 1 || c != 'd')
+		kill(-pgid, SIGKILL);
+	_exit(0);
+}
+
+/* Starts the guard of the group l->pid leads.  0, or -1 with errno set. */
+static int guard_start(struct launch *l)
+{
+	int p[2], err;
+
+	if (pipe2(p, O_CLOEXEC))
+		return -1;
+	l->guard = fork();
+	if (l->guard == 0)
+		guard_main(p[0], l->pid);
+	err = errno;
+	close(p[0]);
+	if (l->guard < 0) {
+		close(p[1]);
+		errno = err;
+		return -1;
+	}
+	l->guard_fd = p[1];
+	return 0;
+}
+
+void launch_dismiss_guard(struct launch *l)
+{
+	ssize_t n;
+
+	if (l->guard <= 0)
+		return;
+	n = write(l->guard_fd, "d", 1);
+	(void)n;	/* a guard already gone has nothing left to do */
+	close(l->guard_fd);
+	waitpid(l->guard, NULL, 0);
+	l->guard = -1;
+	l->guard_fd = -1;
+}
+
 static void child_fail(int err_fd, int err)
 {
 	ssize_t n = write(err_fd, &err, sizeof(err));
@@ -81,7 +147,8 @@ int launch_fork(struct launch *l, const char *path, char *const argv[],
 	char c;
 
 	memset(l, 0, sizeof(*l));
-	l->pid = -1;
+	l->pid = l->guard = -1;
+	l->go_fd = l->err_fd = l->guard_fd = -1;
 	if (user) {
 		errno = 0;
 		pw = getpwnam(user);
@@ -136,6 +203,10 @@ int launch_fork(struct launch *l, const char *path, char *const argv[],
 	close(report[1]);
 	l->go_fd = go[1];
 	l->err_fd = report[0];
+	go[0] = go[1] = report[0] = report[1] = -1;	/* closed, or l's now */
+	/* the workload is held at its barrier: without a guard it is not started at all */
+	if (guard_start(l))
+		goto fail;
 	return 0;
 fail:
 	{
@@ -147,6 +218,7 @@ fail:
 			if (report[i] >= 0)
 				close(report[i]);
 		}
+		launch_abort(l);	/* a workload already forked: killed at its barrier */
 		fprintf(stderr, "migtrace: starting the workload failed: %s\n", strerror(-err));
 		return err;
 	}
@@ -183,14 +255,14 @@ int launch_signal(const struct launch *l, int sig)
 	return 0;
 }
 
-char launch_process_state(pid_t pid)
+/* The state letter in a /proc stat file; 0 when it cannot be read (the task is gone). */
+static char stat_state(const char *path)
 {
-	char path[64], buf[512], *close_paren;
+	char buf[512], *close_paren;
 	FILE *f;
 	size_t n;
 
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	f = fopen(path, "r");
+	f = fopen(path, "re");
 	if (!f)
 		return 0;
 	n = fread(buf, 1, sizeof(buf) - 1, f);
@@ -199,6 +271,43 @@ char launch_process_state(pid_t pid)
 	/* "pid (comm) S ...": comm may hold spaces and parentheses, the last ')' ends it */
 	close_paren = strrchr(buf, ')');
 	return close_paren && close_paren[1] == ' ' ? close_paren[2] : 0;
+}
+
+char launch_process_state(pid_t pid)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	return stat_state(path);
+}
+
+bool launch_process_alive(pid_t pid)
+{
+	char state = launch_process_state(pid), path[64];
+	bool alive = false;
+	struct dirent *e;
+	DIR *d;
+
+	if (!state || state == 'X')
+		return false;
+	if (state != 'Z')
+		return true;
+	/* A leader that called pthread_exit() is a zombie while its other threads run on. */
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	d = opendir(path);
+	if (!d)
+		return false;
+	while (!alive && (e = readdir(d))) {
+		char task[64 + sizeof(e->d_name)], s;
+
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(task, sizeof(task), "/proc/%d/task/%s/stat", (int)pid, e->d_name);
+		s = stat_state(task);
+		alive = s && s != 'Z' && s != 'X';
+	}
+	closedir(d);
+	return alive;
 }
 
 pid_t launch_tgid_of(pid_t tid)
@@ -225,11 +334,12 @@ void launch_abort(struct launch *l)
 		waitpid(l->pid, NULL, 0);
 		l->pid = -1;
 	}
-	if (l->go_fd > 0)
+	if (l->go_fd >= 0)
 		close(l->go_fd);
-	if (l->err_fd > 0)
+	if (l->err_fd >= 0)
 		close(l->err_fd);
 	l->go_fd = l->err_fd = -1;
+	launch_dismiss_guard(l);
 }
 
 int launch_exit_status(int wstatus)

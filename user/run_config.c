@@ -34,7 +34,8 @@ void run_config_default(struct run_config *c, enum run_kind kind)
 
 FILE *run_config_text(const struct run_config *c)
 {
-	return c->output && !strcmp(c->output, "-") ? stderr : stdout;
+	/* a run file on stdout, by any name, has it to itself */
+	return atomic_file_to_stdout(c->output) ? stderr : stdout;
 }
 
 /* Built-in workloads live beside the binary: .output/workloads/NAME in a build tree. */
@@ -194,7 +195,7 @@ static int resolve_pid(struct run_config *c)
 	pid_t tgid = launch_tgid_of((pid_t)c->pid);
 	char state = launch_process_state((pid_t)c->pid);
 
-	if (tgid < 0 || !state || state == 'Z' || state == 'X') {
+	if (tgid < 0 || !launch_process_alive(tgid)) {
 		fprintf(stderr, "migtrace run: -p %ld: no such process%s\n", c->pid,
 			state == 'Z' ? " (it has exited: a zombie not yet reaped)" : "");
 		return MT_EXIT_USAGE;

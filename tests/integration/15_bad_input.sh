@@ -88,6 +88,17 @@ bad val_ages_empty "--ages" validate --ages '' "${V[@]}"
 bad val_size_unit "'12Q'" validate --size 12Q "${V[@]}"
 bad val_output_missing_dir "$MT_TMP/nodir/v.json" validate -o "$MT_TMP/nodir/v.json"
 
+# an option's value given twice: the last would win without a word
+bad run_output_repeated "--output given twice" run -o "$MT_TMP/out/a.json" "${O[@]}" "${W[@]}"
+bad run_pid_repeated "--pid given twice ('1', then '2')" run -p 1 -p 2 "${O[@]}"
+bad run_cpus_repeated "--cpus given twice ('0', then '1')" run --cpus 0 -c 1 "${O[@]}" "${W[@]}"
+bad run_duration_repeated "--duration given twice" run -d 1s --duration 2s "${O[@]}" "${W[@]}"
+bad run_csv_repeated "--csv given twice" run --csv "$MT_TMP/out/a" --csv "$MT_TMP/out/b" "${W[@]}"
+bad cal_reps_repeated "--reps given twice ('3', then '4')" calibrate --reps 3 --reps 4 "${J[@]}"
+bad val_samples_repeated "--samples given twice" validate --samples 5 --samples 6 "${V[@]}"
+bad report_output_repeated "--output given twice" report "$MT_ROOT/tests/data/sample-run.json" \
+	-o "$MT_TMP/out/a.txt" -o "$MT_TMP/out/b.txt"
+
 # doctor and the command line itself
 bad doctor_argument "'extra'" doctor extra
 bad no_such_command "'frob'" frob

@@ -24,6 +24,20 @@ ln -s target.json "$MT_TMP/link.json"
 "$MT" run -o "$MT_TMP/link.json" -- true >/dev/null 2>&1
 check output_symlink_kept test -L "$MT_TMP/link.json"
 check output_symlink_target_written json "$MT_TMP/target.json" "'migrations' in d"
+ln -s made.json "$MT_TMP/dangling.json"
+"$MT" run -o "$MT_TMP/dangling.json" -- true >/dev/null 2>&1
+check output_dangling_symlink_kept test -L "$MT_TMP/dangling.json"
+check output_dangling_symlink_target_made json "$MT_TMP/made.json" "'migrations' in d"
+ln -s "$MT_TMP/no/such/dir/r.json" "$MT_TMP/dangling_nodir.json"
+out=$("$MT" run -o "$MT_TMP/dangling_nodir.json" -- touch "$MT_TMP/ran" 2>&1)
+check output_dangling_symlink_dir_refused_first bash -c '[ "$1" = 2 ] && [ ! -e "$2" ] && grep -q "directory .*/no/such/dir does not exist" <<<"$3"' _ $? "$MT_TMP/ran" "$out"
+# /dev/stdout leads to what the shell opened: `>> log` is appended to, not replaced, and
+# the run file has stdout to itself (as with -o -).
+echo "an earlier line" >"$MT_TMP/log"
+"$MT" run -o /dev/stdout -- echo from-the-workload >>"$MT_TMP/log" 2>/dev/null
+check output_dev_stdout_appends bash -c 'head -n 1 "$1" | grep -qx "an earlier line" && tail -n +2 "$1" | python3 -c "import json, sys; json.load(sys.stdin)"' _ "$MT_TMP/log"
+out=$("$MT" run -o /dev/fd/7 -- touch "$MT_TMP/ran" 2>&1 7</dev/null)
+check output_read_only_fd_refused_first bash -c '[ "$1" = 2 ] && [ ! -e "$2" ] && grep -q "descriptor 7 is open for reading only" <<<"$3"' _ $? "$MT_TMP/ran" "$out"
 
 # 2. Modes and owners: a replaced file keeps its mode, a new one follows the umask and, under
 #    sudo, belongs to the user who ran sudo.
@@ -82,6 +96,15 @@ kill -KILL "$mt"
 wait "$mt" 2>/dev/null
 sleep 0.5
 check sigkill_takes_workload bash -c "! $(declare -f alive); alive 'sleep 34'"
+# ... and what the workload started: PR_SET_PDEATHSIG reaches only the first process, the
+# guard the rest of its group.
+"$MT" run -- sh -c 'sleep 36; echo x' >/dev/null 2>&1 &
+mt=$!
+sleep 1
+kill -KILL "$mt"
+wait "$mt" 2>/dev/null
+sleep 0.5
+check sigkill_takes_grandchildren bash -c "! $(declare -f alive); alive 'sleep 36'"
 
 # 7. -p: a thread id is resolved to its process; a zombie is refused.
 python3 -c '
@@ -103,6 +126,15 @@ zombie=$(ps -o pid= --ppid "$parent" | tr -d ' ')
 out=$("$MT" run -p "$zombie" -d 1 2>&1)
 rc=$?
 check pid_zombie_refused bash -c '[ "$1" = 2 ] && grep -q "zombie" <<<"$2"' _ "$rc" "$out"
+wait
+# A leader that called pthread_exit() is a zombie while its thread runs on: traced to the end
+# of the process, not refused, not ended at once.
+"$MT_PROGS/leaderexit" 3 >"$MT_TMP/le.out" &
+for _ in $(seq 50); do [ -s "$MT_TMP/le.out" ] && break; sleep 0.1; done
+sleep 0.2
+"$MT" run -p "$(cat "$MT_TMP/le.out")" -o "$MT_TMP/le.json" >/dev/null 2>&1
+check pid_leader_exited_traced json "$MT_TMP/le.json" \
+	"d['meta']['duration_s'] > 2 and d['meta']['end_reason'] == 'process exited' and d['stats']['by_cause']['affinity'] > 100" "d['meta'], d['stats']['by_cause']"
 wait
 
 # 8. A bad --unit is one line and exit 2, before anything runs; a long command says where
@@ -172,3 +204,21 @@ for delay in 0.02 0.08 0.2; do
 done
 check sigint_early_no_programs bash -c 'for _ in $(seq 20); do bpftool prog show 2>/dev/null | grep -qE "name mt_[a-z_]+ " || exit 0; sleep 0.1; done; exit 1'
 check sigint_early_no_tmp bash -c '! ls -A "$1" | grep -q "^\.early\.json\."' _ "$MT_TMP"
+
+# 12. A signal while a file's temporary exists (strace holds its fsync 2 s) waits for the
+#     rename: the file whole, no temporary left, then the signal's usual end (calibrate has
+#     no handler of its own: it once left .c.json.XXXXXX behind).
+if command -v strace >/dev/null; then
+	mkdir -p "$MT_TMP/sig"
+	strace -o /dev/null -e trace=fsync -e inject=fsync:delay_enter=2000000 \
+		"$MT" calibrate --reps 3 --json "$MT_TMP/sig/c.json" >/dev/null 2>&1 &
+	st=$!
+	for _ in $(seq 100); do ls -A "$MT_TMP/sig" | grep -q '^\.c\.json\.' && break; sleep 0.1; done
+	kill -HUP "$(pgrep -P "$st")"
+	wait "$st" 2>/dev/null	# not bash's "Hangup" line: that death is the expected one
+	rc=$?
+	check sighup_while_writing_file_whole json "$MT_TMP/sig/c.json" "'hot_time_ns' in d"
+	check sighup_while_writing_no_tmp bash -c '[ "$1" = 129 ] && ! ls -A "$2" | grep -q "^\.c\.json\."' _ "$rc" "$MT_TMP/sig"
+else
+	fail sighup_while_writing "strace is not installed (make deps)"
+fi

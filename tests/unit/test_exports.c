@@ -99,6 +99,24 @@ static void test_whatif(void **state)
 	run_free(r);
 }
 
+/* A cell's age as a run file may give it, beyond int64_t or not a number: never hot.
+ * fuzz_run_file found an age of 5e21 ns taken as INT64_MIN, hot at every threshold. */
+static void test_whatif_age_out_of_range(void **state)
+{
+	const int64_t t[] = { 10000000, -1 };
+	struct run *r = model();
+	struct whatif w;
+
+	(void)state;
+	r->corr.cells[1].age_ns = 5e21;
+	r->corr.cells[2].age_ns = NAN;
+	whatif_compute(r, t, 2, &w);
+	assert_int_equal(w.row[0].cost_cells, 1);
+	assert_int_equal(w.row[0].cost_units, 4);
+	assert_int_equal(w.row[1].cost_cells, 3);	/* -1: all hot, whatever the age */
+	run_free(r);
+}
+
 /* What a renderer wrote, as a string the caller frees. */
 static char *capture(const struct run *r, int what, const struct whatif *w)
 {
@@ -180,6 +198,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_whatif),
+		cmocka_unit_test(test_whatif_age_out_of_range),
 		cmocka_unit_test(test_openmetrics),
 		cmocka_unit_test(test_csv),
 		cmocka_unit_test(test_perfetto_empty),
