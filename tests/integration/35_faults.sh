@@ -88,23 +88,22 @@ wait "$mt"
 check sighup_ends_run json "$MT_TMP/hup.json" "d['meta']['exit_status'] == 129 and 'Hangup' in d['meta']['end_reason']" "d['meta']"
 check sighup_no_survivor bash -c "! $(declare -f alive); alive 'sleep 33'"
 
-# 6. SIGKILL of migtrace takes the workload with it.
-"$MT" run -- sleep 34 >/dev/null 2>&1 &
-mt=$!
-sleep 1
-kill -KILL "$mt"
-wait "$mt" 2>/dev/null
-sleep 0.5
-check sigkill_takes_workload bash -c "! $(declare -f alive); alive 'sleep 34'"
-# ... and what the workload started: PR_SET_PDEATHSIG reaches only the first process, the
-# guard the rest of its group.
-"$MT" run -- sh -c 'sleep 36; echo x' >/dev/null 2>&1 &
-mt=$!
-sleep 1
-kill -KILL "$mt"
-wait "$mt" 2>/dev/null
-sleep 0.5
-check sigkill_takes_grandchildren bash -c "! $(declare -f alive); alive 'sleep 36'"
+# 6. SIGKILL of migtrace takes the workload with it, and what the workload started:
+#    PR_SET_PDEATHSIG reaches only the first process, the guard the rest of its group.
+# sigkill_case NAME PATTERN CMD...: migtrace killed 1 s into CMD; no process matching PATTERN
+sigkill_case() {
+	local name=$1 pattern=$2 mt
+	shift 2
+	"$MT" run -- "$@" >/dev/null 2>&1 &
+	mt=$!
+	sleep 1
+	kill -KILL "$mt"
+	wait "$mt" 2>/dev/null
+	sleep 0.5
+	check "$name" bash -c "! $(declare -f alive); alive '$pattern'"
+}
+sigkill_case sigkill_takes_workload 'sleep 34' sleep 34
+sigkill_case sigkill_takes_grandchildren 'sleep 36' sh -c 'sleep 36; echo x'
 
 # 7. -p: a thread id is resolved to its process; a zombie is refused.
 python3 -c '
