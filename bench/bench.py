@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """make bench: what migtrace costs, beside perf sched, bpftrace and no tracing.
 
-Two passes, both interleaved, the order of the configurations rotated every repetition:
+Four passes, each interleaved, the order of the configurations rotated every repetition:
 
   1. throughput: every configuration runs every workload --reps times with bpf_stats off
      (bpf_stats adds two sched_clock() reads to every program run, ~70 ns here, which
