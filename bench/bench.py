@@ -302,6 +302,8 @@ def run_one(config, workload, tmp, with_stats):
         else:
             argv, ready = background_tool(config, tmp, json_path)
             bg = Background(argv, ready, tmp, config)
+            if config.startswith("bpftrace"):
+                wait_perf_attached(bg)
             before = prog_stats() if with_stats else None
             text, ru, _ = run_measured(cmd)
             after = prog_stats() if with_stats else None
@@ -353,6 +355,26 @@ def background_tool(config, tmp, json_path):
     return ["bpftrace", "-e", script], "Attaching"
 
 
+def wait_perf_attached(bg, tracepoints=("sched_switch", "sched_migrate_task"), timeout_s=30.0):
+    """bpftrace says "Attaching" before it attaches: waits until bpftool lists its programs
+    on the tracepoints (a classic tracepoint's probe is registered when the perf event is
+    opened, before its program is set), so that what follows comes after them."""
+    deadline = time.monotonic() + timeout_s
+    while True:
+        out = subprocess.run(["bpftool", "-j", "perf", "show"], capture_output=True, text=True)
+        try:
+            seen = {e.get("tracepoint") for e in json.loads(out.stdout or "[]")
+                    if e.get("pid") == bg.proc.pid}
+        except ValueError:
+            seen = set()
+        if set(tracepoints) <= seen:
+            return
+        if bg.proc.poll() is not None or time.monotonic() > deadline:
+            raise BenchError("%s never attached to %s (bpftool perf show: %s)" % (
+                bg.name, ", ".join(tracepoints), out.stdout.strip()[-300:]))
+        time.sleep(0.02)
+
+
 def open_gate(path, proc, timeout_s=30.0):
     """Opens the FIFO the held workload waits on, and so releases it."""
     deadline = time.monotonic() + timeout_s
@@ -386,6 +408,8 @@ def run_bracketed(config, workload, tmp):
         elif config != "bracket":
             argv, ready = background_tool(config, tmp, json_path)
             tool = Background(argv, ready, tmp, config)
+            if config.startswith("bpftrace"):
+                wait_perf_attached(tool)	# its probes must be inside the bracket
         br.proc.send_signal(signal.SIGUSR1)
         br.wait_for("closed")
         if config == "migtrace":
