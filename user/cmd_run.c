@@ -54,7 +54,7 @@ static const struct argp_option opts[] = {
 	  "atomically; '-': to stdout, the text then goes to stderr", 0 },
 	{ "user", 'u', "NAME", 0, "Run the workload as user NAME", 0 },
 	{ "hot-ns", OPT_HOT, "NS", 0, "Judge hotness at NS instead of the kernel's value", 0 },
-	{ "ringbuf", OPT_RINGBUF, "SIZE", 0, "Ring-buffer size, a power of two (default 1M)", 0 },
+	{ "ringbuf", OPT_RINGBUF, "SIZE", 0, "Ring-buffer size, a power of two (default 32K a CPU, from 64K to 1M)", 0 },
 	{ "unit", OPT_UNIT, "BINARY:FUNCTION", 0, "Time every call of FUNCTION as a unit of work "
 	  "(uprobe + uretprobe); automatic for cachewalk", 0 },
 	{ "max-records", OPT_MAXREC, "N", 0, "Keep at most N migration and N unit records for "
