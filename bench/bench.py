@@ -300,10 +300,7 @@ def run_one(config, workload, tmp, with_stats):
             res["dropped"] = sum(int(x) for x in lost)
             os.unlink(data)
         else:
-            argv, ready = background_tool(config, tmp, json_path)
-            bg = Background(argv, ready, tmp, config)
-            if config.startswith("bpftrace"):
-                wait_perf_attached(bg)
+            bg = start_background_tool(config, tmp, json_path)
             before = prog_stats() if with_stats else None
             text, ru, _ = run_measured(cmd)
             after = prog_stats() if with_stats else None
@@ -345,14 +342,17 @@ def run_one(config, workload, tmp, with_stats):
     return res
 
 
-def background_tool(config, tmp, json_path):
-    """argv and ready line of a tracer that runs beside the workload."""
+def start_background_tool(config, tmp, json_path):
+    """A tracer that runs beside the workload, started and attached."""
     if config == "migtrace-other":
-        return [MIGTRACE, "run", "-o", json_path, "--", "sleep", "3600"], "Tracing migrations"
+        return Background([MIGTRACE, "run", "-o", json_path, "--", "sleep", "3600"],
+                          "Tracing migrations", tmp, config)
     if config == "bpf-empty":
-        return [FLOOR], "attached"
+        return Background([FLOOR], "attached", tmp, config)
     script = BPFTRACE_SAME if config == "bpftrace-same" else BPFTRACE_COUNT
-    return ["bpftrace", "-e", script], "Attaching"
+    bg = Background(["bpftrace", "-e", script], "Attaching", tmp, config)
+    wait_perf_attached(bg)
+    return bg
 
 
 def wait_perf_attached(bg, tracepoints=("sched_switch", "sched_migrate_task"), timeout_s=30.0):
@@ -406,10 +406,7 @@ def run_bracketed(config, workload, tmp):
                                'read _ < "$0"; exec "$@"', gate] + cmd,
                               "Tracing migrations", tmp, config)
         elif config != "bracket":
-            argv, ready = background_tool(config, tmp, json_path)
-            tool = Background(argv, ready, tmp, config)
-            if config.startswith("bpftrace"):
-                wait_perf_attached(tool)	# its probes must be inside the bracket
+            tool = start_background_tool(config, tmp, json_path)	# inside the bracket
         br.proc.send_signal(signal.SIGUSR1)
         br.wait_for("closed")
         if config == "migtrace":
@@ -438,6 +435,12 @@ def run_bracketed(config, workload, tmp):
         res["br_ns_per_" + key] = totals[key]["sum_ns"] / ev if ev else None
         res["br_events_" + key] = ev
     return res
+
+
+def paired_diff(runs, base, key):
+    """summarize() of run - base for key, each run paired with the base of its repetition."""
+    return summarize([r[key] - b[key] if r.get(key) is not None and b.get(key) is not None
+                      else None for r, b in zip(runs, base)])
 
 
 def rotated(items, k):
@@ -596,9 +599,7 @@ def main():
                 if srun and any(r.get(m) is not None for r in srun):
                     fig[m] = summarize([r.get(m) for r in srun])
                     if c != "bpf-empty":
-                        fig[m + "_net"] = summarize([
-                            r[m] - f[m] if r.get(m) is not None and f.get(m) is not None
-                            else None for r, f in zip(srun, floor)])
+                        fig[m + "_net"] = paired_diff(srun, floor, m)
                     fig[m.replace("ns_per", "runs")] = summarize(
                         [r.get(m.replace("ns_per", "runs")) for r in srun])
             # pass 4: all of the per-event cost, bracketed; minus the bracket alone, and
@@ -609,19 +610,15 @@ def main():
                 m = "br_ns_per_" + key
                 if c == "bracket" or not brun:
                     continue
-                fig["full_ns_per_" + key] = summarize([
-                    r[m] - a[m] if r.get(m) is not None and a.get(m) is not None else None
-                    for r, a in zip(brun, alone)])
+                fig["full_ns_per_" + key] = paired_diff(brun, alone, m)
                 if c != "bpf-empty":
-                    fig["full_ns_per_%s_net" % key] = summarize([
-                        r[m] - e[m] if r.get(m) is not None and e.get(m) is not None
-                        else None for r, e in zip(brun, empty)])
+                    fig["full_ns_per_%s_net" % key] = paired_diff(brun, empty, m)
             if fig:
                 wres["configs"][c] = fig
             for m in ("ratio", "ns_per_switch", "ns_per_switch_net", "ns_per_migrate",
                       "ns_per_migrate_net", "full_ns_per_switch", "full_ns_per_switch_net",
-                      "full_ns_per_migrate", "full_ns_per_migrate_net", "user_cpu_pct", "user_cpu_pct_tracing", "rss_kib",
-                      "bytes_written", "dropped"):
+                      "full_ns_per_migrate", "full_ns_per_migrate_net", "user_cpu_pct",
+                      "user_cpu_pct_tracing", "rss_kib", "bytes_written", "dropped"):
                 if m in fig and fig[m]:
                     if m == "ratio" and c == "none":
                         continue
@@ -639,9 +636,7 @@ def main():
             for m in ("ns_per_switch", "ns_per_migrate"):
                 fig[m] = summarize([r.get(m) for r in srun])
                 if c != "bpf-empty":
-                    fig[m + "_net"] = summarize([
-                        r[m] - f[m] if r.get(m) is not None and f.get(m) is not None
-                        else None for r, f in zip(srun, floor)])
+                    fig[m + "_net"] = paired_diff(srun, floor, m)
                     if fig[m + "_net"]:
                         lines.append("bench: %s %s %s_net %s" % (
                             c, w, m, fmt(fig[m + "_net"]["median"], 1)))
@@ -740,8 +735,8 @@ def print_table(results, workloads):
         for c, fig in results["workloads"][w]["configs"].items():
             if "full_ns_per_switch" not in fig:
                 continue
-            vals = [fig.get(m, {}) or {} for m in ("full_ns_per_switch", "full_ns_per_switch_net",
-                                                   "full_ns_per_migrate", "full_ns_per_migrate_net")]
+            vals = [fig.get(m) or {} for m in ("full_ns_per_switch", "full_ns_per_switch_net",
+                                               "full_ns_per_migrate", "full_ns_per_migrate_net")]
             print("    %-36s" % c + "".join("%10s" % fmt(v.get("median"), 1) for v in vals))
     if results.get("scaling"):
         print("\nper-event cost as the tasks grow (bpf_stats, net of bpf-empty; median ns):")
