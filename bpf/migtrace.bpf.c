@@ -5,10 +5,10 @@
  * Design.  Every handler first decides whether the task is traced, and for the tasks that
  * are not (nearly all of them, on every context switch of the machine) that must cost next
  * to nothing: one load of p->tgid and one bit test in traced_tgid_bits, no helper call, no
- * map lookup.  Only a task whose tgid bit is set goes on to its task storage (created at its
- * first sight, or at fork for the workload's children), which holds the verdict and per task
- * when it was last switched in and out, whether that switch-out was involuntary, and its run
- * time since the last migration.  Counters and histograms are per CPU, so the hot paths use
+ * map lookup.  Only a task whose tgid bit is set goes on to its state (the slot of its pid,
+ * or task storage: see `slots`; claimed at its first sight, or at fork for the workload's
+ * children), which holds the verdict and per task when it was last switched in and out,
+ * whether that switch-out was involuntary, and its run time since the last migration.  Counters and histograms are per CPU, so the hot paths use
  * no atomics and share no cache lines between CPUs.
  *
  * Age.  sched_migrate_task fires in set_task_cpu() before the src != dst test, so src == dst
@@ -55,12 +55,11 @@ const volatile bool offcpu_records = false;	/* the workload logs its own units *
 /* --unit's probes will be attached: only then do migrations note what the next unit record
  * needs, in the task's colder fields. */
 const volatile bool unit_probes = false;
+const volatile __u32 slot_mask = 0;		/* slots' max_entries - 1, a power of two */
 
 /*
- * Per traced task.  The fields every switch and migration touches come first and take 56
- * bytes: the kernel puts a task-storage value 8 bytes into a cache line of its own (after
- * the map pointer the lookup checks), so they and the lookup share one line.  The unit
- * fields after them are touched only with --unit's probes.
+ * Per traced task, what every switch and migration touches: 56 bytes, which with the
+ * owner's address make one 64-byte slot of `slots` (below).
  */
 struct task_ctx {
 	__u64 switched_in_ns;
@@ -69,31 +68,37 @@ struct task_ctx {
 	__u64 wakeup_clock_ns;		/* rq->clock at a pending sched_wakeup, 0 when none */
 	/* completeness: what the kernel counted against what we saw */
 	__u64 nr_mig_seen;		/* p->se.nr_migrations when last checked */
-	__s32 expect_cpu;		/* where the task runs next by our records; -1 unknown */
+	__s32 expect_cpu;		/* where the task runs next by our records (a new task:
+					 * where it was forked); -1 unknown */
 	__u8 tracked;
 	__u8 preempted;			/* last switch-out was involuntary */
 	__u8 new_task;			/* forked, not yet woken */
 	__u8 await_exec;		/* launched workload: traced from its execve on */
 	__u32 migs_since;		/* migrations since the last unit boundary */
 	__u32 switches_since;		/* switch-outs since the last unit boundary */
-	/* 56 bytes: the line ends here */
-	__s32 fork_cpu;			/* CPU at fork, until wake_up_new_task placed it */
-	/* units (uprobe/uretprobe on the unit function) */
-	__u32 unit_depth;		/* nesting of the unit function: only the outermost counts */
-	__u32 migs_before;		/* snapshot at unit entry */
-	__u32 switches_before;
-	__u64 unit_start_ns;
-	__u64 unit_tag;
-	__u64 unit_nominal_ns;
-	__u64 unit_prev_end_ns;
-	__u64 last_off_before_ns;	/* the last off-CPU period, at unit entry */
-	__u32 unit_cpu;
-	__u16 mig_src_cpu;
-	__u16 mig_dst_cpu;
-	__u64 mig_age_ns;		/* the last migration of the task */
-	__u64 mig_ts_ns;
-	__u8 mig_cause;
 };
+
+/*
+ * The task's state lives in the slot of its pid (pid & slot_mask), claimed at first sight
+ * and given back when the task is freed; a task whose slot another live task holds (pid_max
+ * above the slot count) keeps it in task storage instead.  A slot is one cache line: with
+ * the pid, which shares the tgid's line, it is found without a helper call, where task
+ * storage costs the call and three lines (the task's storage pointer, the storage's cache
+ * array, the value), each cold when hundreds of tasks take turns.  BPF_F_MMAPABLE: the
+ * values then start on a page, so no slot straddles two lines.  User space sizes it.
+ */
+struct task_slot {
+	__u64 owner;			/* the task_struct's address; 0: free */
+	struct task_ctx ctx;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(map_flags, BPF_F_MMAPABLE);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct task_slot);
+} slots SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
@@ -101,6 +106,31 @@ struct {
 	__type(key, int);
 	__type(value, struct task_ctx);
 } tasks SEC(".maps");
+
+/* With --unit's probes only: the unit in progress and the last migration before it. */
+struct unit_ctx {
+	__u32 unit_depth;		/* nesting of the unit function: only the outermost counts */
+	__u32 migs_before;		/* snapshot at unit entry */
+	__u32 switches_before;
+	__u32 unit_cpu;
+	__u64 unit_start_ns;
+	__u64 unit_tag;
+	__u64 unit_nominal_ns;
+	__u64 unit_prev_end_ns;
+	__u64 last_off_before_ns;	/* the last off-CPU period, at unit entry */
+	__u64 mig_age_ns;		/* the last migration of the task */
+	__u64 mig_ts_ns;
+	__u16 mig_src_cpu;
+	__u16 mig_dst_cpu;
+	__u8 mig_cause;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, struct unit_ctx);
+} unit_tasks SEC(".maps");
 
 /* tgids to trace, filled by user space before attach: MT_TRACK_NOW or MT_TRACK_AT_EXEC. */
 struct {
@@ -142,7 +172,7 @@ struct {
 /*
  * The pre-filter: bit tgid % 64 of word tgid / 64 is set for the tgids that may be traced:
  * by user space for the workload, by mt_fork for the processes it forks.  A set bit only
- * sends the task on to its task storage, which decides, so a stale bit (a tgid reused after
+ * sends the task on to its state (ctx_of), which decides, so a stale bit (a tgid reused after
  * its process exited) costs that lookup and nothing else.  512 KiB, in its own section.
  */
 __u64 traced_tgid_bits[MT_TGID_WORDS] SEC(".data.filter") = {};
@@ -241,6 +271,44 @@ static __always_inline void start_count(struct task_struct *p, struct task_ctx *
 	t->nr_mig_seen = p->se.nr_migrations;
 }
 
+/* The slot of the task's pid, whoever holds it. */
+static __always_inline struct task_slot *slot_of(struct task_struct *p)
+{
+	__u32 idx = p->pid & slot_mask;
+
+	return bpf_map_lookup_elem(&slots, &idx);
+}
+
+/* The task's state: in its slot if it holds it, else in its task storage; NULL if none. */
+static __always_inline struct task_ctx *ctx_of(struct task_struct *p)
+{
+	struct task_slot *s = slot_of(p);
+
+	if (s && s->owner == (__u64)p)
+		return &s->ctx;
+	return bpf_task_storage_get(&tasks, p, 0, 0);
+}
+
+/*
+ * A state for a task that has none: its slot if free (a free slot is all zeroes, see
+ * mt_free), else task storage.  NULL when task storage refuses to create an entry while
+ * another program on this CPU holds its lock (an event nested in a uprobe program, say):
+ * counted, so that a gap in the records can be told.
+ */
+static __always_inline struct task_ctx *ctx_new(struct task_struct *p)
+{
+	struct task_slot *s = slot_of(p);
+	struct task_ctx *t;
+	struct mt_counts *c;
+
+	if (s && __sync_val_compare_and_swap(&s->owner, 0, (__u64)p) == 0)
+		return &s->ctx;
+	t = bpf_task_storage_get(&tasks, p, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
+	if (!t && (c = this_cpu_counts()))
+		c->stats.storage_busy++;
+	return t;
+}
+
 /* The traced-task filter: the first thing every handler does. */
 static __always_inline struct task_ctx *traced(struct task_struct *p)
 {
@@ -251,22 +319,15 @@ static __always_inline struct task_ctx *traced(struct task_struct *p)
 
 	if (!maybe_traced(p))
 		return NULL;
-	t = bpf_task_storage_get(&tasks, p, 0, 0);
+	t = ctx_of(p);
 	if (t)
 		return t->tracked ? t : NULL;
-	/* First sight: decide once, and remember the answer in the task's storage. */
+	/* First sight: decide once, and remember the answer in the task's state. */
 	tgid = p->tgid;
 	mode = bpf_map_lookup_elem(&tracked_tgids, &tgid);
-	t = bpf_task_storage_get(&tasks, p, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
-	if (!t) {
-		/* Task storage refuses to create an entry while another program on this CPU
-		 * holds its lock (an event nested in a uprobe program, say): counted, so that
-		 * a gap in the records can be told. */
-		if ((c = this_cpu_counts()))
-			c->stats.storage_busy++;
+	t = ctx_new(p);
+	if (!t)
 		return NULL;
-	}
-	t->fork_cpu = -1;
 	start_count(p, t);
 	t->tracked = mode && *mode == MT_TRACK_NOW;
 	/* A workload held at migtrace's barrier is traced from its exec: the wake-up at the
@@ -383,11 +444,16 @@ static __always_inline void emit(struct task_struct *p, struct task_ctx *t,
 	/* for the next unit record: the join of migrations with units */
 	t->migs_since++;
 	if (unit_probes) {
-		t->mig_age_ns = age_ns;
-		t->mig_ts_ns = now;
-		t->mig_src_cpu = src;
-		t->mig_dst_cpu = dst;
-		t->mig_cause = cause;
+		struct unit_ctx *u = bpf_task_storage_get(&unit_tasks, p, 0,
+							  BPF_LOCAL_STORAGE_GET_F_CREATE);
+
+		if (u) {
+			u->mig_age_ns = age_ns;
+			u->mig_ts_ns = now;
+			u->mig_src_cpu = src;
+			u->mig_dst_cpu = dst;
+			u->mig_cause = cause;
+		}
 	}
 
 	r = bpf_ringbuf_reserve(&events, sizeof(*r), 0);
@@ -620,14 +686,13 @@ int BPF_PROG(mt_fork, struct task_struct *parent, struct task_struct *child)
 	if (!traced(parent) || !(c = this_cpu_counts()))
 		return 0;
 	/* Children of traced tasks are traced, whatever their tgid. */
-	t = bpf_task_storage_get(&tasks, child, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
+	t = ctx_new(child);
 	if (!t)
 		return 0;
 	mark_tgid(child->tgid);
 	t->tracked = 1;
 	t->new_task = 1;
-	t->fork_cpu = task_cpu_of(child);
-	start_count(child, t);
+	start_count(child, t);	/* expect_cpu: the CPU it was forked on */
 	c->stats.tracked_tasks++;
 	return 0;
 }
@@ -640,7 +705,7 @@ int BPF_PROG(mt_exec, struct task_struct *p, pid_t old_pid, struct linux_binprm 
 
 	if (!maybe_traced(p) || !(c = this_cpu_counts()))
 		return 0;
-	t = bpf_task_storage_get(&tasks, p, 0, 0);
+	t = ctx_of(p);
 	if (!t || !t->await_exec)
 		return 0;
 	t->await_exec = 0;
@@ -665,8 +730,8 @@ int BPF_PROG(mt_wakeup_new, struct task_struct *p)
 	t->wakeup_clock_ns = rq_clock_of(p);
 	cpu = task_cpu_of(p);
 	/* wake_up_new_task() placed it with __set_task_cpu(): no sched_migrate_task. */
-	if (t->new_task && t->fork_cpu >= 0 && cpu != (__u32)t->fork_cpu)
-		emit(p, t, c, t->fork_cpu, cpu, MT_CAUSE_FORK, MT_STATE_NEW, 0, 0, now, 0, -1);
+	if (t->new_task && t->expect_cpu >= 0 && cpu != (__u32)t->expect_cpu)
+		emit(p, t, c, t->expect_cpu, cpu, MT_CAUSE_FORK, MT_STATE_NEW, 0, 0, now, 0, -1);
 	t->new_task = 0;
 	t->expect_cpu = cpu;	/* __set_task_cpu(): not counted in se.nr_migrations either */
 	return 0;
@@ -679,18 +744,23 @@ int BPF_PROG(mt_wakeup_new, struct task_struct *p)
  */
 static __always_inline int unit_enter(__u64 tag, __u64 nominal_ns)
 {
-	struct task_ctx *t = traced(bpf_get_current_task_btf());
+	struct task_struct *cur = bpf_get_current_task_btf();
+	struct task_ctx *t = traced(cur);
+	struct unit_ctx *u;
 
-	if (!t || t->unit_depth++)
+	if (!t)
 		return 0;
-	t->unit_start_ns = bpf_ktime_get_ns();
-	t->unit_cpu = bpf_get_smp_processor_id();
-	t->unit_tag = tag;
-	t->unit_nominal_ns = nominal_ns;
-	t->migs_before = t->migs_since;
-	t->switches_before = t->switches_since;
+	u = bpf_task_storage_get(&unit_tasks, cur, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
+	if (!u || u->unit_depth++)
+		return 0;
+	u->unit_start_ns = bpf_ktime_get_ns();
+	u->unit_cpu = bpf_get_smp_processor_id();
+	u->unit_tag = tag;
+	u->unit_nominal_ns = nominal_ns;
+	u->migs_before = t->migs_since;
+	u->switches_before = t->switches_since;
 	/* running: the last off-CPU period ended at its switch-in */
-	t->last_off_before_ns = t->switched_out_ns && t->switched_in_ns > t->switched_out_ns ?
+	u->last_off_before_ns = t->switched_out_ns && t->switched_in_ns > t->switched_out_ns ?
 					t->switched_in_ns - t->switched_out_ns : 0;
 	t->migs_since = 0;
 	t->switches_since = 0;
@@ -709,10 +779,14 @@ int BPF_KRETPROBE(mt_unit_exit)
 	struct task_struct *cur = bpf_get_current_task_btf();
 	struct task_ctx *t = traced(cur);
 	struct mt_counts *c;
+	struct unit_ctx *uc;
 	struct mt_unit *u;
 	__u64 now;
 
-	if (!t || !t->unit_depth || --t->unit_depth || !(c = this_cpu_counts()))
+	if (!t)
+		return 0;
+	uc = bpf_task_storage_get(&unit_tasks, cur, 0, 0);
+	if (!uc || !uc->unit_depth || --uc->unit_depth || !(c = this_cpu_counts()))
 		return 0;
 	now = bpf_ktime_get_ns();
 	u = bpf_ringbuf_reserve(&events, sizeof(*u), 0);
@@ -724,29 +798,49 @@ int BPF_KRETPROBE(mt_unit_exit)
 	u->kind = MT_REC_UNIT;
 	u->pid = cur->pid;
 	u->tgid = cur->tgid;
-	u->cpu_start = t->unit_cpu;
+	u->cpu_start = uc->unit_cpu;
 	u->cpu_end = bpf_get_smp_processor_id();
-	u->start_ns = t->unit_start_ns;
+	u->start_ns = uc->unit_start_ns;
 	u->end_ns = now;
-	u->prev_end_ns = t->unit_prev_end_ns;
-	u->tag = t->unit_tag;
-	u->nominal_age_ns = t->unit_nominal_ns;
-	u->migs_before = t->migs_before;
-	u->switches_before = t->switches_before;
+	u->prev_end_ns = uc->unit_prev_end_ns;
+	u->tag = uc->unit_tag;
+	u->nominal_age_ns = uc->unit_nominal_ns;
+	u->migs_before = uc->migs_before;
+	u->switches_before = uc->switches_before;
 	u->migs_during = t->migs_since;
 	u->switches_during = t->switches_since;
-	u->last_off_ns = t->last_off_before_ns;
-	u->mig_age_ns = t->mig_age_ns;
-	u->mig_ts_ns = t->mig_ts_ns;
-	u->mig_src_cpu = t->mig_src_cpu;
-	u->mig_dst_cpu = t->mig_dst_cpu;
-	u->mig_cause = t->mig_cause;
+	u->last_off_ns = uc->last_off_before_ns;
+	u->mig_age_ns = uc->mig_age_ns;
+	u->mig_ts_ns = uc->mig_ts_ns;
+	u->mig_src_cpu = uc->mig_src_cpu;
+	u->mig_dst_cpu = uc->mig_dst_cpu;
+	u->mig_cause = uc->mig_cause;
 	/* units is updated atomically, so its value here is not this CPU's own: query always */
 	bpf_ringbuf_submit(u, rb_flags(0));
 	__sync_fetch_and_add(&c->stats.units, 1);
 out:
-	t->unit_prev_end_ns = now;
+	uc->unit_prev_end_ns = now;
 	t->migs_since = 0;
 	t->switches_since = 0;
+	return 0;
+}
+
+/*
+ * A task is freed (its last reference dropped, after an RCU grace period): its slot, zeroed,
+ * is free for the next task with a pid of that slot.  Zeroed first, freed last, so a slot
+ * claimed is all zeroes.  Task storage frees itself with the task.
+ */
+SEC("tp_btf/sched_process_free")
+int BPF_PROG(mt_free, struct task_struct *p)
+{
+	struct task_slot *s;
+
+	if (!maybe_traced(p))
+		return 0;
+	s = slot_of(p);
+	if (!s || s->owner != (__u64)p)
+		return 0;
+	__builtin_memset(&s->ctx, 0, sizeof(s->ctx));
+	__sync_lock_test_and_set(&s->owner, 0);	/* an exchange: ordered after the zeroes */
 	return 0;
 }

@@ -34,8 +34,44 @@ static int handle_record(void *ctx, void *data, size_t len)
 	return 0;
 }
 
+/*
+ * The slots of per-task state (bpf/migtrace.bpf.c, `slots`): one per pid up to pid_max,
+ * a power of two, at most 64 Ki (4 MiB); a task whose pid shares its slot with another
+ * live traced task's keeps its state in task storage instead.  MIGTRACE_TASK_SLOTS=N (a
+ * power of two) sets the count, so that tests can send tasks down that second path.
+ */
+#define TRACER_MAX_SLOTS (1u << 16)
+
+static __u32 task_slot_count(void)
+{
+	const char *forced = getenv("MIGTRACE_TASK_SLOTS");
+	unsigned long pid_max = TRACER_MAX_SLOTS;
+	FILE *f;
+	__u32 n = 1024;
+
+	if (forced) {
+		char *end;
+		unsigned long v = strtoul(forced, &end, 10);
+
+		if (*forced && !*end && v && v <= TRACER_MAX_SLOTS && !(v & (v - 1)))
+			return (__u32)v;
+		fprintf(stderr, "migtrace: MIGTRACE_TASK_SLOTS=%s is not a power of two from 1 "
+			"to %u: ignored\n", forced, TRACER_MAX_SLOTS);
+	}
+	f = fopen("/proc/sys/kernel/pid_max", "r");
+	if (f) {
+		if (fscanf(f, "%lu", &pid_max) != 1)
+			pid_max = TRACER_MAX_SLOTS;
+		fclose(f);
+	}
+	while (n < pid_max && n < TRACER_MAX_SLOTS)
+		n *= 2;
+	return n;
+}
+
 int tracer_load(struct tracer *tr, const struct tracer_opts *o)
 {
+	__u32 nr_slots = task_slot_count();
 	int err;
 
 	memset(tr, 0, sizeof(*tr));
@@ -65,12 +101,15 @@ int tracer_load(struct tracer *tr, const struct tracer_opts *o)
 	tr->skel->rodata->hot_ns = o->hot_ns;
 	tr->skel->rodata->offcpu_records = o->on_offcpu != NULL;
 	tr->skel->rodata->unit_probes = o->unit_probes;
+	tr->skel->rodata->slot_mask = nr_slots - 1;
 	if (o->ringbuf_bytes)
 		tr->skel->rodata->wakeup_bytes = o->ringbuf_bytes / 4;
 	for (int cpu = 0; cpu < tr->nr_cpus && cpu < 1024; cpu++)
 		tr->skel->rodata->cpu_node[cpu] = o->cpu_node ? o->cpu_node[cpu] : 0;
 	err = bpf_map__set_max_entries(tr->skel->maps.cpu_pairs,
 				       (__u32)(tr->nr_cpus * tr->nr_cpus));
+	if (!err)
+		err = bpf_map__set_max_entries(tr->skel->maps.slots, nr_slots);
 	if (!err && o->ringbuf_bytes)
 		err = bpf_map__set_max_entries(tr->skel->maps.events, (__u32)o->ringbuf_bytes);
 	if (err) {

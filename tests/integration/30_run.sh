@@ -112,6 +112,20 @@ for f in sleep run fam lb active wake; do
 		"d['stats']['completeness'], d['stats']['by_cause']"
 done
 
+# 4b. Per-task state that finds its pid's slot taken lives in task storage: with one slot,
+#     every task but one goes there, and threads, children and completeness are unchanged.
+MIGTRACE_TASK_SLOTS=1 "$MT" run --cpus 0,1 -o "$MT_TMP/fam1.json" -- "$MT_PROGS/family" 5 7 \
+	>"$MT_TMP/fam1.out" 2>&1
+tid=$(awk '/^thread/ {print $2}' "$MT_TMP/fam1.out")
+cpid=$(awk '/^child/ {print $2}' "$MT_TMP/fam1.out")
+check task_storage_path_thread_child json "$MT_TMP/fam1.json" \
+	"len([m for m in d['migrations'] if m['pid'] == $tid and m['cause'] == 'affinity']) == 5 and len([m for m in d['migrations'] if m['pid'] == $cpid and m['cause'] == 'affinity']) == 7" \
+	"[(m['pid'], m['cause']) for m in d['migrations']], open('$MT_TMP/fam1.out').read()[-600:]"
+MIGTRACE_TASK_SLOTS=1 "$MT" run -o "$MT_TMP/hb1.json" -- hackbench -g 2 -l 100 >"$MT_TMP/hb1.out" 2>&1
+check task_storage_path_hackbench json "$MT_TMP/hb1.json" \
+	"d['stats']['completeness']['difference'] == 0 and d['stats']['completeness']['kernel_counted'] > 0 and d['stats']['traced_tasks'] >= 80" \
+	"d['stats'], open('$MT_TMP/hb1.out').read()[-600:]"
+
 # 5. Against perf sched and bpftrace on the same run.  perf sched record keeps every
 #    sched_migrate_task; those of the workload's tasks with orig_cpu != dest_cpu are its
 #    migrations (fork placements have no such event and are left out).  On this VM perf
