@@ -309,6 +309,36 @@ static __always_inline struct task_ctx *ctx_new(struct task_struct *p)
 	return t;
 }
 
+/* Gives a slot back: zeroed first, freed last, so that a slot claimed is all zeroes. */
+static __always_inline void release_slot(struct task_slot *s)
+{
+	__builtin_memset(&s->ctx, 0, sizeof(s->ctx));
+	__sync_lock_test_and_set(&s->owner, 0);	/* an exchange: ordered after the zeroes */
+}
+
+/*
+ * A thread that execs while its process has other threads takes the process's pid
+ * (de_thread() exchanges the two tids), so the slot of its old pid no longer finds it: its
+ * state moves to where ctx_of() looks now (over a state its events created meanwhile).  The
+ * old leader, which took the old pid, is given back through its tgid's slot (mt_free).
+ */
+static __always_inline void follow_tid_exchange(struct task_struct *p, __u32 old_pid)
+{
+	__u32 idx = old_pid & slot_mask;
+	struct task_slot *from = bpf_map_lookup_elem(&slots, &idx);
+	struct task_ctx *t;
+
+	if (!from || from->owner != (__u64)p)
+		return;		/* its state is in task storage, which follows the task */
+	t = ctx_of(p);
+	if (!t)
+		t = ctx_new(p);
+	if (!t || t == &from->ctx)
+		return;
+	__builtin_memcpy(t, &from->ctx, sizeof(*t));
+	release_slot(from);
+}
+
 /* The traced-task filter: the first thing every handler does. */
 static __always_inline struct task_ctx *traced(struct task_struct *p)
 {
@@ -705,6 +735,8 @@ int BPF_PROG(mt_exec, struct task_struct *p, pid_t old_pid, struct linux_binprm 
 
 	if (!maybe_traced(p) || !(c = this_cpu_counts()))
 		return 0;
+	if ((__u32)old_pid != p->pid)
+		follow_tid_exchange(p, old_pid);
 	t = ctx_of(p);
 	if (!t || !t->await_exec)
 		return 0;
@@ -826,21 +858,26 @@ out:
 }
 
 /*
- * A task is freed (its last reference dropped, after an RCU grace period): its slot, zeroed,
- * is free for the next task with a pid of that slot.  Zeroed first, freed last, so a slot
- * claimed is all zeroes.  Task storage frees itself with the task.
+ * A task is freed (its last reference dropped, after an RCU grace period): its slot is given
+ * back for the next task with a pid of that slot.  A leader whose pid a thread's exec took
+ * (follow_tid_exchange) holds the slot of its tgid.  Task storage frees itself.
  */
 SEC("tp_btf/sched_process_free")
 int BPF_PROG(mt_free, struct task_struct *p)
 {
 	struct task_slot *s;
+	__u32 idx;
 
 	if (!maybe_traced(p))
 		return 0;
 	s = slot_of(p);
-	if (!s || s->owner != (__u64)p)
+	if (s && s->owner == (__u64)p) {
+		release_slot(s);
 		return 0;
-	__builtin_memset(&s->ctx, 0, sizeof(s->ctx));
-	__sync_lock_test_and_set(&s->owner, 0);	/* an exchange: ordered after the zeroes */
+	}
+	idx = p->tgid & slot_mask;
+	s = bpf_map_lookup_elem(&slots, &idx);
+	if (s && s->owner == (__u64)p)
+		release_slot(s);
 	return 0;
 }

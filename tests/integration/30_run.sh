@@ -126,6 +126,15 @@ check task_storage_path_hackbench json "$MT_TMP/hb1.json" \
 	"d['stats']['completeness']['difference'] == 0 and d['stats']['completeness']['kernel_counted'] > 0 and d['stats']['traced_tasks'] >= 80" \
 	"d['stats'], open('$MT_TMP/hb1.out').read()[-600:]"
 
+# 4c. A thread that execs takes its process's pid (de_thread): its state follows it.  The
+#     process is a child of the workload, traced through the fork, not by its tgid.
+"$MT" run --cpus 0,1 -o "$MT_TMP/texec.json" -- "$MT_PROGS/threadexec" "$MT_PROGS/selfmig" \
+	running 9 1 >"$MT_TMP/texec.out" 2>&1
+cpid=$(awk '/^child/ {print $2}' "$MT_TMP/texec.out")
+check thread_exec_keeps_state json "$MT_TMP/texec.json" \
+	"len([m for m in d['migrations'] if m['pid'] == ${cpid:-0} and m['cause'] == 'affinity']) == 9 and d['stats']['completeness']['difference'] == 0" \
+	"[(m['pid'], m['cause']) for m in d['migrations']], d['stats']['completeness'], open('$MT_TMP/texec.out').read()[-600:]"
+
 # 5. Against perf sched and bpftrace on the same run.  perf sched record keeps every
 #    sched_migrate_task; those of the workload's tasks with orig_cpu != dest_cpu are its
 #    migrations (fork placements have no such event and are left out).  On this VM perf
