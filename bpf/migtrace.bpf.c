@@ -291,7 +291,7 @@ static __always_inline struct task_ctx *ctx_of(struct task_struct *p)
 
 /*
  * A state for a task that has none: its slot if free (a free slot is all zeroes, see
- * mt_free), else task storage.  NULL when task storage refuses to create an entry while
+ * release_slot), else task storage.  NULL when task storage refuses to create an entry while
  * another program on this CPU holds its lock (an event nested in a uprobe program, say):
  * counted, so that a gap in the records can be told.
  */
@@ -301,8 +301,13 @@ static __always_inline struct task_ctx *ctx_new(struct task_struct *p)
 	struct task_ctx *t;
 	struct mt_counts *c;
 
-	if (s && __sync_val_compare_and_swap(&s->owner, 0, (__u64)p) == 0)
-		return &s->ctx;
+	if (s) {
+		__u64 held = __sync_val_compare_and_swap(&s->owner, 0, (__u64)p);
+
+		/* p's first events on two CPUs at once: both have its slot */
+		if (!held || held == (__u64)p)
+			return &s->ctx;
+	}
 	t = bpf_task_storage_get(&tasks, p, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
 	if (!t && (c = this_cpu_counts()))
 		c->stats.storage_busy++;
