@@ -8,10 +8,12 @@
  * bench/bench.py only.
  */
 #include <errno.h>
+#include <linux/perf_event.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <bpf/bpf.h>
@@ -52,6 +54,39 @@ static int attach(struct bpf_program *prog, struct bpf_link **link)
 	return 0;
 }
 
+/*
+ * The bracket's clock: a cpu-clock software event on every CPU (counting, never sampling),
+ * read by the probes with bpf_perf_event_read_value().  fds[] keeps them open.  A CPU that
+ * is offline has none, and its brackets never open.
+ */
+static int open_clocks(struct bracket_bpf *skel, int *fds, int ncpus)
+{
+	struct perf_event_attr attr = {
+		.type = PERF_TYPE_SOFTWARE,
+		.size = sizeof(attr),
+		.config = PERF_COUNT_SW_CPU_CLOCK,
+	};
+	int opened = 0;
+
+	for (int cpu = 0; cpu < ncpus; cpu++) {
+		fds[cpu] = (int)syscall(SYS_perf_event_open, &attr, -1, cpu, -1, 0);
+		if (fds[cpu] < 0)
+			continue;
+		if (bpf_map_update_elem(bpf_map__fd(skel->maps.clocks), &cpu, &fds[cpu], BPF_ANY)) {
+			fprintf(stderr, "bracket: adding CPU %d's clock failed: %s\n", cpu,
+				strerror(errno));
+			return -1;
+		}
+		opened++;
+	}
+	if (!opened) {
+		fprintf(stderr, "bracket: no cpu-clock perf event could be opened: %s (is "
+			"kernel.perf_event_paranoid above 0 without root?)\n", strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
 /* The per-CPU brackets summed and printed. */
 static int print_totals(struct bracket_bpf *skel)
 {
@@ -87,8 +122,9 @@ int main(void)
 {
 	struct bpf_link *links[4] = { NULL };
 	struct bracket_bpf *skel;
+	int *clock_fds = NULL;
 	sigset_t block, old;
-	int err = 1;
+	int err = 1, ncpus = 0;
 
 	mt_libbpf_init(0);
 	signal(SIGINT, on_stop);
@@ -105,6 +141,15 @@ int main(void)
 		fprintf(stderr, "bracket: loading bpf/bracket.bpf.c failed: %s\n", strerror(errno));
 		return 1;
 	}
+	ncpus = libbpf_num_possible_cpus();
+	if (ncpus <= 0 || !(clock_fds = malloc((size_t)ncpus * sizeof(*clock_fds)))) {
+		fprintf(stderr, "bracket: no room for the CPUs' clocks\n");
+		goto out;
+	}
+	for (int cpu = 0; cpu < ncpus; cpu++)
+		clock_fds[cpu] = -1;
+	if (open_clocks(skel, clock_fds, ncpus))
+		goto out;
 	if (attach(skel->progs.br_open_switch, &links[0]) ||
 	    attach(skel->progs.br_open_migrate, &links[1]))
 		goto out;
@@ -129,5 +174,9 @@ out:
 	for (int i = 3; i >= 0; i--)
 		bpf_link__destroy(links[i]);
 	bracket_bpf__destroy(skel);
+	for (int cpu = 0; clock_fds && cpu < ncpus; cpu++)
+		if (clock_fds[cpu] >= 0)
+			close(clock_fds[cpu]);
+	free(clock_fds);
 	return err;
 }
