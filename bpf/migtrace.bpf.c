@@ -8,14 +8,16 @@
  * map lookup.  Only a task whose tgid bit is set goes on to its state (the slot of its pid,
  * or task storage: see `slots`; claimed at its first sight, or at fork for the workload's
  * children), which holds the verdict and per task when it was last switched in and out,
- * whether that switch-out was involuntary, and its run time since the last migration.  Counters and histograms are per CPU, so the hot paths use
- * no atomics and share no cache lines between CPUs.
+ * whether that switch-out was involuntary, and its run time since the last migration.
+ * Counters and histograms are per CPU, so the hot paths use no atomics and share no cache
+ * lines between CPUs.
  *
  * Age.  sched_migrate_task fires in set_task_cpu() before the src != dst test, so src == dst
  * is dropped (and counted), and before migrate_task_rq_fair() zeroes se.exec_start, so the
  * kernel's own view (rq_clock_task(src) - exec_start, what task_hot() compares) can be read
- * here, through the task's cfs_rq->rq.  Our age is CLOCK_MONOTONIC since the last switch-out on src; for a task the stopper
- * displaced while it was running (active balance) it is 0, as docs/design.md defines it.
+ * here, through the task's cfs_rq->rq.  Our age is CLOCK_MONOTONIC since the last
+ * switch-out on src; for a task the stopper displaced while it was running (active balance)
+ * it is 0, as docs/design.md defines it.
  *
  * Cause.  src not in p->cpus_ptr: affinity.  on_rq == 0: wakeup placement.  Current is the
  * stopper of src (migration/N on CPU src): exec balancing if the task is in execve, else
@@ -53,7 +55,7 @@ const volatile __u64 wakeup_bytes = 1 << 18;	/* wake the reader past this backlo
 const volatile __s16 cpu_node[MT_MAX_CPUS] = {};	/* NUMA node per CPU, -1 unknown */
 const volatile bool offcpu_records = false;	/* the workload logs its own units */
 /* --unit's probes will be attached: only then do migrations note what the next unit record
- * needs, in the task's colder fields. */
+ * needs, in the task's unit storage. */
 const volatile bool unit_probes = false;
 const volatile __u32 slot_mask = 0;		/* slots' max_entries - 1, a power of two */
 
