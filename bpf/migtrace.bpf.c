@@ -273,12 +273,17 @@ static __always_inline void start_count(struct task_struct *p, struct task_ctx *
 	t->nr_mig_seen = p->se.nr_migrations;
 }
 
-/* The slot of the task's pid, whoever holds it. */
-static __always_inline struct task_slot *slot_of(struct task_struct *p)
+/* The slot of a pid, whoever holds it. */
+static __always_inline struct task_slot *slot_at(__u32 pid)
 {
-	__u32 idx = p->pid & slot_mask;
+	__u32 idx = pid & slot_mask;
 
 	return bpf_map_lookup_elem(&slots, &idx);
+}
+
+static __always_inline struct task_slot *slot_of(struct task_struct *p)
+{
+	return slot_at(p->pid);
 }
 
 /* The task's state: in its slot if it holds it, else in its task storage; NULL if none. */
@@ -331,8 +336,7 @@ static __always_inline void release_slot(struct task_slot *s)
  */
 static __always_inline void follow_tid_exchange(struct task_struct *p, __u32 old_pid)
 {
-	__u32 idx = old_pid & slot_mask;
-	struct task_slot *from = bpf_map_lookup_elem(&slots, &idx);
+	struct task_slot *from = slot_at(old_pid);
 	struct task_ctx *t;
 
 	if (!from || from->owner != (__u64)p)
@@ -873,7 +877,6 @@ SEC("tp_btf/sched_process_free")
 int BPF_PROG(mt_free, struct task_struct *p)
 {
 	struct task_slot *s;
-	__u32 idx;
 
 	if (!maybe_traced(p))
 		return 0;
@@ -882,8 +885,7 @@ int BPF_PROG(mt_free, struct task_struct *p)
 		release_slot(s);
 		return 0;
 	}
-	idx = p->tgid & slot_mask;
-	s = bpf_map_lookup_elem(&slots, &idx);
+	s = slot_at(p->tgid);
 	if (s && s->owner == (__u64)p)
 		release_slot(s);
 	return 0;
