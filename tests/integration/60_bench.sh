@@ -53,3 +53,17 @@ check bench_figures_sane json "$MT_TMP/bench.json" \
 	"(lambda c: c['migtrace']['ns_per_switch']['median'] > c['migtrace-other']['ns_per_switch']['median'] > 0 and c['migtrace']['runs_switch']['median'] >= 400000 and c['perf-sched']['bytes_written']['median'] > 100 * c['migtrace']['bytes_written']['median'] and c['migtrace']['dropped']['median'] == 0 and 0 < c['migtrace']['rss_kib']['median'] < 65536 and c['migtrace']['full_ns_per_switch']['median'] > c['bpf-empty']['full_ns_per_switch']['median'] > 0 and c['bpftrace-count']['full_ns_per_switch']['median'] > c['bpftrace-count']['ns_per_switch']['median'])(d['workloads']['pipe-pinned']['configs'])" \
 	"d['workloads']['pipe-pinned']['configs']"
 check bench_restores_bpf_stats test "$(cat /proc/sys/kernel/bpf_stats_enabled)" = "$stats_before"
+
+# bench/ab.py: builds compared bracketed; one repetition of a short pinned pipe, an empty
+# program and this build, each row with its four figures, migtrace's above the empty one's
+python3 "$MT_ROOT/bench/ab.py" --reps 1 bpf-empty "$MT" -- taskset -c 1 perf bench sched pipe \
+	-l 20000 >"$MT_TMP/ab.out" 2>"$MT_TMP/ab.err"
+check bench_ab_rows python3 - "$MT_TMP/ab.out" "$MT" <<'PY'
+import math, sys
+rows = {l.split()[0]: [float(x) for x in l.split()[1:]] for l in open(sys.argv[1])
+        if l.split() and (l.startswith("bpf-empty") or l.startswith(sys.argv[2]))}
+assert set(rows) == {"bpf-empty", sys.argv[2]}, open(sys.argv[1]).read()
+assert all(len(v) == 4 and not math.isnan(v[0]) for v in rows.values()), rows
+assert rows[sys.argv[2]][0] > rows["bpf-empty"][0], rows
+print("ok")
+PY
