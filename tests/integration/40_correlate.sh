@@ -87,6 +87,16 @@ wrong = [u for u in d["units"] if u["migs_before"] and u["cpu_start"] != u["mig_
 print("%d migrations of unit threads, %d in units' counts; %d clean units changed CPU, "
       "%d units after a move began elsewhere" % (migs, joined, len(moved), len(wrong)))
 print("ok" if migs == joined and not moved and not wrong else "differ")
+# what a failure needs to be read: each odd unit against its thread's migrations nearby
+for u in (moved + wrong)[:5]:
+    near = [(m["ts_ns"] - u["start_ns"], m["src_cpu"], m["dst_cpu"], m["cause"])
+            for m in d["migrations"] if m["pid"] == u["pid"]
+            and -5_000_000 < m["ts_ns"] - u["start_ns"] < u["end_ns"] - u["start_ns"] + 5_000_000]
+    print("unit pid %d cpu %d->%d, %d ns, migs before/during %d/%d, switches %d/%d, last move "
+          "to %s; migrations (ns from its start, src, dst, cause): %s" % (
+              u["pid"], u["cpu_start"], u["cpu_end"], u["end_ns"] - u["start_ns"],
+              u["migs_before"], u["migs_during"], u["switches_before"], u["switches_during"],
+              u.get("mig_dst_cpu"), near))
 PY
 sed 's/^/    /' "$MT_TMP/join.check"
 check natural_join_exact grep -qx ok "$MT_TMP/join.check"
