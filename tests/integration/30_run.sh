@@ -30,7 +30,8 @@ check selfmig_sleeping_23 json "$MT_TMP/sleep.json" \
 	"([(m['pid'], m['cause'], m['state'], m['src_cpu'], m['dst_cpu'], m['age_ns']) for m in d['migrations']], d['stats'], open('$MT_TMP/sleep.out').read()[-900:])"
 # moved at its wakeup (waking), or by the helper itself if the sleep ended first (queued)
 check selfmig_sleeping_cause json "$MT_TMP/sleep.json" \
-	"all(m['cause'] == 'affinity' and m['state'] in ('waking', 'queued') for m in d['migrations'] if m['pid'] == $pid)"
+	"all(m['cause'] == 'affinity' and m['state'] in ('waking', 'queued') for m in d['migrations'] if m['pid'] == $pid)" \
+	"[(m['cause'], m['state'], m['age_ns'], m['by_comm']) for m in d['migrations'] if m['pid'] == $pid]"
 python3 - "$MT_TMP/sleep.json" "$MT_TMP/sleep.out" "$pid" >"$MT_TMP/sleep.check" 2>&1 <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
