@@ -70,7 +70,7 @@ check natural_join_matches_records json "$MT_TMP/nat.json" \
 # cachewalk timed its units itself (the unit log, no probes), and the join by time is exact:
 # every migration of a unit thread up to its last unit is in exactly one unit's counts, a unit
 # with nothing inside it began and ended on one CPU, and a unit after a migration began on
-# the CPU it moved to (or, with a move inside it, on where that move took it).
+# the CPU it moved to (with a move inside it, its last move before it is looked up).
 check natural_units_self_timed json "$MT_TMP/nat.json" \
 	"d['meta']['unit'].startswith('unit-log:') and d['stats']['units'] == len(d['units']) > 0 and d['stats']['units_lost'] == 0 and d['stats']['offcpu_records'] > 0 and d['stats']['offcpu_records_lost'] == 0"
 python3 - "$MT_TMP/nat.json" >"$MT_TMP/join.check" <<'PY'
@@ -83,12 +83,16 @@ migs = sum(1 for m in d["migrations"] if m["pid"] in last and m["ts_ns"] <= last
 joined = sum(u["migs_before"] + u["migs_during"] for u in d["units"])
 moved = [u for u in d["units"] if not u["switches_during"] and not u["migs_during"]
          and u["cpu_start"] != u["cpu_end"]]
-# a unit read its CPU just after its clock: a move in between lies inside it (migs_during)
-# and leaves it starting on that move's destination
+# mig_dst_cpu is the last move before the unit's end (as the probe path reports it): for a
+# unit with a move inside, the CPU it began on is the last move's before its start; a move
+# between its clock read and its CPU read lies inside it and may be where it began
 def start_cpus(u):
-    inside = {m["dst_cpu"] for m in d["migrations"]
-              if m["pid"] == u["pid"] and u["start_ns"] <= m["ts_ns"] <= u["end_ns"]}
-    return {u["mig_dst_cpu"]} | (inside if u["migs_during"] else set())
+    mine = [m for m in d["migrations"] if m["pid"] == u["pid"] and m["ts_ns"] <= u["end_ns"]]
+    if not u["migs_during"]:
+        return {u["mig_dst_cpu"]}
+    before = [m for m in mine if m["ts_ns"] <= u["start_ns"]]
+    return ({before[-1]["dst_cpu"]} if before else set()) | {
+        m["dst_cpu"] for m in mine if m["ts_ns"] > u["start_ns"]}
 wrong = [u for u in d["units"] if u["migs_before"] and u["cpu_start"] not in start_cpus(u)]
 print("%d migrations of unit threads, %d in units' counts; %d clean units changed CPU, "
       "%d units after a move began elsewhere" % (migs, joined, len(moved), len(wrong)))
