@@ -184,7 +184,11 @@ static void print_summary(FILE *f, const struct run *r)
 
 	fprintf(f, "\nrun slices of traced tasks:\n");
 	hist_print_log2(f, r->hists.slice, MT_HIST_SLOTS, "usecs");
-	fprintf(f, "\nwakeup-to-run latency of traced tasks (run-queue clock, as schedstat):\n");
+	fprintf(f, "\nwakeup-to-run latency of traced tasks (run-queue clock, as schedstat%s):\n",
+		!strcmp(r->meta.wakeup_latency_from, "sched_info.last_queued") ?
+			"; from the kernel's enqueue stamp" :
+		!strcmp(r->meta.wakeup_latency_from, "sched_wakeup") ?
+			"; from sched_wakeup" : "");
 	hist_print_log2(f, r->hists.wakelat, MT_HIST_SLOTS, "usecs");
 
 	fprintf(f, "\ndata quality: %llu migration records, %llu lost (%.2f %%), ring buffer %s\n",

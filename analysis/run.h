@@ -152,6 +152,9 @@ struct run_meta {
 	double duration_s;		/* s */
 	int exit_status;		/* the workload's, as a shell reports it; -1 unknown */
 	char end_reason[128];
+	/* where the wake-up latency starts: "sched_info.last_queued" (the kernel's enqueue
+	 * stamp) or "sched_wakeup" (a program on each wake-up); "" not said (older files) */
+	char wakeup_latency_from[32];
 	bool interrupted;		/* a launched workload was ended by a signal or
 					 * --duration, not by itself: what it planned to do may
 					 * not all be here */

@@ -167,6 +167,7 @@ static const struct rs_field meta_f[] = {
 	FLD("exit_status", RS_INT, M, exit_status, 0),
 	FLD("end_reason", RS_STR, M, end_reason, 0),
 	FLD("interrupted", RS_BOOL, M, interrupted, 0),
+	FLD("wakeup_latency_from", RS_STR, M, wakeup_latency_from, RS_NULL_EMPTY | RS_OPTIONAL),
 };
 TABLE(rs_meta, "meta", meta_f);
 #undef M

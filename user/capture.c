@@ -231,6 +231,8 @@ struct capture *capture__open(const struct run_config *cfg, struct run *r, int *
 	    tracer_track(&cap->tr, (uint32_t)r->meta.pid, !r->meta.attached) ||
 	    tracer_attach(&cap->tr) || attach_units(cap))
 		goto fail;
+	snprintf(r->meta.wakeup_latency_from, sizeof(r->meta.wakeup_latency_from), "%s",
+		 cap->tr.wakeup_from_queued ? "sched_info.last_queued" : "sched_wakeup");
 	return cap;
 fail:
 	capture__free(cap);

@@ -69,6 +69,28 @@ static __u32 task_slot_count(void)
 	return n;
 }
 
+/*
+ * Where the wake-up latency starts (bpf/migtrace.bpf.c, queued_clock_of): the kernel's own
+ * enqueue stamp, sched_info.last_queued, when its BTF has it (CONFIG_SCHED_INFO, which
+ * SCHEDSTATS and TASK_DELAY_ACCT select), so that no program runs at each wake-up; else a
+ * sched_wakeup program.  MIGTRACE_WAKEUP_HOOK=1 takes the program anyway, so that tests can
+ * compare the two and cover kernels without the stamp.
+ */
+static bool wakeup_from_queued(void)
+{
+	const char *forced = getenv("MIGTRACE_WAKEUP_HOOK");
+	int has;
+
+	if (forced && *forced && strcmp(forced, "0"))
+		return false;
+	has = mt_kernel_has_member("sched_info", "last_queued");
+	if (has < 0)
+		fprintf(stderr, "migtrace: reading the kernel's BTF for sched_info.last_queued "
+			"failed (%s): the wake-up latency comes from a sched_wakeup program\n",
+			strerror(-has));
+	return has == 1;
+}
+
 int tracer_load(struct tracer *tr, const struct tracer_opts *o)
 {
 	__u32 nr_slots = task_slot_count();
@@ -102,6 +124,10 @@ int tracer_load(struct tracer *tr, const struct tracer_opts *o)
 	tr->skel->rodata->offcpu_records = o->on_offcpu != NULL;
 	tr->skel->rodata->unit_probes = o->unit_probes;
 	tr->skel->rodata->slot_mask = nr_slots - 1;
+	tr->wakeup_from_queued = wakeup_from_queued();
+	tr->skel->rodata->wakeup_from_queued = tr->wakeup_from_queued;
+	/* loaded either way (doctor verifies every program), attached only when needed */
+	bpf_program__set_autoattach(tr->skel->progs.mt_wakeup, !tr->wakeup_from_queued);
 	if (o->ringbuf_bytes)
 		tr->skel->rodata->wakeup_bytes = o->ringbuf_bytes / 4;
 	for (int cpu = 0; cpu < tr->nr_cpus && cpu < 1024; cpu++)

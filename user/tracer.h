@@ -49,6 +49,9 @@ struct tracer {
 	uint64_t *read_pairs;
 	int nunit_links;
 	struct bpf_link *unit_links[TRACER_MAX_UNIT_LINKS];
+	/* the wake-up latency comes from the kernel's enqueue stamp, and the sched_wakeup
+	 * program is left unattached (tracer_load decides: wakeup_from_queued) */
+	bool wakeup_from_queued;
 };
 
 /* open -> rodata and map sizes -> load.  0 or -errno, with the failing step on stderr. */

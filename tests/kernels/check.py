@@ -284,8 +284,15 @@ class Judge:
             print("FIG selfmig_sleeping %d/23%s (attempts %s)" % (
                 len(migs), " +%d before pinning" % (len(allm) - len(migs)) if len(allm) > len(migs) else "",
                 (c.text("attempts") or "?").strip()))
-            odd = [(r["cause"], r["state"], r["src_cpu"], r["dst_cpu"]) for r in migs + late
-                   if not (r["cause"] == "affinity" and r["state"] in ("waking", "queued"))]
+            # running (the stopper moved it) only where selfmig saw the thread awake at
+            # the move: late, or main_state not S (TCG stalls a vCPU for ms at times)
+            def awake(i):
+                mv = moves[i] if i < len(moves) else []
+                return len(mv) > 12 and (mv[10] == "1" or mv[12] != "S")
+            odd = [(r["cause"], r["state"], r["src_cpu"], r["dst_cpu"]) for i, r in enumerate(migs)
+                   if not (r["cause"] == "affinity" and r["state"] in
+                           ("waking", "queued") + (("running",) if awake(i) else ()))]
+            odd += [(r["cause"], r["state"], r["src_cpu"], r["dst_cpu"]) for r in late]
             # Same moves, same CPU pairs, in order.  The age bounds of 30_run.sh (the sleep
             # +- 0.5 ms, most moves inside the sleep) are timing and are dropped under TCG.
             pairs = [(int(mv[2]), int(mv[3])) for mv in moves]
@@ -295,7 +302,7 @@ class Judge:
                 "selfmig_sleeping_23": (len(migs) == 23, "%d affinity migrations of pid %d, expected 23: %s" % (
                     len(migs), pid, [(r["cause"], r["state"], r["src_cpu"], r["dst_cpu"]) for r in allm])),
                 # moved at its wakeup (waking), or by the helper itself if the sleep ended first
-                "selfmig_sleeping_cause": (migs and not odd, "not affinity/waking|queued: %s" % (odd or "no records")),
+                "selfmig_sleeping_cause": (migs and not odd, "not affinity/waking|queued (or running where selfmig saw it awake): %s" % (odd or "no records")),
                 "selfmig_sleeping_src_dst": (len(pairs) == 23 and pairs == got,
                                              "selfmig moved %s, migtrace saw %s" % (pairs, got)),
             }
@@ -463,7 +470,7 @@ class Judge:
             self.checks(case, [name], fn)
 
     def wakeup(self):
-        names = ["cause_wakeup", "builtin_workload_resolved"]
+        names = ["cause_wakeup", "builtin_workload_resolved", "wakeup_latency_per_sleep"]
 
         def fn(c):
             prob = self.run_problem(c)
@@ -475,7 +482,21 @@ class Judge:
             bad = [(r["on_rq"], r["state"]) for r in d["migrations"] if r["cause"] == "wakeup"
                    and not (r["on_rq"] == 0 and r["state"] == "waking")]
             # 30_run.sh's check that wakeup ages match the 700 us sleep is timing: dropped.
+            # One wake-up latency sample per sleep of the workload (each of its run/sleep
+            # cycles ends in one), plus a few: where this kernel's enqueue stamp is read
+            # (meta.wakeup_latency_from), a kernel that does not stamp some enqueues (a
+            # delayed dequeue's, say) would show here as samples missing.
+            m = re.search(r"^wakeup: .* (\d+) run/sleep cycles", (c.text("run.out") or "") +
+                          (c.text("run.err") or ""), re.M)
+            cycles = int(m.group(1)) if m else None
+            samples = sum(d["histograms"]["wakeup_latency"])
+            src = d["meta"].get("wakeup_latency_from")
+            print("FIG wakeup_latency %d samples (%s) for %s sleeps" % (samples, src, cycles))
             return {
+                "wakeup_latency_per_sleep": (
+                    cycles is not None and cycles - 6 <= samples <= cycles + 30,
+                    "%d wake-up latency samples (from %s) for %s sleeps (want the sleeps, "
+                    "-6 .. +30)" % (samples, src, cycles)),
                 "cause_wakeup": (bc["wakeup"] >= 10 and not bad,
                                  "wakeup placements %d (want >= 10), odd: %s" % (bc["wakeup"], bad[:10])),
                 "builtin_workload_resolved": (d["meta"]["command"] == "wakeup -t 6 -d 2",

@@ -8,6 +8,9 @@
  *           (1, 2, 3 x --sleep-ms in turn): the move happens at its wakeup, aged ~SLEEP_NS.
  * running:  the main thread changes its own affinity while running: the stopper moves it,
  *           aged 0 by definition; it then sleeps SLEEP_NS before the next move.
+ * Each move line ends with the main thread's state as /proc read it just before the helper
+ * moved it ("main_state S": asleep as planned; R: a stalled vCPU, say, kept it on its CPU,
+ * and the stopper moved it running; "-" in running mode).
  */
 #include <errno.h>
 #include <pthread.h>
@@ -24,6 +27,7 @@ static pid_t main_tid;
 static int target_cpu;
 static long delay_ns;
 static long moved_ns;		/* when the helper's sched_setaffinity began */
+static char moved_state = '-';	/* the main thread's state just before it */
 static sem_t go, done;
 
 static void sleep_ns(long ns)
@@ -51,6 +55,24 @@ static int pin(pid_t tid, int cpu)
 	return sched_setaffinity(tid, sizeof(set), &set);
 }
 
+/* The state letter of thread tid (R, S, D, ...) from /proc, '?' when unreadable. */
+static char thread_state(pid_t tid)
+{
+	char path[64], buf[512], *p;
+	FILE *f;
+	size_t n;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", (int)tid);
+	f = fopen(path, "r");
+	if (!f)
+		return '?';
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = 0;
+	p = strrchr(buf, ')');	/* the comm may hold spaces and parentheses */
+	return p && p[1] == ' ' && p[2] ? p[2] : '?';
+}
+
 /* Moves the main thread while it sleeps: halfway through its sleep. */
 static void *mover(void *arg)
 {
@@ -60,6 +82,7 @@ static void *mover(void *arg)
 		if (target_cpu < 0)
 			return NULL;
 		sleep_ns(delay_ns / 2);
+		moved_state = thread_state(main_tid);
 		moved_ns = now_ns();
 		if (pin(main_tid, target_cpu))
 			perror("selfmig: sched_setaffinity");
@@ -119,8 +142,8 @@ int main(int argc, char **argv)
 		}
 		if (sched_getcpu() != b)
 			sleep_ns(1000000);	/* the wakeup may still be in flight */
-		printf("move %d %d %d %ld cpu_now %d slept %ld late %d\n", i, a, b, ns,
-		       sched_getcpu(), slept_ns, late);
+		printf("move %d %d %d %ld cpu_now %d slept %ld late %d main_state %c\n", i, a, b,
+		       ns, sched_getcpu(), slept_ns, late, sleeping ? moved_state : '-');
 		fflush(stdout);
 		if (!sleeping)
 			sleep_ns(ns);
