@@ -54,10 +54,6 @@ const volatile __s64 hot_ns = 500000;		/* the threshold task_hot() is judged at 
 const volatile __u64 wakeup_bytes = 1 << 18;	/* wake the reader past this backlog */
 const volatile __s16 cpu_node[MT_MAX_CPUS] = {};	/* NUMA node per CPU, -1 unknown */
 const volatile bool offcpu_records = false;	/* the workload logs its own units */
-/* The wake-up latency from the kernel's own enqueue stamp (sched_info.last_queued) at
- * switch-in, rather than from a sched_wakeup program: user space sets it, and leaves that
- * program unattached, when the kernel has the stamp (queued_clock_of). */
-const volatile bool wakeup_from_queued = false;
 /* --unit's probes will be attached: only then do migrations note what the next unit record
  * needs, in the task's unit storage. */
 const volatile bool unit_probes = false;
@@ -150,6 +146,16 @@ struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
 	__uint(max_entries, 1 << 20);	/* user space sets it: --ringbuf */
 } events SEC(".maps");
+
+/*
+ * The wake-up latency from the kernel's own enqueue stamp (queued_clock_of) at switch-in,
+ * rather than from a sched_wakeup program: set by user space after load, before attach,
+ * when mt_features found the stamp (and the program was not asked for), in which case
+ * that program is left unattached.
+ */
+bool wakeup_from_queued = false;
+/* What CO-RE found in this kernel, for user space: set by mt_features. */
+bool has_queued_stamp = false;
 
 /*
  * src * nr_cpus + dst -> count of the migrations whose record was lost (ring buffer full);
@@ -731,6 +737,18 @@ int BPF_PROG(mt_migrate, struct task_struct *p, int dest_cpu)
 	}
 	emit(p, t, c, src, dst, cause, state, on_rq, flags, now, age, kage);
 	t->expect_cpu = dst;
+	return 0;
+}
+
+/*
+ * Never attached: user space runs it once after load (BPF_PROG_TEST_RUN) to learn what
+ * CO-RE resolved against this kernel's BTF, which decides which programs to attach.  A
+ * second parse of the kernel's BTF in user space cost ~45 ms of start-up here.
+ */
+SEC("raw_tp")
+int mt_features(void *ctx)
+{
+	has_queued_stamp = bpf_core_field_exists(struct sched_info, last_queued);
 	return 0;
 }
 

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <bpf/bpf.h>
-#include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include <errno.h>
 #include <stdarg.h>
@@ -176,29 +175,4 @@ int mt_prog_run_stats(int prog_fd, struct mt_prog_run *out)
 	out->run_time_ns = info.run_time_ns;
 	out->recursion_misses = info.recursion_misses;
 	return 0;
-}
-
-int mt_kernel_has_member(const char *strct, const char *member)
-{
-	struct btf *vmlinux = btf__load_vmlinux_btf();
-	const struct btf_member *m;
-	const struct btf_type *t;
-	int id, ret = 0;
-
-	if (!vmlinux)
-		return -errno;
-	id = btf__find_by_name_kind(vmlinux, strct, BTF_KIND_STRUCT);
-	if (id < 0)
-		goto out;
-	t = btf__type_by_id(vmlinux, id);
-	m = btf_members(t);
-	for (int i = 0; i < btf_vlen(t); i++, m++) {
-		if (!strcmp(btf__name_by_offset(vmlinux, m->name_off), member)) {
-			ret = 1;
-			break;
-		}
-	}
-out:
-	btf__free(vmlinux);
-	return ret;
 }

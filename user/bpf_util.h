@@ -41,14 +41,6 @@ struct mt_prog_run {
 	unsigned long long recursion_misses;	/* runs the kernel skipped: always counted */
 };
 
-/*
- * Whether the running kernel's struct STRUCT has a member MEMBER (its BTF, which CO-RE reads
- * too): 1 yes, 0 no, -errno when the kernel's BTF cannot be read.  For what user space must
- * decide before attaching (which programs to attach), where the BPF side asks
- * bpf_core_field_exists() of the same thing.
- */
-int mt_kernel_has_member(const char *strct, const char *member);
-
 /* The kernel's counts for a loaded program.  0 or -errno. */
 int mt_prog_run_stats(int prog_fd, struct mt_prog_run *out);
 

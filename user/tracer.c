@@ -71,24 +71,29 @@ static __u32 task_slot_count(void)
 
 /*
  * Where the wake-up latency starts (bpf/migtrace.bpf.c, queued_clock_of): the kernel's own
- * enqueue stamp, sched_info.last_queued, when its BTF has it (CONFIG_SCHED_INFO, which
- * SCHEDSTATS and TASK_DELAY_ACCT select), so that no program runs at each wake-up; else a
- * sched_wakeup program.  MIGTRACE_WAKEUP_HOOK=1 takes the program anyway, so that tests can
- * compare the two and cover kernels without the stamp.
+ * enqueue stamp, sched_info.last_queued, when CO-RE found it in this kernel
+ * (CONFIG_SCHED_INFO, which SCHEDSTATS and TASK_DELAY_ACCT select), so that no program runs
+ * at each wake-up; else a sched_wakeup program.  mt_features says what CO-RE found: run once
+ * after load, it is never attached.  MIGTRACE_WAKEUP_HOOK=1 takes the program anyway, so
+ * that tests can compare the two and cover kernels without the stamp.  Call after load,
+ * before attach.
  */
-static bool wakeup_from_queued(void)
+static bool wakeup_from_queued(struct migtrace_bpf *skel)
 {
 	const char *forced = getenv("MIGTRACE_WAKEUP_HOOK");
-	int has;
+	LIBBPF_OPTS(bpf_test_run_opts, run);
+	int err;
 
 	if (forced && *forced && strcmp(forced, "0"))
 		return false;
-	has = mt_kernel_has_member("sched_info", "last_queued");
-	if (has < 0)
-		fprintf(stderr, "migtrace: reading the kernel's BTF for sched_info.last_queued "
+	err = bpf_prog_test_run_opts(bpf_program__fd(skel->progs.mt_features), &run);
+	if (err) {
+		fprintf(stderr, "migtrace: running mt_features to learn what this kernel has "
 			"failed (%s): the wake-up latency comes from a sched_wakeup program\n",
-			strerror(-has));
-	return has == 1;
+			strerror(errno));
+		return false;
+	}
+	return skel->bss->has_queued_stamp;
 }
 
 int tracer_load(struct tracer *tr, const struct tracer_opts *o)
@@ -124,10 +129,6 @@ int tracer_load(struct tracer *tr, const struct tracer_opts *o)
 	tr->skel->rodata->offcpu_records = o->on_offcpu != NULL;
 	tr->skel->rodata->unit_probes = o->unit_probes;
 	tr->skel->rodata->slot_mask = nr_slots - 1;
-	tr->wakeup_from_queued = wakeup_from_queued();
-	tr->skel->rodata->wakeup_from_queued = tr->wakeup_from_queued;
-	/* loaded either way (doctor verifies every program), attached only when needed */
-	bpf_program__set_autoattach(tr->skel->progs.mt_wakeup, !tr->wakeup_from_queued);
 	if (o->ringbuf_bytes)
 		tr->skel->rodata->wakeup_bytes = o->ringbuf_bytes / 4;
 	for (int cpu = 0; cpu < tr->nr_cpus && cpu < 1024; cpu++)
@@ -143,11 +144,18 @@ int tracer_load(struct tracer *tr, const struct tracer_opts *o)
 		return err;
 	}
 	err = migtrace_bpf__load(tr->skel);
-	if (err && !o->quiet_load)
-		fprintf(stderr, "migtrace: loading the BPF programs failed: %s (libbpf printed "
-			"the verifier's log above; `migtrace doctor` says which program this "
-			"kernel refuses and why)\n", strerror(-err));
-	return err;
+	if (err) {
+		if (!o->quiet_load)
+			fprintf(stderr, "migtrace: loading the BPF programs failed: %s (libbpf "
+				"printed the verifier's log above; `migtrace doctor` says which "
+				"program this kernel refuses and why)\n", strerror(-err));
+		return err;
+	}
+	tr->wakeup_from_queued = wakeup_from_queued(tr->skel);
+	tr->skel->bss->wakeup_from_queued = tr->wakeup_from_queued;
+	/* loaded either way (doctor verifies every program), attached only when needed */
+	bpf_program__set_autoattach(tr->skel->progs.mt_wakeup, !tr->wakeup_from_queued);
+	return 0;
 }
 
 int tracer_track(struct tracer *tr, uint32_t tgid, bool from_exec)
