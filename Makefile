@@ -12,7 +12,7 @@ ARCH		:= $(shell uname -m | sed 's/x86_64/x86/' | sed 's/aarch64/arm64/' \
 
 WARN		:= -Wall -Wextra -Werror
 CFLAGS		?= -g -O2
-CFLAGS		+= $(WARN) -std=gnu11 -D_GNU_SOURCE -I$(OUTPUT) -Ibpf -Iuser -Ianalysis -Iworkloads
+CFLAGS		+= $(WARN) -std=gnu11 -D_GNU_SOURCE
 LDLIBS		:= -lbpf -lelf -lz -ljson-c -lm -lpthread
 SAN_FLAGS	:= -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
@@ -21,13 +21,37 @@ SAN_FLAGS	:= -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-
 CLANG_BPF_SYS_INCLUDES ?= $(shell $(CLANG) -v -E - </dev/null 2>&1 \
 	| sed -n '/<...> search starts here:/,/End of search list./{ s| \(/.*\)|-idirafter \1|p }')
 
-BPF_APPS	:= $(patsubst bpf/%.bpf.c,%,$(wildcard bpf/*.bpf.c))
+# The product's BPF (bpf/) and the benchmark's own (bench/bpf/), each a skeleton in $(OUTPUT).
+BPF_SRCS	:= $(wildcard bpf/*.bpf.c bench/bpf/*.bpf.c)
+BPF_APPS	:= $(patsubst %.bpf.c,%,$(notdir $(BPF_SRCS)))
 BPF_OBJS	:= $(patsubst %,$(OUTPUT)/%.bpf.o,$(BPF_APPS))
 SKELS		:= $(patsubst %,$(OUTPUT)/%.skel.h,$(BPF_APPS))
+vpath %.bpf.c bpf bench/bpf
+
+# The layers, lowest first (README "Layout").  Each compiles with its own and the lower
+# layers' include paths only, so that a backward include fails the build.  bpf/migtrace.h and
+# the workloads' headers are the interface to the kernel side and the workloads: every layer
+# from the model up may include them.
+INC_analysis/lib	:= -Ianalysis/lib
+INC_workloads		:= -Iworkloads -Ibpf
+INC_analysis/model	:= $(INC_analysis/lib) $(INC_workloads) -Ianalysis/model
+INC_analysis/judge	:= $(INC_analysis/model) -Ianalysis/judge
+INC_analysis/render	:= $(INC_analysis/judge) -Ianalysis/render
+INC_user/host		:= $(INC_analysis/model) -Iuser/host
+INC_user/capture	:= $(INC_user/host) -Iuser/capture -I$(OUTPUT)
+INC_user/cli		:= $(INC_analysis/render) $(INC_user/capture) -Iuser/cli
+INC_ALL			:= $(INC_user/cli)
+LAYERS		:= analysis/lib analysis/model analysis/judge analysis/render user/host user/capture \
+		   user/cli
+# A source's include paths: its folder's layer, or all of them (tests, bench, fuzzers).
+inc_of		= $(or $(INC_$(patsubst %/,%,$(dir $(1)))),$(INC_ALL))
 
 # Workload pieces migtrace shares (cachewalk's option parser) are in the library too.
 WL_SHARED	:= $(wildcard workloads/*_config.c)
-LIB_SRCS	:= $(filter-out user/main.c,$(wildcard user/*.c)) $(wildcard analysis/*.c) $(WL_SHARED)
+# report needs no libbpf: the analysis layers and report's own command link without it.
+ANALYSIS_SRCS	:= $(foreach l,$(filter analysis/%,$(LAYERS)),$(wildcard $(l)/*.c))
+LIB_SRCS	:= $(filter-out user/cli/main.c,$(foreach l,$(LAYERS),$(wildcard $(l)/*.c))) \
+		   $(WL_SHARED)
 LIB_OBJS	:= $(patsubst %.c,$(OUTPUT)/%.o,$(LIB_SRCS))
 SAN_OBJS	:= $(patsubst %.c,$(OUTPUT)/san/%.o,$(LIB_SRCS))
 
@@ -60,7 +84,7 @@ endif
 .SECONDARY:
 .PHONY: all clean deps vmlinux test unit san run bench fuzzers fuzz
 
-all: migtrace $(WORKLOADS) $(TEST_PROGS) $(BENCH_PROGS)
+all: migtrace $(WORKLOADS) $(TEST_PROGS) $(BENCH_PROGS) $(OUTPUT)/tests/report-only
 
 # Installs what is missing, quietly when nothing is; never upgrades what is there.
 # `make deps` installs everything; `make run` only what running needs.
@@ -80,12 +104,11 @@ vmlinux:
 	$(Q)$(BPFTOOL) btf dump file /sys/kernel/btf/vmlinux format c > vmlinux.h.tmp
 	$(Q)mv vmlinux.h.tmp vmlinux.h
 
-$(OUTPUT) $(OUTPUT)/user $(OUTPUT)/analysis $(OUTPUT)/san/user $(OUTPUT)/san/analysis \
-$(OUTPUT)/san/workloads $(OUTPUT)/workloads $(OUTPUT)/tests/progs $(OUTPUT)/tests/unit/san $(OUTPUT)/bench:
+$(OUTPUT) $(OUTPUT)/workloads $(OUTPUT)/tests/progs $(OUTPUT)/tests/unit/san $(OUTPUT)/bench:
 	$(Q)mkdir -p $@
 
 # BPF: CO-RE objects against the committed vmlinux.h, then skeletons.
-$(OUTPUT)/%.bpf.o: bpf/%.bpf.c vmlinux.h | $(OUTPUT)
+$(OUTPUT)/%.bpf.o: %.bpf.c vmlinux.h | $(OUTPUT)
 	$(call msg,BPF,$@)
 	$(Q)$(CLANG) -g -O2 -Wall -Werror -target bpf -D__TARGET_ARCH_$(ARCH) -I. -Ibpf \
 		$(CLANG_BPF_SYS_INCLUDES) -MMD -MP -MF $(OUTPUT)/$*.bpf.d -MT $@ -c $< -o $@.tmp
@@ -96,29 +119,40 @@ $(OUTPUT)/%.skel.h: $(OUTPUT)/%.bpf.o
 	$(call msg,GEN-SKEL,$@)
 	$(Q)$(BPFTOOL) gen skeleton $< > $@
 
-# User space: every object waits for the skeletons, since several include them.
-$(OUTPUT)/%.o: %.c $(SKELS) | $(OUTPUT)/user $(OUTPUT)/analysis $(OUTPUT)/workloads
+# User space: every object waits for the skeletons, since several include them; each sees
+# only its layer's include paths.
+$(OUTPUT)/%.o: %.c $(SKELS)
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(CC) $(CFLAGS) $(call inc_of,$<) -MMD -MP -c $< -o $@
 
-$(OUTPUT)/san/%.o: %.c $(SKELS) | $(OUTPUT)/san/user $(OUTPUT)/san/analysis $(OUTPUT)/san/workloads
+$(OUTPUT)/san/%.o: %.c $(SKELS)
 	$(call msg,CC-SAN,$@)
-	$(Q)$(CC) $(CFLAGS) $(SAN_FLAGS) -MMD -MP -c $< -o $@
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(CC) $(CFLAGS) $(call inc_of,$<) $(SAN_FLAGS) -MMD -MP -c $< -o $@
 
 # Archives are made anew: `ar rcs` on an old one would keep the object of a deleted source.
 $(OUTPUT)/libmigtrace.a: $(LIB_OBJS)
 	$(call msg,AR,$@)
 	$(Q)rm -f $@ && $(AR) rcs $@ $^
 
+# The analysis layers alone, and report's own command over them: linked without libbpf.
+REPORT_OBJS	:= $(patsubst %.c,$(OUTPUT)/%.o,$(ANALYSIS_SRCS) $(WL_SHARED) \
+		   $(addprefix user/cli/,cmd_report.c export.c cli.c run_output.c))
+$(OUTPUT)/tests/report-only: tests/link/report_only.c $(REPORT_OBJS)
+	$(call msg,LINK,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(CC) $(CFLAGS) $(INC_user/cli) $< $(REPORT_OBJS) -ljson-c -lm -o $@
+
 $(OUTPUT)/libmigtrace-san.a: $(SAN_OBJS)
 	$(call msg,AR,$@)
 	$(Q)rm -f $@ && $(AR) rcs $@ $^
 
-migtrace: $(OUTPUT)/user/main.o $(OUTPUT)/libmigtrace.a
+migtrace: $(OUTPUT)/user/cli/main.o $(OUTPUT)/libmigtrace.a
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(CFLAGS) $^ $(LDLIBS) -o $@
 
-$(OUTPUT)/migtrace-san: $(OUTPUT)/san/user/main.o $(OUTPUT)/libmigtrace-san.a
+$(OUTPUT)/migtrace-san: $(OUTPUT)/san/user/cli/main.o $(OUTPUT)/libmigtrace-san.a
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(CFLAGS) $(SAN_FLAGS) $^ $(LDLIBS) -o $@
 
@@ -127,7 +161,7 @@ $(OUTPUT)/migtrace-san: $(OUTPUT)/san/user/main.o $(OUTPUT)/libmigtrace-san.a
 $(OUTPUT)/workloads/cachewalk: $(OUTPUT)/workloads/cachewalk_config.o
 $(OUTPUT)/workloads/%: workloads/%.c | $(OUTPUT)/workloads
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(CFLAGS) -MMD -MP $< $(filter %.o,$^) -lpthread -lm -o $@
+	$(Q)$(CC) $(CFLAGS) $(INC_workloads) -MMD -MP $< $(filter %.o,$^) -lpthread -lm -o $@
 
 $(OUTPUT)/tests/progs/%: tests/progs/%.c | $(OUTPUT)/tests/progs
 	$(call msg,CC,$@)
@@ -136,15 +170,15 @@ $(OUTPUT)/tests/progs/%: tests/progs/%.c | $(OUTPUT)/tests/progs
 # The benchmark's helpers link the library, like the tests.
 $(OUTPUT)/bench/%: bench/%.c $(OUTPUT)/libmigtrace.a | $(OUTPUT)/bench
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(CFLAGS) -MMD -MP $< $(OUTPUT)/libmigtrace.a $(LDLIBS) -o $@
+	$(Q)$(CC) $(CFLAGS) $(INC_ALL) -MMD -MP $< $(OUTPUT)/libmigtrace.a $(LDLIBS) -o $@
 
 $(OUTPUT)/tests/unit/%: tests/unit/%.c $(OUTPUT)/libmigtrace.a | $(OUTPUT)/tests/unit/san
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(CFLAGS) -MMD -MP $< $(OUTPUT)/libmigtrace.a -lcmocka $(LDLIBS) -o $@
+	$(Q)$(CC) $(CFLAGS) $(INC_ALL) -MMD -MP $< $(OUTPUT)/libmigtrace.a -lcmocka $(LDLIBS) -o $@
 
 $(OUTPUT)/tests/unit/san/%: tests/unit/%.c $(OUTPUT)/libmigtrace-san.a | $(OUTPUT)/tests/unit/san
 	$(call msg,CC-SAN,$@)
-	$(Q)$(CC) $(CFLAGS) $(SAN_FLAGS) -MMD -MP $< $(OUTPUT)/libmigtrace-san.a -lcmocka \
+	$(Q)$(CC) $(CFLAGS) $(INC_ALL) $(SAN_FLAGS) -MMD -MP $< $(OUTPUT)/libmigtrace-san.a -lcmocka \
 		$(LDLIBS) -o $@
 
 unit: $(UNIT_BINS)
@@ -162,7 +196,7 @@ FUZZ_SECONDS	?= 300
 $(OUTPUT)/fuzz/obj/%.o: %.c $(SKELS)
 	$(call msg,CC-FUZZ,$@)
 	$(Q)mkdir -p $(dir $@)
-	$(Q)$(CLANG) $(CFLAGS) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c $< -o $@
+	$(Q)$(CLANG) $(CFLAGS) $(call inc_of,$<) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c $< -o $@
 
 $(OUTPUT)/libmigtrace-fuzz.a: $(FUZZ_OBJS)
 	$(call msg,AR,$@)
@@ -170,7 +204,7 @@ $(OUTPUT)/libmigtrace-fuzz.a: $(FUZZ_OBJS)
 
 $(OUTPUT)/fuzz/%: tests/fuzz/%.c $(OUTPUT)/libmigtrace-fuzz.a
 	$(call msg,CC-FUZZ,$@)
-	$(Q)$(CLANG) $(CFLAGS) $(FUZZ_FLAGS) -fsanitize=fuzzer -MMD -MP $< \
+	$(Q)$(CLANG) $(CFLAGS) $(INC_ALL) $(FUZZ_FLAGS) -fsanitize=fuzzer -MMD -MP $< \
 		$(OUTPUT)/libmigtrace-fuzz.a $(LDLIBS) -o $@
 
 fuzzers: $(FUZZ_BINS)

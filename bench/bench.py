@@ -18,7 +18,7 @@ Four passes, each interleaved, the order of the configurations rotated every rep
   4. per-event cost, all of it: bpf_stats times a program only, and a classic tracepoint
      (bpftrace's) fills the event's record before its program runs, so pass 2 leaves that
      out for bpftrace and not for migtrace.  Here every configuration is bracketed instead
-     (bpf/bracket.bpf.c): a clock read in a probe attached before the tool and one attached
+     (bench/bpf/bracket.bpf.c): a clock read in a probe attached before the tool and one attached
      after it, on the same tracepoint; the difference is what the tool adds to each event.
      The bracket alone is the floor; "net" is minus bpf-empty, bracketed the same way.
 

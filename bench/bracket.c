@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * bracket: the two halves of bpf/bracket.bpf.c, attached in the order the measurement
+ * bracket: the two halves of bench/bpf/bracket.bpf.c, attached in the order the measurement
  * needs.  At start it attaches the open probes and says "opened"; the tool under test is
  * then attached (its probes come after ours on each tracepoint); SIGUSR1 attaches the close
  * probes and it says "closed"; SIGINT or SIGTERM ends it, and it prints, per event, the
@@ -22,7 +22,7 @@
 #include "bpf_util.h"
 #include "bracket.skel.h"
 
-/* bpf/bracket.bpf.c's per-CPU value */
+/* bench/bpf/bracket.bpf.c's per-CPU value */
 struct br_cpu {
 	unsigned long long opened_ns[2];
 	unsigned long long sum_ns[2];
@@ -138,7 +138,7 @@ int main(void)
 	sigprocmask(SIG_BLOCK, &block, &old);
 	skel = bracket_bpf__open_and_load();
 	if (!skel) {
-		fprintf(stderr, "bracket: loading bpf/bracket.bpf.c failed: %s\n", strerror(errno));
+		fprintf(stderr, "bracket: loading bench/bpf/bracket.bpf.c failed: %s\n", strerror(errno));
 		return 1;
 	}
 	ncpus = libbpf_num_possible_cpus();

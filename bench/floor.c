@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * floor: attaches bpf/floor.bpf.c's empty programs, says "attached" on stdout, and waits
+ * floor: attaches bench/bpf/floor.bpf.c's empty programs, says "attached" on stdout, and waits
  * for SIGINT or SIGTERM; then prints each program's run count and run time as one JSON
  * object.  Used by bench/bench.py only.
  */
@@ -33,7 +33,7 @@ int main(void)
 	signal(SIGTERM, on_signal);
 	skel = floor_bpf__open_and_load();
 	if (!skel) {
-		fprintf(stderr, "floor: loading bpf/floor.bpf.c failed: %s\n", strerror(errno));
+		fprintf(stderr, "floor: loading bench/bpf/floor.bpf.c failed: %s\n", strerror(errno));
 		return 1;
 	}
 	err = floor_bpf__attach(skel);

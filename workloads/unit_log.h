@@ -7,7 +7,7 @@
  * migration and switch records) and appends it here: a compare-and-swap and 48 bytes of
  * stores, tens of ns, where a uprobe + uretprobe pair costs µs.  migtrace drains the log on
  * its poll timer and joins each unit with the thread's switches and migrations by time
- * (analysis/unit_join.h).
+ * (user/capture/unit_join.h).
  *
  * A ring of slots, many producers (the workload's threads), one consumer.  A producer claims
  * slot `head` by compare-and-swap while the ring has room, fills it, and publishes it by

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libFuzzer target: the run-file reader (analysis/run_file_read.c and its JSON reader), on
+ * libFuzzer target: the run-file reader (analysis/model/run_file_read.c and its JSON reader), on
  * anything.  It must return 0 or -EINVAL/-ENOMEM, and on failure no model and one line
  * saying what is wrong.  A file it accepts must render as text without trouble, and write
  * back as a run file that it reads again to the same bytes (reading is idempotent after one

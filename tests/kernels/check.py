@@ -108,7 +108,7 @@ def one_line(s, n=400):
 
 
 # Verifier lines that are a trace of the walk or bookkeeping, not the finding (as
-# mt_verifier_verdict() in user/bpf_util.c).
+# mt_verifier_verdict() in user/capture/bpf_util.c).
 NOISE = ("processed ", "verification time ", "stack depth ", "mark_precise", "from ",
          "last_idx ", "parent ", "regs=", "func#", "Validating ", "Func#", "Global function ")
 
@@ -689,7 +689,7 @@ class Judge:
 
 
 def to_ns(s):
-    """'500 µs' / '2.50 ms' / '1.00 s' / '800 ns' (analysis/units.c fmt_ns) -> ns."""
+    """'500 µs' / '2.50 ms' / '1.00 s' / '800 ns' (analysis/lib/units.c fmt_ns) -> ns."""
     m = re.fullmatch(r"([0-9.]+) (ns|µs|us|ms|s)", s.strip())
     if not m:
         return None

@@ -17,6 +17,7 @@
 #include "compare.h"
 #include "render_compare.h"
 #include "render_text.h"
+#include "verdict.h"
 
 #define US 1000.0
 

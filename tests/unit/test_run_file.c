@@ -20,6 +20,7 @@
 #include "render_export.h"
 #include "run_file.h"
 #include "run_schema.h"
+#include "verdict.h"
 
 /* What a writer wrote, as a string (the caller frees it). */
 struct mem {

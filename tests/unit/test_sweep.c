@@ -14,7 +14,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "sweep.h"
+#include "render_sweep.h"
+#include "sweep_summary.h"
 
 static char *const argv_hb[] = { "hackbench", "-g", "2", NULL };
 

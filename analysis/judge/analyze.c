@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Analysis stages over one run model: summary, correlation, verdict (analyze.h). */
+#include <errno.h>
+#include <string.h>
+
+#include "analyze.h"
+#include "correlate.h"
+#include "verdict.h"
+
+/* The counts the text's summary states beyond the raw counters. */
+static void summarize(struct run *r)
+{
+	struct run_summary *s = &r->sum;
+
+	memset(s, 0, sizeof(*s));
+	s->migrations = run_total_migrations(r);
+	/* wake_up_new_task() places a new task with __set_task_cpu(): the kernel does not
+	 * count a fork placement in se.nr_migrations */
+	s->kernel_counted = s->migrations - r->stats.migrations[MT_CAUSE_FORK];
+	s->completeness_gap = (int64_t)r->stats.kernel_migrations - (int64_t)s->kernel_counted;
+	for (size_t i = 0; i < r->nrecs; i++) {
+		if (r->recs[i].cause != MT_CAUSE_WAKEUP)
+			continue;
+		s->wakeup_records++;
+		s->wakeup_hot += MT_TASK_HOT((int64_t)r->recs[i].age_ns, r->meta.hot_ns);
+	}
+}
+
+static int correlate(struct run *r)
+{
+	struct corr_opts co;
+
+	corr_default_opts(&co, r->setup.mode);
+	co.cold_fraction = r->setup.cold_fraction;
+	if (r->setup.bootstrap > 0)
+		co.bootstrap = r->setup.bootstrap;
+	r->setup.bootstrap = co.bootstrap;
+	return correlate_units(r->units, r->nunits, &co, &r->corr);
+}
+
+static void judge(struct run *r)
+{
+	struct verdict_in vin = {
+		.corr = &r->corr,
+		.kernel_ns = (double)r->meta.hot_ns,
+		.has_calib = r->calib.valid,
+		.calib_ns = r->calib.hot_ns,
+	};
+
+	r->has_verdict = true;
+	/* An experiment cut short has not measured every age of its schedule: a verdict from
+	 * it would look as sure as a whole one.  (Natural runs end when the user says.) */
+	if (r->setup.mode == CORR_CONTROLLED && r->meta.interrupted) {
+		verdict_none(&r->verdict, vin.kernel_ns);
+		r->verdict.cold_fraction = r->corr.cold_fraction;
+		return;
+	}
+	/* natural runs: the band's share of the run's own migrations */
+	if (r->setup.mode == CORR_NATURAL) {
+		vin.migs = r->recs;
+		vin.nmigs = r->nrecs;
+	}
+	verdict_decide(&vin, &r->verdict);
+}
+
+int run_analyze(struct run *r)
+{
+	summarize(r);
+	r->has_corr = false;
+	r->has_verdict = false;
+	if (!r->nunits)
+		return 0;
+	if (correlate(r))
+		return -ENOMEM;
+	r->has_corr = true;
+	judge(r);
+	return 0;
+}

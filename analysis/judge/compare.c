@@ -1,0 +1,158 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Two runs' numbers side by side, each with its own interval (compare.h). */
+#include <math.h>
+#include <string.h>
+
+#include "compare.h"
+#include "correlate.h"
+
+#define Z95 1.959963984540054	/* the standard normal's 97.5 % quantile */
+
+struct cmp_share cmp_wilson(uint64_t count, uint64_t total)
+{
+	struct cmp_share s = { .count = count, .total = total };
+	double n = (double)total, p, z2 = Z95 * Z95, mid, half;
+
+	if (!total) {
+		s.share = NAN;
+		s.lo = 0;
+		s.hi = 1;	/* nothing measured: any share is possible */
+		return s;
+	}
+	p = (double)count / n;
+	mid = (p + z2 / (2 * n)) / (1 + z2 / n);
+	half = Z95 * sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n);
+	s.share = p;
+	s.lo = fmax(0, mid - half);
+	s.hi = fmin(1, mid + half);
+	return s;
+}
+
+static bool apart(double alo, double ahi, double blo, double bhi)
+{
+	return ahi < blo || bhi < alo;
+}
+
+static struct cmp_pair shares(uint64_t ka, uint64_t na, uint64_t kb, uint64_t nb)
+{
+	struct cmp_pair p = { .a = cmp_wilson(ka, na), .b = cmp_wilson(kb, nb) };
+
+	p.differs = na && nb && apart(p.a.lo, p.a.hi, p.b.lo, p.b.hi);
+	return p;
+}
+
+static uint64_t hist_sum(const struct run *r, int slot)
+{
+	uint64_t n = 0;
+
+	for (int c = 0; c < MT_NR_CAUSES; c++)
+		n += r->hists.age[c][slot];
+	return n;
+}
+
+/* The observed hot time as an interval, open where it lies outside the measured ages. */
+static struct cmp_value hot_time(const struct run *r)
+{
+	const struct corr_result *c = &r->corr;
+	struct cmp_value v = { 0 };
+
+	if (!r->has_corr || !c->ncells || c->hot_state == CORR_HOT_NO_DATA)
+		return v;
+	v.known = true;
+	v.est = c->hot_ns;
+	switch (c->hot_state) {
+	case CORR_HOT_ABOVE:
+		v.lo = corr_cell_age(c, c->ncells - 1);
+		v.hi = INFINITY;
+		break;
+	case CORR_HOT_NO_COST:
+		v.lo = 0;
+		v.hi = corr_cell_age(c, 0);
+		break;
+	default:
+		v.lo = c->hot_lo_ns;
+		v.hi = c->hot_hi_ns;
+	}
+	return v;
+}
+
+static struct cmp_value cell_cost(const struct corr_cell *c)
+{
+	struct cmp_value v = { .known = true, .est = c->cost_ns, .lo = c->cost_lo_ns,
+			       .hi = c->cost_hi_ns };
+
+	return v;
+}
+
+/* The cell of age age_ns in r, or NULL. */
+static const struct corr_cell *cell_at(const struct run *r, double age_ns)
+{
+	for (int i = 0; r->has_corr && i < r->corr.ncells; i++)
+		if (r->corr.cells[i].age_ns == age_ns)
+			return &r->corr.cells[i];
+	return NULL;
+}
+
+static void add_cell(struct run_compare *c, double age_ns, bool natural)
+{
+	const struct corr_cell *x = cell_at(c->a, age_ns), *y = cell_at(c->b, age_ns);
+	struct cmp_cell *k;
+
+	for (int i = 0; i < c->ncells; i++)
+		if (c->cells[i].age_ns == age_ns)
+			return;
+	k = &c->cells[c->ncells++];
+	memset(k, 0, sizeof(*k));
+	k->age_ns = age_ns;
+	k->natural = natural;
+	if (x)
+		k->a = cell_cost(x);
+	if (y)
+		k->b = cell_cost(y);
+	k->differs = x && y && apart(k->a.lo, k->a.hi, k->b.lo, k->b.hi);
+}
+
+/* Cells matched by age (a natural bucket by its lower edge), in ascending age. */
+static void cells(struct run_compare *c)
+{
+	const struct run *runs[2] = { c->a, c->b };
+
+	for (int k = 0; k < 2; k++)
+		for (int i = 0; runs[k]->has_corr && i < runs[k]->corr.ncells; i++)
+			add_cell(c, runs[k]->corr.cells[i].age_ns,
+				 runs[k]->corr.mode == CORR_NATURAL);
+	for (int i = 1; i < c->ncells; i++)
+		for (int j = i; j > 0 && c->cells[j - 1].age_ns > c->cells[j].age_ns; j--) {
+			struct cmp_cell t = c->cells[j];
+
+			c->cells[j] = c->cells[j - 1];
+			c->cells[j - 1] = t;
+		}
+}
+
+void run_compare(const struct run *a, const struct run *b, struct run_compare *c)
+{
+	uint64_t ta = run_total_migrations(a), tb = run_total_migrations(b);
+
+	memset(c, 0, sizeof(*c));
+	c->a = a;
+	c->b = b;
+	for (int k = 0; k < MT_NR_CAUSES; k++)
+		c->cause[k] = shares(a->stats.migrations[k], ta, b->stats.migrations[k], tb);
+	c->slot_lo = MT_HIST_SLOTS;
+	c->slot_hi = -1;
+	for (int s = 0; s < MT_HIST_SLOTS; s++) {
+		uint64_t x = hist_sum(a, s), y = hist_sum(b, s);
+
+		c->age[s] = shares(x, ta, y, tb);
+		if (x || y) {
+			c->slot_lo = s < c->slot_lo ? s : c->slot_lo;
+			c->slot_hi = s;
+		}
+	}
+	cells(c);
+	c->hot_a = hot_time(a);
+	c->hot_b = hot_time(b);
+	c->hot_differs = c->hot_a.known && c->hot_b.known &&
+			 apart(c->hot_a.lo, c->hot_a.hi, c->hot_b.lo, c->hot_b.hi);
+}

@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Two runs side by side (`migtrace report A.json B.json`): before and after a tuning, two
+ * machines, two kernels.  As numbers, each with the interval its own run gives it, and a
+ * difference flagged only when the two intervals do not overlap: counts by cause and the
+ * age histogram as shares with Wilson 95 % intervals, the migration cost per age and the
+ * observed hot time with their bootstrap 95 % intervals.  render_compare.c formats it.
+ */
+#ifndef MIGTRACE_COMPARE_H
+#define MIGTRACE_COMPARE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "run.h"
+
+/* An estimate and its 95 % interval; known false when the run has none. */
+struct cmp_value {
+	bool known;
+	double est, lo, hi;
+};
+
+/* count of total as a share, with its Wilson 95 % interval (all ratios, 0..1). */
+struct cmp_share {
+	uint64_t count, total;
+	double share, lo, hi;
+};
+
+struct cmp_pair {
+	struct cmp_share a, b;
+	bool differs;			/* the intervals do not overlap */
+};
+
+struct cmp_cell {
+	double age_ns;			/* the age (controlled) or bucket's lower edge (natural),
+		ns */
+	bool natural;			/* age_ns is a bucket's lower edge */
+	struct cmp_value a, b;		/* migration cost at that age, ns */
+	bool differs;
+};
+
+struct run_compare {
+	const struct run *a, *b;
+	struct cmp_pair cause[MT_NR_CAUSES];
+	int slot_lo, slot_hi;		/* the age slots either run has; slot_hi < 0: none */
+	struct cmp_pair age[MT_HIST_SLOTS];
+	int ncells;
+	struct cmp_cell cells[2 * CORR_MAX_CELLS];
+	struct cmp_value hot_a, hot_b;	/* observed hot time, ns; an open end is +inf or 0 */
+	bool hot_differs;
+};
+
+/* The Wilson score interval of count out of total at 95 %. */
+struct cmp_share cmp_wilson(uint64_t count, uint64_t total);
+void run_compare(const struct run *a, const struct run *b, struct run_compare *c);
+
+#endif

@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The sweep's summary per value (sweep.h): medians over repetitions, the best value. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "sweep_summary.h"
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Sorts v in place. */
+static double median(double *v, int n)
+{
+	qsort(v, (size_t)n, sizeof(*v), cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* The value with the highest median throughput, and the runner-up.  -1: none. */
+static void best_of(struct sweep *s)
+{
+	const struct sweep_value *sv = s->sv;
+
+	s->best = s->second = -1;
+	for (int i = 0; i < s->nvalues; i++) {
+		if (!sv[i].n)
+			continue;
+		if (s->best < 0 || sv[i].tmed > sv[s->best].tmed) {
+			s->second = s->best;
+			s->best = i;
+		} else if (s->second < 0 || sv[i].tmed > sv[s->second].tmed) {
+			s->second = i;
+		}
+	}
+}
+
+void sweep_summarize(struct sweep *s)
+{
+	double t[SWEEP_MAX_REPS], idle[SWEEP_MAX_REPS];
+
+	for (int v = 0; v < s->nvalues; v++) {
+		struct sweep_value *x = &s->sv[v];
+		int ni = 0;
+
+		memset(x, 0, sizeof(*x));
+		x->value_ns = s->values[v];
+		for (int i = 0; i < s->nruns; i++) {
+			const struct sweep_run *sr = &s->runs[i];
+
+			if (sr->value_ns != x->value_ns || x->n == SWEEP_MAX_REPS)
+				continue;
+			t[x->n++] = sr->tput.value;
+			if (sr->idle_pct >= 0)
+				idle[ni++] = sr->idle_pct;
+			x->lb_judged += sr->lb_judged;
+			x->lb_hot += sr->lb_hot;
+			x->failed_hot += sr->failed_hot;
+			x->forced += sr->forced;
+			x->lb_hot_gained += sr->lb_hot_gained;
+			x->witness = x->witness || sr->witness;
+			x->has_gained = x->has_gained || sr->has_lb_hot_gained;
+			for (int c = 0; c < MT_NR_CAUSES; c++) {
+				x->by_cause[c] += sr->migrations[c];
+				x->migrations += sr->migrations[c];
+			}
+		}
+		if (x->n) {
+			x->tmed = median(t, x->n);
+			x->tmin = t[0];
+			x->tmax = t[x->n - 1];
+		}
+		x->idle_med = ni ? median(idle, ni) : -1;
+	}
+	for (int v = 0; v < s->nvalues; v++)
+		s->sv[v].normalised = s->sv[0].tmed > 0 ? s->sv[v].tmed / s->sv[0].tmed : 0;
+	best_of(s);
+}
+
+bool sweep_best_beyond_noise(const struct sweep *s)
+{
+	return s->best >= 0 && s->second >= 0 && s->sv[s->best].n > 1 &&
+	       s->sv[s->best].tmin > s->sv[s->second].tmax;
+}

@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Output files written whole or not at all: a regular file (or a path that does not exist
+ * yet) is written to a temporary beside it, then renamed over it.  Anything else — `-` for
+ * stdout, a character device such as /dev/null, a FIFO — is written directly: renaming over
+ * it would replace the device with a file.  So are /dev/stdout, /dev/stderr, /dev/fd/N and
+ * /proc/self/fd/N, through the descriptor migtrace has: their link leads to whatever the
+ * shell opened (`>> log`), which a rename would replace.  A symlink is followed, so its
+ * target is replaced (or created, when it does not exist yet), not the link.
+ */
+#ifndef MIGTRACE_ATOMIC_FILE_H
+#define MIGTRACE_ATOMIC_FILE_H
+
+#include <limits.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+/* The descriptor a path names when it is one migtrace already has (/dev/stdout: 1), or -1. */
+int atomic_file_inherited_fd(const char *path);
+/* Whether path is standard output: `-`, /dev/stdout, /dev/fd/1, /proc/self/fd/1. */
+bool atomic_file_to_stdout(const char *path);
+
+/* A file being written: f goes to a temporary beside path until atomic_file_commit(). */
+struct atomic_file {
+	FILE *f;
+	bool direct;		/* `-`, a device or a FIFO: f is the target itself */
+	char tmp[PATH_MAX];
+	char path[PATH_MAX];	/* the file renamed over: a symlink's target */
+	sigset_t saved_mask;	/* the signals blocked before the temporary existed */
+};
+
+/*
+ * Checks, before any work is done, that path can be written: its directory exists and is
+ * writable, and it is not a directory.  0 or -errno, with one line on stderr naming the path
+ * and what to do.
+ */
+int atomic_file_check(const char *path);
+/* The same, its messages starting with label (e.g. "migtrace calibrate: --json"). */
+int atomic_file_check_named(const char *path, const char *label);
+/* Creates the temporary (or opens a device, FIFO or stdout).  0 or -errno, with a message
+ * on stderr naming the file and what to do.  A new file is created with 0666 less the umask
+ * and, under sudo, given to the invoking user; a replaced one keeps its mode and owner.
+ * While the temporary exists, SIGINT, SIGTERM, SIGHUP and SIGQUIT wait: one that kills
+ * takes effect once it is renamed or removed, not with it left behind. */
+int atomic_file_open(struct atomic_file *af, const char *path);
+/* Flushes, syncs and renames the temporary over path; on any failure (including an earlier
+ * write error on f) removes it instead.  Always closes f.  0 or -errno, with a message. */
+int atomic_file_commit(struct atomic_file *af);
+/* Closes f and removes the temporary: path is left as it was. */
+void atomic_file_abort(struct atomic_file *af);
+/* Writes len bytes of data to path atomically.  0 or -errno, with a message. */
+int atomic_write_file(const char *path, const void *data, size_t len);
+
+#endif

@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* log2 histograms as the BPF side fills them, printed like bcc's tools. */
+#ifndef MIGTRACE_HIST_H
+#define MIGTRACE_HIST_H
+
+#include <linux/types.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* Slot k holds [2^k, 2^(k+1)) µs, slot 0 holds [0, 2) µs; the last slot is open. */
+void hist_print_log2(FILE *f, const __u64 *slots, int nslots, const char *unit);
+uint64_t hist_total(const __u64 *slots, int nslots);
+/* Lower bound of slot k in µs. */
+uint64_t hist_slot_low_us(int slot);
+
+#endif

@@ -1,0 +1,13 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Every number a user sees says its unit: nanoseconds and bytes scaled for reading. */
+#ifndef MIGTRACE_UNITS_H
+#define MIGTRACE_UNITS_H
+
+#include <stdint.h>
+
+/* "850 ns", "12.3 µs", "1.23 ms", "2.50 s", "-" when not finite; returns buf. */
+char *fmt_ns(char *buf, int len, double ns);
+/* "512 KiB", "1.5 MiB", "853 KiB"; returns buf. */
+char *fmt_bytes(char *buf, int len, uint64_t bytes);
+
+#endif

@@ -1,0 +1,112 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What the analysis finds, as numbers the run model holds: the correlation of units with
+ * migrations (penalties and migration cost per age, the observed hot time) and the verdict.
+ * The judge (analysis/judge/) computes them, the run file stores them, the renderers format
+ * them; the terms are defined in docs/design.md.
+ */
+#ifndef MIGTRACE_FINDINGS_H
+#define MIGTRACE_FINDINGS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define CORR_MAX_CELLS 64
+/* Cold once the migration cost stays under this fraction of its maximum: the observed hot
+ * time's definition (docs/design.md), and the only place its 10 % is written. */
+#define CORR_COLD_FRACTION 0.10
+/* Each cell's estimator drops this fraction of its samples at each end (10 %-trimmed). */
+#define CORR_TRIM 0.10
+
+enum corr_mode {
+	CORR_NATURAL,		/* the scheduler decided: bucket by measured age */
+	CORR_CONTROLLED,	/* cachewalk --controlled: cells by the age it aimed at */
+};
+
+enum corr_hot_state {
+	CORR_HOT_FOUND,		/* the cost falls under the cold fraction inside the range */
+	CORR_HOT_ABOVE,		/* still costly at the largest age: hot time > that age */
+	CORR_HOT_NO_COST,	/* no age shows a cost above noise: hot time < smallest age */
+	CORR_HOT_NO_DATA,	/* no cell has both arms */
+};
+
+struct corr_cell {
+	double age_ns;			/* nominal age (controlled) or bucket's lower edge, ns */
+	double age_hi_ns;		/* natural: bucket's upper edge, ns */
+	double age_median_ns;		/* median measured age of the cell's samples, ns */
+	size_t n_mig, n_stay;		/* samples per arm */
+	double pen_mig_ns, pen_stay_ns;	/* refill penalty per arm: trimmed mean, ns */
+	double cost_ns;			/* pen_mig - pen_stay: the migration cost at this age, ns */
+	double cost_lo_ns, cost_hi_ns;	/* its 95 % bootstrap interval, ns */
+	double unit_ns;			/* median baseline unit of the cell's threads, ns */
+};
+
+struct corr_result {
+	enum corr_mode mode;
+	double cold_fraction;		/* the fraction the hot time was found with */
+	int ncells;
+	struct corr_cell cells[CORR_MAX_CELLS];
+	double baseline_ns;		/* median over threads of their warm unit time, ns */
+	size_t n_threads;
+	size_t n_units;			/* all unit records */
+	size_t n_baseline;		/* warm back-to-back units */
+	size_t n_mig_events, n_stay_events;	/* units joined to a migration, to a wake */
+	size_t n_spanning;		/* excluded: a switch or migration inside the unit */
+	size_t n_unseen;		/* controlled: a "migrated" unit with no migration seen */
+	double max_cost_ns;		/* max over cells of cost_ns, significant cells first, ns */
+	int max_cell;
+	enum corr_hot_state hot_state;
+	double hot_ns, hot_lo_ns, hot_hi_ns;	/* observed hot time and its 95 % interval, ns */
+	double lost_ns;			/* sum over migrated units of the cost at their age, ns */
+	double cost_frac_slice;		/* median of (penalty / following run slice), a ratio */
+};
+
+extern const char *const corr_hot_state_names[4];	/* "found", "above range", … */
+
+/* The age a cell stands for: the one aimed at (controlled), or the median measured, ns. */
+static inline double corr_cell_age(const struct corr_result *r, int cell)
+{
+	const struct corr_cell *c = &r->cells[cell];
+
+	return r->mode == CORR_CONTROLLED ? c->age_ns : c->age_median_ns;
+}
+
+enum verdict_kind {
+	VERDICT_UNDETERMINED = 0,	/* no age had both arms: nothing to judge with */
+	VERDICT_TOO_LOW,	/* tasks the kernel calls cold still pay a refill when moved */
+	VERDICT_ABOUT_RIGHT,	/* the observed interval contains the kernel's value */
+	VERDICT_TOO_HIGH,	/* tasks the kernel calls hot are cheap to move */
+	VERDICT_NONE,		/* not judged: the controlled experiment was interrupted */
+	VERDICT_NR_KINDS,
+};
+
+struct verdict {
+	enum verdict_kind kind;
+	double kernel_ns;		/* K, ns */
+	/* the observed hot time as judged: where it lies outside the measured ages, the end
+	 * of the range it lies beyond, with an interval open on that side */
+	double hot_ns;			/* H, ns */
+	double hot_lo_ns, hot_hi_ns;	/* the interval K is judged against, ns; hi may be +inf */
+	double factor;			/* >= 1: H / K too low, K / H too high */
+	bool factor_is_bound;		/* H lies outside the measured ages: factor is at least */
+	/* the band of ages task_hot() misjudges: [K, H) too low, [H, K) too high */
+	double band_lo_ns, band_hi_ns;	/* ns */
+	int band_cells;			/* measured ages in the band */
+	double band_cost_ns;		/* too low: mean migration cost over those ages; too
+					 * high: the largest, at least 0; ns */
+	double band_cost_share;		/* band_cost_ns / unit_ns, a ratio */
+	double unit_ns;			/* the warm unit (baseline), ns */
+	double max_cost_ns;		/* the cost maximum the hot time is measured against, ns */
+	double cold_fraction;		/* cold under this fraction of max_cost_ns */
+	bool has_run_share;		/* natural runs: the run's own migrations in the band */
+	uint64_t run_migrations;	/* migration records of the run */
+	uint64_t band_migrations;	/* of them, of an age in the band */
+	bool has_calib;
+	double calib_ns;		/* the calibrated hot time, ns */
+	double calib_over_observed;	/* calib_ns / the observed hot time; NAN unless found */
+};
+
+extern const char *const verdict_names[VERDICT_NR_KINDS];	/* "undetermined", "too low", … */
+
+#endif

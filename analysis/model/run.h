@@ -1,0 +1,226 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The run model: everything one `migtrace run` or `migtrace validate` produced, in one
+ * struct.  Capture fills the environment, the configuration and what was traced; analysis
+ * adds its numbers (summary figures, correlation, verdict); renderers only format it.  The
+ * run file is its serialisation (schema RUN_SCHEMA, docs/run-file.md): `migtrace report`
+ * reads a file back into this struct and renders it with the same code, which is why the
+ * model holds numbers and names, never sentences.
+ */
+#ifndef MIGTRACE_RUN_H
+#define MIGTRACE_RUN_H
+
+#include <limits.h>
+#include <linux/types.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cachewalk.h"
+#include "findings.h"
+#include "migtrace.h"
+#include "parse.h"
+
+#define RUN_SCHEMA "migtrace.run/2"
+#define RUN_MAX_PROGS 12
+#define RUN_MAX_CACHES 16
+#define RUN_NO_HOT_ARG INT64_MIN	/* setup.hot_ns_arg when --hot-ns was not given */
+#define RUN_MAX_NR_CPUS 4096		/* the largest CPU-pair matrix a file may declare */
+
+enum run_kind { RUN_KIND_RUN, RUN_KIND_VALIDATE };
+
+/*
+ * One kind of cache of the online CPUs (a level, type and size, shared alike), with how
+ * many of it there are and where its description came from.
+ */
+struct run_cache {
+	int level;
+	char type[16];			/* "Data", "Instruction", "Unified" */
+	uint64_t size_bytes;		/* bytes */
+	int instances;			/* how many the online CPUs have; 0: unknown */
+	int cpus_per_instance;		/* CPUs sharing each */
+	char shared_cpus[256];		/* cpulist of the CPUs sharing the first one */
+	bool shared_known;		/* false: the source gave no sharing */
+	char source[8];			/* "sysfs" or "cpuid" */
+	uint32_t cpuid_leaf;		/* the CPUID leaf, when source is "cpuid"; else 0 */
+};
+
+/* Where the run was made. */
+struct run_environment {
+	char kernel_release[65];	/* uname -r */
+	char kernel_version[65];	/* uname -v */
+	char machine[65];		/* uname -m */
+	char cpu_model[128];		/* /proc/cpuinfo "model name"; "" when unknown */
+	char online_cpus[256];		/* cpulist */
+	int nr_online, cores, packages, threads_per_core;
+	long cpu_mhz;			/* MHz; -1 when unknown */
+	char cache_source[16];		/* "sysfs", "cpuid", "sysfs+cpuid" or "none" */
+	int ncaches;
+	struct run_cache caches[RUN_MAX_CACHES];
+	struct {
+		int64_t value_ns;	/* the kernel's migration cost, ns */
+		bool assumed;		/* value_ns is the kernel default, not read */
+		bool readable, writable;
+		char path[256];		/* where the tunable lives on this kernel */
+		char source[300];	/* how the value was obtained: "read from PATH" or
+					 * "kernel default, assumed: …" */
+		char why[512];		/* when not readable or not writable: why */
+		char origin[600];	/* who set the value: the default, a sysctl.d file, a
+					 * TuneD profile, a change at run time */
+	} tunable;
+};
+
+/* What was asked: the options the run was made with. */
+struct run_setup {
+	enum run_kind kind;		/* run or validate */
+	enum corr_mode mode;		/* from the workload's options (cachewalk --controlled),
+					 * never re-discovered from its records */
+	long pid_arg;			/* -p PID; 0 when a workload was launched */
+	char cpus_arg[256];		/* --cpus as given; "" for all online */
+	char user[64];			/* --user; "" for none */
+	uint64_t duration_ns;		/* --duration, ns; 0 until the workload ends */
+	int64_t hot_ns_arg;		/* --hot-ns, ns; RUN_NO_HOT_ARG when not given */
+	uint64_t ringbuf_bytes;		/* bytes */
+	uint64_t max_records;		/* records of each kind kept; 0 for all */
+	char unit_arg[PATH_MAX];	/* --unit as given; "" for none */
+	char calibration_file[PATH_MAX];	/* --calibration; "" for none */
+	double cold_fraction;		/* the observed hot time's cold fraction (0.10) */
+	int bootstrap;			/* resamples for the confidence intervals */
+	bool cachewalk;			/* the workload is the built-in cachewalk */
+	struct cachewalk_config cw;	/* its options, when it is */
+};
+
+/*
+ * validate calibrates one pair of CPUs: its matrix is 2 x 2, cells[i * 2 + j] for the move
+ * from cpus[i] to cpus[j] (the diagonal: a move to the same CPU, the seed's control).
+ */
+#define RUN_CALIB_CELLS 4
+
+/* One ordered CPU pair of the 2004 calibration, as calibrate measured it. */
+struct run_calib_cell {
+	int src_cpu, dst_cpu;
+	double fill_median_ns;		/* median fill time after the move, ns */
+	double fill_mad_ns;		/* its spread (median absolute deviation), ns */
+	double fill_undisturbed_ns;	/* median of the undisturbed fills, ns (calibrate.h) */
+	int fills_undisturbed;		/* how many of the fills were undisturbed */
+	uint64_t fill_min_ns;		/* fastest fill, ns */
+	uint64_t fill_max_ns;		/* slowest of the first CALIB_SEED_REPS fills, ns */
+	uint64_t cost_ns;		/* the seed's cell: fill_max_ns x 6, ns */
+	uint64_t robust_ns;		/* fill_undisturbed_ns x 6, ns */
+};
+
+/* The calibrated hot time the verdict compares with: validate's own, or a file's. */
+struct run_calibration {
+	bool valid;
+	bool inline_run;		/* measured by validate (else read from setup's file) */
+	bool robust;			/* hot_ns is the robust (median x 6) hot time */
+	double hot_ns;			/* the hot time the verdict uses, ns */
+	/* validate's calibration (inline_run) */
+	int method;			/* 2004 */
+	int cpus[2];
+	char cache_what[400];		/* the cache it was sized against, as topology says */
+	char cache_source[16];		/* "sysfs", "cpuid" or "--size" */
+	uint64_t cache_bytes;		/* bytes */
+	uint64_t buffer_bytes;		/* 5/3 x cache_bytes */
+	int reps;			/* timed fills per CPU pair */
+	double hot_seed_ns;		/* the seed's rule: max of the first 20 fills x 6, ns */
+	double hot_robust_ns;		/* median fill x 6, ns */
+	double wall_s;			/* s */
+	bool has_matrix;		/* cells hold the matrix (files written before it have
+					 * none: an optional member of the run file) */
+	struct run_calib_cell cells[RUN_CALIB_CELLS];
+};
+
+/* How the run went. */
+struct run_meta {
+	char command[1024];		/* the workload's command line, or "pid N" */
+	int pid;			/* workload (or -p) pid */
+	bool attached;			/* -p: an existing process */
+	struct cpu_set_list cpus;	/* where the workload was pinned */
+	int64_t hot_ns;			/* threshold task_hot() is judged at, ns */
+	char hot_source[700];		/* where hot_ns came from */
+	uint64_t ringbuf_bytes;		/* bytes */
+	char unit_spec[4400];		/* BINARY:FUNCTION timed as units, "" for none */
+	double unit_probe_ns;		/* --unit: what the uprobe + uretprobe pair adds to a
+					 * unit here, ns, measured at start; -1: not measured */
+	int nr_cpus;			/* possible CPUs: the pair matrix is nr_cpus^2 */
+	char start_time[32];		/* UTC, ISO 8601, when tracing began */
+	double duration_s;		/* s */
+	int exit_status;		/* the workload's, as a shell reports it; -1 unknown */
+	char end_reason[128];
+	/* where the wake-up latency starts: "sched_info.last_queued" (the kernel's enqueue
+	 * stamp) or "sched_wakeup" (a program on each wake-up); "" not said (older files) */
+	char wakeup_latency_from[32];
+	bool interrupted;		/* a launched workload was ended by a signal or
+					 * --duration, not by itself: what it planned to do may
+					 * not all be here */
+};
+
+/* What tracing cost, as the kernel and getrusage(2) count it. */
+struct run_cost {
+	double self_user_s;		/* migtrace's own CPU time, s */
+	double self_sys_s;		/* s */
+	double self_startup_s;		/* of which before tracing began (load, verify, attach),
+		s */
+	long self_max_rss_kib;		/* migtrace's peak RSS (VmHWM), KiB */
+	double workload_cpu_s;		/* the launched workload's user + system CPU, s; -1: -p */
+	bool bpf_stats;			/* kernel.bpf_stats_enabled was on: the runs below count */
+	int nprogs;
+	struct {
+		char name[32];
+		uint64_t run_cnt;	/* times the program ran */
+		uint64_t run_time_ns;	/* ns, in total, as bpf_stats measures it */
+		uint64_t recursion_misses;	/* runs the kernel skipped: events not seen */
+	} progs[RUN_MAX_PROGS];
+};
+
+/* Summary figures: what the text's summary says beyond the raw counters. */
+struct run_summary {
+	uint64_t migrations;		/* all causes */
+	uint64_t kernel_counted;	/* all but fork placements, as se.nr_migrations */
+	int64_t completeness_gap;	/* the kernel's count less kernel_counted */
+	uint64_t wakeup_records;	/* wakeup placements among the records kept */
+	uint64_t wakeup_hot;		/* of them, hot by task_hot()'s rule at meta.hot_ns */
+};
+
+struct run {
+	struct run_environment env;
+	struct run_setup setup;
+	struct run_calibration calib;
+	struct run_meta meta;
+	/* the in-kernel aggregates: complete even when records were lost */
+	struct mt_stats stats;
+	struct mt_hists hists;
+	uint64_t *pairs;		/* meta.nr_cpus x meta.nr_cpus, row = src */
+	struct run_cost cost;
+	/* the records: the first max_kept of each kind, in ring-buffer order */
+	struct mt_migrate *recs;
+	size_t nrecs, cap;
+	uint64_t recs_not_kept;		/* read past max_kept, counted only */
+	struct mt_unit *units;
+	size_t nunits, ucap;
+	uint64_t units_not_kept;
+	size_t max_kept;		/* 0: all */
+	/* analysis */
+	struct run_summary sum;
+	bool has_corr;			/* units were timed and correlated */
+	struct corr_result corr;
+	bool has_verdict;
+	struct verdict verdict;
+};
+
+extern const char *const mt_cause_names[MT_NR_CAUSES];	/* "wakeup", "lb_pull", … */
+extern const char *const mt_cause_titles[MT_NR_CAUSES];	/* "wakeup placement", … */
+extern const char *const mt_state_names[4];
+
+/* A zeroed model with the defaults a reader and a capture both start from.  NULL: ENOMEM. */
+struct run *run_new(void);
+void run_free(struct run *r);
+/* Capture's consumers: one more record, kept or (past max_kept) only counted. */
+int run_record_add(struct run *r, const struct mt_migrate *m);
+int run_record_add_unit(struct run *r, const struct mt_unit *u);
+/* The pair matrix for nr_cpus CPUs, zeroed.  0 or -ENOMEM / -EINVAL. */
+int run_alloc_pairs(struct run *r, int nr_cpus);
+uint64_t run_total_migrations(const struct run *r);
+
+#endif

@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The exports a run can be taken away as, each made from the run model only (so `migtrace
+ * report` makes the same files from a saved run): CSV tables, a Prometheus text exposition,
+ * a Chrome trace-event file for ui.perfetto.dev, gnuplot plots, and the what-if table, an
+ * estimate from this run of what other thresholds would have judged.
+ */
+#ifndef MIGTRACE_RENDER_EXPORT_H
+#define MIGTRACE_RENDER_EXPORT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "run.h"
+#include "whatif.h"
+
+/* The what-if table as the text prints it, labelled as an estimate. */
+void render_whatif_text(FILE *f, const struct whatif *w);
+
+/* The CSV files a run is exported as, in order; each written by render_csv_file(). */
+extern const char *const render_csv_names[];
+extern const int render_csv_nfiles;
+/* CSV file i (of render_csv_names) of r; w may be NULL (whatif.csv is then not wanted). */
+void render_csv_file(FILE *f, int i, const struct run *r, const struct whatif *w);
+/* The Prometheus text exposition (format 0.0.4) of r; w may be NULL. */
+void render_openmetrics(FILE *f, const struct run *r, const struct whatif *w);
+/* Chrome trace-event JSON of r's records, for ui.perfetto.dev.  0 or -ENOMEM / -EIO. */
+int render_perfetto(FILE *f, const struct run *r);
+/*
+ * The plots of r as PNG and SVG in dir (which exists), made by gnuplot in a temporary
+ * directory inside dir and renamed into it file by file.  0 or -errno, with one line on
+ * stderr starting with label.
+ */
+int render_plot(const char *dir, const struct run *r, const char *label);
+/* Why r has no calibration matrix to draw (a clause), or NULL when it has one. */
+const char *render_plot_no_matrix(const struct run *r);
+
+/* Shared by the run's and the sweep's exports: a CSV field of n bytes, quoted as RFC 4180
+ * says when it holds a comma, a quote or a line break; a text-format family's HELP and TYPE
+ * lines; a label value, escaped (bytes that are not UTF-8 become '?'). */
+void csv_string(FILE *f, const char *s, size_t n);
+void om_family(FILE *f, const char *name, const char *type, const char *help);
+void om_label_value(FILE *f, const char *s);
+
+/* The shortest decimal that reads back as v ("0.5", "1e-06"); "NaN" when not finite. */
+char *fmt_shortest(char *buf, size_t len, double v);
+
+#endif

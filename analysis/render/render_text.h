@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The text renderer: what `migtrace run` and `validate` print, made from the run model only,
+ * so that `migtrace report` prints the same bytes for a saved run.  The pieces are printed
+ * as a live run reaches them (validate's calibration, the header before the workload
+ * starts, the results at the end); render_text() prints them all, in that order.
+ */
+#ifndef MIGTRACE_RENDER_TEXT_H
+#define MIGTRACE_RENDER_TEXT_H
+
+#include <stdio.h>
+
+#include "run.h"
+
+/* validate, before calibrating: which CPUs, against which cache. */
+void render_text_calib_intro(FILE *f, const struct run *r);
+/* validate, after calibrating: the hot time, then the second step's title. */
+void render_text_calib_result(FILE *f, const struct run *r);
+/* The first line of a run: what is traced, and the threshold it is judged at. */
+void render_text_header(FILE *f, const struct run *r);
+/* The end of a run: summary, correlation table and verdict. */
+void render_text_results(FILE *f, const struct run *r);
+/* All of the above, as the run printed it. */
+void render_text(FILE *f, const struct run *r);
+
+/* Pieces the compare view shares. */
+void render_text_pairs(FILE *f, const struct run *r);
+/* "473 µs to 2.00 ms", with out-of-range ends said as such. */
+char *render_interval(char *buf, int len, const struct corr_result *c);
+/* Where the calibrated hot time came from, as the verdict names it. */
+char *render_calib_source(char *buf, int len, const struct run *r);
+
+#endif

@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The what-if table as the text prints it (judge/whatif.c computes it). */
+#include <stdio.h>
+
+#include "render_export.h"
+#include "units.h"
+
+/* s right-aligned in width columns: counted in characters, so "500 µs" lines up. */
+static void right(FILE *f, const char *s, int width)
+{
+	int chars = 0;
+
+	for (const char *p = s; *p; p++)
+		chars += (*p & 0xc0) != 0x80;
+	fprintf(f, "%*s%s", width > chars ? width - chars : 0, "", s);
+}
+
+static double pct(uint64_t part, uint64_t whole)
+{
+	return whole ? 100.0 * (double)part / (double)whole : 0.0;
+}
+
+void render_whatif_text(FILE *f, const struct whatif *w)
+{
+	char a[32], b[32], c[48];
+
+	fprintf(f, "\nwhat if (an estimate from this run: its own moves judged again at each "
+		"threshold, not a run at it%s):\n", w->records_complete ? "" :
+		"; counts are of the records kept");
+	fprintf(f, "  %10s  %-24s  %-24s  %s\n", "threshold", "load-balance pulls hot",
+		"wakeups younger", "refill cost of migrations younger");
+	for (int i = 0; i < w->n; i++) {
+		const struct whatif_row *row = &w->row[i];
+		char lb[40], wk[40];
+
+		snprintf(lb, sizeof(lb), "%llu of %llu (%.1f %%)", (unsigned long long)row->lb_hot,
+			 (unsigned long long)row->lb_judged, pct(row->lb_hot, row->lb_judged));
+		snprintf(wk, sizeof(wk), "%llu of %llu (%.1f %%)",
+			 (unsigned long long)row->wakeup_hot, (unsigned long long)row->wakeups,
+			 pct(row->wakeup_hot, row->wakeups));
+		if (row->has_cost)
+			snprintf(c, sizeof(c), "%s over %zu units (%d age%s)",
+				 fmt_ns(b, sizeof(b), row->cost_ns), row->cost_units,
+				 row->cost_cells, row->cost_cells == 1 ? "" : "s");
+		else
+			snprintf(c, sizeof(c), "- (no units timed)");
+		fputs("  ", f);
+		right(f, fmt_ns(a, sizeof(a), (double)row->threshold_ns), 10);
+		fprintf(f, "  %-24s  %-24s  %s\n", lb, wk, c);
+	}
+	fprintf(f, "  (hot: task_hot()'s rule, the kernel's age for pulls, migtrace's for wakeups; "
+		"cost: each migrated unit at the migration cost of its age, as measured here)\n");
+}

@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* libbpf set-up shared by the commands that load BPF.  User space only. */
+#ifndef MIGTRACE_BPF_UTIL_H
+#define MIGTRACE_BPF_UTIL_H
+
+#include <stdbool.h>
+
+/* Routes libbpf's messages to stderr: warnings always, debug only with -v. */
+void mt_libbpf_init(int verbose);
+/*
+ * Keeps libbpf's warnings (a rejected program's verifier log among them) in memory from
+ * begin to end, instead of printing them (with -v they are printed too).  end returns the
+ * text, which the caller frees; NULL when nothing was captured.
+ */
+int mt_libbpf_capture_begin(void);
+char *mt_libbpf_capture_end(void);
+
+/* What a captured libbpf log says about a program the kernel refused to load. */
+struct mt_verifier_verdict {
+	char prog[64];		/* the refused program, e.g. "mt_migrate" */
+	char reason[256];	/* the verifier's decisive line, "" when the log has none */
+	char source[256];	/* the source line it was at, "" when the object has no line info */
+};
+
+/* Finds the refused program and the verifier's decisive line in LOG.  0, or -ENOENT when the
+ * log names no refused program. */
+int mt_verifier_verdict(const char *log, struct mt_verifier_verdict *v);
+
+/* Capabilities this process has in its effective set. */
+bool mt_has_cap(int cap);
+/* "CAP_BPF" style name of the first missing capability run needs, or NULL when none. */
+const char *mt_missing_bpf_cap(void);
+/* kernel.bpf_stats_enabled: 1 on, 0 off, -1 unreadable. */
+int mt_bpf_stats_enabled(void);
+struct mt_prog_run {
+	unsigned long long run_cnt;	/* counted only while kernel.bpf_stats_enabled is on */
+	unsigned long long run_time_ns;
+	unsigned long long recursion_misses;	/* runs the kernel skipped: always counted */
+};
+
+/* The kernel's counts for a loaded program.  0 or -errno. */
+int mt_prog_run_stats(int prog_fd, struct mt_prog_run *out);
+
+#endif

@@ -1,0 +1,482 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Capture: the workload is forked first and held at a barrier, the BPF programs are loaded
+ * with its pid in the traced set and attached, then it is released: nothing it does is
+ * missed, and nothing before it counted.  Records drained from the ring buffer go straight
+ * into the run model (one stream, one consumer per kind of record); the in-kernel counters,
+ * histograms and CPU pairs are read once tracing has stopped.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bpf_util.h"
+#include "capture.h"
+#include "clock.h"
+#include "launch.h"
+#include "probe_cost.h"
+#include "tracer.h"
+#include "unit_join.h"
+#include "unit_log_reader.h"
+#include "status.h"
+
+#define GRACE_NS 2000000000ULL	/* between the signals that end a workload */
+#define UNIT_LOG_SLOTS 32768	/* 1.5 MiB: over half a second of 40 µs units on 2 CPUs */
+/*
+ * The join waits this long past a poll's start for records still being written on another
+ * CPU: a BPF program runs with preemption off and takes µs.
+ */
+#define JOIN_SLACK_NS 1000000ULL
+
+/*
+ * Ending a launched workload: the first signal goes to its whole process group; whatever
+ * is still there GRACE_NS later gets SIGTERM, then SIGKILL.  Each step is said, so a
+ * workload that ignores SIGINT does not leave the user guessing.
+ */
+struct ending {
+	int next_sig;		/* 0: nothing pending */
+	uint64_t next_ns;	/* when to send it */
+	int nsig;		/* signals migtrace itself received */
+	int first_sig;		/* the first of them: sweep ends with 128 + it */
+	bool by_duration;	/* --duration ended it */
+};
+
+struct capture {
+	const struct run_config *cfg;
+	struct run *r;
+	struct launch child;
+	struct tracer tr;
+	struct ending ending;
+	struct rusage entry;	/* our rusage when the capture began */
+	double start_cpu_s;	/* our CPU when tracing began, after load and attach */
+	uint64_t deadline_ns;	/* --duration's end, 0 for none */
+	/* self-timed units (the built-in cachewalk): its log and their join */
+	struct unit_log_reader ulog;
+	struct unit_join *join;
+	int join_err;		/* the first error of the join: out of memory */
+};
+
+static volatile sig_atomic_t got_signal;
+
+static void on_signal(int sig)
+{
+	got_signal = sig;
+}
+
+static double tv_s(struct timeval tv)
+{
+	return (double)tv.tv_sec + (double)tv.tv_usec / 1e6;
+}
+
+static double self_cpu_s(void)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_SELF, &ru);
+	return tv_s(ru.ru_utime) + tv_s(ru.ru_stime);
+}
+
+/*
+ * Peak RSS of this process image.  Not ru_maxrss: Linux carries the pre-exec image's peak
+ * into it, so under a big parent (a Python harness) it reports the parent's size.
+ */
+static long self_peak_rss_kib(void)
+{
+	FILE *f = fopen("/proc/self/status", "r");
+	char line[256];
+	long kib = -1;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "VmHWM: %ld kB", &kib) == 1)
+			break;
+	fclose(f);
+	return kib;
+}
+
+/* The consumers of the record stream: each kind of record into the model. */
+static int on_migrate(void *ctx, const struct mt_migrate *m)
+{
+	struct capture *cap = ctx;
+
+	if (cap->join && !cap->join_err)
+		cap->join_err = unit_join_migration(cap->join, m);
+	return run_record_add(cap->r, m);
+}
+
+static int on_unit(void *ctx, const struct mt_unit *u)
+{
+	struct capture *cap = ctx;
+
+	return run_record_add_unit(cap->r, u);
+}
+
+static int on_offcpu(void *ctx, const struct mt_offcpu *o)
+{
+	struct capture *cap = ctx;
+
+	if (!cap->join_err)
+		cap->join_err = unit_join_offcpu(cap->join, o);
+	return 0;
+}
+
+static int on_logged_unit(void *ctx, const struct mt_unit_slot *s)
+{
+	struct capture *cap = ctx;
+	struct uj_unit u = {
+		.tid = s->tid, .cpu_start = s->cpu_start, .cpu_end = s->cpu_end,
+		.start_ns = s->start_ns, .end_ns = s->end_ns, .tag = s->tag,
+		.nominal_age_ns = s->nominal_age_ns,
+	};
+
+	if (!cap->join_err)
+		cap->join_err = unit_join_unit(cap->join, &u);
+	return 0;
+}
+
+/*
+ * Units the workload timed itself arrive through the unit log, and are joined with the
+ * records read so far: those of units that ended before watermark_ns (UINT64_MAX: all).
+ */
+static void join_units(struct capture *cap, uint64_t watermark_ns, bool final)
+{
+	if (!cap->join)
+		return;
+	unit_log_drain(&cap->ulog, final, on_logged_unit, cap);
+	if (!cap->join_err)
+		cap->join_err = unit_join_flush(cap->join, watermark_ns);
+}
+
+/*
+ * Units: --unit BINARY:FUNCTION is timed by a uprobe + uretprobe pair; the built-in cachewalk
+ * times its own units and logs them (workloads/unit_log.h), which costs it no trap.
+ */
+static int attach_units(struct capture *cap)
+{
+	const struct run_config *cfg = cap->cfg;
+	int err;
+
+	if (cap->join) {
+		snprintf(cap->r->meta.unit_spec, sizeof(cap->r->meta.unit_spec), "unit-log:%s",
+			 cfg->path);
+		return 0;
+	}
+	if (!cfg->unit_arg)
+		return 0;
+	err = tracer_attach_unit(&cap->tr, cfg->unit_bin, cfg->unit_func);
+	if (!err)
+		snprintf(cap->r->meta.unit_spec, sizeof(cap->r->meta.unit_spec), "%s:%s",
+			 cfg->unit_bin, cfg->unit_func);
+	return err;
+}
+
+struct capture *capture__open(const struct run_config *cfg, struct run *r, int *status)
+{
+	struct capture *cap = calloc(1, sizeof(*cap));
+	struct tracer_opts topts = { 0 };
+	struct launch_fd pass = { .env = MT_UNIT_LOG_ENV };
+	bool self_timed;
+
+	*status = MT_EXIT_FAIL;
+	if (!cap)
+		return NULL;
+	cap->cfg = cfg;
+	cap->r = r;
+	cap->child = (struct launch){ .pid = -1, .go_fd = -1, .err_fd = -1, .guard = -1,
+				      .guard_fd = -1 };
+	cap->ulog.fd = -1;
+	getrusage(RUSAGE_SELF, &cap->entry);
+	mt_libbpf_init(mt_verbose);
+	self_timed = cfg->exec_argv && cfg->cachewalk && !cfg->unit_arg;
+	if (cfg->unit_arg) {
+		struct probe_cost pc;
+
+		/* before the run's own tracer: its instance is gone by then */
+		probe_cost_measure(&pc);
+		r->meta.unit_probe_ns = pc.measured ? pc.ns : -1;
+		if (!pc.measured)
+			fprintf(stderr, "migtrace run: the cost of the unit probes was not measured: "
+				"%s\n", pc.why);
+	}
+	if (self_timed && unit_log_create(&cap->ulog, UNIT_LOG_SLOTS))
+		goto fail;
+	pass.fd = cap->ulog.fd;
+	if (cfg->exec_argv && launch_fork(&cap->child, cfg->path, cfg->exec_argv, &r->meta.cpus,
+					  cfg->user, run_config_text(cfg) == stderr,
+					  self_timed ? &pass : NULL))
+		goto fail;
+	r->meta.pid = cfg->pid ? (int)cfg->pid : cap->child.pid;
+	if (self_timed && !(cap->join = unit_join_new((uint32_t)r->meta.pid, on_unit, cap))) {
+		fprintf(stderr, "migtrace run: no memory for the join of units\n");
+		goto fail;
+	}
+
+	topts.hot_ns = r->meta.hot_ns;
+	topts.ringbuf_bytes = cfg->ringbuf_bytes;
+	topts.cpu_node = cfg->cpu_node;
+	topts.on_migrate = on_migrate;
+	topts.on_unit = on_unit;
+	topts.on_offcpu = cap->join ? on_offcpu : NULL;
+	topts.unit_probes = !cap->join && cfg->unit_arg;
+	topts.ctx = cap;
+	if (tracer_load(&cap->tr, &topts) ||
+	    tracer_track(&cap->tr, (uint32_t)r->meta.pid, !r->meta.attached) ||
+	    tracer_attach(&cap->tr) || attach_units(cap))
+		goto fail;
+	snprintf(r->meta.wakeup_latency_from, sizeof(r->meta.wakeup_latency_from), "%s",
+		 cap->tr.wakeup_from_queued ? "sched_info.last_queued" : "sched_wakeup");
+	return cap;
+fail:
+	capture__free(cap);
+	return NULL;
+}
+
+static void end_step(struct ending *e, const struct launch *child, int sig, const char *why)
+{
+	launch_signal(child, sig);
+	if (sig == SIGKILL) {
+		fprintf(stderr,
+			"migtrace run: %s: sent SIGKILL to the workload's process group %d\n",
+			why, (int)child->pid);
+		e->next_sig = 0;
+		return;
+	}
+	e->next_sig = sig == SIGTERM ? SIGKILL : SIGTERM;
+	e->next_ns = now_ns() + GRACE_NS;
+	fprintf(stderr, "migtrace run: %s: sent SIG%s to the workload's process group %d; waiting "
+		"for it to end (SIG%s in 2 s; Ctrl-C again: SIGKILL now)\n", why, sigabbrev_np(sig),
+		(int)child->pid, sigabbrev_np(e->next_sig));
+}
+
+static void end_reason(struct run_meta *m, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void end_reason(struct run_meta *m, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(m->end_reason, sizeof(m->end_reason), fmt, ap);
+	va_end(ap);
+}
+
+/* A signal to migtrace: ends tracing of -p, else passes it on to the workload.  1: over. */
+static int handle_signal(struct capture *cap)
+{
+	int sig = got_signal;
+	char why[64];
+
+	got_signal = 0;
+	cap->ending.nsig++;
+	if (!cap->ending.first_sig)
+		cap->ending.first_sig = sig;
+	if (!cap->cfg->exec_argv) {
+		end_reason(&cap->r->meta, "tracing ended by %s", strsignal(sig));
+		return 1;
+	}
+	snprintf(why, sizeof(why), "%s", cap->ending.nsig > 1 ? "asked again" : strsignal(sig));
+	end_step(&cap->ending, &cap->child, cap->ending.nsig > 1 ? SIGKILL : sig, why);
+	return 0;
+}
+
+/* Whether what is traced has ended: the launched workload reaped, or -p's process gone. */
+static int workload_ended(struct capture *cap)
+{
+	struct run_meta *m = &cap->r->meta;
+	int wstatus = 0;
+
+	if (!cap->cfg->exec_argv) {
+		/* a zombie has exited: waiting for its parent to reap it is not tracing (but a
+		 * leader that called pthread_exit() is one while its threads run on) */
+		if (launch_process_alive((pid_t)cap->cfg->pid))
+			return 0;
+		end_reason(m, "process exited");
+		return 1;
+	}
+	if (waitpid(cap->child.pid, &wstatus, WNOHANG) != cap->child.pid)
+		return 0;
+	cap->child.pid = -1;
+	launch_dismiss_guard(&cap->child);
+	m->exit_status = launch_exit_status(wstatus);
+	m->interrupted = cap->ending.by_duration || cap->ending.nsig > 0;
+	if (cap->ending.by_duration)
+		end_reason(m, "ended by --duration");
+	else if (WIFSIGNALED(wstatus))
+		end_reason(m, "killed by signal %d (%s)", WTERMSIG(wstatus),
+			   strsignal(WTERMSIG(wstatus)));
+	else
+		end_reason(m, "exited with status %d", m->exit_status);
+	return 1;
+}
+
+/* --duration: ends tracing of -p, else starts ending the workload.  1: over. */
+static int check_deadline(struct capture *cap)
+{
+	if (!cap->deadline_ns || now_ns() < cap->deadline_ns)
+		return 0;
+	cap->deadline_ns = 0;
+	if (!cap->cfg->exec_argv) {
+		end_reason(&cap->r->meta, "ended by --duration");
+		return 1;
+	}
+	cap->ending.by_duration = true;
+	end_step(&cap->ending, &cap->child, SIGTERM, "--duration is over");
+	return 0;
+}
+
+/* Polls the ring buffer every 100 ms until what is traced has ended. */
+static void trace_loop(struct capture *cap)
+{
+	uint64_t polled_ns;
+	int err;
+
+	for (;;) {
+		polled_ns = now_ns();
+		err = tracer_poll(&cap->tr, 100);
+		if (err < 0 && err != -EINTR) {
+			fprintf(stderr, "migtrace run: reading the ring buffer failed: %s\n",
+				strerror(-err));
+			return;
+		}
+		join_units(cap, polled_ns - JOIN_SLACK_NS, false);
+		if (got_signal && handle_signal(cap))
+			return;
+		if (cap->ending.next_sig && now_ns() >= cap->ending.next_ns)
+			end_step(&cap->ending, &cap->child, cap->ending.next_sig, "still running");
+		if (workload_ended(cap) || check_deadline(cap))
+			return;
+	}
+}
+
+/*
+ * What tracing cost: our own CPU and RSS, the workload's CPU, each program's runs; counted
+ * from the capture's start (validate calibrates before it, which is not tracing's cost).
+ */
+static void measure_cost(struct capture *cap)
+{
+	struct tracer_prog_stat ps[RUN_MAX_PROGS];
+	struct run_cost *c = &cap->r->cost;
+	struct rusage self, children;
+	int n;
+
+	getrusage(RUSAGE_SELF, &self);
+	c->self_user_s = tv_s(self.ru_utime) - tv_s(cap->entry.ru_utime);
+	c->self_sys_s = tv_s(self.ru_stime) - tv_s(cap->entry.ru_stime);
+	c->self_startup_s = cap->start_cpu_s - tv_s(cap->entry.ru_utime) -
+			    tv_s(cap->entry.ru_stime);
+	c->self_max_rss_kib = self_peak_rss_kib();
+	c->workload_cpu_s = -1;
+	/* The launched workload is our only child, and it has been waited for. */
+	if (!cap->r->meta.attached && !getrusage(RUSAGE_CHILDREN, &children))
+		c->workload_cpu_s = tv_s(children.ru_utime) + tv_s(children.ru_stime);
+	c->bpf_stats = mt_bpf_stats_enabled() == 1;
+	n = tracer_prog_stats(&cap->tr, ps, RUN_MAX_PROGS);
+	for (int i = 0; i < n; i++) {
+		snprintf(c->progs[i].name, sizeof(c->progs[i].name), "%s", ps[i].name);
+		c->progs[i].run_cnt = ps[i].run_cnt;
+		c->progs[i].run_time_ns = ps[i].run_time_ns;
+		c->progs[i].recursion_misses = ps[i].recursion_misses;
+	}
+	c->nprogs = n > 0 ? n : 0;
+}
+
+static void start_time(struct run_meta *m)
+{
+	time_t t = time(NULL);
+	struct tm tm;
+
+	if (gmtime_r(&t, &tm))
+		strftime(m->start_time, sizeof(m->start_time), "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+int capture__run(struct capture *cap)
+{
+	struct sigaction sa = { 0 };
+	struct run *r = cap->r;
+	uint64_t t0;
+	int err;
+
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	/* A closed stdout (`| head`) must not kill the run before its file is written: writes
+	 * fail with EPIPE instead.  Set after the fork: the workload keeps the default. */
+	signal(SIGPIPE, SIG_IGN);
+
+	cap->start_cpu_s = self_cpu_s();	/* loading, verifying, attaching: paid once */
+	start_time(&r->meta);
+	t0 = now_ns();
+	if (cap->cfg->duration_ns)
+		cap->deadline_ns = t0 + cap->cfg->duration_ns;
+	if (cap->cfg->exec_argv) {
+		err = launch_release(&cap->child);
+		if (err) {
+			fprintf(stderr, "migtrace run: cannot run '%s': %s\n", cap->cfg->path,
+				strerror(-err));
+			waitpid(cap->child.pid, NULL, 0);
+			cap->child.pid = -1;
+			return 127;
+		}
+	}
+	trace_loop(cap);
+	r->meta.duration_s = (double)(now_ns() - t0) / 1e9;
+	tracer_stop(&cap->tr);
+	join_units(cap, UINT64_MAX, true);
+	if (tracer_read_counts(&cap->tr, &r->stats, &r->hists))
+		return MT_EXIT_FAIL;
+	if (cap->join_err) {
+		fprintf(stderr, "migtrace run: joining the units with the records failed: %s\n",
+			strerror(-cap->join_err));
+		return MT_EXIT_FAIL;
+	}
+	if (cap->join) {
+		r->stats.units = r->nunits + r->units_not_kept;
+		r->stats.units_dropped = unit_log_lost(&cap->ulog) +
+					 unit_join_unjoinable(cap->join);
+	}
+	err = run_alloc_pairs(r, cap->tr.nr_cpus);
+	if (err) {
+		fprintf(stderr, "migtrace run: no room for the %d x %d CPU-pair matrix: %s\n",
+			cap->tr.nr_cpus, cap->tr.nr_cpus, strerror(-err));
+		return MT_EXIT_FAIL;
+	}
+	if (tracer_read_pairs(&cap->tr, r->pairs))
+		return MT_EXIT_FAIL;
+	measure_cost(cap);
+	return 0;
+}
+
+int capture__exit_status(const struct capture *cap)
+{
+	if (cap->cfg->pid || cap->ending.by_duration)
+		return MT_EXIT_OK;
+	return cap->r->meta.exit_status;
+}
+
+int capture__signal(const struct capture *cap)
+{
+	return cap ? cap->ending.first_sig : 0;
+}
+
+void capture__free(struct capture *cap)
+{
+	if (!cap)
+		return;
+	if (cap->child.pid > 0)
+		launch_abort(&cap->child);
+	launch_dismiss_guard(&cap->child);	/* the workload was reaped: nothing to kill */
+	tracer_destroy(&cap->tr);
+	unit_join_free(cap->join);
+	unit_log_close(&cap->ulog);
+	free(cap);
+}

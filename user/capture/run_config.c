@@ -1,0 +1,327 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Resolving a run's configuration before anything runs: every bad input found here is one
+ * line and exit status 2, before a workload is launched or a program loaded, so that a
+ * mistyped option never costs a whole run.  What it resolves is recorded in the run model.
+ */
+#include <errno.h>
+#include <pwd.h>
+#include <json-c/json.h>
+#include <libgen.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "atomic_file.h"
+#include "bpf_util.h"
+#include "elf_sym.h"
+#include "environment.h"
+#include "launch.h"
+#include "run_config.h"
+#include "topology.h"
+#include "tunable.h"
+#include "status.h"
+
+/*
+ * The ring buffer's default size: 32 KiB a CPU, a power of two from 64 KiB to 1 MiB.  Small
+ * enough to stay in the caches of a small machine, where writing a record into lines the
+ * reader has left cold was most of a migration's cost (hackbench on 2 CPUs, bracketed, 7
+ * reps: 1511 ns a migration at 1 MiB, 1275 ns at 64 KiB); large enough for the bursts of a
+ * big one.  The reader is woken at a quarter full; a full ring is counted, never waited on.
+ */
+static uint64_t default_ringbuf_bytes(void)
+{
+	long cpus = sysconf(_SC_NPROCESSORS_CONF);
+	uint64_t bytes = 64 << 10;
+
+	while (bytes < (1 << 20) && cpus > 0 && bytes < (uint64_t)cpus * (32 << 10))
+		bytes <<= 1;
+	return bytes;
+}
+
+void run_config_default(struct run_config *c, enum run_kind kind)
+{
+	memset(c, 0, sizeof(*c));
+	c->kind = kind;
+	c->hot_ns = RUN_NO_HOT_ARG;
+	c->max_records = 200000;
+	c->ringbuf_bytes = default_ringbuf_bytes();	/* counted twice in RSS (mapped twice) */
+	cachewalk_config_default(&c->cw);
+}
+
+FILE *run_config_text(const struct run_config *c)
+{
+	/* a run file on stdout, by any name, has it to itself */
+	return atomic_file_to_stdout(c->output) ? stderr : stdout;
+}
+
+/* Built-in workloads live beside the binary: .output/workloads/NAME in a build tree. */
+static int resolve_workload(const char *name, char *path, size_t len)
+{
+	char exe[PATH_MAX], *dir;
+	const char *over = getenv("MIGTRACE_WORKLOADS");
+	ssize_t n;
+
+	if (!strchr(name, '/')) {
+		if (over) {
+			snprintf(path, len, "%s/%s", over, name);
+			if (access(path, X_OK) == 0)
+				return 0;
+		}
+		n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+		if (n > 0) {
+			exe[n] = '\0';
+			dir = dirname(exe);
+			snprintf(path, len, "%s/.output/workloads/%s", dir, name);
+			if (access(path, X_OK) == 0)
+				return 0;
+			snprintf(path, len, "%s/workloads/%s", dir, name);
+			if (access(path, X_OK) == 0)
+				return 0;
+		}
+	}
+	return launch_resolve(name, path, len);
+}
+
+/* The CPUs to pin to, and each CPU's node for the tracer. */
+static int resolve_cpus(struct run_config *c, const struct topology *t, struct run *r)
+{
+	for (int cpu = 0; cpu < 1024; cpu++)
+		c->cpu_node[cpu] = cpu <= t->max_cpu && t->cpu[cpu].node >= 0 ?
+				   (int16_t)t->cpu[cpu].node : 0;
+	return topology_cpus_arg(t, c->cpus_arg, "run", &r->meta.cpus) ? MT_EXIT_USAGE : 0;
+}
+
+/*
+ * The command line the workload runs with: the one given, or (validate) the one built from
+ * the cachewalk config.  The one place a workload's argv is made.  A cachewalk command line
+ * is read with cachewalk's own parser, so that the experiment's mode comes from its options.
+ */
+static int workload_argv(struct run_config *c)
+{
+	char err[256];
+	int argc = 0;
+
+	if (!c->argv) {
+		if (cachewalk_config_argv(&c->cw, "cachewalk", &c->cw_argv)) {
+			fprintf(stderr, "migtrace run: cachewalk's command line is too long\n");
+			return MT_EXIT_USAGE;
+		}
+		c->cachewalk = true;
+		c->exec_argv = c->cw_argv.argv;
+		return 0;
+	}
+	c->exec_argv = c->argv;
+	c->cachewalk = !strcmp(basename(strdupa(c->argv[0])), "cachewalk");
+	if (!c->cachewalk)
+		return 0;
+	while (c->argv[argc])
+		argc++;
+	cachewalk_config_default(&c->cw);
+	if (cachewalk_config_parse(&c->cw, argc, c->argv, err, sizeof(err)) < 0) {
+		fprintf(stderr, "migtrace run: cachewalk: %s\n", err);
+		return MT_EXIT_USAGE;
+	}
+	return 0;
+}
+
+/*
+ * --unit BINARY:FUNCTION, resolved and checked before anything is launched or attached:
+ * the binary found the way the shell would, and the function defined in its symbol table.
+ * A unit binary given by name is looked up like a command.
+ */
+static int resolve_unit(struct run_config *c)
+{
+	const char *colon = strrchr(c->unit_arg, ':');
+	char *name = strndupa(c->unit_arg, (size_t)(colon - c->unit_arg));
+	int err;
+
+	snprintf(c->unit_func, sizeof(c->unit_func), "%s", colon + 1);
+	/* a path is taken as it is: a shared library need not be executable */
+	if (strchr(name, '/'))
+		err = snprintf(c->unit_bin, sizeof(c->unit_bin), "%s", name) >=
+		      (int)sizeof(c->unit_bin) ? -ENAMETOOLONG : 0;
+	else
+		err = launch_resolve(name, c->unit_bin, sizeof(c->unit_bin));
+	if (!err)
+		err = elf_defines_function(c->unit_bin, c->unit_func);
+	switch (err) {
+	case 0:
+		return 0;
+	case -ENOENT:
+		if (access(c->unit_bin, F_OK) == 0) {
+			fprintf(stderr, "migtrace run: --unit: %s defines no function '%s' (see nm "
+				"-D %s; a stripped binary has only its dynamic symbols)\n",
+				c->unit_bin, c->unit_func, c->unit_bin);
+			return err;
+		}
+		break;
+	case -ENOEXEC:
+		fprintf(stderr, "migtrace run: --unit: %s is not an ELF binary\n", c->unit_bin);
+		return err;
+	}
+	fprintf(stderr, "migtrace run: --unit: cannot use '%.*s': %s\n",
+		(int)(colon - c->unit_arg), c->unit_arg, strerror(-err));
+	return err;
+}
+
+/* --user: a name the workload can be started as (launch_fork looks it up again). */
+static int resolve_user(const char *user)
+{
+	errno = 0;
+	if (getpwnam(user))
+		return 0;
+	fprintf(stderr, "migtrace run: --user: '%s': %s\n", user,
+		errno ? strerror(errno) : "no such user");
+	return -ENOENT;
+}
+
+/* The hot time of a calibrate --json file: the robust one when it is there. */
+static int read_calibration(const char *path, struct run_calibration *cal)
+{
+	struct json_object *o = json_object_from_file(path), *v;
+	int err = 0;
+
+	if (!o) {
+		const char *why = json_util_get_last_err();
+
+		/* json-c's message ends in a newline: the error stays one line */
+		fprintf(stderr, "migtrace run: --calibration %s: not a JSON file migtrace can read "
+			"(%.*s)\n", path, why ? (int)strcspn(why, "\n") : 0, why ? why : "");
+		return -EINVAL;
+	}
+	memset(cal, 0, sizeof(*cal));
+	if (json_object_object_get_ex(o, "hot_time_robust_ns", &v) && v) {
+		cal->hot_ns = json_object_get_double(v);
+		cal->robust = true;
+	} else if (json_object_object_get_ex(o, "hot_time_ns", &v) && v) {
+		cal->hot_ns = json_object_get_double(v);
+	} else {
+		fprintf(stderr, "migtrace run: --calibration %s has no hot time (one CPU?)\n",
+			path);
+		err = -EINVAL;
+	}
+	cal->valid = !err;
+	json_object_put(o);
+	return err;
+}
+
+/* -p PID: a live process; a thread id is taken as its process, all its threads. */
+static int resolve_pid(struct run_config *c)
+{
+	pid_t tgid = launch_tgid_of((pid_t)c->pid);
+	char state = launch_process_state((pid_t)c->pid);
+
+	if (tgid < 0 || !launch_process_alive(tgid)) {
+		fprintf(stderr, "migtrace run: -p %ld: no such process%s\n", c->pid,
+			state == 'Z' ? " (it has exited: a zombie not yet reaped)" : "");
+		return MT_EXIT_USAGE;
+	}
+	/* Threads are traced by their process: a thread id alone would match nothing. */
+	if (tgid != (pid_t)c->pid) {
+		fprintf(stderr, "migtrace run: -p %ld is a thread of process %d: tracing process "
+			"%d, all its threads\n", c->pid, (int)tgid, (int)tgid);
+		c->pid = tgid;
+	}
+	return 0;
+}
+
+/* "wakeup -t 4", or "pid N"; a long command is cut where it says so, not silently. */
+static void describe_command(const struct run_config *c, struct run_meta *m)
+{
+	size_t off = 0, len = sizeof(m->command) - 1;
+
+	if (c->pid) {
+		snprintf(m->command, sizeof(m->command), "pid %ld", c->pid);
+		return;
+	}
+	for (char **a = c->exec_argv; *a; a++)
+		off += (size_t)snprintf(m->command + (off < len ? off : len),
+					off < len ? len - off : 0, "%s%s",
+					a == c->exec_argv ? "" : " ", *a);
+	if (off >= len)
+		snprintf(m->command + len - 64, 65, " [cut here: %u more characters, %u in all]",
+			 (unsigned)(off - (len - 64)), (unsigned)off);
+}
+
+/* The configuration as the run file keeps it. */
+static void record_setup(const struct run_config *c, struct run_setup *s)
+{
+	s->kind = c->kind;
+	s->mode = c->cachewalk && c->cw.controlled ? CORR_CONTROLLED : CORR_NATURAL;
+	s->pid_arg = c->pid;
+	snprintf(s->cpus_arg, sizeof(s->cpus_arg), "%s", c->cpus_arg ? c->cpus_arg : "");
+	snprintf(s->user, sizeof(s->user), "%s", c->user ? c->user : "");
+	s->duration_ns = c->duration_ns;
+	s->hot_ns_arg = c->hot_ns;
+	s->ringbuf_bytes = c->ringbuf_bytes;
+	s->max_records = (uint64_t)c->max_records;
+	snprintf(s->unit_arg, sizeof(s->unit_arg), "%s", c->unit_arg ? c->unit_arg : "");
+	snprintf(s->calibration_file, sizeof(s->calibration_file), "%s",
+		 c->calibration ? c->calibration : "");
+	s->cold_fraction = CORR_COLD_FRACTION;
+	s->cachewalk = c->cachewalk;
+	s->cw = c->cw;
+}
+
+static void record_threshold(const struct run_config *c, const struct tunable *k,
+			     struct run_meta *m)
+{
+	if (c->hot_ns != RUN_NO_HOT_ARG) {
+		m->hot_ns = c->hot_ns;
+		snprintf(m->hot_source, sizeof(m->hot_source), "--hot-ns");
+	} else {
+		m->hot_ns = k->value_ns;
+		snprintf(m->hot_source, sizeof(m->hot_source), "%s", k->source);
+	}
+}
+
+int run_config_resolve(struct run_config *c, struct run *r)
+{
+	struct run_calibration file_cal;
+	struct topology t = { 0 };
+	const char *missing;
+	struct tunable kern;
+	int rc;
+
+	if ((missing = mt_missing_bpf_cap())) {
+		fprintf(stderr, "migtrace run: needs %s to load BPF programs: run as root (sudo) "
+			"or grant CAP_BPF and CAP_PERFMON\n", missing);
+		return MT_EXIT_FAIL;
+	}
+	if (topology_read(NULL, &t))
+		return MT_EXIT_FAIL;
+	if ((rc = resolve_cpus(c, &t, r)))
+		goto out;
+	if ((c->argv || c->kind == RUN_KIND_VALIDATE) && (rc = workload_argv(c)))
+		goto out;
+	if (c->exec_argv && (rc = resolve_workload(c->exec_argv[0], c->path, sizeof(c->path)))) {
+		fprintf(stderr, "migtrace run: cannot run '%s': %s\n", c->exec_argv[0],
+			rc == -ENOENT ? "no such built-in workload or program in PATH" :
+			strerror(-rc));
+		rc = 127;
+		goto out;
+	}
+	/* A bad output path or unit is found now, not after the whole workload has run. */
+	rc = MT_EXIT_USAGE;
+	if ((c->output && atomic_file_check(c->output)) || (c->unit_arg && resolve_unit(c)) ||
+	    (c->calibration && read_calibration(c->calibration, &file_cal)) ||
+	    (c->pid && resolve_pid(c)) || (c->user && resolve_user(c->user)))
+		goto out;
+	rc = 0;
+
+	tunable_probe(&kern);
+	environment_probe(&r->env, &t, &kern);
+	record_setup(c, &r->setup);
+	record_threshold(c, &kern, &r->meta);
+	if (c->calibration)
+		r->calib = file_cal;	/* a file given names the calibration to judge by */
+	r->meta.ringbuf_bytes = c->ringbuf_bytes;
+	r->meta.attached = c->pid != 0;
+	r->meta.exit_status = -1;
+	r->max_kept = (size_t)c->max_records;
+	describe_command(c, &r->meta);
+out:
+	topology_free(&t);
+	return rc;
+}

@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A run's configuration, the typed options struct (as retsnoop's env): filled by `run`'s
+ * argp options, or directly by `validate`, never by rebuilding a command line.  Then
+ * run_config_resolve() checks and resolves it before anything is launched (CPUs, the
+ * workload's path and command line, --unit, --calibration, -p) and records it in the run
+ * model.  User space only.
+ */
+#ifndef MIGTRACE_RUN_CONFIG_H
+#define MIGTRACE_RUN_CONFIG_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "cachewalk.h"
+#include "parse.h"
+#include "run.h"
+
+struct run_config {
+	enum run_kind kind;		/* run or validate */
+	/* the workload */
+	char **argv;			/* its command line as given (run); NULL: built from cw */
+	long pid;			/* -p: an existing process instead; 0 for none */
+	const char *cpus_arg;		/* --cpus; NULL: all online */
+	const char *user;		/* --user; NULL: ours */
+	bool cachewalk;			/* the workload is the built-in cachewalk */
+	struct cachewalk_config cw;	/* its options: parsed from argv, or set by validate */
+	const char *unit_arg;		/* --unit BINARY:FUNCTION; NULL: cachewalk's, or none */
+	/* tracing */
+	uint64_t duration_ns;		/* --duration, ns; 0: until the workload ends */
+	int64_t hot_ns;			/* --hot-ns, ns; RUN_NO_HOT_ARG: the kernel's value */
+	uint64_t ringbuf_bytes;		/* a power of two, bytes */
+	long max_records;		/* records of each kind kept; 0: all */
+	/* analysis and output */
+	const char *calibration;	/* --calibration FILE (a calibrate --json result) */
+	const char *output;		/* -o FILE; "-" for stdout */
+
+	/* resolved by run_config_resolve(), before anything is launched */
+	char path[PATH_MAX];		/* the workload's executable */
+	char **exec_argv;		/* what it is started with: argv, or cw_argv's */
+	struct cachewalk_argv cw_argv;	/* the command line built from cw (validate) */
+	char unit_bin[PATH_MAX];	/* the units' binary, resolved */
+	char unit_func[256];		/* ... and function */
+	int16_t cpu_node[1024];		/* NUMA node per CPU, for the tracer */
+};
+
+/* The defaults every command starts from. */
+void run_config_default(struct run_config *c, enum run_kind kind);
+/*
+ * Checks and resolves c, then records it in r: the environment (topology, caches, the
+ * tunable), the configuration, the threshold, the command line, the calibration file.  0,
+ * or the exit status to end with: 2 (bad input, one line on stderr naming it), 1, or 127
+ * (no such workload).
+ */
+int run_config_resolve(struct run_config *c, struct run *r);
+/* Where the human text goes: stdout, or stderr when the run file is written to stdout. */
+FILE *run_config_text(const struct run_config *c);
+
+#endif

@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* The BPF side of `migtrace run`: skeleton lifecycle, tracked tgids, draining, counters. */
+#ifndef MIGTRACE_TRACER_H
+#define MIGTRACE_TRACER_H
+
+#include <linux/types.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "migtrace.h"
+
+struct migtrace_bpf;
+struct ring_buffer;
+struct bpf_link;
+
+/* Called for every record drained from the ring buffer, in ring-buffer order. */
+typedef int (*tracer_migrate_fn)(void *ctx, const struct mt_migrate *rec);
+typedef int (*tracer_unit_fn)(void *ctx, const struct mt_unit *rec);
+typedef int (*tracer_offcpu_fn)(void *ctx, const struct mt_offcpu *rec);
+
+struct tracer_opts {
+	int64_t hot_ns;			/* threshold task_hot() is judged at, ns */
+	uint64_t ringbuf_bytes;		/* power of two, >= page size */
+	const int16_t *cpu_node;	/* per CPU, nr_cpus entries, may be NULL */
+	tracer_migrate_fn on_migrate;
+	tracer_unit_fn on_unit;
+	/* set: traced threads' off-CPU periods are sent too, for self-timed units */
+	tracer_offcpu_fn on_offcpu;
+	void *ctx;
+	bool unit_probes;		/* tracer_attach_unit() will be called */
+	bool quiet_load;		/* the caller reports a refused load itself (doctor) */
+};
+
+#define TRACER_MAX_UNIT_LINKS 8
+
+struct tracer {
+	struct migtrace_bpf *skel;
+	struct ring_buffer *rb;
+	int nr_cpus;			/* possible CPUs: the pair matrix is nr_cpus^2 */
+	tracer_migrate_fn on_migrate;
+	tracer_unit_fn on_unit;
+	tracer_offcpu_fn on_offcpu;
+	void *ctx;
+	/* src x dst of the migration records read; the kernel counts only those it could not
+	 * send (tracer_read_pairs adds the two) */
+	uint64_t *read_pairs;
+	int nunit_links;
+	struct bpf_link *unit_links[TRACER_MAX_UNIT_LINKS];
+	/* the wake-up latency comes from the kernel's enqueue stamp, and the sched_wakeup
+	 * program is left unattached (tracer_load decides: wakeup_from_queued) */
+	bool wakeup_from_queued;
+};
+
+/* open -> rodata and map sizes -> load.  0 or -errno, with the failing step on stderr. */
+int tracer_load(struct tracer *tr, const struct tracer_opts *o);
+/* Traces every task of tgid (its threads and the children they fork); from_exec: only
+ * from the process's next execve (a workload held at the launch barrier). */
+int tracer_track(struct tracer *tr, uint32_t tgid, bool from_exec);
+/* attach -> ring buffer.  0 or -errno. */
+int tracer_attach(struct tracer *tr);
+/* Times every call of FUNCTION in BINARY as a unit (uprobe + uretprobe, every process; the
+ * traced-task filter applies).  Call after tracer_attach().  0 or -errno. */
+int tracer_attach_unit(struct tracer *tr, const char *binary, const char *function);
+/* Waits up to timeout_ms for records, then drains what is there.  Returns the number of
+ * records handled, 0 on timeout, -EINTR on a signal (a clean end), or -errno. */
+int tracer_poll(struct tracer *tr, int timeout_ms);
+/* Detaches the programs (so nothing more is counted) and drains what is left. */
+int tracer_stop(struct tracer *tr);
+/* Sums the per-CPU counters and histograms.  0 or -errno. */
+int tracer_read_counts(const struct tracer *tr, struct mt_stats *stats, struct mt_hists *hists);
+struct tracer_prog_stat {
+	const char *name;		/* the program's name, e.g. "mt_switch" */
+	unsigned long long run_cnt;	/* counted while kernel.bpf_stats_enabled is on */
+	unsigned long long run_time_ns;
+	unsigned long long recursion_misses;	/* runs the kernel skipped (nested) */
+};
+/* Fills out[] with up to max programs of the object.  Returns how many, or -errno. */
+int tracer_prog_stats(const struct tracer *tr, struct tracer_prog_stat *out, int max);
+/* The src x dst counts of every migration into pairs[nr_cpus * nr_cpus]: those the records
+ * read carried, and those the kernel counted for records it could not send. */
+int tracer_read_pairs(const struct tracer *tr, uint64_t *pairs);
+void tracer_destroy(struct tracer *tr);
+
+#endif

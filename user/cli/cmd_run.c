@@ -1,0 +1,203 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * migtrace run: trace every migration of a workload.  The options fill a run_config; then
+ * run_command() runs the stages in a straight line: resolve the configuration, capture (the
+ * workload held at a barrier until the tracer is attached), analyze, render, save.
+ */
+#include <argp.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "analyze.h"
+#include "capture.h"
+#include "cli.h"
+#include "commands.h"
+#include "export.h"
+#include "parse.h"
+#include "render_text.h"
+#include "run_config.h"
+#include "run_output.h"
+
+static const char doc[] =
+"Trace every real migration of a workload with BPF: its age, its cause, the\n"
+"CPU pair, and whether the kernel's own threshold judged it cache-hot.\n"
+"\n"
+"USAGE: migtrace run [OPTIONS] WORKLOAD [ARGS]\n"
+"       migtrace run [OPTIONS] -- CMD ARGS\n"
+"       migtrace run [OPTIONS] -p PID\n"
+"\n"
+"WORKLOAD is a built-in workload (wakeup) or any program.  The workload is\n"
+"pinned to --cpus and released only once tracing is attached.  migtrace exits\n"
+"with the workload's status (128+N if it was killed by signal N).\n"
+"\n"
+"The workload runs in a process group of its own.  Ctrl-C, SIGTERM, SIGHUP and\n"
+"--duration are passed to that whole group; if it has not ended 2 s later it\n"
+"gets SIGTERM, 2 s after that SIGKILL (a second Ctrl-C: SIGKILL at once).  If\n"
+"migtrace itself is killed, so is the workload's whole group (PR_SET_PDEATHSIG\n"
+"for its first process, a guard process for what that started).\n"
+"\n"
+"EXAMPLES:\n"
+"    sudo migtrace run wakeup                 # built-in run-and-sleep workload\n"
+"    sudo migtrace run --cpus 0,1 -o run.json -- ./server --port 8080\n"
+"    sudo migtrace run -p 1234 --duration 30s # a running process, all threads\n"
+"    sudo migtrace run --hot-ns 5000000 -- make -j4   # judge at 5 ms instead\n"
+"    migtrace report run.json                 # its text again, from the file\n";
+
+enum { OPT_HOT = 1000, OPT_RINGBUF, OPT_UNIT, OPT_CALIB, OPT_MAXREC };
+
+static const struct argp_option opts[] = {
+	{ "pid", 'p', "PID", 0, "Trace an existing process (all its threads)", 0 },
+	{ "cpus", 'c', "LIST", 0, "Pin the workload to these CPUs (default: all online)", 0 },
+	{ "duration", 'd', "DUR", 0, "Stop after DUR (10s, 500ms, 2m)", 0 },
+	{ "output", 'o', "FILE", 0, "Write the run file (JSON, docs/run-file.md) to FILE, "
+	  "atomically; '-': to stdout, the text then goes to stderr", 0 },
+	{ "user", 'u', "NAME", 0, "Run the workload as user NAME", 0 },
+	{ "hot-ns", OPT_HOT, "NS", 0, "Judge hotness at NS instead of the kernel's value", 0 },
+	{ "ringbuf", OPT_RINGBUF, "SIZE", 0, "Ring-buffer size, a power of two (default 32K a CPU, from 64K to 1M)", 0 },
+	{ "unit", OPT_UNIT, "BINARY:FUNCTION", 0, "Time every call of FUNCTION as a unit of work "
+	  "(uprobe + uretprobe); automatic for cachewalk", 0 },
+	{ "max-records", OPT_MAXREC, "N", 0, "Keep at most N migration and N unit records for "
+	  "-o and the correlation (default 200000, ~20 MiB each; 0: no limit); the counts and "
+	  "histograms stay complete", 0 },
+	{ "calibration", OPT_CALIB, "FILE", 0, "A `migtrace calibrate --json` result for the "
+	  "verdict", 0 },
+	{ "verbose", 'v', NULL, 0, "Show libbpf's messages", 0 },
+	{ 0 },
+};
+
+/* run's options: the run's configuration and its exports. */
+struct run_env {
+	struct run_config cfg;
+	struct export_opts exports;	/* --csv, --openmetrics, --perfetto, --plot, --what-if */
+};
+
+static error_t parse_arg(int key, char *arg, struct argp_state *state)
+{
+	struct run_env *env = state->input;
+	struct run_config *c = &env->cfg;
+	uint64_t v;
+	long l;
+
+	mt_cli_once(state, key, arg);
+
+	switch (key) {
+	case ARGP_KEY_INIT:
+		state->err_stream = mt_cli_err_stream();
+		state->child_inputs[0] = &env->exports;
+		break;
+	case 'p':
+		if (parse_long(arg, 1, INT_MAX, &c->pid))
+			argp_error(state, "--pid: '%s' is not a process id", arg);
+		break;
+	case 'c':
+		c->cpus_arg = arg;
+		break;
+	case 'd':
+		if (parse_duration(arg, &c->duration_ns) || !c->duration_ns)
+			argp_error(state, "--duration: '%s' is not a duration (10s, 500ms, "
+				   "2m)", arg);
+		break;
+	case 'o':
+		c->output = arg;
+		break;
+	case 'u':
+		c->user = arg;
+		break;
+	case OPT_HOT:
+		if (parse_long(arg, -1, LONG_MAX, &l))
+			argp_error(state, "--hot-ns: '%s' is not a number of ns (-1 = always hot)",
+				   arg);
+		c->hot_ns = l;
+		break;
+	case OPT_RINGBUF:
+		if (parse_size(arg, &v) || v < 4096 || (v & (v - 1)) || v > (1ULL << 30))
+			argp_error(state, "--ringbuf: '%s' is not a power of two from 4K to "
+				   "1G", arg);
+		c->ringbuf_bytes = v;
+		break;
+	case OPT_MAXREC:
+		if (parse_long(arg, 0, LONG_MAX, &c->max_records))
+			argp_error(state, "--max-records: '%s' is not a count", arg);
+		break;
+	case OPT_CALIB:
+		c->calibration = arg;
+		break;
+	case OPT_UNIT:
+		if (!strchr(arg, ':') || strchr(arg, ':') == arg || !strchr(arg, ':')[1])
+			argp_error(state, "--unit: '%s' is not BINARY:FUNCTION", arg);
+		c->unit_arg = arg;
+		break;
+	case 'v':
+		mt_verbose++;
+		break;
+	case ARGP_KEY_ARG:
+		/* The first non-option starts the workload's own command line. */
+		c->argv = &state->argv[state->next - 1];
+		state->next = state->argc;
+		break;
+	case ARGP_KEY_END:
+		if (!c->argv && !c->pid)
+			argp_error(state, "give a WORKLOAD, '-- CMD ARGS', or -p PID");
+		if (c->argv && c->pid)
+			argp_error(state, "-p PID and a WORKLOAD exclude each other");
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+int cmd_run(int argc, char **argv)
+{
+	static const struct argp_child children[] = { { &export_argp, 0, NULL, 0 }, { 0 } };
+	static const struct argp argp = { opts, parse_arg, NULL, doc, children, NULL, NULL };
+	struct run_env env = { 0 };
+
+	run_config_default(&env.cfg, RUN_KIND_RUN);
+	if (argp_parse(&argp, argc, argv, ARGP_IN_ORDER, NULL, &env))
+		return MT_EXIT_USAGE;
+	/* an export that cannot be written is found before the workload runs */
+	if (export_check(&env.exports, "migtrace run"))
+		return MT_EXIT_USAGE;
+	return run_command(&env.cfg, &env.exports, NULL);
+}
+
+int run_command(struct run_config *cfg, const struct export_opts *exports, struct run *r)
+{
+	FILE *text = run_config_text(cfg);
+	struct capture *cap = NULL;
+	struct run *own = NULL;
+	int rc;
+
+	if (!r && !(r = own = run_new())) {
+		fprintf(stderr, "migtrace run: out of memory\n");
+		return MT_EXIT_FAIL;
+	}
+	rc = run_config_resolve(cfg, r);
+	if (rc)
+		goto cleanup;
+	cap = capture__open(cfg, r, &rc);
+	if (!cap)
+		goto cleanup;
+	render_text_header(text, r);
+	fflush(text);
+	rc = capture__run(cap);
+	if (rc)
+		goto cleanup;
+	if (run_analyze(r))
+		fprintf(stderr, "migtrace run: correlating units failed: out of memory\n");
+	render_text_results(text, r);
+	export_text(exports, text, r);
+	fflush(text);
+	if ((cfg->output && run_output_save(cfg->output, r, "migtrace run")) ||
+	    export_files(exports, r, "migtrace run")) {
+		rc = MT_EXIT_FAIL;
+		goto cleanup;
+	}
+	rc = capture__exit_status(cap);
+cleanup:
+	capture__free(cap);
+	run_free(own);
+	return rc;
+}

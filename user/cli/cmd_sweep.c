@@ -1,0 +1,760 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * migtrace sweep: the 2004 cache_hot_time experiment on today's kernel.  For each value of
+ * the migration-cost tunable, interleaved and repeated, set it (verified by reading it back),
+ * run the workload under the tracer (run's own stages: run_config, capture, analyze), and
+ * record its throughput, the CPU set's idle time, the migrations by cause and the hot pulls,
+ * beside the kernel's own schedstat witnesses.  The original value is put back on every exit
+ * path; a restore record lets `sweep --restore` do it after a kill -9.  What was measured is
+ * the sweep model (analysis/sweep.h), which the table, the sweep file and the exports render.
+ */
+#include <argp.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "analyze.h"
+#include "atomic_file.h"
+#include "capture.h"
+#include "cli.h"
+#include "commands.h"
+#include "export.h"
+#include "parse.h"
+#include "run_config.h"
+#include "render_sweep.h"
+#include "sweep_summary.h"
+#include "sweep_parse.h"
+#include "tunable.h"
+
+#define SWEEP_OUT_MAX (1 << 20)	/* bytes of the workload's output kept for its report */
+#define WITNESS_TASKS 4096	/* traced tasks whose sched files are followed */
+/* sched_schedstats' original while a sweep has it on (the tunable's record is tunable.c's) */
+#define SCHEDSTATS_RECORD "/run/migtrace/sched_schedstats.restore"
+
+static const char doc[] =
+"Sweep the scheduler's migration cost: run a workload under the tracer at each\n"
+"value, interleaved and repeated, and show throughput and idle time per value\n"
+"(the 2004 cache_hot_time experiment on today's kernel).\n"
+"\n"
+"USAGE: migtrace sweep --values LIST [--reps N] [--cpus LIST] [-o FILE]\n"
+"                      [--csv DIR] [--openmetrics FILE] [--plot DIR]\n"
+"                      [--root DIR] (WORKLOAD [ARGS] | -- CMD ARGS)\n"
+"       migtrace sweep --restore [--root DIR]\n"
+"\n"
+"Each value is set and read back before its run; the runs go value by value,\n"
+"the order rotated each repetition.  Throughput is the workload's own report\n"
+"where it prints one (pgbench tps, hackbench Time, perf bench sched,\n"
+"cachewalk), else 1 / wall time.  Where schedstats exist, sched_schedstats is\n"
+"set to 1 for the sweep and the kernel's own counts (nr_failed_migrations_hot,\n"
+"nr_forced_migrations, lb_hot_gained) are shown beside migtrace's hot pulls.\n"
+"\n"
+"The original value (and sched_schedstats) is restored at the end, on an\n"
+"error, on Ctrl-C, SIGTERM or SIGHUP (exit 128+N), and when the workload\n"
+"fails.  Before the first change a record is written under /run/migtrace;\n"
+"after a kill -9 run `migtrace sweep --restore`.  Where the tunable cannot be\n"
+"written (debugfs locked down, read-only, not root) sweep says why and exits\n"
+"1: nothing is run.\n"
+"\n"
+"The exports are the sweep's: --csv DIR writes sweep.csv (a row per run, then\n"
+"a summary row per value), --openmetrics FILE gauges labelled by value, --plot\n"
+"DIR sweep.png and sweep.svg (throughput and idle % against the value).\n"
+"\n"
+"--root DIR is a test aid: the tunable, the records and the schedstat files\n"
+"are read and written under DIR (a fake tree), while the workload still runs\n"
+"for real under the real tracer.\n"
+"\n"
+"EXAMPLES:\n"
+"    sudo migtrace sweep --values 0.5ms,2.5ms,5ms,10ms,25ms,250ms \\\n"
+"         -- hackbench -g 4 -l 2000\n"
+"    sudo migtrace sweep --values 0.5ms,5ms,50ms --reps 5 --cpus 0-3 \\\n"
+"         -o sweep.json -- pgbench -c 8 -j 4 -T 30 bench\n"
+"    sudo migtrace sweep --restore            # after a kill -9\n";
+
+enum { OPT_VALUES = 1000, OPT_REPS, OPT_ROOT, OPT_RESTORE };
+
+static const struct argp_option opts[] = {
+	{ "values", OPT_VALUES, "LIST", 0, "Migration costs to sweep, comma-separated durations "
+	  "(0.5ms,5ms,50ms; 2 to 32 values)", 0 },
+	{ "reps", OPT_REPS, "N", 0, "Repetitions of every value (default 3)", 0 },
+	{ "cpus", 'c', "LIST", 0, "Pin the workload to these CPUs (default: all online); idle "
+	  "time is theirs", 0 },
+	{ "output", 'o', "FILE", 0, "Write the sweep (JSON, schema migtrace.sweep/1, "
+	  "docs/sweep-file.md) to FILE, atomically", 0 },
+	{ "root", OPT_ROOT, "DIR", 0, "Test aid: the tunable, record and schedstat files under "
+	  "DIR; the workload and tracer are real", 0 },
+	{ "restore", OPT_RESTORE, NULL, 0, "Put back the value a killed sweep left (its "
+	  "record under /run/migtrace), then exit", 0 },
+	{ "verbose", 'v', NULL, 0, "Show libbpf's messages", 0 },
+	{ 0 },
+};
+
+struct sweep_env {
+	struct run_config cfg;		/* the template every run starts from */
+	struct export_opts exports;	/* --csv, --openmetrics, --plot */
+	const char *values_arg;
+	int64_t values[SWEEP_MAX_VALUES];	/* ns */
+	int nvalues;
+	long reps;
+	const char *root;
+	bool restore;
+	/* the sweep */
+	struct tunable tun;
+	int64_t original_ns;
+	int schedstats_orig;		/* -1: no sched_schedstats */
+	bool schedstats_set;
+	bool has_schedstat;		/* /proc/schedstat readable */
+	struct sweep_run *runs;
+	int nruns;
+};
+
+static volatile sig_atomic_t sweep_signal;
+
+static void on_signal(int sig)
+{
+	if (!sweep_signal)
+		sweep_signal = sig;
+}
+
+static void catch_signals(void)
+{
+	struct sigaction sa = { 0 };
+
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+}
+
+static int parse_values(const char *arg, struct sweep_env *env, char *bad, size_t len)
+{
+	char buf[1024], *save = NULL, *tok;
+
+	snprintf(buf, sizeof(buf), "%s", arg);
+	env->nvalues = 0;
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		uint64_t ns;
+
+		/* the debugfs file is a u32 of ns: 4.29 s at most */
+		if (parse_duration(tok, &ns) || ns > UINT32_MAX ||
+		    env->nvalues == SWEEP_MAX_VALUES) {
+			snprintf(bad, len, "%s", tok);
+			return -EINVAL;
+		}
+		for (int i = 0; i < env->nvalues; i++) {
+			if (env->values[i] == (int64_t)ns) {
+				snprintf(bad, len, "%s (given twice)", tok);
+				return -EINVAL;
+			}
+		}
+		env->values[env->nvalues++] = (int64_t)ns;
+	}
+	return env->nvalues >= 2 ? 0 : (snprintf(bad, len, "%s", arg), -EINVAL);
+}
+
+static error_t parse_arg(int key, char *arg, struct argp_state *state)
+{
+	struct sweep_env *env = state->input;
+	char bad[300];
+
+	mt_cli_once(state, key, arg);
+
+	switch (key) {
+	case ARGP_KEY_INIT:
+		state->err_stream = mt_cli_err_stream();
+		state->child_inputs[0] = &env->exports;
+		break;
+	case OPT_VALUES:
+		env->values_arg = arg;
+		if (parse_values(arg, env, bad, sizeof(bad)))
+			argp_error(state, "--values: '%s' is not a list of 2 to %d different "
+				   "durations up to 4.29s (0.5ms,5ms,50ms)", bad, SWEEP_MAX_VALUES);
+		break;
+	case OPT_REPS:
+		if (parse_long(arg, 1, SWEEP_MAX_REPS, &env->reps))
+			argp_error(state, "--reps: '%s' is not a count from 1 to %d", arg,
+				   SWEEP_MAX_REPS);
+		break;
+	case 'c':
+		env->cfg.cpus_arg = arg;
+		break;
+	case 'o':
+		env->cfg.output = arg;
+		break;
+	case OPT_ROOT:
+		if (!*arg)
+			argp_error(state, "--root: '' is not a directory");
+		env->root = arg;
+		break;
+	case OPT_RESTORE:
+		env->restore = true;
+		break;
+	case 'v':
+		mt_verbose++;
+		break;
+	case ARGP_KEY_ARG:
+		if (env->restore)
+			argp_error(state, "--restore takes no workload ('%s')", arg);
+		env->cfg.argv = &state->argv[state->next - 1];
+		state->next = state->argc;
+		break;
+	case ARGP_KEY_END:
+		if (env->restore && (env->values_arg || env->cfg.output ||
+				     export_files_wanted(&env->exports)))
+			argp_error(state, "--restore only restores: no --values, no -o, no "
+				   "exports");
+		/* a sweep keeps no records to trace and no single run to judge again */
+		if (env->exports.perfetto)
+			argp_error(state, "--perfetto is a run's records: sweep keeps none (use "
+				   "--csv, --openmetrics, --plot)");
+		if (env->exports.nwhatif)
+			argp_error(state, "--what-if judges one traced run: sweep measures each "
+				   "value instead");
+		if (!env->restore && !env->values_arg)
+			argp_error(state, "give --values LIST (e.g. 0.5ms,5ms,50ms)");
+		if (!env->restore && !env->cfg.argv)
+			argp_error(state, "give a WORKLOAD or '-- CMD ARGS'");
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+static void rooted(const struct sweep_env *env, const char *rel, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s%s", env->root ? env->root : "", rel);
+}
+
+/* A whole small file into a NUL-terminated buffer.  Bytes read or -errno. */
+static ssize_t read_text(const char *path, char *buf, size_t len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n, got = 0;
+
+	if (fd < 0)
+		return -errno;
+	while ((size_t)got < len - 1 && (n = read(fd, buf + got, len - 1 - got)) > 0)
+		got += n;
+	close(fd);
+	buf[got] = '\0';
+	return got;
+}
+
+static int write_text(const char *path, const char *s)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC | O_TRUNC);
+	ssize_t n;
+	int err = 0;
+
+	if (fd < 0)
+		return -errno;
+	n = write(fd, s, strlen(s));
+	if (n != (ssize_t)strlen(s))
+		err = n < 0 ? -errno : -EIO;
+	close(fd);
+	return err;
+}
+
+/* kernel.sched_schedstats on for the sweep, where it exists; the original kept. */
+static void schedstats_begin(struct sweep_env *env)
+{
+	char path[512], rec[512], buf[32];
+	int err;
+
+	env->schedstats_orig = -1;
+	rooted(env, "/proc/sys/kernel/sched_schedstats", path, sizeof(path));
+	if (read_text(path, buf, sizeof(buf)) <= 0)
+		return;
+	env->schedstats_orig = atoi(buf);
+	if (env->schedstats_orig == 1)
+		return;
+	/* Its own record beside the tunable's, so that --restore undoes a kill -9 too. */
+	rooted(env, SCHEDSTATS_RECORD, rec, sizeof(rec));
+	snprintf(buf, sizeof(buf), "%d\n", env->schedstats_orig);
+	if (atomic_write_file(rec, buf, strlen(buf))) {
+		fprintf(stderr, "migtrace sweep: schedstats left as they are (%d): no record of "
+			"them could be written\n", env->schedstats_orig);
+		return;
+	}
+	err = write_text(path, "1\n");
+	if (err) {
+		fprintf(stderr, "migtrace sweep: cannot enable schedstats (%s: %s): the kernel's "
+			"witnesses are not read\n", path, strerror(-err));
+		unlink(rec);
+	} else {
+		env->schedstats_set = true;
+	}
+}
+
+/* sched_schedstats back to orig, and its record removed once it is.  0 or -errno. */
+static int schedstats_put_back(const struct sweep_env *env, int orig)
+{
+	char path[512], rec[512], buf[16];
+	int err;
+
+	rooted(env, "/proc/sys/kernel/sched_schedstats", path, sizeof(path));
+	rooted(env, SCHEDSTATS_RECORD, rec, sizeof(rec));
+	snprintf(buf, sizeof(buf), "%d\n", orig);
+	err = write_text(path, buf);
+	if (err) {
+		fprintf(stderr, "migtrace sweep: restoring %s to %d failed: %s; run `sysctl "
+			"kernel.sched_schedstats=%d` as root\n", path, orig, strerror(-err), orig);
+		return err;
+	}
+	unlink(rec);
+	return 0;
+}
+
+static void schedstats_end(struct sweep_env *env)
+{
+	if (!env->schedstats_set)
+		return;
+	schedstats_put_back(env, env->schedstats_orig);
+	env->schedstats_set = false;
+}
+
+static bool schedstat_hot_gained(const struct sweep_env *env, uint64_t *v)
+{
+	static char buf[1 << 18];
+	char path[512];
+
+	rooted(env, "/proc/schedstat", path, sizeof(path));
+	return read_text(path, buf, sizeof(buf)) > 0 && !sweep_parse_schedstat(buf, v);
+}
+
+/* The CPU set's idle + iowait and total ticks, from the real /proc/stat. */
+static int cpu_times(const struct run *r, struct sweep_cputime *ct)
+{
+	static char buf[1 << 18];
+
+	if (read_text("/proc/stat", buf, sizeof(buf)) <= 0)
+		return -EIO;
+	return sweep_parse_proc_stat(buf, r->meta.cpus.n ? &r->meta.cpus : NULL, ct);
+}
+
+/*
+ * The kernel's per-task witnesses: every traced task's sched file read every 20 ms while
+ * it runs (a task's file goes with it once its parent reaps it), the last reading kept.
+ * Tasks are the workload's process group; counts of the last 20 ms of a task that exits
+ * may be missed, so the sums are lower bounds.
+ */
+struct witness {
+	pthread_t thread;
+	volatile int stop;
+	bool started;
+	int pgid;
+	int ntasks;
+	struct { int tid; uint64_t failed_hot, forced; } task[WITNESS_TASKS];
+};
+
+static int proc_pgrp(int pid)
+{
+	char path[64], buf[512], *p;
+	int pgrp = -1;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	if (read_text(path, buf, sizeof(buf)) <= 0)
+		return -1;
+	/* after "(comm) ", which may hold spaces: state, ppid, pgrp */
+	p = strrchr(buf, ')');
+	if (p && sscanf(p + 1, " %*c %*d %d", &pgrp) == 1)
+		return pgrp;
+	return -1;
+}
+
+static void witness_task(struct witness *w, int pid, int tid)
+{
+	char path[96], buf[8192];
+	uint64_t fh, fo;
+	int i;
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/sched", pid, tid);
+	if (read_text(path, buf, sizeof(buf)) <= 0 || sweep_parse_task_sched(buf, &fh, &fo))
+		return;
+	for (i = 0; i < w->ntasks && w->task[i].tid != tid; i++)
+		;
+	if (i == w->ntasks) {
+		if (w->ntasks == WITNESS_TASKS)
+			return;
+		w->ntasks++;
+		w->task[i].tid = tid;
+	}
+	w->task[i].failed_hot = fh;
+	w->task[i].forced = fo;
+}
+
+static void witness_scan(struct witness *w)
+{
+	DIR *d = opendir("/proc"), *td;
+	struct dirent *e, *te;
+	char path[64];
+
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		int pid = atoi(e->d_name);
+
+		if (pid <= 0 || proc_pgrp(pid) != w->pgid)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/task", pid);
+		td = opendir(path);
+		if (!td)
+			continue;
+		while ((te = readdir(td)))
+			if (atoi(te->d_name) > 0)
+				witness_task(w, pid, atoi(te->d_name));
+		closedir(td);
+	}
+	closedir(d);
+}
+
+static void *witness_main(void *arg)
+{
+	struct witness *w = arg;
+	struct timespec ts = { 0, SWEEP_WITNESS_PERIOD_MS * 1000000L };
+
+	while (!w->stop) {
+		witness_scan(w);
+		nanosleep(&ts, NULL);
+	}
+	return NULL;
+}
+
+static int witness_start(struct witness *w, int pgid)
+{
+	sigset_t all, old;
+	int err;
+
+	w->pgid = pgid;
+	/* signals are migtrace's main thread's to handle */
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	err = pthread_create(&w->thread, NULL, witness_main, w);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	w->started = !err;
+	return -err;
+}
+
+static void witness_stop(struct witness *w, struct sweep_run *sr)
+{
+	if (!w->started)
+		return;
+	w->stop = 1;
+	pthread_join(w->thread, NULL);
+	/* without schedstats the sched files have no such lines: nothing was witnessed */
+	sr->witness = w->ntasks > 0;
+	for (int i = 0; i < w->ntasks; i++) {
+		sr->failed_hot += w->task[i].failed_hot;
+		sr->forced += w->task[i].forced;
+	}
+}
+
+static double mono_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/*
+ * The workload's stdout goes to a temporary file for its report: fd 1 is pointed there
+ * only while capture__open forks it, so migtrace's own output is untouched.  The report is
+ * then copied to stderr, so that the user still sees it.
+ */
+static int stdout_to(int fd, int *saved)
+{
+	fflush(stdout);
+	*saved = dup(STDOUT_FILENO);
+	if (*saved < 0 || dup2(fd, STDOUT_FILENO) < 0)
+		return -errno;
+	return 0;
+}
+
+static void stdout_back(int saved)
+{
+	if (saved >= 0) {
+		dup2(saved, STDOUT_FILENO);
+		close(saved);
+	}
+}
+
+static void read_report(FILE *out, char *buf, size_t len)
+{
+	size_t n;
+
+	rewind(out);
+	n = fread(buf, 1, len - 1, out);
+	buf[n] = '\0';
+	fputs(buf, stderr);
+}
+
+/* One run at value v: the run's own stages with hot_ns = v.  0, or the exit status to stop
+ * the sweep with. */
+static int sweep_one(struct sweep_env *env, struct sweep_run *sr, int *sig)
+{
+	struct sweep_cputime c0 = { 0 }, c1 = { 0 };
+	struct run_config cfg = env->cfg;
+	uint64_t gained0 = 0, gained1 = 0;
+	struct witness *w = NULL;
+	struct capture *cap = NULL;
+	static char report[SWEEP_OUT_MAX];
+	struct run *r = run_new();
+	FILE *out = tmpfile();
+	int rc = MT_EXIT_FAIL, saved = -1;
+	bool stat_ok, gained_ok;
+	double t0;
+
+	if (!r || !out || !(w = calloc(1, sizeof(*w)))) {
+		fprintf(stderr, "migtrace sweep: out of memory or no temporary file for the "
+			"workload's output (%s)\n", strerror(errno));
+		goto cleanup;
+	}
+	cfg.hot_ns = sr->value_ns;
+	rc = run_config_resolve(&cfg, r);
+	if (rc)
+		goto cleanup;
+	if (stdout_to(fileno(out), &saved)) {
+		fprintf(stderr, "migtrace sweep: redirecting the workload's output failed: %s\n",
+			strerror(errno));
+		rc = MT_EXIT_FAIL;
+		goto cleanup;
+	}
+	cap = capture__open(&cfg, r, &rc);
+	stdout_back(saved);
+	if (!cap)
+		goto cleanup;
+	/* A signal while the tracer loaded: the held workload is never released. */
+	if (sweep_signal) {
+		*sig = sweep_signal;
+		goto cleanup;
+	}
+	if (witness_start(w, r->meta.pid))
+		fprintf(stderr, "migtrace sweep: no thread for the sched files: witnesses not "
+			"read\n");
+	stat_ok = !cpu_times(r, &c0);
+	gained_ok = env->has_schedstat && schedstat_hot_gained(env, &gained0);
+	t0 = mono_s();
+	rc = capture__run(cap);
+	sr->wall_s = mono_s() - t0;
+	witness_stop(w, sr);
+	stat_ok = stat_ok && !cpu_times(r, &c1);
+	gained_ok = gained_ok && schedstat_hot_gained(env, &gained1);
+	catch_signals();	/* capture's handlers are replaced by ours again */
+	*sig = capture__signal(cap);
+	if (rc)
+		goto cleanup;
+	run_analyze(r);
+	read_report(out, report, sizeof(report));
+	sr->tput_reported = !sweep_parse_throughput(report, sr->wall_s, &sr->tput);
+	sr->idle_pct = stat_ok && c1.total > c0.total ?
+		       100.0 * (double)(c1.idle - c0.idle) / (double)(c1.total - c0.total) : -1;
+	memcpy(sr->migrations, r->stats.migrations, sizeof(sr->migrations));
+	sr->lb_judged = r->stats.lb_judged;
+	sr->lb_hot = r->stats.lb_hot;
+	sr->has_lb_hot_gained = gained_ok;
+	sr->lb_hot_gained = gained_ok ? gained1 - gained0 : 0;
+	sr->exit_status = capture__exit_status(cap);
+	rc = 0;
+cleanup:
+	capture__free(cap);
+	run_free(r);
+	free(w);
+	if (out)
+		fclose(out);
+	return rc;
+}
+
+/* The model the renderers read, from the sweep as it went. */
+static void to_model(const struct sweep_env *env, bool complete, struct sweep *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->argv = env->cfg.argv;
+	s->cpus_arg = env->cfg.cpus_arg;
+	s->reps = env->reps;
+	memcpy(s->values, env->values, sizeof(s->values));
+	s->nvalues = env->nvalues;
+	snprintf(s->tunable_path, sizeof(s->tunable_path), "%s", env->tun.path);
+	s->original_ns = env->original_ns;
+	s->root = env->root;
+	s->schedstats_orig = env->schedstats_orig;
+	s->has_schedstat = env->has_schedstat;
+	s->runs = env->runs;
+	s->nruns = env->nruns;
+	s->complete = complete;
+	sweep_summarize(s);
+}
+
+/* The sweep file and the exports, each written whole or not at all.  0 or MT_EXIT_FAIL. */
+static int save(const struct sweep_env *env, const struct sweep *s)
+{
+	struct atomic_file af;
+	int err;
+
+	if (env->cfg.output) {
+		if (atomic_file_open(&af, env->cfg.output))
+			return MT_EXIT_FAIL;
+		err = render_sweep_json(af.f, s);
+		if (err) {
+			fprintf(stderr, "migtrace sweep: writing %s failed: %s\n", env->cfg.output,
+				strerror(-err));
+			atomic_file_abort(&af);
+			return MT_EXIT_FAIL;
+		}
+		if (atomic_file_commit(&af))
+			return MT_EXIT_FAIL;
+	}
+	return export_sweep_files(&env->exports, s, "migtrace sweep") ? MT_EXIT_FAIL : 0;
+}
+
+/* Every value, each repetition in a rotated order.  0, or the exit status to end with. */
+static int sweep_all(struct sweep_env *env)
+{
+	char v[32];
+
+	for (int rep = 0; rep < env->reps; rep++) {
+		for (int k = 0; k < env->nvalues; k++) {
+			int i = (k + rep) % env->nvalues, sig = 0, rc;
+			struct sweep_run *sr = &env->runs[env->nruns];
+
+			if (sweep_signal)
+				return 128 + sweep_signal;
+			memset(sr, 0, sizeof(*sr));
+			sr->value_ns = env->values[i];
+			sr->rep = rep;
+			sweep_fmt_value(v, sizeof(v), sr->value_ns);
+			if (tunable_set(&env->tun, sr->value_ns))
+				return MT_EXIT_FAIL;
+			fprintf(stderr, "migtrace sweep: repetition %d/%ld, value %s (%lld ns, "
+				"read back from %s)\n", rep + 1, env->reps, v,
+				(long long)env->tun.value_ns, env->tun.path);
+			rc = sweep_one(env, sr, &sig);
+			if (sig || sweep_signal)
+				return 128 + (sig ? sig : sweep_signal);
+			if (rc)
+				return rc;
+			if (sr->exit_status) {
+				fprintf(stderr, "migtrace sweep: the workload failed at %s "
+					"(repetition %d): exit status %d; sweep stopped\n", v,
+					rep + 1, sr->exit_status);
+				return MT_EXIT_FAIL;
+			}
+			env->nruns++;
+		}
+	}
+	return 0;
+}
+
+static int sweep_restore(const struct sweep_env *env)
+{
+	int err = tunable_restore_from_record(env->root);
+	char rec[512], buf[32];
+
+	rooted(env, SCHEDSTATS_RECORD, rec, sizeof(rec));
+	if (read_text(rec, buf, sizeof(buf)) > 0) {
+		if (schedstats_put_back(env, atoi(buf)))
+			err = -EIO;
+		else
+			fprintf(stderr, "migtrace sweep: --restore: kernel.sched_schedstats back "
+				"to %d\n", atoi(buf));
+	}
+	if (err)
+		return MT_EXIT_FAIL;
+	fprintf(stderr, "migtrace sweep: --restore: the migration cost is as the record "
+		"left it (or there was nothing to restore)\n");
+	return 0;
+}
+
+int cmd_sweep(int argc, char **argv)
+{
+	static const struct argp_child children[] = { { &export_argp, 0, NULL, 0 }, { 0 } };
+	static const struct argp argp = { opts, parse_arg, NULL, doc, children, NULL, NULL };
+	static struct sweep model;
+	struct sweep_env *env = calloc(1, sizeof(*env));
+	char v[32];
+	int rc, rrc;
+
+	if (!env) {
+		fprintf(stderr, "migtrace sweep: out of memory\n");
+		return MT_EXIT_FAIL;
+	}
+	run_config_default(&env->cfg, RUN_KIND_RUN);
+	env->reps = 3;
+	if (argp_parse(&argp, argc, argv, ARGP_IN_ORDER, NULL, env)) {
+		rc = MT_EXIT_USAGE;
+		goto out;
+	}
+	if (env->restore) {
+		rc = sweep_restore(env);
+		goto out;
+	}
+	if ((env->cfg.output && atomic_file_check(env->cfg.output)) ||
+	    export_check(&env->exports, "migtrace sweep")) {
+		rc = MT_EXIT_USAGE;
+		goto out;
+	}
+	tunable_probe_at(env->root, &env->tun);
+	if (!env->tun.writable || env->tun.assumed) {
+		fprintf(stderr, "migtrace sweep: cannot sweep: the migration cost cannot be "
+			"written here: %s; nothing was run or changed; `migtrace report "
+			"--what-if` judges other values from one traced run instead\n",
+			env->tun.why[0] ? env->tun.why : "not writable");
+		rc = MT_EXIT_FAIL;
+		goto out;
+	}
+	env->runs = calloc((size_t)env->nvalues * (size_t)env->reps, sizeof(*env->runs));
+	if (!env->runs) {
+		fprintf(stderr, "migtrace sweep: out of memory for %d x %ld runs\n",
+			env->nvalues, env->reps);
+		rc = MT_EXIT_FAIL;
+		goto out;
+	}
+	/* A stale record means another sweep's original is not back yet: refuse. */
+	if (tunable_guard_begin(&env->tun)) {
+		rc = MT_EXIT_FAIL;
+		goto out;
+	}
+	env->original_ns = env->tun.value_ns;
+	catch_signals();
+	schedstats_begin(env);
+	{
+		char path[512];
+
+		rooted(env, "/proc/schedstat", path, sizeof(path));
+		env->has_schedstat = !access(path, R_OK);
+	}
+	rc = sweep_all(env);
+
+	/* Every path from here restores, whatever rc says. */
+	rrc = tunable_guard_restore(&env->tun);
+	schedstats_end(env);
+	sweep_fmt_value(v, sizeof(v), env->original_ns);
+	if (!rrc)
+		fprintf(stderr, "migtrace sweep: restored the migration cost to %s (%lld ns, "
+			"read back from %s)\n", v, (long long)env->tun.value_ns, env->tun.path);
+	else if (!rc)
+		rc = MT_EXIT_FAIL;
+	if (env->nruns) {
+		to_model(env, !rc, &model);
+		render_sweep_text(stdout, &model);
+		if (rc)
+			printf("(incomplete: the sweep stopped after %d of %d runs)\n", env->nruns,
+			       env->nvalues * (int)env->reps);
+		fflush(stdout);
+		if (save(env, &model) && !rc)
+			rc = MT_EXIT_FAIL;
+	}
+out:
+	free(env->runs);
+	free(env);
+	return rc;
+}

@@ -1,0 +1,274 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * migtrace validate: the main job.  Calibrate the migration cost between two CPUs, then run
+ * the controlled cachewalk experiment under the tracer (real migrations at chosen ages, with
+ * a same-CPU control arm), and put the calibrated, the kernel's and the observed hot time
+ * side by side with a verdict.  The options fill the run's configuration directly (the
+ * experiment's cachewalk options included); run_command() does the rest.
+ */
+#include <argp.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "atomic_file.h"
+#include "calibrate.h"
+#include "cli.h"
+#include "commands.h"
+#include "export.h"
+#include "parse.h"
+#include "render_text.h"
+#include "run_config.h"
+#include "topology.h"
+
+/* What validate takes beyond the run's configuration: its calibration's options. */
+struct validate_env {
+	struct run_config cfg;
+	struct export_opts exports;	/* --csv, --openmetrics, --perfetto, --plot, --what-if */
+	const char *cpus_arg;		/* the two CPUs, as given */
+	long polluter_mbps;		/* MB/s on CPU A; 0 for none */
+	const char *size_arg;		/* the calibration's cache size, as calibrate's --size */
+	enum topo_caches caches;
+};
+
+static const char doc[] =
+"Calibrate, run the controlled experiment, and judge the kernel's migration\n"
+"cost.\n"
+"\n"
+"Step 1 measures the migration cost between two CPUs (the 2004 method).\n"
+"Step 2 runs cachewalk under the tracer: warm on CPU A, off-CPU for each\n"
+"age in 50 µs .. 50 ms while a polluter streams through A's cache, then\n"
+"either a real migration to B (sched_setaffinity, seen by\n"
+"sched_migrate_task) or a wake on A; the first unit after each is timed.\n"
+"The verdict compares the observed hot time with the kernel's value and the\n"
+"calibrated one.  Step 1 sizes its buffer as calibrate does: against the\n"
+"largest per-core cache from sysfs, or CPUID where sysfs lists none, or --size.\n"
+"\n"
+"USAGE: migtrace validate [--cpus A,B] [--samples N] [--ws SIZE]\n"
+"                         [--polluter MBPS] [--ages US,US,...] [-o run.json]\n"
+"                         [--size SIZE] [--caches auto|sysfs|cpuid]\n"
+"\n"
+"EXAMPLES:\n"
+"    sudo migtrace validate\n"
+"    sudo migtrace validate --cpus 2,3 --samples 50 -o validate.json\n"
+"    sudo migtrace validate --polluter 0   # no polluter: the cache decays\n";
+
+enum { OPT_CACHES = 1000 };
+
+static const struct argp_option opts[] = {
+	{ "cpus", 'c', "A,B", 0, "The two CPUs: warm on A, migrate to B (default: first two)", 0 },
+	{ "samples", 'n', "N", 0, "Samples per (age, arm) cell (default 30)", 0 },
+	{ "ws", 'w', "SIZE", 0, "cachewalk working set (default 256K)", 0 },
+	{ "ages", 'a', "LIST", 0, "Ages in µs (default 50,100,200,500,1000,...,50000)", 0 },
+	{ "polluter", 'P', "MBPS", 0, "Polluter rate on A in MB/s, 0 for none (default 200)", 0 },
+	{ "output", 'o', "FILE", 0, "Write the run file with the verdict (JSON, "
+	  "docs/run-file.md); '-': to stdout, the text then goes to stderr", 0 },
+	{ "size", 's', "SIZE", 0, "Calibrate against a cache of SIZE (4M, 512K) instead of "
+	  "the largest per-core cache", 0 },
+	{ "caches", OPT_CACHES, "SRC", 0, "Cache sizes from auto (default: sysfs, CPUID where "
+	  "sysfs lists none), sysfs or cpuid", 0 },
+	{ "verbose", 'v', NULL, 0, "Show libbpf's messages", 0 },
+	{ 0 },
+};
+
+/* One of cachewalk's own options, checked by cachewalk's parser. */
+static void cw_option(struct argp_state *state, const char *name, const char *arg)
+{
+	struct validate_env *env = state->input;
+	char err[256];
+
+	if (cachewalk_config_option(&env->cfg.cw, name, arg, err, sizeof(err)))
+		argp_error(state, "%s", err);
+}
+
+static error_t parse_arg(int key, char *arg, struct argp_state *state)
+{
+	struct validate_env *env = state->input;
+
+	mt_cli_once(state, key, arg);
+
+	switch (key) {
+	case ARGP_KEY_INIT:
+		state->err_stream = mt_cli_err_stream();
+		state->child_inputs[0] = &env->exports;
+		break;
+	case 'c':
+		env->cpus_arg = arg;
+		break;
+	case 'n':
+		cw_option(state, "samples", arg);
+		break;
+	case 'w':
+		cw_option(state, "ws", arg);
+		break;
+	case 'a':
+		cw_option(state, "ages", arg);
+		break;
+	case 'P':
+		if (parse_long(arg, 0, 1000000, &env->polluter_mbps))
+			argp_error(state, "--polluter: '%s' is not a rate in MB/s", arg);
+		break;
+	case 'o':
+		env->cfg.output = arg;
+		break;
+	case 's':
+		env->size_arg = arg;
+		break;
+	case OPT_CACHES:
+		if (topology_caches_arg(arg, &env->caches))
+			argp_error(state, "--caches: '%s' is none of auto, sysfs, cpuid", arg);
+		break;
+	case 'v':
+		mt_verbose++;
+		break;
+	case ARGP_KEY_ARG:
+		argp_error(state, "unexpected argument '%s'", arg);
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+/* The two CPUs: as given, or the first two online. */
+static int pick_cpus(const struct validate_env *env, const struct topology *topo,
+		     struct cpu_set_list *cpus)
+{
+	if (env->cpus_arg) {
+		int bad = topology_cpus_arg(topo, env->cpus_arg, "validate", cpus);
+
+		if (!bad && cpus->n != 2)
+			fprintf(stderr, "migtrace validate: --cpus: give two CPUs, e.g. 0,1\n");
+		return bad || cpus->n != 2 ? MT_EXIT_USAGE : 0;
+	}
+	if (topo->online.n < 2) {
+		fprintf(stderr, "migtrace validate: needs two online CPUs; this machine has one\n");
+		return MT_EXIT_FAIL;
+	}
+	cpus->n = 2;
+	cpus->cpu[0] = topo->online.cpu[0];
+	cpus->cpu[1] = topo->online.cpu[1];
+	return 0;
+}
+
+/* The 2 x 2 matrix into the run model, so that the run file and --plot carry it. */
+static void keep_matrix(const struct calib_result *res, struct run_calibration *cal)
+{
+	if (res->ncpu * res->ncpu != RUN_CALIB_CELLS)
+		return;	/* validate always calibrates two CPUs */
+	for (int i = 0; i < RUN_CALIB_CELLS; i++) {
+		const struct calib_cell *c = &res->cells[i];
+
+		cal->cells[i] = (struct run_calib_cell){
+			.src_cpu = c->src, .dst_cpu = c->dst,
+			.fill_median_ns = c->median_ns, .fill_mad_ns = c->mad_ns,
+			.fill_undisturbed_ns = c->undisturbed_ns,
+			.fills_undisturbed = c->undisturbed,
+			.fill_min_ns = c->min_ns, .fill_max_ns = c->max_ns,
+			.cost_ns = c->cost_ns, .robust_ns = c->robust_ns,
+		};
+	}
+	cal->has_matrix = true;
+}
+
+/* Step 1: the 2004 calibration between the two CPUs, into the run's calibration. */
+static int calibrate_step(struct validate_env *env, struct topology *topo,
+			  const struct cpu_set_list *cpus, struct run *r)
+{
+	struct run_calibration *cal = &r->calib;
+	FILE *text = run_config_text(&env->cfg);
+	struct calib_result res = { 0 };
+	struct calib_opts co = { 0 };
+	struct topo_choice ch;
+	int err;
+
+	/* Calibrating against a size nobody gave would make every later number wrong. */
+	err = topology_calib_cache(topo, cpus->cpu[0], 0, env->size_arg, "validate", &ch);
+	if (err)
+		return err == -EINVAL ? MT_EXIT_USAGE : MT_EXIT_FAIL;
+	cal->inline_run = true;
+	cal->method = CALIB_2004;
+	cal->cpus[0] = cpus->cpu[0];
+	cal->cpus[1] = cpus->cpu[1];
+	snprintf(cal->cache_what, sizeof(cal->cache_what), "%s", ch.what);
+	snprintf(cal->cache_source, sizeof(cal->cache_source), "%s", ch.source);
+	cal->cache_bytes = ch.size_bytes;
+	cal->buffer_bytes = ch.size_bytes * 5 / 3;
+	cal->reps = CALIB_DEFAULT_REPS;
+	render_text_calib_intro(text, r);
+	fflush(text);
+
+	co.method = CALIB_2004;
+	co.cpus = *cpus;
+	co.reps = CALIB_DEFAULT_REPS;
+	co.factor = CALIB_FACTOR_SCALE;
+	co.topo = topo;
+	co.cache_size = ch.size_bytes;
+	if (calibrate_run(&co, &res) || !res.has_hot) {
+		fprintf(stderr, "migtrace validate: calibration failed\n");
+		calib_result_free(&res);
+		return MT_EXIT_FAIL;
+	}
+	cal->valid = true;
+	cal->robust = true;
+	cal->hot_seed_ns = (double)res.hot_ns;
+	cal->hot_robust_ns = (double)res.hot_robust_ns;
+	cal->hot_ns = cal->hot_robust_ns;
+	cal->wall_s = res.wall_s;
+	keep_matrix(&res, cal);
+	calib_result_free(&res);
+	render_text_calib_result(text, r);
+	fflush(text);
+	return 0;
+}
+
+/* Step 2's configuration: cachewalk's controlled experiment between the two CPUs. */
+static void experiment(struct validate_env *env, const struct cpu_set_list *cpus,
+		       char *cpus_buf, size_t len)
+{
+	struct run_config *cfg = &env->cfg;
+
+	snprintf(cpus_buf, len, "%d,%d", cpus->cpu[0], cpus->cpu[1]);
+	cfg->cpus_arg = cpus_buf;
+	cfg->cw.controlled = true;
+	cfg->cw.cpu_a = cpus->cpu[0];
+	cfg->cw.cpu_b = cpus->cpu[1];
+	if (env->polluter_mbps) {
+		snprintf(cfg->cw.polluter_cpus, sizeof(cfg->cw.polluter_cpus), "%d", cpus->cpu[0]);
+		cfg->cw.polluter_mbps = (double)env->polluter_mbps;
+	}
+}
+
+int cmd_validate(int argc, char **argv)
+{
+	static const struct argp_child children[] = { { &export_argp, 0, NULL, 0 }, { 0 } };
+	static const struct argp argp = { opts, parse_arg, NULL, doc, children, NULL, NULL };
+	struct validate_env env = { .polluter_mbps = 200 };
+	struct cpu_set_list cpus = { 0 };
+	struct topology topo = { 0 };
+	struct run *r = NULL;
+	char cpus_buf[32];
+	int rc;
+
+	run_config_default(&env.cfg, RUN_KIND_VALIDATE);
+	if (argp_parse(&argp, argc, argv, 0, NULL, &env))
+		return MT_EXIT_USAGE;
+	/* A bad output path is found now, not after the calibration and the experiment. */
+	if ((env.cfg.output && atomic_file_check(env.cfg.output)) ||
+	    export_check(&env.exports, "migtrace validate"))
+		return MT_EXIT_USAGE;
+	if (topology_read_caches(NULL, env.caches, &topo))
+		return MT_EXIT_FAIL;
+	r = run_new();
+	rc = r ? pick_cpus(&env, &topo, &cpus) : MT_EXIT_FAIL;
+	if (!rc)
+		rc = calibrate_step(&env, &topo, &cpus, r);
+	if (!rc) {
+		experiment(&env, &cpus, cpus_buf, sizeof(cpus_buf));
+		rc = run_command(&env.cfg, &env.exports, r);
+	}
+	run_free(r);
+	topology_free(&topo);
+	return rc;
+}

@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The export options `run`, `validate` and `report` share (--csv, --openmetrics, --perfetto,
+ * --plot, --what-if), and `sweep` (--csv, --openmetrics, --plot): one argp child, one check
+ * before any work, one render step.  User space only.
+ */
+#ifndef MIGTRACE_EXPORT_H
+#define MIGTRACE_EXPORT_H
+
+#include <argp.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "render_export.h"
+#include "run.h"
+#include "render_sweep.h"
+
+struct export_opts {
+	const char *csv_dir;		/* --csv DIR */
+	const char *openmetrics;	/* --openmetrics FILE */
+	const char *perfetto;		/* --perfetto FILE */
+	const char *plot_dir;		/* --plot DIR */
+	int nwhatif;			/* --what-if: thresholds given */
+	int64_t whatif_ns[WHATIF_MAX];	/* ns */
+};
+
+/* The options, as an argp child: its input is a struct export_opts. */
+extern const struct argp export_argp;
+
+/* Any file to write? */
+bool export_files_wanted(const struct export_opts *o);
+/*
+ * Before any work: every output path can be written (a directory for --csv/--plot exists or
+ * can be made in a writable parent), gnuplot is there for --plot.  0, or MT_EXIT_USAGE after
+ * one line on stderr naming the option and the path.
+ */
+int export_check(const struct export_opts *o, const char *cmd);
+/* The what-if table in the text, when --what-if was given; with --plot, a line for a plot
+ * the run has no data for (the calibration matrix). */
+void export_text(const struct export_opts *o, FILE *text, const struct run *r);
+/* The files, each written whole or not at all.  0, or -errno after a line on stderr. */
+int export_files(const struct export_opts *o, const struct run *r, const char *cmd);
+/* A sweep's: --csv (sweep.csv), --openmetrics, --plot; the same checks and guarantees.
+ * --perfetto and --what-if are a run's, refused by sweep's options. */
+int export_sweep_files(const struct export_opts *o, const struct sweep *s, const char *cmd);
+
+#endif

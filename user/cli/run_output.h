@@ -1,0 +1,12 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Saving a run file: whole or not at all, through atomic_file.  User space only. */
+#ifndef MIGTRACE_RUN_OUTPUT_H
+#define MIGTRACE_RUN_OUTPUT_H
+
+#include "run.h"
+
+/* Writes r's run file to path ("-": stdout).  0 or -errno, with one line on stderr naming
+ * the file and what failed; a regular file is then left as it was. */
+int run_output_save(const char *path, const struct run *r, const char *cmd);
+
+#endif

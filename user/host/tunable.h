@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The scheduler's migration-cost tunable: where it lives on this kernel, its value, where
+ * that value came from, and changing it safely (read back to verify; a restore record
+ * written before the first change, so that even a kill -9 can be undone).  User space only.
+ */
+#ifndef MIGTRACE_TUNABLE_H
+#define MIGTRACE_TUNABLE_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+/* The value the kernel has used since 2.6.24 (sysctl_sched_migration_cost). */
+#define MT_KERNEL_DEFAULT_MIGRATION_COST_NS 500000LL
+
+struct tunable {
+	char root[200];		/* "" for this machine; a fake tree's root in the tests */
+	char path[256];		/* where the tunable lives on this kernel, root included */
+	bool exists;
+	bool readable;
+	bool writable;
+	bool assumed;		/* value_ns is the kernel default, not read */
+	bool debugfs;		/* the 5.13+ debugfs file (a u32), not the sysctl */
+	int64_t value_ns;	/* ns */
+	char why[512];		/* when not readable or not writable: why, and what to do */
+	char source[300];	/* short: "read from PATH" or "kernel default, assumed: …" */
+	char origin[600];	/* where the value came from: default, sysctl.d, TuneD, … */
+};
+
+/*
+ * Finds and reads the tunable under root (NULL or "" for this machine):
+ * /proc/sys/kernel/sched_migration_cost_ns before 5.13, /sys/kernel/debug/sched/
+ * migration_cost_ns after.  On this machine debugfs is mounted when it is not and we may
+ * (root), as perf does for tracefs.  Never fails: an unreadable tunable is reported in why
+ * and value_ns holds the default, marked assumed.  origin says, where it can be told,
+ * whether the value is the kernel's default or what a sysctl.d file or TuneD profile set.
+ */
+void tunable_probe_at(const char *root, struct tunable *t);
+void tunable_probe(struct tunable *t);
+/* Writes ns (a u32 on 5.13+: -1 cannot be written there).  0 or -errno. */
+int tunable_write(const struct tunable *t, int64_t ns);
+/* Writes ns, reads it back, and fails with -EIO unless the kernel now holds ns; t->value_ns
+ * follows.  0 or -errno, with one line on stderr naming the path and what was read. */
+int tunable_set(struct tunable *t, int64_t ns);
+/* "500 µs, kernel default, assumed — tunable not readable: <why>" or "500 µs (read from …)". */
+const char *tunable_describe(const struct tunable *t, char *buf, int len);
+
+/*
+ * The restore record, ROOT/run/migtrace/migration_cost.restore: the path, the original
+ * value and the pid of the migtrace that changed it.  Written (atomically) before the first
+ * change; removed once the original value is back.
+ */
+struct tunable_record {
+	char path[256];
+	int64_t original_ns;
+	pid_t pid;
+};
+
+/*
+ * Before changing t: refuses (-EEXIST, with one line saying what to run) while a record
+ * left by another migtrace exists, else writes the record of t's current value.  0 or -errno.
+ */
+int tunable_guard_begin(const struct tunable *t);
+/* Puts the recorded original value back, verifies it, removes the record.  0 or -errno. */
+int tunable_guard_restore(struct tunable *t);
+/* Reads the record under root.  0, -ENOENT when there is none, or -errno. */
+int tunable_record_read(const char *root, struct tunable_record *rec);
+/* `sweep --restore`: the value of a record left by a killed migtrace is written back and
+ * verified, and the record removed.  0 (also when there was nothing to restore) or -errno. */
+int tunable_restore_from_record(const char *root);
+
+#endif
