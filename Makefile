@@ -84,7 +84,7 @@ endif
 .SECONDARY:
 .PHONY: all clean deps vmlinux test unit san run bench fuzzers fuzz
 
-all: migtrace $(WORKLOADS) $(TEST_PROGS) $(BENCH_PROGS) $(OUTPUT)/tests/report-only
+all: migtrace $(WORKLOADS) $(TEST_PROGS) $(BENCH_PROGS) $(OUTPUT)/tests/report-only $(OUTPUT)/tests/reanalyze
 
 # Installs what is missing, quietly when nothing is; never upgrades what is there.
 # `make deps` installs everything; `make run` only what running needs.
@@ -140,6 +140,12 @@ $(OUTPUT)/libmigtrace.a: $(LIB_OBJS)
 REPORT_OBJS	:= $(patsubst %.c,$(OUTPUT)/%.o,$(ANALYSIS_SRCS) $(WL_SHARED) \
 		   $(addprefix user/cli/,cmd_report.c export.c cli.c run_output.c))
 $(OUTPUT)/tests/report-only: tests/link/report_only.c $(REPORT_OBJS)
+	$(call msg,LINK,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(CC) $(CFLAGS) $(INC_user/cli) $< $(REPORT_OBJS) -ljson-c -lm -o $@
+
+# A saved run analyzed again by this build (tests of the judge on doctored run files).
+$(OUTPUT)/tests/reanalyze: tests/link/reanalyze.c $(REPORT_OBJS)
 	$(call msg,LINK,$@)
 	$(Q)mkdir -p $(dir $@)
 	$(Q)$(CC) $(CFLAGS) $(INC_user/cli) $< $(REPORT_OBJS) -ljson-c -lm -o $@

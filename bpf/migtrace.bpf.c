@@ -910,6 +910,9 @@ int BPF_KRETPROBE(mt_unit_exit)
 	u->mig_src_cpu = uc->mig_src_cpu;
 	u->mig_dst_cpu = uc->mig_dst_cpu;
 	u->mig_cause = uc->mig_cause;
+	u->streamed_bytes = 0;	/* the unit log's trial fields: self-timed units only */
+	u->round = 0;
+	u->rate_mbps = 0;
 	/* units is updated atomically, so its value here is not this CPU's own: query always */
 	bpf_ringbuf_submit(u, rb_flags(0));
 	__sync_fetch_and_add(&c->stats.units, 1);

@@ -97,6 +97,10 @@ struct mt_unit {
 	__u16 mig_dst_cpu;
 	__u8 mig_cause;			/* enum mt_cause */
 	__u8 pad[3];
+	/* the controlled experiment's trial, from the unit log (0 for probe-timed units) */
+	__u64 streamed_bytes;		/* bytes the polluter on A streamed while it was away */
+	__u32 round;			/* the sample round of the shuffled schedule */
+	__u32 rate_mbps;		/* the polluter's target, MB/s; 0: as fast as it can */
 };
 
 /*

@@ -14,10 +14,13 @@
  * units; the scheduler decides where it wakes.
  *
  * Controlled mode: one worker, warm on CPU A, then off-CPU for a chosen age while a
- * SCHED_IDLE polluter streams through A's cache at a known rate; a timer thread pinned to B
+ * SCHED_IDLE polluter streams through A's cache at a set rate; a timer thread pinned to B
  * ends the wait: for the "migrate" arm it first sets the worker's affinity to B, so the
  * wake-up is a real migration seen by sched_migrate_task, for the "stay" arm it does not.
- * Ages and arms are interleaved in a shuffled order.
+ * The timer also reads how many bytes the polluter streamed while the worker was away: the
+ * displaced bytes the analysis measures the cost against (docs/design.md, "Displaced
+ * bytes").  Ages, polluter rates (--rates) and arms are interleaved in a shuffled order,
+ * each sample round visiting every cell once.
  */
 #include <errno.h>
 #include <math.h>
@@ -180,8 +183,10 @@ static void unit_log_open(void)
 	unit_log = log;
 }
 
-/* One unit, timed and logged; its time in ns. */
-static uint64_t unit(struct walk *w, uint64_t tag, uint64_t age)
+static const struct mt_unit_trial no_trial;
+
+/* One unit, timed and logged with what is known of its trial; its time in ns. */
+static uint64_t unit(struct walk *w, uint64_t tag, const struct mt_unit_trial *trial)
 {
 	uint64_t t0 = now_ns(), t1;
 	int cpu0, cpu1;
@@ -189,13 +194,14 @@ static uint64_t unit(struct walk *w, uint64_t tag, uint64_t age)
 	/* the CPUs are read inside the timed span: a move between a clock read and a CPU
 	 * read then lies inside the unit, which the join excludes */
 	cpu0 = sched_getcpu();
-	cachewalk_unit(w, tag, age);
+	cachewalk_unit(w, tag, trial->nominal_age_ns);
 	cpu1 = sched_getcpu();
 	t1 = now_ns();
 	if (unit_log) {
 		if (!my_tid)
 			my_tid = (uint32_t)syscall(SYS_gettid);
-		mt_unit_log_put(unit_log, my_tid, (uint16_t)cpu0, (uint16_t)cpu1, t0, t1, tag, age);
+		mt_unit_log_put(unit_log, my_tid, (uint16_t)cpu0, (uint16_t)cpu1, t0, t1, tag,
+				trial);
 	}
 	return t1 - t0;
 }
@@ -206,9 +212,10 @@ struct unit_stats {
 	uint64_t sum_ns;
 };
 
-static void timed_unit(struct walk *w, uint64_t tag, uint64_t age, struct unit_stats *st)
+static void timed_unit(struct walk *w, uint64_t tag, const struct mt_unit_trial *trial,
+		       struct unit_stats *st)
 {
-	st->sum_ns += unit(w, tag, age);
+	st->sum_ns += unit(w, tag, trial);
 	st->n++;
 }
 
@@ -219,13 +226,27 @@ struct polluter {
 	pthread_t th;
 	uint64_t bytes;		/* streamed, for the summary */
 	uint64_t ns;		/* over this long */
+	uint64_t streamed;	/* bytes so far, read by the timer thread (relaxed atomics) */
 };
+
+/*
+ * The pace every polluter keeps: target MB/s (0: as fast as it can), counted from the moment
+ * it sees a new generation.  The controlled experiment sets a trial's rate and bumps the
+ * generation before the worker leaves A, so each trial's budget starts when the worker does:
+ * a polluter that could not run while the worker ran does not catch up in a burst.
+ */
+static struct {
+	double target_mbps;
+	unsigned gen;
+} pace;
 
 static void *polluter_main(void *arg)
 {
 	struct polluter *p = arg;
 	struct sched_param sp = { 0 };
-	uint64_t size = opt.polluter_bytes, lines, done = 0, t0;
+	uint64_t size = opt.polluter_bytes, lines, done = 0, t0, base = 0;
+	unsigned gen = 0;
+	double mbps;
 	unsigned char *buf;
 
 	pin_self(p->cpu);
@@ -239,6 +260,7 @@ static void *polluter_main(void *arg)
 	memset(buf, 1, size);
 	lines = size / LINE;
 	t0 = now_ns();
+	__atomic_load(&pace.target_mbps, &mbps, __ATOMIC_RELAXED);
 	for (uint64_t i = 0; !stopping; i++) {
 		/*
 		 * 256 lines (16 KiB) at a time, then wait for the rate to catch up.  The lines are
@@ -248,12 +270,20 @@ static void *polluter_main(void *arg)
 		for (int k = 0; k < 256; k++, i++)
 			buf[((i * 0x9E3779B1ULL) & (lines - 1)) * LINE]++;
 		done += 256 * LINE;
-		if (opt.polluter_mbps > 0)
-			while (!stopping && (double)(now_ns() - t0) * opt.polluter_mbps / 1e3 < (double)done)
+		__atomic_store_n(&p->streamed, done, __ATOMIC_RELAXED);
+		if (__atomic_load_n(&pace.gen, __ATOMIC_ACQUIRE) != gen) {
+			gen = __atomic_load_n(&pace.gen, __ATOMIC_ACQUIRE);
+			__atomic_load(&pace.target_mbps, &mbps, __ATOMIC_RELAXED);
+			p->ns += now_ns() - t0;
+			t0 = now_ns();
+			base = done;
+		}
+		if (mbps > 0)
+			while (!stopping && (double)(now_ns() - t0) * mbps / 1e3 < (double)(done - base))
 				;
 	}
 	p->bytes = done;
-	p->ns = now_ns() - t0;
+	p->ns += now_ns() - t0;
 	free(buf);
 	return NULL;
 }
@@ -326,12 +356,12 @@ static void *natural_main(void *arg)
 	if (walk_init(&w, opt.ws_bytes, seed))
 		return NULL;
 	for (int i = 0; i < 3; i++)
-		unit(&w, CW_TAG_WARM, 0);	/* fault the pages in */
+		unit(&w, CW_TAG_WARM, &no_trial);	/* fault the pages in */
 	end = now_ns() + (uint64_t)(opt.duration_s * 1e9);
 	while (!stopping && now_ns() < end) {
 		sleep_ns(draw_sleep_ns(&seed));
 		for (int b = 0; b < opt.burst; b++)
-			timed_unit(&w, CW_TAG_NATURAL, 0, &nt->st);
+			timed_unit(&w, CW_TAG_NATURAL, &no_trial, &nt->st);
 	}
 	free(w.lines);
 	return NULL;
@@ -390,9 +420,21 @@ static struct {
 	uint64_t age_ns;
 	int migrate;
 	int quit;
+	struct polluter *on_a;		/* the polluter streaming on A; NULL for none */
+	uint64_t streamed_at_go;	/* its count when the worker left */
+	uint64_t streamed_bytes;	/* what it streamed until the wake */
 } timer;
 
-/* Ends the worker's wait after the age; for the migrate arm, first moves it to B. */
+static uint64_t streamed_on_a(void)
+{
+	return timer.on_a ? __atomic_load_n(&timer.on_a->streamed, __ATOMIC_RELAXED) : 0;
+}
+
+/*
+ * Ends the worker's wait after the age; for the migrate arm, first moves it to B.  The bytes
+ * the polluter streamed meanwhile are read just before the wake: what entered A's caches
+ * while the worker was away.
+ */
 static void *timer_main(void *arg)
 {
 	cpu_set_t to_b;
@@ -407,6 +449,7 @@ static void *timer_main(void *arg)
 		if (timer.quit)
 			return NULL;
 		sleep_ns(timer.age_ns);
+		timer.streamed_bytes = streamed_on_a() - timer.streamed_at_go;
 		if (timer.migrate && sched_setaffinity(timer.worker_tid, sizeof(to_b), &to_b))
 			perror("cachewalk: sched_setaffinity");
 		sem_post(&timer.wake);
@@ -415,7 +458,8 @@ static void *timer_main(void *arg)
 
 static int run_controlled(void)
 {
-	int ncell = opt.nages * 2, ntrial = ncell * opt.samples;
+	int nrates = opt.nrates ? opt.nrates : 1, ncell = opt.nages * nrates * 2;
+	int ntrial = ncell * opt.samples;
 	int *order = malloc(sizeof(int) * ntrial);
 	struct unit_stats st[5] = { 0 };
 	uint64_t seed = 0x5851f42d4c957f2dULL;
@@ -443,28 +487,37 @@ static int run_controlled(void)
 		}
 	}
 	for (int i = 0; i < ntrial && !stopping; i++) {
-		int cell = order[i], migrate = cell % 2;
-		uint64_t age = opt.ages_ns[cell / 2];
+		int cell = order[i], migrate = cell % 2, age_i = (cell / 2) % opt.nages;
+		double mbps = opt.nrates ? opt.rates_mbps[cell / 2 / opt.nages] : opt.polluter_mbps;
+		struct mt_unit_trial trial = {
+			.nominal_age_ns = opt.ages_ns[age_i], .round = (uint32_t)(i / ncell),
+			.rate_mbps = (uint32_t)(mbps + 0.5),
+		};
 
 		pin_self(opt.cpu_a);	/* back on A: a migration too, followed by warm units */
-		timed_unit(&w, CW_TAG_WARM, 0, &st[CW_TAG_WARM]);
-		timed_unit(&w, CW_TAG_WARM, 0, &st[CW_TAG_WARM]);
-		timed_unit(&w, CW_TAG_BASELINE, 0, &st[CW_TAG_BASELINE]);
-		timed_unit(&w, CW_TAG_BASELINE, 0, &st[CW_TAG_BASELINE]);
-		timer.age_ns = age;
+		timed_unit(&w, CW_TAG_WARM, &no_trial, &st[CW_TAG_WARM]);
+		timed_unit(&w, CW_TAG_WARM, &no_trial, &st[CW_TAG_WARM]);
+		timed_unit(&w, CW_TAG_BASELINE, &no_trial, &st[CW_TAG_BASELINE]);
+		timed_unit(&w, CW_TAG_BASELINE, &no_trial, &st[CW_TAG_BASELINE]);
+		timer.age_ns = trial.nominal_age_ns;
 		timer.migrate = migrate;
+		__atomic_store(&pace.target_mbps, &mbps, __ATOMIC_RELAXED);
+		__atomic_fetch_add(&pace.gen, 1, __ATOMIC_RELEASE);
+		timer.streamed_at_go = streamed_on_a();
 		sem_post(&timer.go);
 		while (sem_wait(&timer.wake) && errno == EINTR)
 			;
-		timed_unit(&w, migrate ? CW_TAG_MIGRATED : CW_TAG_STAYED, age,
+		trial.streamed_bytes = timer.streamed_bytes;
+		timed_unit(&w, migrate ? CW_TAG_MIGRATED : CW_TAG_STAYED, &trial,
 			   &st[migrate ? CW_TAG_MIGRATED : CW_TAG_STAYED]);
 	}
 	timer.quit = 1;
 	sem_post(&timer.go);
 	pthread_join(tth, NULL);
-	printf("cachewalk: controlled, CPU %d -> %d, ws %llu KiB, %d ages x 2 arms x %d samples; "
-	       "mean unit: baseline %.1f µs, after migration %.1f µs, after same-CPU wake %.1f µs\n",
-	       opt.cpu_a, opt.cpu_b, (unsigned long long)(opt.ws_bytes >> 10), opt.nages, opt.samples,
+	printf("cachewalk: controlled, CPU %d -> %d, ws %llu KiB, %d ages x %d rates x 2 arms x %d "
+	       "samples; mean unit: baseline %.1f µs, after migration %.1f µs, after same-CPU wake "
+	       "%.1f µs\n", opt.cpu_a, opt.cpu_b, (unsigned long long)(opt.ws_bytes >> 10),
+	       opt.nages, nrates, opt.samples,
 	       st[CW_TAG_BASELINE].n ? (double)st[CW_TAG_BASELINE].sum_ns / st[CW_TAG_BASELINE].n / 1e3 : 0,
 	       st[CW_TAG_MIGRATED].n ? (double)st[CW_TAG_MIGRATED].sum_ns / st[CW_TAG_MIGRATED].n / 1e3 : 0,
 	       st[CW_TAG_STAYED].n ? (double)st[CW_TAG_STAYED].sum_ns / st[CW_TAG_STAYED].n / 1e3 : 0);
@@ -482,7 +535,7 @@ static void usage(int status)
 "                 [--burst N] [--duration S] [--load N] [--polluter CPUS[:MBPS]]\n"
 "       cachewalk --controlled [--ages US,US,...] [--samples N] [--from CPU --to CPU]\n"
 "                 [--ws SIZE] [--polluter CPUS[:MBPS]] [--polluter-size SIZE]\n"
-"                 [--no-keepalive]\n"
+"                 [--rates MBPS,MBPS,...|max] [--no-keepalive]\n"
 "  natural: N threads (default: one per allowed CPU) sleep, then run BURST units (3)\n"
 "  controlled: warm on --from, off-CPU for each age, then migrate to --to or stay\n"
 "  defaults: --ws 256K, --sleep exp:2000, --duration 5, ages 50 µs .. 50 ms, 30 samples,\n"
@@ -530,8 +583,12 @@ int main(int argc, char **argv)
 		fprintf(stderr, "cachewalk: --controlled needs two CPUs (--from and --to)\n");
 		return 2;
 	}
+	pace.target_mbps = opt.polluter_mbps;
 	if (opt.polluter_cpus[0] && (npol = start_polluters(pol, 16)) < 0)
 		return 1;
+	for (int i = 0; i < npol; i++)
+		if (pol[i].cpu == opt.cpu_a)
+			timer.on_a = &pol[i];
 	if (opt.controlled && opt.keepalive) {
 		char a[16];
 
@@ -547,10 +604,11 @@ int main(int argc, char **argv)
 	for (int i = 0; i < npol; i++) {
 		pthread_join(pol[i].th, NULL);
 		printf("cachewalk: polluter on CPU %d streamed %.0f MB in %.2f s: %.0f MB/s on "
-		       "average (target %.0f MB/s while it runs)\n", pol[i].cpu,
+		       "average (target %s while it runs)\n", pol[i].cpu,
 		       (double)pol[i].bytes / 1e6, (double)pol[i].ns / 1e9,
 		       pol[i].ns ? (double)pol[i].bytes * 1e3 / (double)pol[i].ns : 0.0,
-		       opt.polluter_mbps);
+		       opt.nrates ? "per trial, --rates" : opt.polluter_mbps > 0 ? "fixed" :
+		       "as fast as it can");
 	}
 	for (int i = 0; i < nkeep; i++)
 		pthread_join(keep[i], NULL);

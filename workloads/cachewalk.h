@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #define CACHEWALK_MAX_AGES 64
+#define CACHEWALK_MAX_RATES 8
 #define CACHEWALK_MAX_ARGS 40
 
 enum cachewalk_sleep { CW_SLEEP_FIXED, CW_SLEEP_UNIFORM, CW_SLEEP_EXP };
@@ -37,6 +38,10 @@ struct cachewalk_config {
 	/* controlled mode */
 	uint64_t ages_ns[CACHEWALK_MAX_AGES];	/* ns, in the order given */
 	int nages;
+	/* --rates: the polluter's target per trial, MB/s (0: as fast as it can), a third axis
+	 * of the grid beside age and arm; none given: polluter_mbps for every trial */
+	double rates_mbps[CACHEWALK_MAX_RATES];
+	int nrates;
 	int samples;			/* per (age, arm) cell */
 	int cpu_a, cpu_b;		/* warm on A, migrate to B; -1: first, second allowed */
 	bool keepalive;			/* SCHED_IDLE spinners keep A and B busy */

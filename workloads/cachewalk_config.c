@@ -117,6 +117,34 @@ static int parse_ages(struct cachewalk_config *c, const char *s, char *err, size
 	return 0;
 }
 
+static int parse_rates(struct cachewalk_config *c, const char *s, char *err, size_t errlen)
+{
+	char buf[512], *save = NULL;
+	int n = 0;
+
+	if (snprintf(buf, sizeof(buf), "%s", s) >= (int)sizeof(buf))
+		return fail(err, errlen, "--rates: the list is longer than %zu characters",
+			    sizeof(buf) - 1);
+	for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		double v;
+
+		if (n == CACHEWALK_MAX_RATES)
+			return fail(err, errlen, "--rates: more than %d rates", CACHEWALK_MAX_RATES);
+		if (!strcmp(tok, "max"))
+			v = 0;
+		else if (number(tok, &v) || v == 0)
+			return fail(err, errlen, "--rates: '%s' is not a rate in MB/s (or max)", tok);
+		for (int i = 0; i < n; i++)
+			if (c->rates_mbps[i] == v)
+				return fail(err, errlen, "--rates: '%s' is given twice", tok);
+		c->rates_mbps[n++] = v;
+	}
+	if (!n)
+		return fail(err, errlen, "--rates: '%s' lists no rate", s);
+	c->nrates = n;
+	return 0;
+}
+
 static int parse_sleep(struct cachewalk_config *c, const char *s, char *err, size_t errlen)
 {
 	char buf[64], *dash;
@@ -170,7 +198,8 @@ static const struct {
 	{ "burst", 'b', ARG }, { "duration", 'd', ARG }, { "load", 'l', ARG },
 	{ "polluter", 'P', ARG }, { "controlled", 'C', NO_ARG }, { "ages", 'a', ARG },
 	{ "samples", 'n', ARG }, { "from", 'f', ARG }, { "to", 'T', ARG },
-	{ "no-keepalive", 'K', NO_ARG }, { "polluter-size", 'S', ARG }, { "help", 'h', NO_ARG },
+	{ "no-keepalive", 'K', NO_ARG }, { "polluter-size", 'S', ARG }, { "rates", 'R', ARG },
+	{ "help", 'h', NO_ARG },
 };
 
 static int apply(struct cachewalk_config *c, int i, const char *v, char *err, size_t errlen)
@@ -205,6 +234,8 @@ static int apply(struct cachewalk_config *c, int i, const char *v, char *err, si
 		return 0;
 	case 'a':
 		return parse_ages(c, v, err, errlen);
+	case 'R':
+		return parse_rates(c, v, err, errlen);
 	case 'n':
 		return integer(v, 1, 100000, &c->samples) ?
 		       fail(err, errlen, "--samples: '%s' is not a count from 1 to 100000", v) : 0;
@@ -430,6 +461,18 @@ int cachewalk_config_argv(const struct cachewalk_config *c, const char *path,
 			      memcmp(c->ages_ns, d.ages_ns, sizeof(uint64_t) * (size_t)d.nages))) {
 		add(&b, "--ages");
 		add_ages(&b, c);
+	}
+	if (c->controlled && c->nrates) {
+		char list[512];
+		size_t off = 0;
+
+		for (int i = 0; i < c->nrates && off < sizeof(list); i++) {
+			fmt_num(x, sizeof(x), c->rates_mbps[i]);
+			off += (size_t)snprintf(list + off, sizeof(list) - off, "%s%s", i ? "," : "",
+						c->rates_mbps[i] > 0 ? x : "max");
+		}
+		add(&b, "--rates");
+		add(&b, "%s", list);
 	}
 	if (c->controlled && !c->keepalive)
 		add(&b, "--no-keepalive");

@@ -26,7 +26,7 @@
 
 #define MT_UNIT_LOG_ENV "MIGTRACE_UNIT_LOG_FD"
 #define MT_UNIT_LOG_MAGIC 0x6d74756eU	/* "mtun" */
-#define MT_UNIT_LOG_VERSION 1
+#define MT_UNIT_LOG_VERSION 2
 
 /* One unit as the workload timed it. */
 struct mt_unit_slot {
@@ -38,6 +38,10 @@ struct mt_unit_slot {
 	uint64_t end_ns;		/* CLOCK_MONOTONIC */
 	uint64_t tag;			/* enum mt_unit_tag */
 	uint64_t nominal_age_ns;	/* the age the controlled experiment aimed at */
+	/* the controlled experiment's trial this unit ends (0 for every other unit) */
+	uint64_t streamed_bytes;	/* bytes the polluter on A streamed while away */
+	uint32_t round;			/* the sample round of the shuffled schedule */
+	uint32_t rate_mbps;		/* the polluter's target, MB/s; 0: as fast as it can */
 };
 
 struct mt_unit_log {
@@ -56,10 +60,18 @@ static inline uint64_t mt_unit_log_bytes(uint32_t nslots)
 	return sizeof(struct mt_unit_log) + (uint64_t)nslots * sizeof(struct mt_unit_slot);
 }
 
+/* What the controlled experiment knows of the trial a unit ends; zero for other units. */
+struct mt_unit_trial {
+	uint64_t nominal_age_ns;	/* the age aimed at */
+	uint64_t streamed_bytes;	/* bytes the polluter on A streamed while away */
+	uint32_t round;			/* sample round */
+	uint32_t rate_mbps;		/* the polluter's target, MB/s; 0: as fast as it can */
+};
+
 /* The producer: append one unit, or count it as dropped when the ring is full. */
 static inline void mt_unit_log_put(struct mt_unit_log *log, uint32_t tid, uint16_t cpu_start,
 				   uint16_t cpu_end, uint64_t start_ns, uint64_t end_ns,
-				   uint64_t tag, uint64_t nominal_age_ns)
+				   uint64_t tag, const struct mt_unit_trial *trial)
 {
 	uint64_t pos = __atomic_load_n(&log->head, __ATOMIC_RELAXED);
 	struct mt_unit_slot *s;
@@ -78,7 +90,10 @@ static inline void mt_unit_log_put(struct mt_unit_log *log, uint32_t tid, uint16
 	s->start_ns = start_ns;
 	s->end_ns = end_ns;
 	s->tag = tag;
-	s->nominal_age_ns = nominal_age_ns;
+	s->nominal_age_ns = trial->nominal_age_ns;
+	s->streamed_bytes = trial->streamed_bytes;
+	s->round = trial->round;
+	s->rate_mbps = trial->rate_mbps;
 	__atomic_store_n(&s->seq, pos + 1, __ATOMIC_RELEASE);
 }
 

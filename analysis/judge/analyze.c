@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Analysis stages over one run model: summary, correlation, verdict (analyze.h). */
 #include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "analyze.h"
@@ -26,11 +28,41 @@ static void summarize(struct run *r)
 	}
 }
 
+/*
+ * Whether the experiment's polluter streams on CPU A (cachewalk's --from, else the first
+ * CPU the workload was allowed, as cachewalk picks it): then D is the cost's axis.
+ */
+static bool polluter_on_a(const struct cachewalk_config *cw, const struct cpu_set_list *cpus)
+{
+	char list[sizeof(cw->polluter_cpus)], *save = NULL;
+	int a = cw->cpu_a >= 0 ? cw->cpu_a : cpus->n ? cpus->cpu[0] : -1;
+
+	snprintf(list, sizeof(list), "%s", cw->polluter_cpus);
+	for (char *t = strtok_r(list, ",", &save); t; t = strtok_r(NULL, ",", &save))
+		if (atoi(t) == a)
+			return true;
+	return false;
+}
+
+/* The buffer the polluter streams through: a power of two, as cachewalk rounds it down. */
+static double polluter_footprint(uint64_t bytes)
+{
+	while (bytes & (bytes - 1))
+		bytes &= bytes - 1;
+	return (double)bytes;
+}
+
 static int correlate(struct run *r)
 {
+	const struct cachewalk_config *cw = &r->setup.cw;
 	struct corr_opts co;
 
 	corr_default_opts(&co, r->setup.mode);
+	if (r->setup.cachewalk) {
+		co.ws_bytes = (double)cw->ws_bytes;
+		if (r->setup.mode == CORR_CONTROLLED && polluter_on_a(cw, &r->meta.cpus))
+			co.footprint_bytes = polluter_footprint(cw->polluter_bytes);
+	}
 	co.cold_fraction = r->setup.cold_fraction;
 	if (r->setup.bootstrap > 0)
 		co.bootstrap = r->setup.bootstrap;

@@ -4,14 +4,22 @@
  * back-to-back units, no switch before or inside).  A unit right after a migration belongs
  * to the "migrated" arm at the migration's age; a unit after a same-CPU wake to the "stayed"
  * arm at the length of that off-CPU period.  Units with a switch or a migration inside are
- * left out (counted).  Per cell, a 10 %-trimmed mean and bootstrap intervals: the mean is
- * what a workload pays on average, and on a shared VM the penalty is often a mixture (some
- * refills from the L3, some from farther away) where a median flips between modes; the
- * trimming drops the rare extreme outliers (host preemption) that a plain mean would follow.
+ * left out (counted).  Per cell, a 10 %-trimmed mean: the mean is what a workload pays on
+ * average, and on a shared VM the penalty is often a mixture (some refills from the L3, some
+ * from farther away) where a median flips between modes; the trimming drops the rare extreme
+ * outliers (host preemption) that a plain mean would follow.
+ *
+ * A controlled grid with a polluter on A has cells per (age, rate), and its cost is read
+ * against the bytes the polluter displaced (docs/design.md, "Displaced bytes"); otherwise
+ * against the age.  Each curve of cost is fitted by a monotone decay (decay.h) and read where
+ * it falls under the cold fraction of its maximum; every estimate gets its 95 % interval
+ * from a block bootstrap that resamples whole rounds of the shuffled schedule (controlled)
+ * or time blocks (natural), since the host drifts over minutes and neighbouring samples are
+ * not independent, and that redoes the cells, the fit, its maximum and the fall each time.
  *
  * correlate_units() runs the stages in order over one work context: order the units per
  * thread, lay out the cells, collect the samples, estimate each cell, drop the one-armed
- * cells, bootstrap the intervals and the hot time, sum what the run's migrations cost.
+ * cells, lay out the curves, bootstrap, read the falls, sum what the run's migrations cost.
  */
 #include <errno.h>
 #include <math.h>
@@ -19,14 +27,31 @@
 #include <string.h>
 
 #include "correlate.h"
+#include "decay.h"
 #include "stats.h"
+
+/* Natural runs' bootstrap blocks: the run cut into this many spans of time. */
+#define CORR_NATURAL_BLOCKS 50
+/* A curve's x must be > 0 for log(x): displaced bytes count from one line. */
+#define CORR_MIN_DISPLACED 64.0
+/* Curves: the pooled one, then per rate one over displaced bytes and one over age. */
+#define CORR_MAX_CURVES (2 + 2 * CORR_MAX_RATES)
+/* A cell displaced this share of the polluter's buffer or more is at full displacement. */
+#define CORR_CAPPED 0.95
+/*
+ * A migration refilling this many times dearer per line than a displaced stay refills from
+ * beyond the cache the stay refilled from.  Even a pair sharing that cache pays more than the
+ * stay, as its lines are dirty in the other CPU's private cache (a cache-to-cache transfer):
+ * docs/design.md "Where the refill comes from".
+ */
+#define CORR_BEYOND_RATIO 3.0
 
 void corr_default_opts(struct corr_opts *o, enum corr_mode mode)
 {
 	memset(o, 0, sizeof(*o));
 	o->mode = mode;
 	o->cold_fraction = CORR_COLD_FRACTION;
-	o->bootstrap = 200;
+	o->bootstrap = CORR_BOOTSTRAP;
 	o->seed = 0x853c49e6748fea9bULL;
 }
 
@@ -41,8 +66,23 @@ struct sample {
 	double penalty_ns;
 	double age_ns;
 	double slice_ns;	/* the run slice the unit starts, as far as units show it */
+	double streamed_bytes;	/* controlled: what the polluter streamed while it was away */
+	double off_ns;		/* the off-CPU period before it, ns; 0: not known */
+	double rate_mbps;	/* controlled: the trial's target rate */
+	int block;		/* the bootstrap's unit: round, or span of time */
 	int cell;		/* -1 once its cell is dropped */
 	bool mig;		/* after a migration (else after a same-CPU wake) */
+};
+
+/* A curve: cells in order of its axis, with their x and the fit's weights. */
+struct curve {
+	int n;
+	int cell[CORR_MAX_CELLS];
+	double x[CORR_MAX_CELLS];	/* ns or bytes */
+	double w[CORR_MAX_CELLS];
+	struct corr_fall *out;		/* where its result goes */
+	bool over_floor;		/* falls toward the residual cost, not toward 0 */
+	double *boot_at, *boot_max;	/* B resampled falls and fitted maxima */
 };
 
 /* What the stages share: the units in thread order, the samples, scratch space. */
@@ -57,12 +97,19 @@ struct corr_work {
 	size_t nthreads;
 	double *base;		/* n: one thread's warm units */
 	double *scratch;	/* n: for estimators that sort */
-	double *v;		/* n: one arm's penalties */
-	double *tmp;		/* max(n, B + 1): per-cell ages, per-cell bootstrap costs */
+	double *v;		/* vcap: one arm's penalties, or a resample of them */
+	size_t vcap;
+	double *tmp;		/* max(n, B + 1) */
 	double *costs;		/* B x ncells bootstrap costs */
-	double *boot_hot;	/* B + 1 bootstrap hot times */
+	size_t *by_cell;	/* sample indexes grouped by cell and arm */
+	size_t arm_at[CORR_MAX_CELLS][2], arm_n[CORR_MAX_CELLS][2];
+	int *mult;		/* a resample: how many times each block was drawn */
+	int nblocks;
 	int B;			/* bootstrap resamples */
-	bool sig[CORR_MAX_CELLS];	/* the cell's cost interval lies above 0 */
+	struct curve curve[CORR_MAX_CURVES];
+	int ncurves;
+	struct corr_fall by_age;	/* the pooled curve's fall on the age axis */
+	int capped;			/* the curve at full displacement; -1: none */
 };
 
 static uint64_t rnd(uint64_t *s)
@@ -82,10 +129,13 @@ static int cmp_unit(const void *a, const void *b)
 	return x->start_ns < y->start_ns ? -1 : x->start_ns > y->start_ns;
 }
 
+/* Controlled cells: by rate, then age. */
 static int cmp_cell(const void *a, const void *b)
 {
 	const struct corr_cell *x = a, *y = b;
 
+	if (x->rate_mbps != y->rate_mbps && !(isnan(x->rate_mbps) && isnan(y->rate_mbps)))
+		return x->rate_mbps < y->rate_mbps ? -1 : 1;
 	return x->age_ns < y->age_ns ? -1 : x->age_ns > y->age_ns;
 }
 
@@ -98,42 +148,9 @@ static bool warm_unit(const struct mt_unit *u, enum corr_mode mode)
 	return mode == CORR_NATURAL || u->tag == CW_TAG_BASELINE;
 }
 
-enum corr_hot_state corr_hot_time(const double *age, const double *cost, const bool *sig,
-				  int n, double frac, double *hot)
+static bool displaced_axis(const struct corr_work *w)
 {
-	double max = -INFINITY, thr, f, la, lb;
-	int imax = -1, last = -1;
-
-	/*
-	 * Only cells whose cost is significantly above 0 (sig; all when NULL) may set the
-	 * maximum or count as costly: a noisy cell neither sets nor extends the hot time.
-	 */
-	if (n <= 0)
-		return CORR_HOT_NO_DATA;
-	for (int i = 0; i < n; i++)
-		if ((!sig || sig[i]) && cost[i] > max) {
-			max = cost[i];
-			imax = i;
-		}
-	if (imax < 0 || max <= 0) {
-		*hot = age[0];
-		return CORR_HOT_NO_COST;
-	}
-	thr = frac * max;
-	for (int i = 0; i < n; i++)
-		if ((!sig || sig[i]) && cost[i] >= thr)
-			last = i;
-	if (last == n - 1) {
-		*hot = age[n - 1];
-		return CORR_HOT_ABOVE;
-	}
-	/* Between the last costly age and the next: interpolate on log(age). */
-	f = cost[last] > cost[last + 1] ? (cost[last] - thr) / (cost[last] - cost[last + 1]) : 1;
-	f = fmin(fmax(f, 0), 1);
-	la = log(age[last]);
-	lb = log(age[last + 1]);
-	*hot = exp(la + f * (lb - la));
-	return CORR_HOT_FOUND;
+	return w->o->mode == CORR_CONTROLLED && w->o->footprint_bytes > 0;
 }
 
 /* The cell estimator: a trimmed mean of the penalties. */
@@ -142,15 +159,7 @@ static double estimate_of(const double *v, size_t n, double *scratch)
 	if (!n)
 		return NAN;
 	memcpy(scratch, v, n * sizeof(*v));
-	return trimmed_mean_inplace(scratch, n, CORR_TRIM);
-}
-
-/* The estimator on a bootstrap resample of v[0..n). */
-static double resampled_estimate(const double *v, size_t n, double *scratch, uint64_t *seed)
-{
-	for (size_t i = 0; i < n; i++)
-		scratch[i] = v[rnd(seed) % n];
-	return trimmed_mean_inplace(scratch, n, CORR_TRIM);
+	return trimmed_mean_select_inplace(scratch, n, CORR_TRIM);
 }
 
 /* One arm of one cell: its penalties into w->v.  Returns how many. */
@@ -175,10 +184,11 @@ static int work_alloc(struct corr_work *w, const struct mt_unit *units, size_t n
 	w->thread_base = malloc(n * sizeof(double));
 	w->scratch = malloc(n * sizeof(double));
 	w->v = malloc(n * sizeof(double));
+	w->vcap = n;
 	w->tmp = malloc((n > nb ? n : nb) * sizeof(double));
-	w->boot_hot = malloc(nb * sizeof(double));
+	w->by_cell = malloc(n * sizeof(size_t));
 	if (!w->u || !w->smp || !w->base || !w->thread_base || !w->scratch || !w->v || !w->tmp ||
-	    !w->boot_hot)
+	    !w->by_cell)
 		return -ENOMEM;
 	memcpy(w->u, units, n * sizeof(*w->u));
 	/* Records of different CPUs interleave in the ring buffer: order per thread. */
@@ -196,7 +206,12 @@ static void work_free(struct corr_work *w)
 	free(w->v);
 	free(w->tmp);
 	free(w->costs);
-	free(w->boot_hot);
+	free(w->by_cell);
+	free(w->mult);
+	for (int c = 0; c < w->ncurves; c++) {
+		free(w->curve[c].boot_at);
+		free(w->curve[c].boot_max);
+	}
 }
 
 /* Natural runs: one cell per bucket of measured age.  (Controlled cells appear as met.) */
@@ -210,6 +225,7 @@ static void natural_cells(struct corr_work *w)
 	for (int i = 0; i + 1 < ne && r->ncells < CORR_MAX_CELLS; i++) {
 		r->cells[r->ncells].age_ns = (double)e[i];
 		r->cells[r->ncells].age_hi_ns = (double)e[i + 1];
+		r->cells[r->ncells].rate_mbps = NAN;
 		r->ncells++;
 	}
 }
@@ -219,12 +235,16 @@ static int find_cell(struct corr_work *w, const struct mt_unit *u, double age)
 	struct corr_result *r = w->r;
 
 	if (w->o->mode == CORR_CONTROLLED) {
+		double rate = displaced_axis(w) ? (double)u->rate_mbps : NAN;
+
 		for (int c = 0; c < r->ncells; c++)
-			if (r->cells[c].age_ns == (double)u->nominal_age_ns)
+			if (r->cells[c].age_ns == (double)u->nominal_age_ns &&
+			    (isnan(rate) || r->cells[c].rate_mbps == rate))
 				return c;
 		if (r->ncells >= CORR_MAX_CELLS)
 			return -1;
 		r->cells[r->ncells].age_ns = (double)u->nominal_age_ns;
+		r->cells[r->ncells].rate_mbps = rate;
 		return r->ncells++;
 	}
 	for (int c = 0; c < r->ncells; c++)
@@ -300,11 +320,34 @@ static void thread_samples(struct corr_work *w, size_t lo, size_t hi)
 		s->cell = cell;
 		s->mig = mig;
 		s->slice_ns = slice_from(w, i, hi);
+		s->streamed_bytes = (double)x->streamed_bytes;
+		s->off_ns = (double)x->last_off_ns;
+		s->rate_mbps = (double)x->rate_mbps;
+		/* natural runs: the unit's start, turned into a block once the span is known */
+		s->block = w->o->mode == CORR_CONTROLLED ? (int)x->round : 0;
+		w->scratch[w->ns] = (double)x->start_ns;
 		if (mig)
 			w->r->n_mig_events++;
 		else
 			w->r->n_stay_events++;
 		w->ns++;
+	}
+}
+
+/* Natural runs' blocks: spans of time, so that a resample keeps neighbours together. */
+static void natural_blocks(struct corr_work *w)
+{
+	double t0 = INFINITY, t1 = -INFINITY;
+
+	for (size_t i = 0; i < w->ns; i++) {
+		t0 = fmin(t0, w->scratch[i]);
+		t1 = fmax(t1, w->scratch[i]);
+	}
+	for (size_t i = 0; i < w->ns; i++) {
+		double f = t1 > t0 ? (w->scratch[i] - t0) / (t1 - t0) : 0;
+		int b = (int)(f * CORR_NATURAL_BLOCKS);
+
+		w->smp[i].block = b < CORR_NATURAL_BLOCKS ? b : CORR_NATURAL_BLOCKS - 1;
 	}
 }
 
@@ -315,6 +358,8 @@ static void collect_samples(struct corr_work *w)
 			;
 		thread_samples(w, lo, hi);
 	}
+	if (w->o->mode == CORR_NATURAL)
+		natural_blocks(w);
 	w->r->n_threads = w->nthreads;
 	if (w->nthreads) {
 		memcpy(w->scratch, w->thread_base, w->nthreads * sizeof(double));
@@ -324,44 +369,63 @@ static void collect_samples(struct corr_work *w)
 	}
 }
 
-/* Controlled cells were created in arrival order: sort by age, remap the samples. */
+/* Controlled cells were created in arrival order: sort by rate and age, remap the samples. */
 static void sort_cells(struct corr_work *w)
 {
 	struct corr_result *r = w->r;
-	double ages[CORR_MAX_CELLS];
+	struct corr_cell old[CORR_MAX_CELLS];
+	int map[CORR_MAX_CELLS];
 
 	if (w->o->mode != CORR_CONTROLLED || r->ncells < 2)
 		return;
-	for (int c = 0; c < r->ncells; c++)
-		ages[c] = r->cells[c].age_ns;
+	memcpy(old, r->cells, sizeof(old[0]) * (size_t)r->ncells);
 	qsort(r->cells, (size_t)r->ncells, sizeof(r->cells[0]), cmp_cell);
-	for (size_t i = 0; i < w->ns; i++)
+	for (int o = 0; o < r->ncells; o++)
 		for (int c = 0; c < r->ncells; c++)
-			if (r->cells[c].age_ns == ages[w->smp[i].cell]) {
-				w->smp[i].cell = c;
-				break;
-			}
+			if (!cmp_cell(&r->cells[c], &old[o]))
+				map[o] = c;
+	for (size_t i = 0; i < w->ns; i++)
+		w->smp[i].cell = map[w->smp[i].cell];
 }
 
-/* Point estimates per cell: each arm's trimmed mean, and their difference. */
+/* Point estimates per cell: each arm's trimmed mean, their difference, what D was. */
 static void estimate_cells(struct corr_work *w)
 {
 	struct corr_result *r = w->r;
+	double fp = w->o->footprint_bytes;
 
 	for (int c = 0; c < r->ncells; c++) {
 		struct corr_cell *cl = &r->cells[c];
-		size_t na = 0;
+		double streamed = 0, off = 0;
+		size_t na = 0, nd = 0;
 
 		for (size_t i = 0; i < w->ns; i++)
 			if (w->smp[i].cell == c)
 				w->tmp[na++] = w->smp[i].age_ns;
 		cl->age_median_ns = na ? median_inplace(w->tmp, na) : cl->age_ns;
+		cl->displaced_bytes = cl->achieved_mbps = NAN;
+		if (displaced_axis(w)) {
+			for (size_t i = 0; i < w->ns; i++) {
+				const struct sample *s = &w->smp[i];
+
+				if (s->cell != c)
+					continue;
+				w->tmp[nd++] = fmin(s->streamed_bytes, fp);
+				if (s->off_ns > 0) {
+					streamed += s->streamed_bytes;
+					off += s->off_ns;
+				}
+			}
+			cl->displaced_bytes = nd ? median_inplace(w->tmp, nd) : NAN;
+			cl->achieved_mbps = off > 0 ? streamed / off * 1e3 : NAN;
+		}
 		cl->n_mig = arm_penalties(w, c, true);
 		cl->pen_mig_ns = estimate_of(w->v, cl->n_mig, w->scratch);
 		cl->n_stay = arm_penalties(w, c, false);
 		cl->pen_stay_ns = estimate_of(w->v, cl->n_stay, w->scratch);
 		cl->cost_ns = cl->n_mig && cl->n_stay ? cl->pen_mig_ns - cl->pen_stay_ns : NAN;
 		cl->unit_ns = r->baseline_ns;
+		cl->fit_cost_ns = NAN;
 	}
 }
 
@@ -383,85 +447,399 @@ static void drop_one_armed_cells(struct corr_work *w)
 	r->ncells = k;
 }
 
-/* B resamples of each arm of each cell: costs[b * ncells + c]. */
-static int bootstrap_costs(struct corr_work *w)
+/* Sample indexes grouped by cell and arm, and the number of blocks. */
+static void index_samples(struct corr_work *w)
 {
-	int nc = w->r->ncells;
+	size_t at = 0;
+
+	w->nblocks = 0;
+	for (int c = 0; c < w->r->ncells; c++) {
+		for (int arm = 0; arm < 2; arm++) {
+			w->arm_at[c][arm] = at;
+			for (size_t i = 0; i < w->ns; i++)
+				if (w->smp[i].cell == c && w->smp[i].mig == (arm == 1))
+					w->by_cell[at++] = i;
+			w->arm_n[c][arm] = at - w->arm_at[c][arm];
+		}
+	}
+	for (size_t i = 0; i < w->ns; i++)
+		if (w->smp[i].cell >= 0 && w->smp[i].block + 1 > w->nblocks)
+			w->nblocks = w->smp[i].block + 1;
+}
+
+/* The x of cell c on an axis: its age (ns) or its displaced bytes. */
+static double cell_x(const struct corr_result *r, int c, enum corr_axis axis)
+{
+	if (axis == CORR_AXIS_DISPLACED)
+		return fmax(r->cells[c].displaced_bytes, CORR_MIN_DISPLACED);
+	return fmax(corr_cell_age(r, c), 1);
+}
+
+/* A curve over the cells whose rate is rate (NAN: all; capped: those at full displacement),
+ * in order of x. */
+static void add_curve(struct corr_work *w, enum corr_axis axis, double rate, bool capped,
+		      struct corr_fall *out)
+{
+	struct curve *cv = &w->curve[w->ncurves++];
+	const struct corr_result *r = w->r;
+
+	cv->n = 0;
+	cv->out = out;
+	cv->over_floor = w->o->footprint_bytes > 0 && !capped;
+	for (int c = 0; c < r->ncells; c++) {
+		const struct corr_cell *cl = &r->cells[c];
+		double x = cell_x(r, c, axis), nm = (double)cl->n_mig, nst = (double)cl->n_stay;
+		int k;
+
+		if (!isnan(rate) && cl->rate_mbps != rate)
+			continue;
+		if (capped && !(cl->displaced_bytes >= CORR_CAPPED * w->o->footprint_bytes))
+			continue;
+		/* insertion by x: the cells are few */
+		for (k = cv->n; k > 0 && cv->x[k - 1] > x; k--) {
+			cv->x[k] = cv->x[k - 1];
+			cv->w[k] = cv->w[k - 1];
+			cv->cell[k] = cv->cell[k - 1];
+		}
+		cv->x[k] = x;
+		cv->w[k] = nm * nst / (nm + nst);	/* the difference's effective size */
+		cv->cell[k] = c;
+		cv->n++;
+	}
+}
+
+/* The curves: the pooled one on the run's axis, and per rate its D and age curves. */
+static void lay_out_curves(struct corr_work *w)
+{
+	struct corr_result *r = w->r;
+
+	r->axis = displaced_axis(w) ? CORR_AXIS_DISPLACED : CORR_AXIS_AGE;
+	add_curve(w, r->axis, NAN, false,
+		  r->axis == CORR_AXIS_DISPLACED ? &r->dstar : &w->by_age);
+	if (r->axis != CORR_AXIS_DISPLACED)
+		return;
+	add_curve(w, CORR_AXIS_AGE, NAN, true, &r->capped);
+	r->capped_cells = w->curve[w->ncurves - 1].n;
+	w->capped = w->ncurves - 1;
+	if (!r->capped_cells) {
+		w->ncurves--;
+		w->capped = -1;
+	}
+	for (int c = 0; c < r->ncells; c++) {
+		double rate = r->cells[c].rate_mbps;
+		int k;
+
+		for (k = 0; k < r->nrates && r->rates[k].rate_mbps != rate; k++)
+			;
+		if (k < r->nrates || k == CORR_MAX_RATES)
+			continue;
+		r->rates[k].rate_mbps = rate;
+		r->nrates++;
+	}
+	for (int k = 0; k < r->nrates; k++) {
+		struct corr_rate *rt = &r->rates[k];
+		double streamed = 0, off = 0;
+
+		rt->dstar = rt->hot = r->dstar;		/* no data, until their curves say */
+		const struct curve *cv;
+
+		add_curve(w, CORR_AXIS_DISPLACED, rt->rate_mbps, false, &rt->dstar);
+		cv = &w->curve[w->ncurves - 1];
+		rt->ncells = cv->n;
+		/* a rate whose trials all displaced the same (the whole buffer) has no D range:
+		 * it tells the residual cost, not where the cost falls */
+		if (cv->x[cv->n - 1] < 2 * cv->x[0])
+			w->ncurves--;
+		add_curve(w, CORR_AXIS_AGE, rt->rate_mbps, false, &rt->hot);
+		for (size_t i = 0; i < w->ns; i++) {
+			const struct sample *s = &w->smp[i];
+
+			if (s->cell >= 0 && r->cells[s->cell].rate_mbps == rt->rate_mbps &&
+			    s->off_ns > 0) {
+				streamed += s->streamed_bytes;
+				off += s->off_ns;
+			}
+		}
+		rt->achieved_mbps = off > 0 ? streamed / off * 1e3 : NAN;
+	}
+}
+
+/*
+ * A curve's fall on a vector of cell costs: the monotone fit of its finite cells, where it
+ * falls under the cold fraction, and the fit's maximum.  fit (may be NULL) gets the fitted
+ * value of each of the curve's cells (NAN where the cost was not finite).
+ */
+static enum corr_hot_state curve_fall(const struct curve *cv, const double *cost, double frac,
+				      double floor, double *at, double *fmax, double *fmin,
+				      double *fit)
+{
+	double x[CORR_MAX_CELLS], y[CORR_MAX_CELLS], wt[CORR_MAX_CELLS], f[CORR_MAX_CELLS];
+	int n = 0, k = 0;
+	enum corr_hot_state st;
+
+	for (int i = 0; i < cv->n; i++) {
+		if (!isfinite(cost[cv->cell[i]]))
+			continue;
+		x[n] = cv->x[i];
+		y[n] = cost[cv->cell[i]];
+		wt[n] = cv->w[i];
+		n++;
+	}
+	if (!n) {
+		*fmax = *fmin = NAN;
+		return CORR_HOT_NO_DATA;
+	}
+	decay_fit(y, wt, n, f);
+	*fmax = f[0];
+	*fmin = f[n - 1];
+	st = decay_crossing(x, f, n, frac, cv->over_floor ? floor : 0, at);
+	if (fit)
+		for (int i = 0; i < cv->n; i++)
+			fit[i] = isfinite(cost[cv->cell[i]]) ? f[k++] : NAN;
+	return st;
+}
+
+/*
+ * The resampled trimmed mean of one arm: each sample as many times as its block was drawn.
+ * NAN when the resample holds none of the arm's samples; -ENOMEM in *err.
+ */
+static double resampled_arm(struct corr_work *w, int c, int arm, int *err)
+{
+	size_t k = 0, need = 0;
+
+	for (size_t j = 0; j < w->arm_n[c][arm]; j++)
+		need += (size_t)w->mult[w->smp[w->by_cell[w->arm_at[c][arm] + j]].block];
+	if (need > w->vcap) {
+		double *v = realloc(w->v, need * sizeof(double));
+
+		if (!v) {
+			*err = -ENOMEM;
+			return NAN;
+		}
+		w->v = v;
+		w->vcap = need;
+	}
+	for (size_t j = 0; j < w->arm_n[c][arm]; j++) {
+		const struct sample *s = &w->smp[w->by_cell[w->arm_at[c][arm] + j]];
+
+		for (int m = 0; m < w->mult[s->block]; m++)
+			w->v[k++] = s->penalty_ns;
+	}
+	return k ? trimmed_mean_select_inplace(w->v, k, CORR_TRIM) : NAN;
+}
+
+/*
+ * Every curve's fall on one resample's costs, into its b-th place: the curve at full
+ * displacement first, since its cost at the shortest age is the residual the others fall
+ * toward.  A fall beyond the measured range is placed one step out of it.
+ */
+static void eval_curves(struct corr_work *w, const double *cost, int b)
+{
+	double floor = 0;
+
+	for (int pass = 0; pass < 2; pass++) {
+		for (int k = 0; k < w->ncurves; k++) {
+			struct curve *cv = &w->curve[k];
+			double at = NAN, fmax, fmin;
+			enum corr_hot_state st;
+
+			if ((k == w->capped) != (pass == 0))
+				continue;
+			st = curve_fall(cv, cost, w->r->cold_fraction, floor, &at, &fmax, &fmin,
+					NULL);
+			if (st == CORR_HOT_ABOVE)
+				at = cv->x[cv->n - 1] * 2;
+			else if (st == CORR_HOT_NO_COST)
+				at = cv->x[0] / 2;
+			cv->boot_at[b] = at;
+			cv->boot_max[b] = fmax;
+			if (k == w->capped)
+				floor = isfinite(fmax) ? fmax : 0;
+		}
+	}
+}
+
+/*
+ * B block-bootstrap resamples: each draws as many blocks as there are, with replacement,
+ * recomputes every cell's cost, and reads every curve's fall and maximum on them.  A fall
+ * beyond the measured range is placed one step out of it, so that it sets an interval end
+ * at the grid's edge.
+ */
+static int bootstrap(struct corr_work *w)
+{
+	int nc = w->r->ncells, err = 0;
 	uint64_t seed = w->o->seed ? w->o->seed : 1;
 
 	w->costs = malloc((size_t)w->B * (size_t)nc * sizeof(double));
-	if (!w->costs)
+	w->mult = calloc((size_t)w->nblocks + 1, sizeof(int));
+	if (!w->costs || !w->mult)
 		return -ENOMEM;
+	for (int c = 0; c < w->ncurves; c++) {
+		w->curve[c].boot_at = malloc((size_t)w->B * sizeof(double));
+		w->curve[c].boot_max = malloc((size_t)w->B * sizeof(double));
+		if (!w->curve[c].boot_at || !w->curve[c].boot_max)
+			return -ENOMEM;
+	}
 	for (int b = 0; b < w->B; b++) {
-		for (int c = 0; c < nc; c++) {
-			size_t nm = arm_penalties(w, c, true);
-			double pm = resampled_estimate(w->v, nm, w->scratch, &seed);
-			size_t nst = arm_penalties(w, c, false);
-			double pst = resampled_estimate(w->v, nst, w->scratch, &seed);
+		double *cost = &w->costs[(size_t)b * nc];
 
-			w->costs[(size_t)b * nc + c] = pm - pst;
-		}
+		memset(w->mult, 0, sizeof(int) * (size_t)w->nblocks);
+		for (int k = 0; k < w->nblocks; k++)
+			w->mult[rnd(&seed) % (uint64_t)w->nblocks]++;
+		for (int c = 0; c < nc; c++)
+			cost[c] = resampled_arm(w, c, 1, &err) - resampled_arm(w, c, 0, &err);
+		if (err)
+			return err;
+		eval_curves(w, cost, b);
 	}
 	return 0;
 }
 
-/* Each cell's 95 % interval; a cell whose interval lies above 0 is significant. */
+/* Each cell's 95 % interval from the resampled costs. */
 static void cell_intervals(struct corr_work *w)
 {
 	struct corr_result *r = w->r;
 	int nc = r->ncells;
 
 	for (int c = 0; c < nc; c++) {
+		size_t k = 0;
+
 		for (int b = 0; b < w->B; b++)
-			w->tmp[b] = w->costs[(size_t)b * nc + c];
-		r->cells[c].cost_lo_ns = quantile_sorted_inplace(w->tmp, (size_t)w->B, 0.025);
-		r->cells[c].cost_hi_ns = quantile_sorted_inplace(w->tmp, (size_t)w->B, 0.975);
-		w->sig[c] = r->cells[c].cost_lo_ns > 0;
+			if (isfinite(w->costs[(size_t)b * nc + c]))
+				w->tmp[k++] = w->costs[(size_t)b * nc + c];
+		r->cells[c].cost_lo_ns = k ? quantile_sorted_inplace(w->tmp, k, 0.025) : NAN;
+		r->cells[c].cost_hi_ns = k ? quantile_sorted_inplace(w->tmp, k, 0.975) : NAN;
 	}
 }
 
+/* The 95 % percentile interval of v[0..n) that are not NAN, into lo and hi. */
+static void percentile_interval(double *v, int n, double *tmp, double *lo, double *hi)
+{
+	size_t k = 0;
+
+	for (int i = 0; i < n; i++)
+		if (!isnan(v[i]))
+			tmp[k++] = v[i];
+	*lo = k ? quantile_sorted_inplace(tmp, k, 0.025) : NAN;
+	*hi = k ? quantile_sorted_inplace(tmp, k, 0.975) : NAN;
+}
+
 /*
- * The observed hot time on the point estimates, and its 95 % interval from the hot time of
- * each resampled curve, judged with the same significant cells.
+ * One curve's result: the fall on the point estimates, its interval from the resamples.  A
+ * fitted maximum that is not above 0 in at least 97.5 % of the resamples is no cost at all;
+ * interval ends beyond the range become the grid's edge (0 or +inf).
  */
-static void hot_time(struct corr_work *w)
+static void read_fall(struct corr_work *w, struct curve *cv, double *fit)
+{
+	struct corr_fall *f = cv->out;
+	double cost[CORR_MAX_CELLS], max_lo, max_hi;
+
+	for (int c = 0; c < w->r->ncells; c++)
+		cost[c] = w->r->cells[c].cost_ns;
+	f->state = curve_fall(cv, cost, w->r->cold_fraction, w->r->floor_ns, &f->at,
+			      &f->max_cost_ns, &f->min_cost_ns, fit);
+	if (f->state == CORR_HOT_NO_DATA) {
+		f->at = f->lo = f->hi = NAN;
+		return;
+	}
+	percentile_interval(cv->boot_max, w->B, w->tmp, &max_lo, &max_hi);
+	if (f->state != CORR_HOT_NO_COST && !(max_lo > 0)) {
+		f->state = CORR_HOT_NO_COST;
+		f->at = cv->x[0];
+	}
+	percentile_interval(cv->boot_at, w->B, w->tmp, &f->lo, &f->hi);
+	/* a resample beyond the range says only that: past the last x, or before the first */
+	f->lo = fmin(f->lo, cv->x[cv->n - 1]);
+	f->hi = fmax(f->hi, cv->x[0]);
+	if (f->state == CORR_HOT_FOUND) {
+		/* the interval is about the estimate: it always contains it */
+		f->lo = fmin(f->lo, f->at);
+		f->hi = fmax(f->hi, f->at);
+	}
+	if (f->state == CORR_HOT_NO_COST || !(f->lo >= cv->x[0]))
+		f->lo = 0;
+	if (f->state == CORR_HOT_ABOVE || !(f->hi <= cv->x[cv->n - 1]))
+		f->hi = INFINITY;
+	if (f->state == CORR_HOT_NO_COST)
+		f->hi = fmax(f->hi, f->at);
+}
+
+/*
+ * Where the refill comes from: the cost at the fit's maximum per line of the working set,
+ * against the stayed arm's penalty per line in the cells at full displacement, at their
+ * shortest age (before time adds its own decay).
+ */
+static void regime(struct corr_work *w)
 {
 	struct corr_result *r = w->r;
-	double age[CORR_MAX_CELLS], cost[CORR_MAX_CELLS];
-	int nc = r->ncells;
+	double lines = r->ws_bytes / 64, age = INFINITY;
 
-	for (int c = 0; c < nc; c++) {
-		age[c] = corr_cell_age(r, c);
-		cost[c] = r->cells[c].cost_ns;
-	}
-	r->hot_state = corr_hot_time(age, cost, w->sig, nc, r->cold_fraction, &r->hot_ns);
-	for (int b = 0; b < w->B; b++) {
-		double h = NAN;
-		enum corr_hot_state st = corr_hot_time(age, &w->costs[(size_t)b * nc], w->sig, nc,
-						       r->cold_fraction, &h);
+	r->regime = CORR_REGIME_UNKNOWN;
+	r->refill_line_ns = r->stay_line_ns = NAN;
+	if (!(lines > 0) || !(r->max_cost_ns > 0))
+		return;
+	r->refill_line_ns = r->max_cost_ns / lines;
+	for (int c = 0; c < r->ncells; c++) {
+		const struct corr_cell *cl = &r->cells[c];
 
-		/* Out-of-range outcomes sit at the range's ends, one step out. */
-		if (st == CORR_HOT_ABOVE)
-			h = age[nc - 1] * 2;
-		else if (st == CORR_HOT_NO_COST)
-			h = age[0] / 2;
-		w->boot_hot[b] = h;
+		if (cl->displaced_bytes >= CORR_CAPPED * r->footprint_bytes && cl->age_ns < age) {
+			age = cl->age_ns;
+			r->stay_line_ns = fmax(cl->pen_stay_ns, 0) / lines;
+		}
 	}
-	r->hot_lo_ns = quantile_sorted_inplace(w->boot_hot, (size_t)w->B, 0.025);
-	r->hot_hi_ns = quantile_sorted_inplace(w->boot_hot, (size_t)w->B, 0.975);
-	/* The interval is about the estimate: it always contains it. */
-	if (r->hot_state == CORR_HOT_FOUND) {
-		r->hot_lo_ns = fmin(r->hot_lo_ns, r->hot_ns);
-		r->hot_hi_ns = fmax(r->hot_hi_ns, r->hot_ns);
+	if (!isfinite(r->stay_line_ns))
+		return;
+	r->regime = r->refill_line_ns > CORR_BEYOND_RATIO * r->stay_line_ns ?
+		    CORR_REGIME_BEYOND : CORR_REGIME_SHARED;
+}
+
+/* Every curve's fall; the pooled fit goes into the cells; the rates' agreement. */
+static void read_falls(struct corr_work *w)
+{
+	struct corr_result *r = w->r;
+	const struct corr_fall *pooled = &w->by_age;
+	double fit[CORR_MAX_CELLS], lo = 0, hi = INFINITY;
+
+	/* the residual cost first: the cost at full displacement, at its shortest age */
+	r->floor_ns = 0;
+	if (w->capped >= 0) {
+		read_fall(w, &w->curve[w->capped], NULL);
+		r->floor_ns = fmax(r->capped.max_cost_ns, 0);
 	}
-	/* The maximum the hot time is measured against: significant cells first. */
-	r->max_cost_ns = -INFINITY;
-	for (int pass = 0; pass < 2 && !isfinite(r->max_cost_ns); pass++)
-		for (int c = 0; c < nc; c++)
-			if ((pass || w->sig[c]) && cost[c] > r->max_cost_ns) {
-				r->max_cost_ns = cost[c];
-				r->max_cell = c;
-			}
+	for (int k = 0; k < w->ncurves; k++)
+		if (k != w->capped)
+			read_fall(w, &w->curve[k], k ? NULL : fit);
+	for (int i = 0; i < w->curve[0].n; i++)
+		r->cells[w->curve[0].cell[i]].fit_cost_ns = fit[i];
+	r->max_cost_ns = w->curve[0].out->max_cost_ns;
+	r->max_cell = w->curve[0].n ? w->curve[0].cell[0] : 0;
+	if (r->axis == CORR_AXIS_AGE) {
+		r->hot_state = pooled->state;
+		r->hot_ns = pooled->at;
+		r->hot_lo_ns = pooled->lo;
+		r->hot_hi_ns = pooled->hi;
+		return;
+	}
+	/* one rate: its age curve is the run's hot time; more: no one age is */
+	r->hot_state = CORR_HOT_NO_DATA;
+	r->hot_ns = r->hot_lo_ns = r->hot_hi_ns = NAN;
+	if (r->nrates == 1) {
+		r->hot_state = r->rates[0].hot.state;
+		r->hot_ns = r->rates[0].hot.at;
+		r->hot_lo_ns = r->rates[0].hot.lo;
+		r->hot_hi_ns = r->rates[0].hot.hi;
+	}
+	/* the rates agree when one D lies in every rate's interval, and two fell inside their
+	 * range (intervals open at the edges agree with anything) */
+	for (int k = 0; k < r->nrates; k++) {
+		if (r->rates[k].dstar.state == CORR_HOT_NO_DATA)
+			continue;
+		r->rates_found += r->rates[k].dstar.state == CORR_HOT_FOUND;
+		lo = fmax(lo, r->rates[k].dstar.lo);
+		hi = fmin(hi, r->rates[k].dstar.hi);
+	}
+	r->rates_agree = r->rates_found > 1 && lo <= hi;
+	regime(w);
 }
 
 /* What migrations cost this run, and against the slice that followed them. */
@@ -481,7 +859,8 @@ static void run_cost(struct corr_work *w)
 		if (s->slice_ns > 0)
 			w->tmp[k++] = s->penalty_ns / s->slice_ns;
 	}
-	r->cost_frac_slice = k ? median_inplace(w->tmp, k) : NAN;
+	/* controlled: the slice after an event is one unit, so the share is fixed by design */
+	r->cost_frac_slice = k && r->mode == CORR_NATURAL ? median_inplace(w->tmp, k) : NAN;
 }
 
 int correlate_units(const struct mt_unit *units, size_t n, const struct corr_opts *o,
@@ -495,6 +874,16 @@ int correlate_units(const struct mt_unit *units, size_t n, const struct corr_opt
 	r->cold_fraction = o->cold_fraction;
 	r->n_units = n;
 	r->hot_state = CORR_HOT_NO_DATA;
+	r->hot_ns = r->hot_lo_ns = r->hot_hi_ns = NAN;
+	r->dstar.state = r->capped.state = CORR_HOT_NO_DATA;
+	r->dstar.at = r->dstar.lo = r->dstar.hi = r->dstar.max_cost_ns = NAN;
+	r->dstar.min_cost_ns = NAN;
+	r->capped = r->dstar;
+	r->refill_line_ns = r->stay_line_ns = NAN;
+	r->bootstrap = w.B;
+	r->footprint_bytes = o->footprint_bytes;
+	r->ws_bytes = o->ws_bytes;
+	r->cost_frac_slice = NAN;
 	if (!n)
 		return 0;
 	err = work_alloc(&w, units, n);
@@ -508,11 +897,14 @@ int correlate_units(const struct mt_unit *units, size_t n, const struct corr_opt
 	drop_one_armed_cells(&w);
 	if (!r->ncells)
 		goto cleanup;
-	err = bootstrap_costs(&w);
+	index_samples(&w);
+	r->blocks = w.nblocks;
+	lay_out_curves(&w);
+	err = bootstrap(&w);
 	if (err)
 		goto cleanup;
 	cell_intervals(&w);
-	hot_time(&w);
+	read_falls(&w);
 	run_cost(&w);
 cleanup:
 	work_free(&w);

@@ -2,9 +2,10 @@
 /*
  * Correlation of migrations with refill cost.  Input: unit records, each carrying what
  * happened to its thread since the previous unit (the join is done in BPF, in the thread's
- * own order).  Output: per age, the refill penalty after a migration and after a same-CPU
- * wake, their difference (the migration cost) with bootstrap confidence intervals, and the
- * observed hot time.  The terms (age, unit, refill penalty, migration cost at age a, observed
+ * own order).  Output: per cell (age, or age and polluter rate), the refill penalty after a
+ * migration and after a same-CPU wake, their difference (the migration cost) with block
+ * bootstrap intervals, the monotone fit of the cost, and where it falls: the observed hot
+ * time over age, D* over displaced bytes.  The terms (age, unit, refill penalty, migration cost at age a, observed
  * hot time) are defined in docs/design.md.
  */
 #ifndef MIGTRACE_CORRELATE_H
@@ -18,23 +19,24 @@
 #include "findings.h"
 #include "migtrace.h"
 
+/* Block bootstrap resamples for every interval (docs/design.md, "Intervals"). */
+#define CORR_BOOTSTRAP 2000
+
 struct corr_opts {
 	enum corr_mode mode;
 	double cold_fraction;		/* CORR_COLD_FRACTION unless a caller says otherwise */
-	int bootstrap;			/* resamples for the confidence intervals (200) */
+	int bootstrap;			/* resamples for the confidence intervals */
 	uint64_t seed;			/* the bootstrap's PRNG seed: results are reproducible */
 	const uint64_t *edges_ns;	/* natural: bucket edges, ascending; NULL: 1-2-5 series */
 	int nedges;
+	/* controlled with a polluter on CPU A: its buffer, where the displaced bytes stop
+	 * growing; 0: no polluter there, the cost is read against the age */
+	double footprint_bytes;		/* bytes */
+	double ws_bytes;		/* the working set, bytes; 0: not known */
 };
 
 void corr_default_opts(struct corr_opts *o, enum corr_mode mode);
 /* Correlates n units (any order).  0, or -ENOMEM / -EINVAL. */
 int correlate_units(const struct mt_unit *units, size_t n, const struct corr_opts *o,
 		    struct corr_result *r);
-/* The hot time of a cost curve: the smallest age beyond which cost stays under
- * frac x max, interpolated on log(age).  With sig, only cells marked significant (cost
- * interval above 0) count.  Exposed for tests. */
-enum corr_hot_state corr_hot_time(const double *age_ns, const double *cost_ns,
-				  const bool *sig, int n, double frac, double *hot_ns);
-
 #endif

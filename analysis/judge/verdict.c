@@ -1,15 +1,27 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The kernel's value K against the observed hot time H and its 95 % interval [lo, hi]:
- * K < lo is too low (tasks between K and H are moved as cold and pay a refill), K > hi too
- * high (tasks between H and K are kept as hot although moving them is cheap), else about
- * right.  When H lies outside the measured ages the factor is a bound and says so.  Which
- * ages a threshold calls hot is task_hot()'s rule, MT_TASK_HOT in bpf/migtrace.h.
+ * The verdict (docs/design.md, "Verdict").  On the age axis: the kernel's value K against
+ * the observed hot time H and its 95 % interval [lo, hi]: K < lo is too low (tasks between K
+ * and H are moved as cold and pay a refill), K > hi too high (tasks between H and K are kept
+ * as hot although moving them is cheap); K inside a narrow interval is about right.  An
+ * interval that reaches the edge of what was measured, or a wide one around K, is
+ * undetermined: the factor is then a bound, said as such.  Every factor carries the
+ * interval's factors.
+ *
+ * On the displaced axis (a grid of polluter rates) there is no one hot time: the cost falls
+ * past D* displaced bytes, so the hot time is D* / the rate at which the tasks sharing a CPU
+ * displace the cache.  The verdict is then the rate at which K is right (D* / K), and each
+ * rate of the grid judged at its own hot time.  Which ages a threshold calls hot is
+ * task_hot()'s rule, MT_TASK_HOT in bpf/migtrace.h.
  */
 #include <math.h>
 #include <string.h>
 
+#include "decay.h"
 #include "verdict.h"
+
+/* K within an interval wider than this (hi / lo) is undetermined rather than about right. */
+#define VERDICT_ABOUT_RIGHT_SPAN 4.0
 
 /* An age (ns) the threshold lo calls cold and hi calls hot: it lies in [lo, hi). */
 static bool in_band(double age, double lo, double hi)
@@ -17,23 +29,54 @@ static bool in_band(double age, double lo, double hi)
 	return !MT_TASK_HOT(age, lo) && MT_TASK_HOT(age, hi);
 }
 
-/* The cells in the band: how many, their mean cost and their largest. */
-static int band_cells(const struct corr_result *r, double lo, double hi, double *mean,
-		      double *max)
+/* The fitted cost of the cells over their ages, for reading it at any age. */
+static int age_fit(const struct corr_result *r, double *age, double *fit)
 {
-	double sum = 0;
-	int k = 0;
+	int n = 0;
 
-	*max = -INFINITY;
 	for (int c = 0; c < r->ncells; c++) {
-		if (!in_band(corr_cell_age(r, c), lo, hi))
+		if (!isfinite(r->cells[c].fit_cost_ns))
 			continue;
-		sum += r->cells[c].cost_ns;
-		*max = fmax(*max, r->cells[c].cost_ns);
+		age[n] = fmax(corr_cell_age(r, c), 1);
+		fit[n++] = r->cells[c].fit_cost_ns;
+	}
+	return n;
+}
+
+/*
+ * What a migration in the band costs: the fitted cost at the age of each of the run's own
+ * migrations in it, averaged (natural runs: weighted as the run's moves fell), else the
+ * fitted cost over the band's cells.  too high: the largest, at least 0.  How many cells.
+ */
+static int band_cost(const struct verdict_in *in, const struct verdict *v, double *cost)
+{
+	const struct corr_result *r = in->corr;
+	double age[CORR_MAX_CELLS], fit[CORR_MAX_CELLS], sum = 0, max = -INFINITY;
+	int n = age_fit(r, age, fit), cells = 0;
+	uint64_t k = 0;
+
+	for (int c = 0; c < n; c++)
+		cells += in_band(age[c], v->band_lo_ns, v->band_hi_ns);
+	for (size_t i = 0; i < in->nmigs; i++) {
+		double a = (double)in->migs[i].age_ns;
+
+		if (!in_band(a, v->band_lo_ns, v->band_hi_ns))
+			continue;
+		sum += decay_at(age, fit, n, fmax(a, 1));
+		max = fmax(max, decay_at(age, fit, n, fmax(a, 1)));
 		k++;
 	}
-	*mean = k ? sum / k : NAN;
-	return k;
+	if (!k) {
+		for (int c = 0; c < n; c++) {
+			if (!in_band(age[c], v->band_lo_ns, v->band_hi_ns))
+				continue;
+			sum += fit[c];
+			max = fmax(max, fit[c]);
+			k++;
+		}
+	}
+	*cost = !k ? NAN : v->kind == VERDICT_TOO_LOW ? sum / (double)k : fmax(max, 0);
+	return cells;
 }
 
 static uint64_t band_migrations(const struct verdict_in *in, double lo, double hi)
@@ -45,20 +88,90 @@ static uint64_t band_migrations(const struct verdict_in *in, double lo, double h
 	return k;
 }
 
+/*
+ * K against a hot time H with interval [lo, hi] (lo 0 or hi +inf: the grid's edge): the
+ * kind and the factor with its interval.  An interval at the edge leaves the kind
+ * undetermined and the factor a bound.
+ */
+static enum verdict_kind judge(double K, double H, double lo, double hi, double *factor,
+			       double *factor_lo, double *factor_hi)
+{
+	bool edge = !(lo > 0) || !isfinite(hi);
+
+	*factor = *factor_lo = *factor_hi = NAN;
+	if (K < 0) {
+		/* -1: every task is hot, whatever its age; no finite factor says how far off */
+		return VERDICT_TOO_HIGH;
+	}
+	if (K < lo) {
+		*factor = K > 0 ? H / K : NAN;	/* 0: no task is ever hot */
+		*factor_lo = K > 0 ? lo / K : NAN;
+		*factor_hi = K > 0 ? hi / K : NAN;
+		return edge ? VERDICT_UNDETERMINED : VERDICT_TOO_LOW;
+	}
+	if (K > hi) {
+		*factor = K / H;
+		*factor_lo = K / hi;
+		*factor_hi = lo > 0 ? K / lo : INFINITY;
+		return edge ? VERDICT_UNDETERMINED : VERDICT_TOO_HIGH;
+	}
+	*factor = K > H ? K / H : H / K;
+	if (lo > 0 && isfinite(hi) && hi / lo <= VERDICT_ABOUT_RIGHT_SPAN)
+		return VERDICT_ABOUT_RIGHT;
+	return VERDICT_UNDETERMINED;
+}
+
 void verdict_none(struct verdict *v, double kernel_ns)
 {
 	memset(v, 0, sizeof(*v));
 	v->kind = VERDICT_NONE;
 	v->kernel_ns = kernel_ns;
 	v->hot_ns = v->hot_lo_ns = v->hot_hi_ns = v->factor = NAN;
+	v->factor_lo = v->factor_hi = NAN;
 	v->band_lo_ns = v->band_hi_ns = v->band_cost_ns = v->band_cost_share = NAN;
 	v->unit_ns = v->max_cost_ns = v->calib_ns = v->calib_over_observed = NAN;
+	v->dstar_bytes = v->dstar_lo_bytes = v->dstar_hi_bytes = NAN;
+	v->fit_rate_mbps = v->fit_rate_lo_mbps = v->fit_rate_hi_mbps = NAN;
+}
+
+/* The displaced axis: the rate K fits, and each rate of the grid at its hot time. */
+static void by_rate(const struct corr_result *r, double K, struct verdict *v)
+{
+	const struct corr_fall *d = &r->dstar;
+
+	if (d->state == CORR_HOT_NO_DATA)
+		return;
+	v->dstar_bytes = d->at;
+	v->dstar_lo_bytes = d->lo;
+	v->dstar_hi_bytes = d->hi;
+	v->factor_is_bound = d->state != CORR_HOT_FOUND;
+	if (K > 0) {
+		/* bytes / ns = GB/s; MB/s = bytes / ns x 1e3 */
+		v->fit_rate_mbps = d->at / K * 1e3;
+		v->fit_rate_lo_mbps = d->lo / K * 1e3;
+		v->fit_rate_hi_mbps = d->hi / K * 1e3;
+	}
+	v->kind = d->lo > 0 && isfinite(d->hi) ? VERDICT_BY_RATE : VERDICT_UNDETERMINED;
+	for (int k = 0; k < r->nrates; k++) {
+		const struct corr_rate *rt = &r->rates[k];
+		struct verdict_rate *vr = &v->rates[v->nrates++];
+		double ach = rt->achieved_mbps / 1e3;	/* bytes per ns */
+
+		vr->rate_mbps = rt->rate_mbps;
+		vr->achieved_mbps = rt->achieved_mbps;
+		vr->hot_ns = d->at / ach;
+		vr->hot_lo_ns = d->lo / ach;
+		vr->hot_hi_ns = d->hi / ach;
+		vr->kind = !(ach > 0) ? VERDICT_UNDETERMINED :
+			   judge(K, vr->hot_ns, vr->hot_lo_ns, vr->hot_hi_ns, &vr->factor,
+				 &vr->factor_lo, &vr->factor_hi);
+	}
 }
 
 void verdict_decide(const struct verdict_in *in, struct verdict *v)
 {
 	const struct corr_result *r = in->corr;
-	double K = in->kernel_ns, mean, max;
+	double K = in->kernel_ns;
 
 	verdict_none(v, K);
 	v->kind = VERDICT_UNDETERMINED;
@@ -67,45 +180,29 @@ void verdict_decide(const struct verdict_in *in, struct verdict *v)
 	v->cold_fraction = r->cold_fraction;
 	v->unit_ns = r->baseline_ns;
 	v->max_cost_ns = r->max_cost_ns;
-	if (r->hot_state == CORR_HOT_NO_DATA || !r->ncells)
+	if (!r->ncells)
+		return;
+	if (r->axis == CORR_AXIS_DISPLACED) {
+		by_rate(r, K, v);
+		return;
+	}
+	if (r->hot_state == CORR_HOT_NO_DATA)
 		return;
 	v->hot_ns = r->hot_ns;
 	v->hot_lo_ns = r->hot_lo_ns;
 	v->hot_hi_ns = r->hot_hi_ns;
-	if (r->hot_state == CORR_HOT_NO_COST) {
-		v->hot_ns = corr_cell_age(r, 0);
-		v->hot_lo_ns = 0;
-		v->hot_hi_ns = v->hot_ns;
-		v->factor_is_bound = true;
-	} else if (r->hot_state == CORR_HOT_ABOVE) {
-		v->hot_ns = corr_cell_age(r, r->ncells - 1);
-		v->hot_lo_ns = v->hot_ns;
-		v->hot_hi_ns = INFINITY;
-		v->factor_is_bound = true;
-	}
-	if (K < 0) {
-		/* -1: every task is hot, whatever its age; no finite factor says how far off */
-		v->kind = VERDICT_TOO_HIGH;
+	v->factor_is_bound = r->hot_state != CORR_HOT_FOUND;
+	v->kind = judge(K, v->hot_ns, v->hot_lo_ns, v->hot_hi_ns, &v->factor, &v->factor_lo,
+			&v->factor_hi);
+	if (v->kind == VERDICT_TOO_LOW || (v->kind == VERDICT_TOO_HIGH && K >= 0)) {
+		v->band_lo_ns = v->kind == VERDICT_TOO_LOW ? K : v->hot_ns;
+		v->band_hi_ns = v->kind == VERDICT_TOO_LOW ? v->hot_ns : K;
+	} else if (v->kind == VERDICT_TOO_HIGH) {
 		v->band_lo_ns = v->hot_ns;
 		v->band_hi_ns = INFINITY;
-	} else if (K < v->hot_lo_ns) {
-		v->kind = VERDICT_TOO_LOW;
-		v->factor = K > 0 ? v->hot_ns / K : NAN;	/* 0: no task is ever hot */
-		v->band_lo_ns = K;
-		v->band_hi_ns = v->hot_ns;
-	} else if (K > v->hot_hi_ns) {
-		v->kind = VERDICT_TOO_HIGH;
-		v->factor = K / v->hot_ns;
-		v->band_lo_ns = v->hot_ns;
-		v->band_hi_ns = K;
-	} else {
-		v->kind = VERDICT_ABOUT_RIGHT;
-		v->factor = K > v->hot_ns ? K / v->hot_ns : v->hot_ns / K;
 	}
-	if (v->kind != VERDICT_ABOUT_RIGHT) {
-		v->band_cells = band_cells(r, v->band_lo_ns, v->band_hi_ns, &mean, &max);
-		/* too low: what moving those tasks costs on average; too high: at most */
-		v->band_cost_ns = v->kind == VERDICT_TOO_LOW ? mean : fmax(max, 0);
+	if (v->kind == VERDICT_TOO_LOW || v->kind == VERDICT_TOO_HIGH) {
+		v->band_cells = band_cost(in, v, &v->band_cost_ns);
 		v->band_cost_share = v->band_cost_ns / v->unit_ns;
 		v->has_run_share = in->nmigs > 0;
 		v->run_migrations = in->nmigs;

@@ -113,6 +113,26 @@ double trimmed_mean_inplace(double *v, size_t n, double trim)
 	return sum / (double)m;
 }
 
+double trimmed_mean_select_inplace(double *v, size_t n, double trim)
+{
+	size_t k, m;
+	double sum = 0;
+
+	if (!n)
+		return NAN;
+	k = (size_t)((double)n * trim);
+	if (2 * k >= n)
+		k = (n - 1) / 2;
+	m = n - 2 * k;
+	/* the k smallest to the left of v[k], then the m kept ones to the left of v[k + m] */
+	select_kth(v, (ptrdiff_t)n, (ptrdiff_t)k);
+	if (k + m < n)
+		select_kth(v + k, (ptrdiff_t)(n - k), (ptrdiff_t)(m - 1));
+	for (size_t i = k; i < k + m; i++)
+		sum += v[i];
+	return sum / (double)m;
+}
+
 double median_inplace(double *v, size_t n)
 {
 	return quantile_sorted_inplace(v, n, 0.5);

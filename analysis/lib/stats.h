@@ -25,6 +25,9 @@ double trimmed_mean_inplace(double *v, size_t n, double trim);
 /* The same quantile as quantile_sorted_inplace() in O(n) by selection: v is reordered, not
  * sorted.  For estimators recomputed on many resamples.  0 for n == 0. */
 double quantile_select_inplace(double *v, size_t n, double q);
+/* The same trimmed mean in O(n) by selection: v is reordered, not sorted.  For estimators
+ * recomputed on many resamples.  NAN for n == 0. */
+double trimmed_mean_select_inplace(double *v, size_t n, double trim);
 /* Median of doubles; sorts v in place.  0 for n == 0. */
 double median_inplace(double *v, size_t n);
 

@@ -37,3 +37,14 @@ char *fmt_bytes(char *buf, int len, uint64_t b)
 		snprintf(buf, len, "%llu B", (unsigned long long)b);
 	return buf;
 }
+
+char *fmt_rate(char *buf, int len, double mbps)
+{
+	if (!isfinite(mbps))
+		snprintf(buf, len, "-");
+	else if (mbps >= 1e3)
+		snprintf(buf, len, "%.2f GB/s", mbps / 1e3);
+	else
+		snprintf(buf, len, "%.0f MB/s", mbps);
+	return buf;
+}

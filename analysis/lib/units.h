@@ -9,5 +9,7 @@
 char *fmt_ns(char *buf, int len, double ns);
 /* "512 KiB", "1.5 MiB", "853 KiB"; returns buf. */
 char *fmt_bytes(char *buf, int len, uint64_t bytes);
+/* A rate given in MB/s (10^6 bytes/s): "850 MB/s", "1.60 GB/s", "-" when not finite. */
+char *fmt_rate(char *buf, int len, double mbps);
 
 #endif

@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #define CORR_MAX_CELLS 64
+#define CORR_MAX_RATES 8		/* polluter rates of a controlled grid */
 /* Cold once the migration cost stays under this fraction of its maximum: the observed hot
  * time's definition (docs/design.md), and the only place its 10 % is written. */
 #define CORR_COLD_FRACTION 0.10
@@ -31,6 +32,12 @@ enum corr_hot_state {
 	CORR_HOT_NO_DATA,	/* no cell has both arms */
 };
 
+/* What the cost is measured against (docs/design.md, "Displaced bytes"). */
+enum corr_axis {
+	CORR_AXIS_AGE,		/* the age: natural runs, and experiments without a polluter */
+	CORR_AXIS_DISPLACED,	/* the bytes a polluter streamed through A meanwhile */
+};
+
 struct corr_cell {
 	double age_ns;			/* nominal age (controlled) or bucket's lower edge, ns */
 	double age_hi_ns;		/* natural: bucket's upper edge, ns */
@@ -40,6 +47,44 @@ struct corr_cell {
 	double cost_ns;			/* pen_mig - pen_stay: the migration cost at this age, ns */
 	double cost_lo_ns, cost_hi_ns;	/* its 95 % bootstrap interval, ns */
 	double unit_ns;			/* median baseline unit of the cell's threads, ns */
+	double fit_cost_ns;		/* the monotone fit of the cost at this cell (its axis), ns */
+	/* a controlled grid with a polluter (axis displaced): the cell's rate and what the
+	 * trials measured; NAN otherwise */
+	double rate_mbps;		/* the polluter's target, MB/s; 0: as fast as it can */
+	double achieved_mbps;		/* streamed bytes / time away over its trials, MB/s */
+	double displaced_bytes;		/* median of min(streamed, footprint), bytes */
+};
+
+/*
+ * Where a cost curve falls under the cold fraction of its fitted maximum, with a 95 % block
+ * bootstrap interval: on the age axis in ns, on the displaced axis in bytes.  An interval end
+ * beyond the measured range is infinite (hi) or 0 (lo): the grid's edge.
+ */
+struct corr_fall {
+	enum corr_hot_state state;
+	double at, lo, hi;		/* ns or bytes, as the curve's axis */
+	double max_cost_ns;		/* the fit's maximum (at its first x), ns */
+	double min_cost_ns;		/* the fit at its last x, ns */
+};
+
+/*
+ * Where a migration's refill comes from, judged by its cost per line of the working set
+ * beside a same-CPU wake's after the most displacement (whose own refill comes from the
+ * nearest cache the polluter could not empty).
+ */
+enum corr_regime {
+	CORR_REGIME_UNKNOWN,	/* no displaced axis, or no working-set size */
+	CORR_REGIME_SHARED,	/* about as dear: the pair shares that cache (D* ~ the private one) */
+	CORR_REGIME_BEYOND,	/* far dearer: from beyond the cache a staying task keeps */
+};
+
+/* One polluter rate of a controlled grid: its own curves. */
+struct corr_rate {
+	double rate_mbps;		/* target, MB/s; 0: as fast as it can */
+	double achieved_mbps;		/* measured over its trials, MB/s */
+	int ncells;
+	struct corr_fall dstar;		/* cost over displaced bytes: D* at this rate, bytes */
+	struct corr_fall hot;		/* cost over age: the hot time at this rate, ns */
 };
 
 struct corr_result {
@@ -59,7 +104,29 @@ struct corr_result {
 	enum corr_hot_state hot_state;
 	double hot_ns, hot_lo_ns, hot_hi_ns;	/* observed hot time and its 95 % interval, ns */
 	double lost_ns;			/* sum over migrated units of the cost at their age, ns */
-	double cost_frac_slice;		/* median of (penalty / following run slice), a ratio */
+	double cost_frac_slice;		/* median of (penalty / following run slice), a ratio;
+					 * NAN in controlled runs (the slice is the unit there) */
+	/* the statistics (docs/design.md, "Intervals") */
+	int bootstrap;			/* resamples */
+	int blocks;			/* what they resample: rounds (controlled), time blocks */
+	/* the displaced axis: a controlled grid with a polluter on A */
+	enum corr_axis axis;
+	double footprint_bytes;		/* the polluter's buffer: D is capped there, bytes */
+	double ws_bytes;		/* the working set, bytes (0: not known) */
+	struct corr_fall dstar;		/* D*, pooled over every rate, bytes */
+	int nrates;
+	struct corr_rate rates[CORR_MAX_RATES];
+	int rates_found;		/* rates whose D* fell inside their range */
+	bool rates_agree;		/* >= 2 found, and every rate's D* interval shares a value */
+	/* the cells at full displacement (the polluter's whole buffer), over age: whether the
+	 * cost still falls with time when the polluter can displace no more */
+	int capped_cells;
+	struct corr_fall capped;	/* ns */
+	double floor_ns;		/* the residual cost at full displacement, at its shortest
+					 * age (>= 0): what D* and the rates' hot times fall toward */
+	enum corr_regime regime;
+	double refill_line_ns;		/* the fit's maximum per line of the working set, ns */
+	double stay_line_ns;		/* a same-CPU wake's penalty per line at full displacement */
 };
 
 extern const char *const corr_hot_state_names[4];	/* "found", "above range", … */
@@ -78,7 +145,17 @@ enum verdict_kind {
 	VERDICT_ABOUT_RIGHT,	/* the observed interval contains the kernel's value */
 	VERDICT_TOO_HIGH,	/* tasks the kernel calls hot are cheap to move */
 	VERDICT_NONE,		/* not judged: the controlled experiment was interrupted */
+	VERDICT_BY_RATE,	/* a grid of rates: the value fits co-runners of a rate */
 	VERDICT_NR_KINDS,
+};
+
+/* A grid's rate judged: the hot time D* / the achieved rate, against the kernel's value. */
+struct verdict_rate {
+	double rate_mbps;		/* the polluter's target, MB/s; 0: as fast as it can */
+	double achieved_mbps;		/* MB/s */
+	enum verdict_kind kind;		/* too low, about right, too high or undetermined */
+	double hot_ns, hot_lo_ns, hot_hi_ns;	/* D* / achieved rate and its interval, ns */
+	double factor, factor_lo, factor_hi;	/* >= 1, as the verdict's own; NAN: none */
 };
 
 struct verdict {
@@ -90,6 +167,7 @@ struct verdict {
 	double hot_lo_ns, hot_hi_ns;	/* the interval K is judged against, ns; hi may be +inf */
 	double factor;			/* >= 1: H / K too low, K / H too high */
 	bool factor_is_bound;		/* H lies outside the measured ages: factor is at least */
+	double factor_lo, factor_hi;	/* its 95 % interval; hi +inf at the grid's edge */
 	/* the band of ages task_hot() misjudges: [K, H) too low, [H, K) too high */
 	double band_lo_ns, band_hi_ns;	/* ns */
 	int band_cells;			/* measured ages in the band */
@@ -105,6 +183,11 @@ struct verdict {
 	bool has_calib;
 	double calib_ns;		/* the calibrated hot time, ns */
 	double calib_over_observed;	/* calib_ns / the observed hot time; NAN unless found */
+	/* VERDICT_BY_RATE: D* and the co-runners' rate at which K is the hot time */
+	double dstar_bytes, dstar_lo_bytes, dstar_hi_bytes;	/* bytes */
+	double fit_rate_mbps, fit_rate_lo_mbps, fit_rate_hi_mbps;	/* D* / K, MB/s */
+	int nrates;
+	struct verdict_rate rates[CORR_MAX_RATES];
 };
 
 extern const char *const verdict_names[VERDICT_NR_KINDS];	/* "undetermined", "too low", … */

@@ -18,7 +18,7 @@ const char *const mt_cause_titles[MT_NR_CAUSES] = {
 const char *const mt_state_names[4] = { "running", "queued", "waking", "new" };
 const char *const corr_hot_state_names[4] = { "found", "above range", "no cost", "no data" };
 const char *const verdict_names[VERDICT_NR_KINDS] = {
-	"undetermined", "too low", "about right", "too high", "none",
+	"undetermined", "too low", "about right", "too high", "none", "by rate",
 };
 
 struct run *run_new(void)

@@ -21,7 +21,9 @@
 #include "migtrace.h"
 #include "parse.h"
 
-#define RUN_SCHEMA "migtrace.run/2"
+#define RUN_SCHEMA "migtrace.run/3"
+/* The oldest schema this migtrace reads: /3 only added members, optional when read. */
+#define RUN_SCHEMA_OLDEST "migtrace.run/2"
 #define RUN_MAX_PROGS 12
 #define RUN_MAX_CACHES 16
 #define RUN_NO_HOT_ARG INT64_MIN	/* setup.hot_ns_arg when --hot-ns was not given */

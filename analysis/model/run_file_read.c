@@ -160,6 +160,29 @@ static int cachewalk_member(struct file_reader *fr, const char *key, void *ctx)
 	uint64_t v;
 	int more;
 
+	if (!strcmp(key, "rates_mbps")) {
+		double d;
+
+		cw->nrates = 0;
+		if (jr_array_begin(&fr->jr))
+			goto fail_rates;
+		while ((more = jr_array_next(&fr->jr)) > 0) {
+			if (cw->nrates == CACHEWALK_MAX_RATES) {
+				FAIL(fr, "more than %d rates", CACHEWALK_MAX_RATES);
+				goto fail_rates;
+			}
+			if (jr_double(&fr->jr, &d) || !(d >= 0)) {
+				FAIL(fr, "a rate is not a number of MB/s >= 0");
+				goto fail_rates;
+			}
+			cw->rates_mbps[cw->nrates++] = d;
+		}
+		if (!more)
+			return 1;
+fail_rates:
+		jr_context(&fr->jr, "config.cachewalk.rates_mbps");
+		return -1;
+	}
 	if (strcmp(key, "ages_ns"))
 		return rs_read(&fr->jr, cw, &rs_cachewalk, key, ctx);
 	cw->nages = 0;
@@ -565,6 +588,20 @@ static int correlation_member(struct file_reader *fr, const char *key, void *ctx
 	struct corr_result *c = &fr->r->corr;
 	int more;
 
+	if (!strcmp(key, "rates")) {
+		if (jr_array_begin(&fr->jr))
+			return -1;
+		c->nrates = 0;
+		while ((more = jr_array_next(&fr->jr)) > 0) {
+			if (c->nrates == CORR_MAX_RATES)
+				return FAIL(fr, "correlation.rates: more than %d rates",
+					    CORR_MAX_RATES);
+			if (rs_read_object(&fr->jr, &c->rates[c->nrates++], &rs_corr_rate,
+					   "correlation.rates[]"))
+				return -1;
+		}
+		return more < 0 ? -1 : 1;
+	}
 	if (strcmp(key, "cells"))
 		return rs_read(&fr->jr, c, &rs_correlation, key, ctx);
 	if (jr_array_begin(&fr->jr))
@@ -573,6 +610,9 @@ static int correlation_member(struct file_reader *fr, const char *key, void *ctx
 	while ((more = jr_array_next(&fr->jr)) > 0) {
 		if (c->ncells == CORR_MAX_CELLS)
 			return FAIL(fr, "correlation.cells: more than %d cells", CORR_MAX_CELLS);
+		/* what migtrace.run/2 files do not have: not measured */
+		c->cells[c->ncells].fit_cost_ns = c->cells[c->ncells].rate_mbps = NAN;
+		c->cells[c->ncells].achieved_mbps = c->cells[c->ncells].displaced_bytes = NAN;
 		if (rs_read_object(&fr->jr, &c->cells[c->ncells++], &rs_cell,
 				   "correlation.cells[]"))
 			return -1;
@@ -588,6 +628,11 @@ static int read_correlation(struct file_reader *fr)
 	fr->r->has_corr = !jr_null(&fr->jr);
 	if (!fr->r->has_corr)
 		return 0;
+	/* what migtrace.run/2 files do not have: no D*, the age axis */
+	c->dstar.state = CORR_HOT_NO_DATA;
+	c->dstar.at = c->dstar.lo = c->dstar.hi = c->dstar.max_cost_ns = NAN;
+	c->dstar.min_cost_ns = c->refill_line_ns = c->stay_line_ns = NAN;
+	c->capped = c->dstar;
 	if (each_member(fr, "correlation", correlation_member, &seen) ||
 	    rs_check(&fr->jr, &rs_correlation, seen, "correlation"))
 		return -1;
@@ -597,12 +642,41 @@ static int read_correlation(struct file_reader *fr)
 	return 0;
 }
 
+static int verdict_member(struct file_reader *fr, const char *key, void *ctx)
+{
+	struct verdict *v = &fr->r->verdict;
+	int more;
+
+	if (strcmp(key, "rates"))
+		return rs_read(&fr->jr, v, &rs_verdict, key, ctx);
+	if (jr_array_begin(&fr->jr))
+		return -1;
+	v->nrates = 0;
+	while ((more = jr_array_next(&fr->jr)) > 0) {
+		if (v->nrates == CORR_MAX_RATES)
+			return FAIL(fr, "verdict.rates: more than %d rates", CORR_MAX_RATES);
+		if (rs_read_object(&fr->jr, &v->rates[v->nrates++], &rs_verdict_rate,
+				   "verdict.rates[]"))
+			return -1;
+	}
+	return more < 0 ? -1 : 1;
+}
+
 static int read_verdict(struct file_reader *fr)
 {
+	uint64_t seen = 0;
+
+	struct verdict *v = &fr->r->verdict;
+
 	fr->r->has_verdict = !jr_null(&fr->jr);
 	if (!fr->r->has_verdict)
 		return 0;
-	return rs_read_object(&fr->jr, &fr->r->verdict, &rs_verdict, "verdict");
+	/* what migtrace.run/2 files do not have */
+	v->factor_lo = v->factor_hi = v->dstar_bytes = v->dstar_lo_bytes = NAN;
+	v->dstar_hi_bytes = v->fit_rate_mbps = v->fit_rate_lo_mbps = v->fit_rate_hi_mbps = NAN;
+	if (each_member(fr, "verdict", verdict_member, &seen))
+		return -1;
+	return rs_check(&fr->jr, &rs_verdict, seen, "verdict");
 }
 
 /* ---- records ---- */
@@ -659,12 +733,12 @@ static int read_schema(struct file_reader *fr)
 		jr_context(&fr->jr, "schema");
 		return -1;
 	}
-	if (!strcmp(schema, RUN_SCHEMA))
+	if (!strcmp(schema, RUN_SCHEMA) || !strcmp(schema, RUN_SCHEMA_OLDEST))
 		return 0;
 	if (!strncmp(schema, "migtrace.run/", 13))
-		return FAIL(fr, "schema %s: this migtrace reads %s only (make the run again with "
-			    "this migtrace, or report it with the migtrace that made it)", schema,
-			    RUN_SCHEMA);
+		return FAIL(fr, "schema %s: this migtrace reads %s and %s only (make the run "
+			    "again with this migtrace, or report it with the migtrace that made it)",
+			    schema, RUN_SCHEMA_OLDEST, RUN_SCHEMA);
 	return FAIL(fr, "schema %s: not a run file (%s is what `migtrace run -o` writes)", schema,
 		    RUN_SCHEMA);
 }

@@ -63,6 +63,11 @@ static void write_config(struct json_writer *w, const struct run_setup *s)
 		for (int i = 0; i < s->cw.nages; i++)
 			jw_u64(w, s->cw.ages_ns[i]);
 		jw_end_array(w);
+		jw_name(w, "rates_mbps");
+		jw_start_array(w);
+		for (int i = 0; i < s->cw.nrates; i++)
+			jw_double(w, s->cw.rates_mbps[i]);
+		jw_end_array(w);
 		jw_end_object(w);
 	} else {
 		jw_null(w);
@@ -211,6 +216,14 @@ static void write_correlation(struct json_writer *w, const struct run *r)
 		jw_end_object(w);
 	}
 	jw_end_array(w);
+	jw_name(w, "rates");
+	jw_start_array_lines(w);
+	for (int i = 0; i < r->corr.nrates; i++) {
+		jw_start_object(w);
+		rs_write(w, &r->corr.rates[i], &rs_corr_rate);
+		jw_end_object(w);
+	}
+	jw_end_array(w);
 	jw_end_object(w);
 }
 
@@ -223,6 +236,14 @@ static void write_verdict(struct json_writer *w, const struct run *r)
 	}
 	jw_start_object(w);
 	rs_write(w, &r->verdict, &rs_verdict);
+	jw_name(w, "rates");
+	jw_start_array_lines(w);
+	for (int i = 0; i < r->verdict.nrates; i++) {
+		jw_start_object(w);
+		rs_write(w, &r->verdict.rates[i], &rs_verdict_rate);
+		jw_end_object(w);
+	}
+	jw_end_array(w);
 	jw_end_object(w);
 }
 

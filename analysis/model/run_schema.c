@@ -28,6 +28,8 @@
 static const char *const kind_names[] = { "run", "validate" };
 static const char *const mode_names[] = { "natural", "controlled" };
 static const char *const sleep_names[] = { "fixed", "uniform", "exp" };
+static const char *const axis_names[] = { "age", "displaced_bytes" };
+static const char *const regime_names[] = { "unknown", "shared", "beyond" };
 
 #define E struct run_environment
 static const struct rs_field environment_f[] = {
@@ -215,6 +217,16 @@ static const struct rs_field cost_f[] = {
 TABLE(rs_cost, "cost", cost_f);
 #undef T
 
+/* A curve's fall (struct corr_fall), flattened under a prefix. */
+#define FALL(prefix, S, m, unit, fl) \
+	{ .name = prefix "_state", .type = RS_ENUM, .off = offsetof(S, m.state), \
+	  .size = sizeof(enum corr_hot_state), .names = corr_hot_state_names, .nnames = 4, .flags = fl }, \
+	FLD(prefix unit, RS_DBL, S, m.at, fl), \
+	FLD(prefix "_lo" unit, RS_DBL, S, m.lo, fl), \
+	FLD(prefix "_hi" unit, RS_DBL, S, m.hi, fl), \
+	FLD(prefix "_max_cost_ns", RS_DBL, S, m.max_cost_ns, fl), \
+	FLD(prefix "_min_cost_ns", RS_DBL, S, m.min_cost_ns, fl)
+
 #define Q struct corr_result
 static const struct rs_field correlation_f[] = {
 	ENM("mode", RS_ENUM, Q, mode, mode_names, 0),
@@ -236,6 +248,21 @@ static const struct rs_field correlation_f[] = {
 	FLD("observed_hot_hi_ns", RS_DBL, Q, hot_hi_ns, 0),
 	FLD("lost_ns", RS_DBL, Q, lost_ns, 0),
 	FLD("cost_fraction_of_slice", RS_DBL, Q, cost_frac_slice, 0),
+	/* migtrace.run/3 */
+	FLD("bootstrap_resamples", RS_INT, Q, bootstrap, RS_OPTIONAL),
+	FLD("bootstrap_blocks", RS_INT, Q, blocks, RS_OPTIONAL),
+	ENM("axis", RS_ENUM, Q, axis, axis_names, RS_OPTIONAL),
+	FLD("polluter_footprint_bytes", RS_DBL, Q, footprint_bytes, RS_OPTIONAL),
+	FLD("working_set_bytes", RS_DBL, Q, ws_bytes, RS_OPTIONAL),
+	FALL("dstar", Q, dstar, "_bytes", RS_OPTIONAL),
+	FLD("rates_found", RS_INT, Q, rates_found, RS_OPTIONAL),
+	FLD("rates_agree", RS_BOOL, Q, rates_agree, RS_OPTIONAL),
+	FLD("capped_cells", RS_INT, Q, capped_cells, RS_OPTIONAL),
+	FALL("capped_hot", Q, capped, "_ns", RS_OPTIONAL),
+	FLD("floor_ns", RS_DBL, Q, floor_ns, RS_OPTIONAL),
+	ENM("regime", RS_ENUM, Q, regime, regime_names, RS_OPTIONAL),
+	FLD("refill_line_ns", RS_DBL, Q, refill_line_ns, RS_OPTIONAL),
+	FLD("stay_line_ns", RS_DBL, Q, stay_line_ns, RS_OPTIONAL),
 };
 TABLE(rs_correlation, "correlation", correlation_f);
 #undef Q
@@ -253,8 +280,24 @@ static const struct rs_field cell_f[] = {
 	FLD("migration_cost_lo_ns", RS_DBL, L, cost_lo_ns, 0),
 	FLD("migration_cost_hi_ns", RS_DBL, L, cost_hi_ns, 0),
 	FLD("unit_ns", RS_DBL, L, unit_ns, 0),
+	/* migtrace.run/3 */
+	FLD("fit_cost_ns", RS_DBL, L, fit_cost_ns, RS_OPTIONAL),
+	FLD("rate_mbps", RS_DBL, L, rate_mbps, RS_OPTIONAL),
+	FLD("achieved_mbps", RS_DBL, L, achieved_mbps, RS_OPTIONAL),
+	FLD("displaced_bytes", RS_DBL, L, displaced_bytes, RS_OPTIONAL),
 };
 TABLE(rs_cell, "correlation.cells[]", cell_f);
+
+#define T struct corr_rate
+static const struct rs_field corr_rate_f[] = {
+	FLD("rate_mbps", RS_DBL, T, rate_mbps, 0),
+	FLD("achieved_mbps", RS_DBL, T, achieved_mbps, 0),
+	FLD("cells", RS_INT, T, ncells, 0),
+	FALL("dstar", T, dstar, "_bytes", 0),
+	FALL("hot", T, hot, "_ns", 0),
+};
+TABLE(rs_corr_rate, "correlation.rates[]", corr_rate_f);
+#undef T
 #undef L
 
 #define V struct verdict
@@ -278,8 +321,32 @@ static const struct rs_field verdict_f[] = {
 	PRS("band_migrations", RS_U64, V, band_migrations, has_run_share),
 	PRS("calibrated_ns", RS_DBL, V, calib_ns, has_calib),
 	FLD("calibrated_over_observed", RS_DBL, V, calib_over_observed, 0),
+	/* migtrace.run/3 */
+	FLD("factor_lo", RS_DBL, V, factor_lo, RS_OPTIONAL),
+	FLD("factor_hi", RS_DBL, V, factor_hi, RS_OPTIONAL),
+	FLD("dstar_bytes", RS_DBL, V, dstar_bytes, RS_OPTIONAL),
+	FLD("dstar_lo_bytes", RS_DBL, V, dstar_lo_bytes, RS_OPTIONAL),
+	FLD("dstar_hi_bytes", RS_DBL, V, dstar_hi_bytes, RS_OPTIONAL),
+	FLD("fit_rate_mbps", RS_DBL, V, fit_rate_mbps, RS_OPTIONAL),
+	FLD("fit_rate_lo_mbps", RS_DBL, V, fit_rate_lo_mbps, RS_OPTIONAL),
+	FLD("fit_rate_hi_mbps", RS_DBL, V, fit_rate_hi_mbps, RS_OPTIONAL),
 };
 TABLE(rs_verdict, "verdict", verdict_f);
+#undef V
+
+#define V struct verdict_rate
+static const struct rs_field verdict_rate_f[] = {
+	FLD("rate_mbps", RS_DBL, V, rate_mbps, 0),
+	FLD("achieved_mbps", RS_DBL, V, achieved_mbps, 0),
+	ENM("verdict", RS_ENUM, V, kind, verdict_names, 0),
+	FLD("hot_ns", RS_DBL, V, hot_ns, 0),
+	FLD("hot_lo_ns", RS_DBL, V, hot_lo_ns, 0),
+	FLD("hot_hi_ns", RS_DBL, V, hot_hi_ns, 0),
+	FLD("factor", RS_DBL, V, factor, 0),
+	FLD("factor_lo", RS_DBL, V, factor_lo, 0),
+	FLD("factor_hi", RS_DBL, V, factor_hi, 0),
+};
+TABLE(rs_verdict_rate, "verdict.rates[]", verdict_rate_f);
 #undef V
 
 #define G struct mt_migrate
@@ -325,6 +392,10 @@ static const struct rs_field unit_f[] = {
 	FLD("mig_src_cpu", RS_U16, U, mig_src_cpu, RS_IF_MIG),
 	FLD("mig_dst_cpu", RS_U16, U, mig_dst_cpu, RS_IF_MIG),
 	ENM("mig_cause", RS_ENUM_U8, U, mig_cause, mt_cause_names, RS_IF_MIG),
+	/* migtrace.run/3: the controlled experiment's trial (0 for other units) */
+	FLD("streamed_bytes", RS_U64, U, streamed_bytes, RS_OPTIONAL),
+	FLD("round", RS_U32, U, round, RS_OPTIONAL),
+	FLD("rate_mbps", RS_U32, U, rate_mbps, RS_OPTIONAL),
 };
 TABLE(rs_unit, "units[]", unit_f);
 #undef U
@@ -332,7 +403,8 @@ TABLE(rs_unit, "units[]", unit_f);
 const struct rs_table *const rs_all_tables[] = {
 	&rs_environment, &rs_tunable, &rs_cache, &rs_config, &rs_cachewalk, &rs_calibration,
 	&rs_calibration_measured, &rs_calib_cell, &rs_meta, &rs_stats, &rs_completeness,
-	&rs_cost, &rs_correlation, &rs_cell, &rs_verdict, &rs_migration, &rs_unit,
+	&rs_cost, &rs_correlation, &rs_cell, &rs_corr_rate, &rs_verdict, &rs_verdict_rate,
+	&rs_migration, &rs_unit,
 };
 const int rs_ntables = (int)(sizeof(rs_all_tables) / sizeof(rs_all_tables[0]));
 

@@ -25,8 +25,10 @@ void render_text(FILE *f, const struct run *r);
 
 /* Pieces the compare view shares. */
 void render_text_pairs(FILE *f, const struct run *r);
-/* "473 µs to 2.00 ms", with out-of-range ends said as such. */
-char *render_interval(char *buf, int len, const struct corr_result *c);
+/* The correlation table, with the falls of its curves (render_judged.c). */
+void render_text_correlation(FILE *f, const struct run *r);
+/* The verdict (render_judged.c). */
+void render_text_verdict(FILE *f, const struct run *r);
 /* Where the calibrated hot time came from, as the verdict names it. */
 char *render_calib_source(char *buf, int len, const struct run *r);
 

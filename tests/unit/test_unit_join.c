@@ -185,14 +185,14 @@ static void log_ring(void **state)
 	(void)state;
 	assert_int_equal(unit_log_create(&ul, 4), 0);
 	for (uint32_t i = 0; i < 6; i++)
-		mt_unit_log_put(ul.log, i, 0, 0, i, 100 + i, 0, 0);
+		mt_unit_log_put(ul.log, i, 0, 0, i, 100 + i, 0, &(struct mt_unit_trial){ 0 });
 	/* four fit, two were dropped */
 	assert_int_equal(unit_log_drain(&ul, false, take_slot, ends), 4);
 	assert_int_equal(ends[3], 103);
 	assert_int_equal(ends[4], 0);
 	assert_int_equal(unit_log_lost(&ul), 2);
 	/* room again; a slot claimed and never published holds back the ones after it */
-	mt_unit_log_put(ul.log, 10, 0, 0, 0, 110, 0, 0);
+	mt_unit_log_put(ul.log, 10, 0, 0, 0, 110, 0, &(struct mt_unit_trial){ 0 });
 	ul.log->head++;		/* claimed by a producer that died */
 	assert_int_equal(unit_log_drain(&ul, false, take_slot, ends), 1);
 	assert_int_equal(unit_log_drain(&ul, false, take_slot, ends), 0);

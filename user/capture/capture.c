@@ -134,7 +134,9 @@ static int on_logged_unit(void *ctx, const struct mt_unit_slot *s)
 	struct uj_unit u = {
 		.tid = s->tid, .cpu_start = s->cpu_start, .cpu_end = s->cpu_end,
 		.start_ns = s->start_ns, .end_ns = s->end_ns, .tag = s->tag,
-		.nominal_age_ns = s->nominal_age_ns,
+		.trial = { .nominal_age_ns = s->nominal_age_ns,
+			   .streamed_bytes = s->streamed_bytes, .round = s->round,
+			   .rate_mbps = s->rate_mbps },
 	};
 
 	if (!cap->join_err)

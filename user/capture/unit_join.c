@@ -225,7 +225,9 @@ static int join_one(struct unit_join *uj, struct thread *th, const struct uj_uni
 		.kind = MT_REC_UNIT, .pid = u->tid, .tgid = th->tgid,
 		.cpu_start = u->cpu_start, .cpu_end = u->cpu_end,
 		.start_ns = u->start_ns, .end_ns = u->end_ns, .prev_end_ns = th->prev_end_ns,
-		.tag = u->tag, .nominal_age_ns = u->nominal_age_ns,
+		.tag = u->tag, .nominal_age_ns = u->trial.nominal_age_ns,
+		.streamed_bytes = u->trial.streamed_bytes, .round = u->trial.round,
+		.rate_mbps = u->trial.rate_mbps,
 	};
 	int err;
 

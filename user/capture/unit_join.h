@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "migtrace.h"
+#include "unit_log.h"
 
 /* One unit as the workload logged it. */
 struct uj_unit {
@@ -25,7 +26,7 @@ struct uj_unit {
 	uint16_t cpu_start, cpu_end;
 	uint64_t start_ns, end_ns;	/* CLOCK_MONOTONIC */
 	uint64_t tag;			/* enum mt_unit_tag */
-	uint64_t nominal_age_ns;
+	struct mt_unit_trial trial;	/* the controlled experiment's, else zero */
 };
 
 typedef int (*uj_emit_fn)(void *ctx, const struct mt_unit *u);

@@ -27,7 +27,9 @@ struct validate_env {
 	struct run_config cfg;
 	struct export_opts exports;	/* --csv, --openmetrics, --perfetto, --plot, --what-if */
 	const char *cpus_arg;		/* the two CPUs, as given */
-	long polluter_mbps;		/* MB/s on CPU A; 0 for none */
+	long polluter_mbps;		/* --polluter: one rate on CPU A, MB/s; 0 for none; -1:
+					 * not given (the grid of --rates) */
+	bool rates_given;		/* --rates */
 	const char *size_arg;		/* the calibration's cache size, as calibrate's --size */
 	enum topo_caches caches;
 };
@@ -38,30 +40,46 @@ static const char doc[] =
 "\n"
 "Step 1 measures the migration cost between two CPUs (the 2004 method).\n"
 "Step 2 runs cachewalk under the tracer: warm on CPU A, off-CPU for each\n"
-"age in 50 µs .. 50 ms while a polluter streams through A's cache, then\n"
-"either a real migration to B (sched_setaffinity, seen by\n"
-"sched_migrate_task) or a wake on A; the first unit after each is timed.\n"
-"The verdict compares the observed hot time with the kernel's value and the\n"
-"calibrated one.  Step 1 sizes its buffer as calibrate does: against the\n"
-"largest per-core cache from sysfs, or CPUID where sysfs lists none, or --size.\n"
+"age in 50 µs .. 50 ms while a polluter streams through A's cache at each\n"
+"rate of --rates, then either a real migration to B (sched_setaffinity, seen\n"
+"by sched_migrate_task) or a wake on A; the first unit after each is timed.\n"
+"The cost is read against the bytes the polluter displaced meanwhile: D*,\n"
+"past which a migration costs no more than staying, is the machine's; the\n"
+"hot time is D* divided by the rate at which the tasks sharing a CPU\n"
+"displace its cache, so the verdict says at which rate the kernel's value\n"
+"is right, and judges it at each rate measured.  Step 1 sizes its buffer as\n"
+"calibrate does: against the largest per-core cache from sysfs, or CPUID\n"
+"where sysfs lists none, or --size.\n"
 "\n"
 "USAGE: migtrace validate [--cpus A,B] [--samples N] [--ws SIZE]\n"
-"                         [--polluter MBPS] [--ages US,US,...] [-o run.json]\n"
-"                         [--size SIZE] [--caches auto|sysfs|cpuid]\n"
+"                         [--rates MBPS,...|--polluter MBPS] [--ages US,US,...]\n"
+"                         [-o run.json] [--size SIZE] [--caches auto|sysfs|cpuid]\n"
 "\n"
 "EXAMPLES:\n"
 "    sudo migtrace validate\n"
 "    sudo migtrace validate --cpus 2,3 --samples 50 -o validate.json\n"
-"    sudo migtrace validate --polluter 0   # no polluter: the cache decays\n";
+"    sudo migtrace validate --rates 100,1000,10000   # a finer grid of rates\n"
+"    sudo migtrace validate --polluter 0   # no polluter: cost read against age\n";
 
 enum { OPT_CACHES = 1000 };
+
+/*
+ * The default grid of polluter rates: 25x from the slowest to the fastest set, and as fast as
+ * the polluter can (often another 2-5x), so that the same D is reached at ages 10x apart.
+ */
+#define VALIDATE_RATES "200,1000,5000,max"
 
 static const struct argp_option opts[] = {
 	{ "cpus", 'c', "A,B", 0, "The two CPUs: warm on A, migrate to B (default: first two)", 0 },
 	{ "samples", 'n', "N", 0, "Samples per (age, arm) cell (default 30)", 0 },
 	{ "ws", 'w', "SIZE", 0, "cachewalk working set (default 256K)", 0 },
 	{ "ages", 'a', "LIST", 0, "Ages in µs (default 50,100,200,500,1000,...,50000)", 0 },
-	{ "polluter", 'P', "MBPS", 0, "Polluter rate on A in MB/s, 0 for none (default 200)", 0 },
+	{ "rates", 'R', "LIST", 0, "Polluter rates on A in MB/s, 'max' for as fast as it can "
+	  "(default 200,1000,5000,max)", 0 },
+	{ "polluter", 'P', "MBPS", 0, "One polluter rate instead of --rates; 0: no polluter "
+	  "(the cost is read against age)", 0 },
+	{ "polluter-size", 'S', "SIZE", 0, "The polluter's buffer, the most it can displace "
+	  "(default 4M)", 0 },
 	{ "output", 'o', "FILE", 0, "Write the run file with the verdict (JSON, "
 	  "docs/run-file.md); '-': to stdout, the text then goes to stderr", 0 },
 	{ "size", 's', "SIZE", 0, "Calibrate against a cache of SIZE (4M, 512K) instead of "
@@ -109,6 +127,13 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		if (parse_long(arg, 0, 1000000, &env->polluter_mbps))
 			argp_error(state, "--polluter: '%s' is not a rate in MB/s", arg);
 		break;
+	case 'R':
+		cw_option(state, "rates", arg);
+		env->rates_given = true;
+		break;
+	case 'S':
+		cw_option(state, "polluter-size", arg);
+		break;
 	case 'o':
 		env->cfg.output = arg;
 		break;
@@ -124,6 +149,11 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		break;
 	case ARGP_KEY_ARG:
 		argp_error(state, "unexpected argument '%s'", arg);
+		break;
+	case ARGP_KEY_END:
+		if (env->rates_given && env->polluter_mbps >= 0)
+			argp_error(state, "--rates and --polluter exclude each other: --polluter is "
+				   "one rate, --rates a grid of them");
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;
@@ -234,9 +264,14 @@ static void experiment(struct validate_env *env, const struct cpu_set_list *cpus
 	cfg->cw.controlled = true;
 	cfg->cw.cpu_a = cpus->cpu[0];
 	cfg->cw.cpu_b = cpus->cpu[1];
-	if (env->polluter_mbps) {
-		snprintf(cfg->cw.polluter_cpus, sizeof(cfg->cw.polluter_cpus), "%d", cpus->cpu[0]);
-		cfg->cw.polluter_mbps = (double)env->polluter_mbps;
+	if (env->polluter_mbps == 0) {
+		cfg->cw.nrates = 0;
+		return;		/* no polluter: the cache decays by itself, read against age */
+	}
+	snprintf(cfg->cw.polluter_cpus, sizeof(cfg->cw.polluter_cpus), "%d", cpus->cpu[0]);
+	if (env->polluter_mbps > 0) {
+		cfg->cw.nrates = 1;
+		cfg->cw.rates_mbps[0] = (double)env->polluter_mbps;
 	}
 }
 
@@ -244,7 +279,7 @@ int cmd_validate(int argc, char **argv)
 {
 	static const struct argp_child children[] = { { &export_argp, 0, NULL, 0 }, { 0 } };
 	static const struct argp argp = { opts, parse_arg, NULL, doc, children, NULL, NULL };
-	struct validate_env env = { .polluter_mbps = 200 };
+	struct validate_env env = { .polluter_mbps = -1 };
 	struct cpu_set_list cpus = { 0 };
 	struct topology topo = { 0 };
 	struct run *r = NULL;
@@ -252,6 +287,7 @@ int cmd_validate(int argc, char **argv)
 	int rc;
 
 	run_config_default(&env.cfg, RUN_KIND_VALIDATE);
+	cachewalk_config_option(&env.cfg.cw, "rates", VALIDATE_RATES, NULL, 0);
 	if (argp_parse(&argp, argc, argv, 0, NULL, &env))
 		return MT_EXIT_USAGE;
 	/* A bad output path is found now, not after the calibration and the experiment. */

@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A cost that decays: the migration cost measured at increasing values of what evicts the
+ * cache (displaced bytes, or age), fitted by the monotone non-increasing curve closest to it
+ * (weighted least squares, the pool-adjacent-violators algorithm), and the point where that
+ * curve falls under a fraction of its maximum (docs/design.md, "The decay fit").  Pure
+ * functions on arrays, so that they are tested on synthetic curves.
+ */
+#ifndef MIGTRACE_DECAY_H
+#define MIGTRACE_DECAY_H
+
+#include "findings.h"
+
+/*
+ * The non-increasing fit of y[0..n) (in order of increasing x) with weights w (> 0) into
+ * f[0..n): the isotonic regression.  Equal x values should be adjacent; they are pooled like
+ * any violators.
+ */
+void decay_fit(const double *y, const double *w, int n, double *f);
+/*
+ * Where a fitted curve f over x (ascending, > 0) has fallen 1 - frac of the way from its
+ * maximum (f[0]) to floor, the cost no amount of x removes (>= 0): under floor + frac x
+ * (f[0] - floor), interpolated on log(x) between the last point at or above that and the
+ * next.  CORR_HOT_FOUND (*cross set), CORR_HOT_ABOVE (still above at the last x: *cross =
+ * x[n-1]), CORR_HOT_NO_COST (f[0] <= floor: nothing to fall, *cross = x[0]),
+ * CORR_HOT_NO_DATA (n == 0).
+ */
+enum corr_hot_state decay_crossing(const double *x, const double *f, int n, double frac,
+				   double floor, double *cross);
+/* The fitted value at x, interpolated on log(x), held flat beyond the ends. */
+double decay_at(const double *x, const double *f, int n, double at);
+
+#endif

@@ -1,0 +1,401 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What the judge found, as text: the correlation table with the falls of its cost curves,
+ * and the verdict.  Formatting only: every number is in the run model (docs/design.md,
+ * "Displaced bytes", "Intervals", "Verdict").
+ */
+#include <math.h>
+#include <string.h>
+
+#include "render_text.h"
+#include "units.h"
+
+/* A value on a curve's axis: ns or bytes. */
+static char *fmt_axis(char *buf, int len, double v, enum corr_axis axis)
+{
+	if (axis == CORR_AXIS_AGE)
+		return fmt_ns(buf, len, v);
+	if (!isfinite(v))
+		snprintf(buf, len, "-");
+	else
+		fmt_bytes(buf, len, (uint64_t)llround(fmax(v, 0)));
+	return buf;
+}
+
+/* "473 µs to 2.00 ms"; an end at the grid's edge (0 or +inf) said as such. */
+static char *fmt_interval(char *buf, int len, double lo, double hi, enum corr_axis axis)
+{
+	char a[32], b[32];
+
+	if (!(lo > 0) && !isfinite(hi))
+		snprintf(buf, len, "unbounded on both sides");
+	else if (!(lo > 0))
+		snprintf(buf, len, "below the range to %s", fmt_axis(b, sizeof(b), hi, axis));
+	else if (!isfinite(hi))
+		snprintf(buf, len, "%s to beyond the range", fmt_axis(a, sizeof(a), lo, axis));
+	else
+		snprintf(buf, len, "%s to %s", fmt_axis(a, sizeof(a), lo, axis),
+			 fmt_axis(b, sizeof(b), hi, axis));
+	return buf;
+}
+
+/* A curve's fall in one phrase: "780 KiB (95 % interval 600 KiB to 1.0 MiB)". */
+static char *fmt_fall(char *buf, int len, const struct corr_fall *f, enum corr_axis axis)
+{
+	char a[32], b[96];
+
+	switch (f->state) {
+	case CORR_HOT_FOUND:
+		snprintf(buf, len, "%s (95 %% interval %s)", fmt_axis(a, sizeof(a), f->at, axis),
+			 fmt_interval(b, sizeof(b), f->lo, f->hi, axis));
+		break;
+	case CORR_HOT_ABOVE:
+		snprintf(buf, len, "above %s, the largest measured (95 %% interval %s)",
+			 fmt_axis(a, sizeof(a), f->at, axis),
+			 fmt_interval(b, sizeof(b), f->lo, f->hi, axis));
+		break;
+	case CORR_HOT_NO_COST:
+		snprintf(buf, len, "below %s, the smallest measured: no cost above noise",
+			 fmt_axis(a, sizeof(a), f->at, axis));
+		break;
+	default:
+		snprintf(buf, len, "no data");
+	}
+	return buf;
+}
+
+/* A factor with its interval: "7.8 (95 % interval 6.0 to 10)", "at least 40". */
+static char *fmt_factor(char *buf, int len, double factor, double lo, double hi, bool bound)
+{
+	if (!isfinite(factor))
+		snprintf(buf, len, "an unbounded factor");
+	else if (!bound && isnan(lo) && isnan(hi))
+		snprintf(buf, len, "a factor of %.3g", factor);	/* a file without intervals */
+	else if (bound || !isfinite(lo) || !isfinite(hi))
+		snprintf(buf, len, "a factor of at least %.3g", isfinite(lo) ? fmin(lo, factor) :
+			 factor);
+	else
+		snprintf(buf, len, "a factor of %.3g (95 %% interval %.3g to %.3g)", factor,
+			 fmin(lo, factor), fmax(hi, factor));
+	return buf;
+}
+
+static void print_table(FILE *f, const struct corr_result *c)
+{
+	bool grid = c->axis == CORR_AXIS_DISPLACED;
+	char a[32], b[32], d[32], e[32], g[32], x[32], ci[112];
+
+	fprintf(f, "  %10s %10s %10s %16s %16s %30s %10s\n", "age", "measured",
+		grid ? "displaced" : "", "after migration", "after same-CPU",
+		"migration cost (95% CI)", "fit");
+	for (int i = 0; i < c->ncells; i++) {
+		const struct corr_cell *cl = &c->cells[i];
+
+		if (grid && (!i || cl->rate_mbps != c->cells[i - 1].rate_mbps)) {
+			const struct corr_rate *rt = NULL;
+
+			for (int k = 0; k < c->nrates; k++)
+				if (c->rates[k].rate_mbps == cl->rate_mbps)
+					rt = &c->rates[k];
+			fprintf(f, "  polluter %s (achieved %s):\n", cl->rate_mbps > 0 ?
+				fmt_rate(a, sizeof(a), cl->rate_mbps) : "as fast as it can",
+				fmt_rate(b, sizeof(b), rt ? rt->achieved_mbps : NAN));
+		}
+		snprintf(ci, sizeof(ci), "%s [%s, %s]", fmt_ns(a, sizeof(a), cl->cost_ns),
+			 fmt_ns(d, sizeof(d), cl->cost_lo_ns),
+			 fmt_ns(e, sizeof(e), cl->cost_hi_ns));
+		if (c->mode == CORR_CONTROLLED)
+			snprintf(g, sizeof(g), "%s", fmt_ns(a, sizeof(a), cl->age_ns));
+		else
+			snprintf(g, sizeof(g), ">=%s", fmt_ns(a, sizeof(a), cl->age_ns));
+		if (grid)
+			fmt_axis(x, sizeof(x), cl->displaced_bytes, CORR_AXIS_DISPLACED);
+		else
+			x[0] = '\0';
+		fprintf(f, "  %10s %10s %10s %10s (%3zu) %10s (%3zu) %30s %10s\n", g,
+			fmt_ns(b, sizeof(b), cl->age_median_ns), x,
+			fmt_ns(d, sizeof(d), cl->pen_mig_ns), cl->n_mig,
+			fmt_ns(e, sizeof(e), cl->pen_stay_ns), cl->n_stay, ci,
+			fmt_ns(a, sizeof(a), cl->fit_cost_ns));
+	}
+	fprintf(f, "  (penalty = first unit after the event - the thread's warm unit; "
+		"%.0f %%-trimmed means, n in parentheses; fit: the monotone decay of the cost over "
+		"%s)\n", 100 * CORR_TRIM, grid ? "displaced bytes, all rates pooled" : "age");
+	if (c->n_spanning || c->n_unseen)
+		fprintf(f, "  left out: %zu units with a switch or migration inside, %zu "
+			"\"migrated\" units whose migration the tracepoint did not show\n",
+			c->n_spanning, c->n_unseen);
+}
+
+/* Where the refill comes from, and what that means for the D* measured. */
+static void print_refill(FILE *f, const struct corr_result *c)
+{
+	char a[32], b[32], d[32];
+
+	if (!isfinite(c->refill_line_ns))
+		return;
+	fprintf(f, "  refill at the fit's maximum: %s a line of the %s working set",
+		fmt_ns(a, sizeof(a), c->refill_line_ns),
+		fmt_axis(b, sizeof(b), c->ws_bytes, CORR_AXIS_DISPLACED));
+	if (c->regime == CORR_REGIME_UNKNOWN) {
+		fprintf(f, "\n");
+		return;
+	}
+	fprintf(f, "; a same-CPU wake at full displacement refilled %s a line\n",
+		fmt_ns(d, sizeof(d), c->stay_line_ns));
+	if (c->regime == CORR_REGIME_SHARED)
+		fprintf(f, "  about as dear: a migration refills from a cache the two CPUs share, "
+			"and D* is about the cache each keeps to itself\n");
+	else
+		fprintf(f, "  a migration refills from beyond the cache a staying task keeps (the "
+			"CPUs do not share it, or the host placed the vCPUs apart): D* there is about "
+			"that cache, which a %s polluter %s\n",
+			fmt_axis(a, sizeof(a), c->footprint_bytes, CORR_AXIS_DISPLACED),
+			c->dstar.state == CORR_HOT_FOUND ? "reached" :
+			"cannot fill (--polluter-size larger than it measures it)");
+}
+
+static void print_grid_falls(FILE *f, const struct corr_result *c)
+{
+	char a[32], b[32], d[200], e[200];
+
+	if (c->capped_cells)
+		fprintf(f, "  residual cost: %s at full displacement, at the shortest ages (what no "
+			"displacement removes)\n", fmt_ns(a, sizeof(a), c->floor_ns));
+	fprintf(f, "  D*, where the cost has fallen %.0f %% of the way from its %s maximum to "
+		"the residual (all rates pooled): %s\n", 100 * (1 - c->cold_fraction),
+		fmt_ns(a, sizeof(a), c->max_cost_ns),
+		fmt_fall(d, sizeof(d), &c->dstar, CORR_AXIS_DISPLACED));
+	fprintf(f, "  the polluter's buffer is %s: no trial displaced more\n",
+		fmt_axis(a, sizeof(a), c->footprint_bytes, CORR_AXIS_DISPLACED));
+	fprintf(f, "  per rate:\n");
+	for (int k = 0; k < c->nrates; k++) {
+		const struct corr_rate *rt = &c->rates[k];
+
+		fprintf(f, "    %-18s achieved %-10s D* %s\n", rt->rate_mbps > 0 ?
+			fmt_rate(a, sizeof(a), rt->rate_mbps) : "as fast as it can",
+			fmt_rate(b, sizeof(b), rt->achieved_mbps),
+			rt->dstar.state == CORR_HOT_NO_DATA ? "- (every trial displaced the whole "
+			"buffer: no range of D)" :
+			fmt_fall(d, sizeof(d), &rt->dstar, CORR_AXIS_DISPLACED));
+		fprintf(f, "    %-18s %-19s hot time by age %s\n", "", "",
+			fmt_fall(e, sizeof(e), &rt->hot, CORR_AXIS_AGE));
+	}
+	if (c->rates_agree)
+		fprintf(f, "  agreement: the %d rates whose D* fell in range share a D in their "
+			"intervals: the cost falls with the bytes displaced, whatever the rate\n",
+			c->rates_found);
+	else if (c->rates_found > 1)
+		fprintf(f, "  agreement: none: no D lies in every rate's D* interval, so the cost "
+			"here does not fall with the polluter's bytes alone (a finding: something "
+			"else evicts, such as the host's own traffic)\n");
+	else if (c->nrates > 1)
+		fprintf(f, "  agreement: not testable: D* fell in range at %d of the %d rates\n",
+			c->rates_found, c->nrates);
+	if (c->capped_cells > 1 &&
+	    c->capped.max_cost_ns - fmax(c->capped.min_cost_ns, 0) > 0.25 * c->max_cost_ns)
+		fprintf(f, "  at full displacement (%d cells) the cost still falls with age, from "
+			"%s to %s (fit): the cache decays with time beyond what the polluter "
+			"displaces (the host's own traffic, or a cache its %s cannot fill)\n",
+			c->capped_cells, fmt_ns(a, sizeof(a), c->capped.max_cost_ns),
+			fmt_ns(b, sizeof(b), c->capped.min_cost_ns),
+			fmt_axis(d, sizeof(d), c->footprint_bytes, CORR_AXIS_DISPLACED));
+	print_refill(f, c);
+}
+
+void render_text_correlation(FILE *f, const struct run *r)
+{
+	const struct corr_result *c = &r->corr;
+	char a[32], b[200];
+
+	fprintf(f, "\n%s\n", r->setup.mode == CORR_CONTROLLED ?
+		"controlled experiment: refill penalty by age (cachewalk, real migrations by "
+		"sched_setaffinity, same-CPU control arm)" :
+		"natural migrations: refill penalty by age (the scheduler decided)");
+	fprintf(f, "  warm unit (baseline): %s median over %zu thread%s, %zu warm units\n",
+		fmt_ns(a, sizeof(a), c->baseline_ns), c->n_threads, c->n_threads == 1 ? "" : "s",
+		c->n_baseline);
+	if (r->meta.unit_probe_ns >= 0)
+		fprintf(f, "  probing: each unit is inflated by ~%s (uprobe + uretprobe, measured "
+			"at start on an empty function: %.0f %% of the warm unit)\n",
+			fmt_ns(a, sizeof(a), r->meta.unit_probe_ns),
+			c->baseline_ns > 0 ? 100.0 * r->meta.unit_probe_ns / c->baseline_ns : 0.0);
+	print_table(f, c);
+	if (c->bootstrap)
+		fprintf(f, "  intervals: %d block-bootstrap resamples of the %d %s\n",
+			c->bootstrap, c->blocks, c->mode == CORR_CONTROLLED ?
+			"rounds of the shuffled schedule" : "spans of the run's time");
+	if (c->axis == CORR_AXIS_DISPLACED) {
+		print_grid_falls(f, c);
+		return;
+	}
+	fprintf(f, "  observed hot time, where the cost falls under %.0f %% of its %s maximum: "
+		"%s\n", 100 * c->cold_fraction, fmt_ns(a, sizeof(a), c->max_cost_ns),
+		fmt_fall(b, sizeof(b), &(struct corr_fall){ .state = c->hot_state,
+			 .at = c->hot_ns, .lo = c->hot_lo_ns, .hi = c->hot_hi_ns },
+			 CORR_AXIS_AGE));
+}
+
+/* The band's share of this run's own migrations (natural runs). */
+static void print_run_share(FILE *f, const struct verdict *v)
+{
+	if (v->has_run_share && v->run_migrations)
+		fprintf(f, "; %.0f %% of this run's %llu migrations were of tasks that age",
+			100.0 * (double)v->band_migrations / (double)v->run_migrations,
+			(unsigned long long)v->run_migrations);
+}
+
+/* The age axis: the kernel's value against the observed hot time. */
+static void print_by_age(FILE *f, const struct run *r, const struct verdict *v)
+{
+	const struct corr_result *c = &r->corr;
+	char a[32], b[32], d[32], e[32], g[160];
+
+	fprintf(f, "  observed hot time:   %s\n",
+		fmt_fall(g, sizeof(g), &(struct corr_fall){ .state = c->hot_state, .at = c->hot_ns,
+			 .lo = c->hot_lo_ns, .hi = c->hot_hi_ns }, CORR_AXIS_AGE));
+	switch (v->kind) {
+	case VERDICT_TOO_LOW:
+	case VERDICT_TOO_HIGH:
+		fprintf(f, "  => the kernel's %s is %s by %s\n", fmt_ns(a, sizeof(a), v->kernel_ns),
+			verdict_names[v->kind], fmt_factor(g, sizeof(g), v->factor, v->factor_lo,
+							   v->factor_hi, v->factor_is_bound));
+		break;
+	case VERDICT_ABOUT_RIGHT:
+		fprintf(f, "  => the kernel's %s is about right: the observed hot time's 95 %% "
+			"interval, %s, contains it\n", fmt_ns(a, sizeof(a), v->kernel_ns),
+			fmt_interval(g, sizeof(g), v->hot_lo_ns, v->hot_hi_ns, CORR_AXIS_AGE));
+		return;
+	default:
+		if (c->hot_state == CORR_HOT_NO_DATA)
+			fprintf(f, "  => undetermined: no age had units after both a migration and "
+				"a same-CPU wake\n");
+		else if (!(v->hot_lo_ns > 0) || !isfinite(v->hot_hi_ns))
+			fprintf(f, "  => undetermined: the observed hot time's 95 %% interval, %s, "
+				"reaches the edge of the ages measured; the kernel's %s is off by %s "
+				"(--ages wider, or more samples, would bound it)\n",
+				fmt_interval(g, sizeof(g), v->hot_lo_ns, v->hot_hi_ns, CORR_AXIS_AGE),
+				fmt_ns(a, sizeof(a), v->kernel_ns),
+				fmt_factor(b, sizeof(b), v->factor, v->factor_lo, v->factor_hi,
+					   true));
+		else
+			fprintf(f, "  => undetermined: the observed hot time's 95 %% interval, %s, "
+				"contains the kernel's %s and spans more than a factor %.0f\n",
+				fmt_interval(g, sizeof(g), v->hot_lo_ns, v->hot_hi_ns, CORR_AXIS_AGE),
+				fmt_ns(a, sizeof(a), v->kernel_ns), 4.0);
+		return;
+	}
+	if (v->kind == VERDICT_TOO_LOW && isfinite(v->band_cost_ns))
+		fprintf(f, "     at ages %s-%s a migration costs %s (%.0f %% of a %s unit; the fit "
+			"at the ages of the run's own moves there); task_hot() calls tasks of those "
+			"ages cold", fmt_ns(a, sizeof(a), v->band_lo_ns),
+			fmt_ns(b, sizeof(b), v->band_hi_ns), fmt_ns(d, sizeof(d), v->band_cost_ns),
+			100.0 * v->band_cost_share, fmt_ns(e, sizeof(e), v->unit_ns));
+	else if (v->kind == VERDICT_TOO_HIGH && isfinite(v->band_cost_ns))
+		fprintf(f, "     from %s to %s a migration costs at most %s (under %.0f %% of the "
+			"%s maximum, %.0f %% of a %s unit); task_hot() still calls these tasks hot "
+			"and the balancer leaves them waiting", fmt_ns(a, sizeof(a), v->band_lo_ns),
+			fmt_ns(b, sizeof(b), v->band_hi_ns), fmt_ns(d, sizeof(d), v->band_cost_ns),
+			100 * v->cold_fraction, fmt_ns(e, sizeof(e), v->max_cost_ns),
+			100.0 * v->band_cost_share, fmt_ns(g, sizeof(g), v->unit_ns));
+	else
+		fprintf(f, "     no age measured lies in the band %s-%s (--ages), so what a "
+			"migration costs there is not known", fmt_ns(a, sizeof(a), v->band_lo_ns),
+			fmt_ns(b, sizeof(b), v->band_hi_ns));
+	print_run_share(f, v);
+	fprintf(f, "\n");
+	if (isfinite(c->cost_frac_slice))
+		fprintf(f, "     refill cost per migration: %.1f %% of the run slice that followed "
+			"(median); %s lost to migrations over %zu migrated units\n",
+			100.0 * c->cost_frac_slice, fmt_ns(a, sizeof(a), c->lost_ns),
+			c->n_mig_events);
+}
+
+/* The displaced axis: the rate at which the kernel's value is right, then each rate's. */
+static void print_by_rate(FILE *f, const struct verdict *v)
+{
+	char a[32], b[32], d[32], g[160];
+
+	fprintf(f, "  D*:                  %10s  (%s)\n", fmt_axis(a, sizeof(a), v->dstar_bytes,
+		CORR_AXIS_DISPLACED), fmt_interval(g, sizeof(g), v->dstar_lo_bytes,
+		v->dstar_hi_bytes, CORR_AXIS_DISPLACED));
+	if (v->kind == VERDICT_BY_RATE)
+		fprintf(f, "  => the kernel's %s fits when the tasks sharing a CPU displace %s of "
+			"its cache (95 %% interval %s to %s: D* / %s); it is too low for slower "
+			"co-runners and too high for faster ones\n",
+			fmt_ns(a, sizeof(a), v->kernel_ns), fmt_rate(b, sizeof(b), v->fit_rate_mbps),
+			fmt_rate(d, sizeof(d), v->fit_rate_lo_mbps),
+			fmt_rate(g, sizeof(g), v->fit_rate_hi_mbps), fmt_ns(a, sizeof(a),
+									v->kernel_ns));
+	else if (v->dstar_lo_bytes > 0)
+		fprintf(f, "  => undetermined: D*'s interval reaches the largest displacement "
+			"measured; the kernel's %s fits only co-runners displacing at least %s "
+			"(--polluter-size larger, or more samples, would bound it)\n",
+			fmt_ns(a, sizeof(a), v->kernel_ns), fmt_rate(b, sizeof(b),
+								   v->fit_rate_lo_mbps));
+	else if (isfinite(v->dstar_hi_bytes))
+		fprintf(f, "  => undetermined: D*'s interval reaches the smallest displacement "
+			"measured; the kernel's %s fits only co-runners displacing at most %s "
+			"(slower --rates, or more samples, would bound it)\n",
+			fmt_ns(a, sizeof(a), v->kernel_ns), fmt_rate(b, sizeof(b),
+								   v->fit_rate_hi_mbps));
+	else
+		fprintf(f, "  => undetermined: D*'s interval reaches the edges on both sides (more "
+			"ages, rates or samples would bound it)\n");
+	fprintf(f, "     at the rates measured here (hot time = D* / the achieved rate):\n");
+	for (int k = 0; k < v->nrates; k++) {
+		const struct verdict_rate *vr = &v->rates[k];
+
+		fmt_rate(a, sizeof(a), vr->achieved_mbps);
+		if (!(vr->rate_mbps > 0))
+			strcat(a, " (max)");
+		fprintf(f, "       %-18s hot time %s (%s): ", a, fmt_ns(b, sizeof(b), vr->hot_ns),
+			fmt_interval(g, sizeof(g), vr->hot_lo_ns, vr->hot_hi_ns, CORR_AXIS_AGE));
+		if (vr->kind == VERDICT_TOO_LOW || vr->kind == VERDICT_TOO_HIGH)
+			fprintf(f, "%s by %s\n", verdict_names[vr->kind],
+				fmt_factor(g, sizeof(g), vr->factor, vr->factor_lo, vr->factor_hi,
+					   false));
+		else
+			fprintf(f, "%s\n", verdict_names[vr->kind]);
+	}
+	fprintf(f, "     the experiment measures what a pull would cost at each displacement; "
+		"its moves are affinity changes of a sleeping task, not the balancer's decisions\n");
+}
+
+void render_text_verdict(FILE *f, const struct run *r)
+{
+	const struct verdict *v = &r->verdict;
+	char a[32], src[700];
+
+	if (v->kind == VERDICT_NONE) {
+		fprintf(f, "\nverdict: none: the controlled experiment was interrupted (%s) before "
+			"it finished its schedule; the table above is partial, and no verdict is "
+			"given from an incomplete experiment\n", r->meta.end_reason);
+		return;
+	}
+	fprintf(f, "\nverdict\n");
+	if (v->has_calib)
+		fprintf(f, "  calibrated hot time: %10s  (%s)\n", fmt_ns(a, sizeof(a), v->calib_ns),
+			render_calib_source(src, sizeof(src), r));
+	else
+		fprintf(f, "  calibrated hot time: %10s  (not calibrated: give --calibration "
+			"FILE)\n", "-");
+	fprintf(f, "  kernel's value:      %10s  (%s)\n", fmt_ns(a, sizeof(a), v->kernel_ns),
+		r->meta.hot_source);
+	if (r->corr.axis == CORR_AXIS_DISPLACED)
+		print_by_rate(f, v);
+	else
+		print_by_age(f, r, v);
+	if (isfinite(v->calib_over_observed))
+		fprintf(f, "     the calibrated value is %.2fx the observed hot time\n",
+			v->calib_over_observed);
+	if (r->meta.unit_probe_ns >= 0)
+		fprintf(f, "     units are inflated by ~%s by probing; the migration cost is a "
+			"difference of two probed arms, so it cancels there but its noise does not\n",
+			fmt_ns(a, sizeof(a), r->meta.unit_probe_ns));
+	fprintf(f, "     (task_hot() judges only load-balancer pulls; wakeup placement never "
+		"asks it.  The same value floors the balancer's idle-cost estimate, "
+		"rq->max_idle_balance_cost, which caps avg_idle, and gates the nohz newly-idle "
+		"kick; newly-idle balancing itself is gated by sd->max_newidle_lb_cost since "
+		"5.16)\n");
+}

@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * reanalyze FILE: reads a run file, analyzes it again with this build's judge, and prints
+ * its text as `migtrace report` would.  For developing the analysis on saved runs, and for
+ * the tests that check an analysis on a doctored run file (Makefile: .output/tests/reanalyze).
+ */
+#include <stdio.h>
+
+#include "analyze.h"
+#include "render_text.h"
+#include "run_file.h"
+
+int main(int argc, char **argv)
+{
+	struct run *r = NULL;
+	char err[512];
+	int rc = 1;
+
+	if (argc != 2) {
+		fprintf(stderr, "usage: reanalyze RUN.json\n");
+		return 2;
+	}
+	if (run_file_read(argv[1], &r, err, sizeof(err))) {
+		fprintf(stderr, "reanalyze: %s\n", err);
+		return 2;
+	}
+	if (run_analyze(r))
+		fprintf(stderr, "reanalyze: out of memory\n");
+	else
+		rc = 0;
+	render_text(stdout, r);
+	run_free(r);
+	return rc;
+}
