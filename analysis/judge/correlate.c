@@ -39,6 +39,12 @@
 /* A cell displaced this share of the polluter's buffer or more is at full displacement. */
 #define CORR_CAPPED 0.95
 /*
+ * The residual cost at full displacement is what the other curves fall toward only while it
+ * is a residual: at more than this share of a curve's maximum, the polluter has not reached
+ * what the migration refills, and the curve is read against 0 (docs/design.md, "Residual").
+ */
+#define CORR_RESIDUAL_SHARE 0.25
+/*
  * A migration refilling this many times dearer per line than a displaced stay refills from
  * beyond the cache the stay refilled from.  Even a pair sharing that cache pays more than the
  * stay, as its lines are dirty in the other CPU's private cache (a cache-to-cache transfer):
@@ -110,6 +116,8 @@ struct corr_work {
 	int ncurves;
 	struct corr_fall by_age;	/* the pooled curve's fall on the age axis */
 	int capped;			/* the curve at full displacement; -1: none */
+	bool use_floor;			/* the point estimates have a residual: every resample
+					 * falls toward its own */
 };
 
 static uint64_t rnd(uint64_t *s)
@@ -571,7 +579,7 @@ static void lay_out_curves(struct corr_work *w)
  */
 static enum corr_hot_state curve_fall(const struct curve *cv, const double *cost, double frac,
 				      double floor, double *at, double *fmax, double *fmin,
-				      double *fit)
+				      double *fit, double bracket[2])
 {
 	double x[CORR_MAX_CELLS], y[CORR_MAX_CELLS], wt[CORR_MAX_CELLS], f[CORR_MAX_CELLS];
 	int n = 0, k = 0;
@@ -593,6 +601,14 @@ static enum corr_hot_state curve_fall(const struct curve *cv, const double *cost
 	*fmax = f[0];
 	*fmin = f[n - 1];
 	st = decay_crossing(x, f, n, frac, cv->over_floor ? floor : 0, at);
+	if (bracket && st == CORR_HOT_FOUND) {
+		/* the fit is known at the cells only: the fall lies between two of them */
+		for (k = 0; k + 1 < n && !(x[k + 1] >= *at); k++)
+			;
+		bracket[0] = x[k];
+		bracket[1] = x[k + 1 < n ? k + 1 : k];
+		k = 0;
+	}
 	if (fit)
 		for (int i = 0; i < cv->n; i++)
 			fit[i] = isfinite(cost[cv->cell[i]]) ? f[k++] : NAN;
@@ -629,33 +645,58 @@ static double resampled_arm(struct corr_work *w, int c, int arm, int *err)
 }
 
 /*
+ * The residual cost the curves fall toward, on a vector of cell costs: the fit at full
+ * displacement at its shortest age (>= 0).  Only when the point estimates' residual is one
+ * (at most CORR_RESIDUAL_SHARE of the pooled curve's maximum: decided once, so that the
+ * resamples do not flip between two definitions); else 0, and the curves are read against 0.
+ */
+static double residual(struct corr_work *w, const double *cost)
+{
+	double at, cap_max, cap_min;
+
+	if (w->capped < 0 || !w->use_floor)
+		return 0;
+	curve_fall(&w->curve[w->capped], cost, 0.5, 0, &at, &cap_max, &cap_min, NULL, NULL);
+	return isfinite(cap_max) && cap_max > 0 ? cap_max : 0;
+}
+
+/* Whether the point estimates' cost at full displacement is a residual (residual()). */
+static void decide_floor(struct corr_work *w)
+{
+	double cost[CORR_MAX_CELLS], at, cap_max, cap_min, max, min;
+
+	w->use_floor = false;
+	if (w->capped < 0)
+		return;
+	for (int c = 0; c < w->r->ncells; c++)
+		cost[c] = w->r->cells[c].cost_ns;
+	curve_fall(&w->curve[w->capped], cost, 0.5, 0, &at, &cap_max, &cap_min, NULL, NULL);
+	curve_fall(&w->curve[0], cost, 0.5, 0, &at, &max, &min, NULL, NULL);
+	w->use_floor = cap_max > 0 && cap_max <= CORR_RESIDUAL_SHARE * max;
+}
+
+/*
  * Every curve's fall on one resample's costs, into its b-th place: the curve at full
  * displacement first, since its cost at the shortest age is the residual the others fall
  * toward.  A fall beyond the measured range is placed one step out of it.
  */
 static void eval_curves(struct corr_work *w, const double *cost, int b)
 {
-	double floor = 0;
+	double floor = residual(w, cost);
 
-	for (int pass = 0; pass < 2; pass++) {
-		for (int k = 0; k < w->ncurves; k++) {
-			struct curve *cv = &w->curve[k];
-			double at = NAN, fmax, fmin;
-			enum corr_hot_state st;
+	for (int k = 0; k < w->ncurves; k++) {
+		struct curve *cv = &w->curve[k];
+		double at = NAN, fmax, fmin;
+		enum corr_hot_state st;
 
-			if ((k == w->capped) != (pass == 0))
-				continue;
-			st = curve_fall(cv, cost, w->r->cold_fraction, floor, &at, &fmax, &fmin,
-					NULL);
-			if (st == CORR_HOT_ABOVE)
-				at = cv->x[cv->n - 1] * 2;
-			else if (st == CORR_HOT_NO_COST)
-				at = cv->x[0] / 2;
-			cv->boot_at[b] = at;
-			cv->boot_max[b] = fmax;
-			if (k == w->capped)
-				floor = isfinite(fmax) ? fmax : 0;
-		}
+		st = curve_fall(cv, cost, w->r->cold_fraction, floor, &at, &fmax, &fmin, NULL,
+				NULL);
+		if (st == CORR_HOT_ABOVE)
+			at = cv->x[cv->n - 1] * 2;
+		else if (st == CORR_HOT_NO_COST)
+			at = cv->x[0] / 2;
+		cv->boot_at[b] = at;
+		cv->boot_max[b] = fmax;
 	}
 }
 
@@ -732,12 +773,12 @@ static void percentile_interval(double *v, int n, double *tmp, double *lo, doubl
 static void read_fall(struct corr_work *w, struct curve *cv, double *fit)
 {
 	struct corr_fall *f = cv->out;
-	double cost[CORR_MAX_CELLS], max_lo, max_hi;
+	double cost[CORR_MAX_CELLS], max_lo, max_hi, bracket[2] = { NAN, NAN };
 
 	for (int c = 0; c < w->r->ncells; c++)
 		cost[c] = w->r->cells[c].cost_ns;
 	f->state = curve_fall(cv, cost, w->r->cold_fraction, w->r->floor_ns, &f->at,
-			      &f->max_cost_ns, &f->min_cost_ns, fit);
+			      &f->max_cost_ns, &f->min_cost_ns, fit, bracket);
 	if (f->state == CORR_HOT_NO_DATA) {
 		f->at = f->lo = f->hi = NAN;
 		return;
@@ -752,9 +793,10 @@ static void read_fall(struct corr_work *w, struct curve *cv, double *fit)
 	f->lo = fmin(f->lo, cv->x[cv->n - 1]);
 	f->hi = fmax(f->hi, cv->x[0]);
 	if (f->state == CORR_HOT_FOUND) {
-		/* the interval is about the estimate: it always contains it */
-		f->lo = fmin(f->lo, f->at);
-		f->hi = fmax(f->hi, f->at);
+		/* the interval is about the estimate, which is known to lie between the two cells
+		 * around it: it always contains them */
+		f->lo = fmin(f->lo, bracket[0]);
+		f->hi = fmax(f->hi, bracket[1]);
 	}
 	if (f->state == CORR_HOT_NO_COST || !(f->lo >= cv->x[0]))
 		f->lo = 0;
@@ -800,15 +842,14 @@ static void read_falls(struct corr_work *w)
 	const struct corr_fall *pooled = &w->by_age;
 	double fit[CORR_MAX_CELLS], lo = 0, hi = INFINITY;
 
-	/* the residual cost first: the cost at full displacement, at its shortest age */
-	r->floor_ns = 0;
-	if (w->capped >= 0) {
-		read_fall(w, &w->curve[w->capped], NULL);
-		r->floor_ns = fmax(r->capped.max_cost_ns, 0);
-	}
+	double cost[CORR_MAX_CELLS];
+
+	/* the residual cost first: what the others fall toward */
+	for (int c = 0; c < r->ncells; c++)
+		cost[c] = r->cells[c].cost_ns;
+	r->floor_ns = residual(w, cost);
 	for (int k = 0; k < w->ncurves; k++)
-		if (k != w->capped)
-			read_fall(w, &w->curve[k], k ? NULL : fit);
+		read_fall(w, &w->curve[k], k ? NULL : fit);
 	for (int i = 0; i < w->curve[0].n; i++)
 		r->cells[w->curve[0].cell[i]].fit_cost_ns = fit[i];
 	r->max_cost_ns = w->curve[0].out->max_cost_ns;
@@ -866,7 +907,8 @@ static void run_cost(struct corr_work *w)
 int correlate_units(const struct mt_unit *units, size_t n, const struct corr_opts *o,
 		    struct corr_result *r)
 {
-	struct corr_work w = { .o = o, .r = r, .B = o->bootstrap > 0 ? o->bootstrap : 1 };
+	struct corr_work w = { .o = o, .r = r, .B = o->bootstrap > 0 ? o->bootstrap : 1,
+			       .capped = -1 };
 	int err = 0;
 
 	memset(r, 0, sizeof(*r));
@@ -900,6 +942,7 @@ int correlate_units(const struct mt_unit *units, size_t n, const struct corr_opt
 	index_samples(&w);
 	r->blocks = w.nblocks;
 	lay_out_curves(&w);
+	decide_floor(&w);
 	err = bootstrap(&w);
 	if (err)
 		goto cleanup;

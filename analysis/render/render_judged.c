@@ -159,12 +159,17 @@ static void print_grid_falls(FILE *f, const struct corr_result *c)
 {
 	char a[32], b[32], d[200], e[200];
 
-	if (c->capped_cells)
+	if (c->floor_ns > 0)
 		fprintf(f, "  residual cost: %s at full displacement, at the shortest ages (what no "
 			"displacement removes)\n", fmt_ns(a, sizeof(a), c->floor_ns));
+	else if (c->capped_cells && c->capped.max_cost_ns > 0)
+		fprintf(f, "  at full displacement the cost is still %s, %.0f %% of its maximum: the "
+			"polluter does not reach what a migration refills, and the fall is read "
+			"against 0\n", fmt_ns(a, sizeof(a), c->capped.max_cost_ns),
+			100 * c->capped.max_cost_ns / c->max_cost_ns);
 	fprintf(f, "  D*, where the cost has fallen %.0f %% of the way from its %s maximum to "
-		"the residual (all rates pooled): %s\n", 100 * (1 - c->cold_fraction),
-		fmt_ns(a, sizeof(a), c->max_cost_ns),
+		"%s (all rates pooled): %s\n", 100 * (1 - c->cold_fraction),
+		fmt_ns(a, sizeof(a), c->max_cost_ns), c->floor_ns > 0 ? "the residual" : "0",
 		fmt_fall(d, sizeof(d), &c->dstar, CORR_AXIS_DISPLACED));
 	fprintf(f, "  the polluter's buffer is %s: no trial displaced more\n",
 		fmt_axis(a, sizeof(a), c->footprint_bytes, CORR_AXIS_DISPLACED));

@@ -58,7 +58,7 @@ bad_input report_truncated "truncated.json: line [0-9]+, column [0-9]+: .*trunca
 	-o "$MT_TMP/out.txt" "$MT_TMP/truncated.json"
 bad_input report_corrupt "corrupt.json: line 3, column [0-9]+: .*expected ',' or '\}'" \
 	-o "$MT_TMP/out.txt" "$MT_TMP/corrupt.json"
-bad_input report_old_schema "old.json: .*schema migtrace.run/1: this migtrace reads migtrace.run/2 only" \
+bad_input report_old_schema "old.json: .*schema migtrace.run/1: this migtrace reads migtrace.run/2 and migtrace.run/3 only" \
 	"$MT_TMP/old.json"
 bad_input report_other_schema "calib.json: .*schema migtrace.calibrate/1: not a run file" \
 	"$MT_TMP/calib.json"
@@ -130,7 +130,7 @@ check report_validate_verdict grep -qE '^  => the kernel.s .* is (too low|about 
 
 # 5. -o -: the run file on stdout, alone (the workload's output goes to stderr with the text)
 "$MT" run -o - -- sh -c 'echo from-the-workload' >"$MT_TMP/dash.json" 2>"$MT_TMP/dash.err"
-check output_dash_is_json json "$MT_TMP/dash.json" "d['schema'] == 'migtrace.run/2' and d['meta']['exit_status'] == 0"
+check output_dash_is_json json "$MT_TMP/dash.json" "d['schema'] == 'migtrace.run/3' and d['meta']['exit_status'] == 0"
 check output_dash_text_on_stderr bash -c 'grep -q "^Tracing migrations of sh -c" "$1" && grep -q "^from-the-workload$" "$1"' \
 	_ "$MT_TMP/dash.err"
 check output_dash_report_same bash -c '"$1" report "$2" | cmp - <(grep -v "^from-the-workload$" "$3")' \

@@ -86,11 +86,13 @@ static void controlled_stream(struct stream *s, cost_fn cost)
 			u = push(s, 42, (uint64_t)((105 + cost(ages_us[a])) * US) + jitter(k++),
 				 CW_TAG_MIGRATED);
 			u->nominal_age_ns = ages_us[a] * US;
+			u->round = (uint32_t)rep;
 			u->migs_before = 1;
 			u->switches_before = 2;
 			u->mig_age_ns = ages_us[a] * US + 3 * US;
 			u = push(s, 42, 105 * US + jitter(k++), CW_TAG_STAYED);
 			u->nominal_age_ns = ages_us[a] * US;
+			u->round = (uint32_t)rep;
 			u->switches_before = 1;
 			u->last_off_ns = ages_us[a] * US + 2 * US;
 			push(s, 42, 100 * US + jitter(k++), CW_TAG_BASELINE);
@@ -129,7 +131,8 @@ static void known_hot_time_and_verdicts(void **state)
 	assert_int_equal(r.hot_state, CORR_HOT_FOUND);
 	assert_true(fabs(r.hot_ns - expect) / expect < 0.02);
 	assert_true(r.hot_lo_ns <= r.hot_ns && r.hot_ns <= r.hot_hi_ns);
-	assert_true(r.hot_hi_ns / r.hot_lo_ns < 1.2);	/* little noise: a tight interval */
+	/* little noise: the interval is the two ages the fall lies between */
+	assert_true(r.hot_lo_ns == 1000 * US && r.hot_hi_ns == 2000 * US);
 
 	vin.kernel_ns = 500 * US;
 	verdict_decide(&vin, &v);
@@ -167,9 +170,11 @@ static void no_cost_and_above_range(void **state)
 	run_controlled(&s, &r);
 	assert_int_equal(r.hot_state, CORR_HOT_NO_COST);
 	verdict_decide(&vin, &v);
-	assert_int_equal(v.kind, VERDICT_TOO_HIGH);
+	/* the interval reaches the smallest age: a bound, not a verdict */
+	assert_int_equal(v.kind, VERDICT_UNDETERMINED);
 	assert_true(v.factor_is_bound);
 	assert_true(fabs(v.factor - 10.0) < 0.01);	/* 500 µs / the smallest age, 50 µs */
+	assert_true(v.hot_lo_ns == 0);
 	free(s.u);
 
 	memset(&s, 0, sizeof(s));
@@ -177,7 +182,7 @@ static void no_cost_and_above_range(void **state)
 	run_controlled(&s, &r);
 	assert_int_equal(r.hot_state, CORR_HOT_ABOVE);
 	verdict_decide(&vin, &v);
-	assert_int_equal(v.kind, VERDICT_TOO_LOW);
+	assert_int_equal(v.kind, VERDICT_UNDETERMINED);
 	assert_true(v.factor_is_bound);
 	assert_true(fabs(v.factor - 10.0) < 0.01);	/* at least 5 ms / 500 µs */
 	assert_true(isinf(v.hot_hi_ns) && v.hot_lo_ns == 5000 * US);
@@ -285,20 +290,145 @@ static void natural_buckets(void **state)
 	free(s.u);
 }
 
-static void hot_time_rule(void **state)
+/*
+ * A controlled grid with a polluter: rates x ages, the polluter displacing rate x age bytes
+ * (capped at its 4 MiB buffer), and a migration cost that depends on the displaced bytes only:
+ * a logistic fall to half at d50 bytes, or a flat cost.
+ */
+static const double grid_rates_mbps[] = { 200, 1000, 5000 };
+#define NRATES (sizeof(grid_rates_mbps) / sizeof(grid_rates_mbps[0]))
+#define FOOTPRINT (4.0 * 1024 * 1024)
+
+static double grid_cost_us(double d, double d50)
 {
-	const double age[] = { 1, 2, 4, 8 }, cost[] = { 100, 100, 50, 5 };
-	const bool all[] = { true, true, true, true }, noisy[] = { true, false, false, false };
-	double hot;
+	return d50 > 0 ? 60 / (1 + pow(d / d50, 3)) : 40;
+}
+
+static void grid_stream(struct stream *s, double d50)
+{
+	size_t k = 0;
+
+	for (int i = 0; i < 40; i++)
+		push(s, 42, 100 * US + jitter(k++), CW_TAG_BASELINE);
+	for (int rep = 0; rep < 30; rep++) {
+		for (size_t rt = 0; rt < NRATES; rt++) {
+			for (size_t a = 0; a < NAGES; a++) {
+				double streamed = grid_rates_mbps[rt] * (double)ages_us[a];
+				double d = fmin(streamed, FOOTPRINT);
+				struct mt_unit *u;
+
+				for (int arm = 0; arm < 2; arm++) {
+					u = push(s, 42, (uint64_t)((105 + (arm ? grid_cost_us(d, d50) :
+						 0)) * US) + jitter(k++),
+						 arm ? CW_TAG_MIGRATED : CW_TAG_STAYED);
+					u->nominal_age_ns = ages_us[a] * US;
+					u->round = (uint32_t)rep;
+					u->rate_mbps = (uint32_t)grid_rates_mbps[rt];
+					u->streamed_bytes = (uint64_t)streamed;
+					u->switches_before = 1;
+					u->last_off_ns = ages_us[a] * US;
+					if (arm) {
+						u->migs_before = 1;
+						u->mig_age_ns = ages_us[a] * US;
+					}
+				}
+				push(s, 42, 100 * US + jitter(k++), CW_TAG_BASELINE);
+			}
+		}
+	}
+}
+
+static void run_grid(struct stream *s, struct corr_result *r)
+{
+	struct corr_opts o;
+
+	corr_default_opts(&o, CORR_CONTROLLED);
+	o.footprint_bytes = FOOTPRINT;
+	o.ws_bytes = 256 * 1024;
+	assert_int_equal(correlate_units(s->u, s->n, &o, r), 0);
+}
+
+/* D* recovered from every rate alike; the hot time by age moves with the rate, D* not. */
+static void grid_recovers_dstar(void **state)
+{
+	double d50 = 512 * 1024, truth = d50 * cbrt(9.0);	/* 60 / (1 + 9) = 10 % */
+	struct stream s = { 0 };
+	struct corr_result r;
+	struct verdict_in vin = { .corr = &r, .kernel_ns = 500 * US };
+	struct verdict v;
 
 	(void)state;
-	/* 50 at age 4 -> 5 at age 8: crosses 10 at (50-10)/(50-5) of the octave. */
-	assert_int_equal(corr_hot_time(age, cost, all, 4, 0.1, &hot), CORR_HOT_FOUND);
-	assert_true(fabs(hot - 4 * pow(2, 40.0 / 45)) < 1e-9);
-	/* Only the first cell is significant: the others neither set nor extend it. */
-	assert_int_equal(corr_hot_time(age, cost, noisy, 4, 0.1, &hot), CORR_HOT_FOUND);
-	assert_true(hot >= 1 && hot <= 2);
-	assert_int_equal(corr_hot_time(age, cost, NULL, 0, 0.1, &hot), CORR_HOT_NO_DATA);
+	grid_stream(&s, d50);
+	run_grid(&s, &r);
+	assert_int_equal(r.axis, CORR_AXIS_DISPLACED);
+	assert_int_equal(r.ncells, (int)(NRATES * NAGES));
+	assert_int_equal(r.nrates, (int)NRATES);
+	assert_int_equal(r.blocks, 30);
+	assert_int_equal(r.bootstrap, CORR_BOOTSTRAP);
+	assert_int_equal(r.dstar.state, CORR_HOT_FOUND);
+	/* the grid is coarse (1-2-5 ages): the fit's fall within 35 % of the curve's */
+	assert_true(fabs(r.dstar.at - truth) / truth < 0.35);
+	assert_true(r.dstar.lo <= r.dstar.at && r.dstar.at <= r.dstar.hi);
+	for (size_t k = 0; k < NRATES; k++) {
+		assert_true(fabs(r.rates[k].achieved_mbps - grid_rates_mbps[k]) < 1);
+		if (r.rates[k].dstar.state == CORR_HOT_FOUND)
+			assert_true(fabs(r.rates[k].dstar.at - truth) / truth < 0.5);
+	}
+	assert_true(r.rates_found >= 2 && r.rates_agree);
+	/* the old-style hot time by age moves with the rate: 1 GB/s against 5 GB/s (200 MB/s
+	 * displaces at most 1 MB by 5 ms, too little for its cost to fall) */
+	assert_int_equal(r.rates[0].hot.state, CORR_HOT_ABOVE);
+	assert_int_equal(r.rates[1].hot.state, CORR_HOT_FOUND);
+	assert_int_equal(r.rates[2].hot.state, CORR_HOT_FOUND);
+	assert_true(r.rates[1].hot.at / r.rates[2].hot.at > 3);
+	verdict_decide(&vin, &v);
+	assert_int_equal(v.kind, VERDICT_BY_RATE);
+	/* D* / K: bytes per ns, x 1e3 in MB/s */
+	assert_true(fabs(v.fit_rate_mbps - r.dstar.at / (500 * US) * 1e3) < 1e-6);
+	assert_true(v.fit_rate_lo_mbps <= v.fit_rate_mbps && v.fit_rate_mbps <= v.fit_rate_hi_mbps);
+	assert_int_equal(v.nrates, (int)NRATES);
+	assert_int_equal(v.rates[0].kind, VERDICT_TOO_LOW);	/* 200 MB/s: hot time ~6 ms */
+	assert_int_equal(v.rates[2].kind, VERDICT_TOO_HIGH);	/* 5 GB/s: ~230 µs */
+	free(s.u);
+}
+
+/* A cost that never falls over the displacements measured: no D*, no verdict. */
+static void flat_grid_is_undetermined(void **state)
+{
+	struct stream s = { 0 };
+	struct corr_result r;
+	struct verdict_in vin = { .corr = &r, .kernel_ns = 500 * US };
+	struct verdict v;
+
+	(void)state;
+	grid_stream(&s, 0);
+	run_grid(&s, &r);
+	assert_int_equal(r.dstar.state, CORR_HOT_ABOVE);
+	assert_true(isinf(r.dstar.hi));
+	verdict_decide(&vin, &v);
+	assert_int_equal(v.kind, VERDICT_UNDETERMINED);
+	assert_true(v.fit_rate_lo_mbps > 0 && !isfinite(v.fit_rate_hi_mbps));
+	free(s.u);
+}
+
+/* The bootstrap resamples rounds: the same data, the same intervals; one round, none. */
+static void bootstrap_by_round(void **state)
+{
+	struct stream s = { 0 };
+	struct corr_result a, b;
+
+	(void)state;
+	grid_stream(&s, 512 * 1024);
+	run_grid(&s, &a);
+	run_grid(&s, &b);
+	assert_true(a.dstar.lo == b.dstar.lo && a.dstar.hi == b.dstar.hi);
+	for (size_t i = 0; i < s.n; i++)
+		s.u[i].round = 0;
+	run_grid(&s, &b);
+	assert_int_equal(b.blocks, 1);
+	/* one block: every resample is the sample itself */
+	assert_true(b.cells[0].cost_lo_ns == b.cells[0].cost_hi_ns);
+	free(s.u);
 }
 
 int main(void)
@@ -309,7 +439,9 @@ int main(void)
 		cmocka_unit_test(order_does_not_matter),
 		cmocka_unit_test(join_edge_cases),
 		cmocka_unit_test(natural_buckets),
-		cmocka_unit_test(hot_time_rule),
+		cmocka_unit_test(grid_recovers_dstar),
+		cmocka_unit_test(flat_grid_is_undetermined),
+		cmocka_unit_test(bootstrap_by_round),
 	};
 
 	return cmocka_run_group_tests_name("correlate", tests, NULL, NULL);

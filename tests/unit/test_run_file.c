@@ -367,8 +367,8 @@ static void refuses_bad_files(void **state)
 	static const struct {
 		const char *from, *to, *says;
 	} bad[] = {
-		{ "migtrace.run/2", "migtrace.run/1", "reads migtrace.run/2 only" },
-		{ "migtrace.run/2", "migtrace.calibrate/1", "not a run file" },
+		{ "migtrace.run/3", "migtrace.run/1", "reads migtrace.run/2 and migtrace.run/3 only" },
+		{ "migtrace.run/3", "migtrace.calibrate/1", "not a run file" },
 		{ "{\n\"schema\"", "{\n\"other\":1,\"schema\"", "first member is not \"schema\"" },
 		{ "\"records_read\":2", "\"records_read\":3", "the file holds 2 and 1" },
 		{ "\"nr_cpus\":4", "\"nr_cpus\":0", "meta.nr_cpus" },
