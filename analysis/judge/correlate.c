@@ -44,13 +44,6 @@
  * what the migration refills, and the curve is read against 0 (docs/design.md, "Residual").
  */
 #define CORR_RESIDUAL_SHARE 0.25
-/*
- * A migration refilling this many times dearer per line than a displaced stay refills from
- * beyond the cache the stay refilled from.  Even a pair sharing that cache pays more than the
- * stay, as its lines are dirty in the other CPU's private cache (a cache-to-cache transfer):
- * docs/design.md "Where the refill comes from".
- */
-#define CORR_BEYOND_RATIO 3.0
 
 void corr_default_opts(struct corr_opts *o, enum corr_mode mode)
 {
@@ -807,9 +800,12 @@ static void read_fall(struct corr_work *w, struct curve *cv, double *fit)
 }
 
 /*
- * Where the refill comes from: the cost at the fit's maximum per line of the working set,
- * against the stayed arm's penalty per line in the cells at full displacement, at their
- * shortest age (before time adds its own decay).
+ * Where the refill comes from (docs/design.md, "Where the refill comes from"): when the
+ * polluter's whole buffer removes all but a residual of the cost, what a migration loses is
+ * what the polluter evicts, a cache each CPU keeps to itself while the pair shares the next
+ * one; when most of the cost remains, the migration refills from beyond what the polluter
+ * reaches.  The costs per line of the working set are kept beside it: the fit's maximum,
+ * and a stay's penalty in the cells at full displacement at their shortest age.
  */
 static void regime(struct corr_work *w)
 {
@@ -829,10 +825,9 @@ static void regime(struct corr_work *w)
 			r->stay_line_ns = fmax(cl->pen_stay_ns, 0) / lines;
 		}
 	}
-	if (!isfinite(r->stay_line_ns))
+	if (w->capped < 0)
 		return;
-	r->regime = r->refill_line_ns > CORR_BEYOND_RATIO * r->stay_line_ns ?
-		    CORR_REGIME_BEYOND : CORR_REGIME_SHARED;
+	r->regime = w->use_floor ? CORR_REGIME_SHARED : CORR_REGIME_BEYOND;
 }
 
 /* Every curve's fall; the pooled fit goes into the cells; the rates' agreement. */

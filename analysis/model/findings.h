@@ -68,14 +68,14 @@ struct corr_fall {
 };
 
 /*
- * Where a migration's refill comes from, judged by its cost per line of the working set
- * beside a same-CPU wake's after the most displacement (whose own refill comes from the
- * nearest cache the polluter could not empty).
+ * Where a migration's refill comes from, judged by what the polluter's whole buffer leaves
+ * of the cost: a residual (it evicts what the migration loses, a cache each CPU keeps to
+ * itself), or most of it (the refill comes from beyond what it reaches).
  */
 enum corr_regime {
-	CORR_REGIME_UNKNOWN,	/* no displaced axis, or no working-set size */
-	CORR_REGIME_SHARED,	/* about as dear: the pair shares that cache (D* ~ the private one) */
-	CORR_REGIME_BEYOND,	/* far dearer: from beyond the cache a staying task keeps */
+	CORR_REGIME_UNKNOWN,	/* no displaced axis, or no cell at full displacement */
+	CORR_REGIME_SHARED,	/* a residual remains: D* is about the private cache */
+	CORR_REGIME_BEYOND,	/* most remains: the pair does not share the next cache */
 };
 
 /* One polluter rate of a controlled grid: its own curves. */

@@ -50,9 +50,11 @@ static char *fmt_fall(char *buf, int len, const struct corr_fall *f, enum corr_a
 			 fmt_interval(b, sizeof(b), f->lo, f->hi, axis));
 		break;
 	case CORR_HOT_ABOVE:
+		/* beyond the largest measured: open above (files of version 2 placed the end
+		 * one step out) */
 		snprintf(buf, len, "above %s, the largest measured (95 %% interval %s)",
 			 fmt_axis(a, sizeof(a), f->at, axis),
-			 fmt_interval(b, sizeof(b), f->lo, f->hi, axis));
+			 fmt_interval(b, sizeof(b), fmin(f->lo, f->at), INFINITY, axis));
 		break;
 	case CORR_HOT_NO_COST:
 		snprintf(buf, len, "below %s, the smallest measured: no cost above noise",
@@ -144,15 +146,15 @@ static void print_refill(FILE *f, const struct corr_result *c)
 	fprintf(f, "; a same-CPU wake at full displacement refilled %s a line\n",
 		fmt_ns(d, sizeof(d), c->stay_line_ns));
 	if (c->regime == CORR_REGIME_SHARED)
-		fprintf(f, "  about as dear: a migration refills from a cache the two CPUs share, "
-			"and D* is about the cache each keeps to itself\n");
+		fprintf(f, "  the polluter's buffer leaves only a residual: what a migration loses is "
+			"a cache each CPU keeps to itself, refilled from one the two share; D* is "
+			"about that private cache\n");
 	else
-		fprintf(f, "  a migration refills from beyond the cache a staying task keeps (the "
-			"CPUs do not share it, or the host placed the vCPUs apart): D* there is about "
-			"that cache, which a %s polluter %s\n",
-			fmt_axis(a, sizeof(a), c->footprint_bytes, CORR_AXIS_DISPLACED),
-			c->dstar.state == CORR_HOT_FOUND ? "reached" :
-			"cannot fill (--polluter-size larger than it measures it)");
+		fprintf(f, "  the polluter's buffer leaves most of the cost: a migration refills from "
+			"beyond what a %s polluter evicts (the CPUs do not share that cache, or the "
+			"host placed the vCPUs apart); --polluter-size larger than that cache "
+			"measures its D*\n",
+			fmt_axis(a, sizeof(a), c->footprint_bytes, CORR_AXIS_DISPLACED));
 }
 
 static void print_grid_falls(FILE *f, const struct corr_result *c)
@@ -291,9 +293,8 @@ static void print_by_age(FILE *f, const struct run *r, const struct verdict *v)
 		return;
 	}
 	if (v->kind == VERDICT_TOO_LOW && isfinite(v->band_cost_ns))
-		fprintf(f, "     at ages %s-%s a migration costs %s (%.0f %% of a %s unit; the fit "
-			"at the ages of the run's own moves there); task_hot() calls tasks of those "
-			"ages cold", fmt_ns(a, sizeof(a), v->band_lo_ns),
+		fprintf(f, "     at ages %s-%s a migration costs %s (%.0f %% of a %s unit); "
+			"task_hot() calls tasks of those ages cold", fmt_ns(a, sizeof(a), v->band_lo_ns),
 			fmt_ns(b, sizeof(b), v->band_hi_ns), fmt_ns(d, sizeof(d), v->band_cost_ns),
 			100.0 * v->band_cost_share, fmt_ns(e, sizeof(e), v->unit_ns));
 	else if (v->kind == VERDICT_TOO_HIGH && isfinite(v->band_cost_ns))

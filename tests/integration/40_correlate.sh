@@ -4,19 +4,39 @@
 
 need_bpf_pair correlate_tests || exit 0
 
-# 1. validate: calibrate + controlled experiment + verdict, small sample counts.
+# 1. validate: calibrate + controlled experiment over the default grid of 4 polluter rates +
+#    verdict by rate, small sample counts.
 out=$("$MT" validate --samples 8 --ages 50,200,1000,5000,20000 -o "$MT_TMP/v.json" 2>&1)
 rc=$?
 check validate_exit_0 test "$rc" = 0
-check validate_prints_verdict grep -qE '^  => the kernel.s .* is (too low|about right|too high)' <<<"$out"
-check validate_side_by_side bash -c 'grep -q "^  calibrated hot time:" <<<"$1" && grep -q "^  kernel.s value:" <<<"$1" && grep -q "^  observed hot time:" <<<"$1"' _ "$out"
+check validate_prints_verdict grep -qE '^  => (the kernel.s .* fits when|undetermined: D)' <<<"$out"
+check validate_side_by_side bash -c 'grep -q "^  calibrated hot time:" <<<"$1" && grep -q "^  kernel.s value:" <<<"$1" && grep -q "^  D\*:" <<<"$1"' _ "$out"
 check validate_json json "$MT_TMP/v.json" \
-	"d['verdict']['verdict'] in ('too low', 'about right', 'too high') and d['verdict']['calibrated_ns'] > 0 and len(d['correlation']['cells']) == 5 and d['correlation']['mode'] == 'controlled'"
+	"d['verdict']['verdict'] in ('by rate', 'undetermined') and d['verdict']['calibrated_ns'] > 0 and len(d['correlation']['cells']) == 5 * 4 and d['correlation']['mode'] == 'controlled' and d['correlation']['axis'] == 'displaced_bytes' and len(d['correlation']['rates']) == 4 and len(d['verdict']['rates']) == 4" \
+	"d['verdict'], d['correlation']['axis'], len(d['correlation']['cells'])"
+# every trial's displaced bytes are the polluter's own: no more than its rate allows over the
+# time away (+ one 16 KiB step of its pacing), and growing with the age at each rate
+check validate_displaced_bytes_measured python3 - "$MT_TMP/v.json" <<'PY'
+import json, sys, statistics
+d = json.load(open(sys.argv[1]))
+trials = [u for u in d["units"] if u["tag"] in (3, 4)]
+assert trials and all(u["round"] < 8 for u in trials), "rounds"
+for u in trials:
+    if u["rate_mbps"] > 0 and u["last_off_ns"] > 0:
+        allowed = u["rate_mbps"] * u["last_off_ns"] / 1e3 * 1.2 + 16384
+        assert u["streamed_bytes"] <= allowed, (u["rate_mbps"], u["last_off_ns"], u["streamed_bytes"])
+cells = d["correlation"]["cells"]
+for rate in {c["rate_mbps"] for c in cells}:
+    disp = [c["displaced_bytes"] for c in sorted(cells, key=lambda c: c["age_ns"]) if c["rate_mbps"] == rate]
+    assert all(b >= a * 0.9 for a, b in zip(disp, disp[1:])), (rate, disp)
+    assert max(disp) <= d["correlation"]["polluter_footprint_bytes"]
+print("ok")
+PY
 # every migrated unit's migration was seen by the real tracepoint, as an affinity move
 check validate_migrations_seen json "$MT_TMP/v.json" \
 	"d['correlation']['unseen_migrations'] == 0 and all(u['mig_cause'] == 'affinity' for u in d['units'] if u['tag'] == 3)"
 check validate_units_complete json "$MT_TMP/v.json" \
-	"d['stats']['units_lost'] == 0 and d['stats']['units'] == len(d['units']) and len([u for u in d['units'] if u['tag'] in (3, 4)]) == 5 * 2 * 8"
+	"d['stats']['units_lost'] == 0 and d['stats']['units'] == len(d['units']) and len([u for u in d['units'] if u['tag'] in (3, 4)]) == 5 * 4 * 2 * 8"
 
 # 2. Physics.  Working set several times the L1 but within the L2: a migration costs a
 #    refill at the smallest age; a 4 KiB set costs next to nothing (measured side by side).
@@ -59,6 +79,22 @@ check polluter_cost_falls json "$MT_TMP/pol.json" "$falls"
 # and the same-CPU arm itself decays: the polluter evicts what the task left on CPU A
 check polluter_evicts json "$MT_TMP/pol.json" \
 	"(lambda c: c[-1]['penalty_stayed_ns'] > c[0]['penalty_stayed_ns'] + 0.5 * d['correlation']['baseline_unit_ns'])(d['correlation']['cells'])"
+
+# 3b. D* is the machine's, the hot time the rate's: at two polluter rates 10x apart, where the
+#     cost falls it falls at the same displaced bytes (the rates' D* intervals overlap) while
+#     the hot time by age moves several-fold; where it does not fall within the polluter's
+#     buffer (the host placed the vCPUs apart) it falls at neither rate.  Up to 3 attempts, as
+#     above: the host may change the placement in the middle of a run.
+two_rates="(lambda r: (all(x['dstar_state'] == 'found' for x in r) and max(x['dstar_lo_bytes'] for x in r) <= min(x['dstar_hi_bytes'] for x in r) and r[0]['hot_state'] in ('found', 'above range') and r[0]['hot_ns'] >= 3 * r[1]['hot_ns']) or (d['correlation']['regime'] == 'beyond' and all(x['dstar_state'] != 'found' for x in r)))(sorted(d['correlation']['rates'], key=lambda x: x['rate_mbps']))"
+for attempt in 1 2 3; do
+	"$MT" validate --rates 300,3000 --samples 12 --ages 50,100,200,500,1000,2000,5000,10000 \
+		-o "$MT_TMP/two.json" >"$MT_TMP/two.out" 2>&1
+	json "$MT_TMP/two.json" "$two_rates" && break
+	echo "    two-rate attempt $attempt: the rates disagree, measuring again"
+done
+check dstar_same_at_rates_10x_apart json "$MT_TMP/two.json" "$two_rates" \
+	"[(x['rate_mbps'], x['dstar_state'], x['dstar_lo_bytes'], x['dstar_hi_bytes'], x['hot_ns']) for x in d['correlation']['rates']], d['correlation']['regime']"
+sed -n 's/^    \([0-9].*achieved.*\)/    \1/p; /^  D\*, /p' "$MT_TMP/two.out" | sed 's/^/    /'
 
 # 4. Natural: the scheduler decides; every unit after a real migration is joined.
 "$MT" run -o "$MT_TMP/nat.json" cachewalk --threads 3 --load 2 --sleep exp:1000 --duration 2 >/dev/null 2>&1

@@ -31,7 +31,9 @@ check whatif_text_after_report bash -c 'head -n "$(wc -l <"$2")" "$1" | cmp - "$
 V=$DATA/sample-validate.json
 "$MT" report --plot "$E/vplots" --json "$E/v-again.json" "$V" >"$E/v.txt" 2>"$E/v.err"
 check matrix_report_golden cmp "$E/v.txt" "$DATA/sample-validate.txt"
-check matrix_json_round_trip cmp "$E/v-again.json" "$V"
+# a migtrace.run/2 file is written back as /3, and that again as the same bytes
+check matrix_json_round_trip bash -c '"$1" report --json - "$2" 2>/dev/null | cmp - "$2"' \
+	_ "$MT" "$E/v-again.json"
 check matrix_plot_drawn python3 - "$E/vplots" "$V" <<'PY'
 import json, os, struct, sys, xml.etree.ElementTree as ET
 d = json.load(open(sys.argv[2]))
@@ -118,8 +120,10 @@ check openmetrics_sum_estimated bash -c 'grep -q "_sum is an estimate from slot 
 	grep -q "migtrace_records_not_kept_total{kind=\"migration\"} 20" "$1" &&
 	{ ! command -v promtool >/dev/null || promtool check metrics <"$1"; }' _ "$E/cut.prom"
 
-# 3. CSV: the columns are the run file's members (units in their names), a row per record.
-check csv_columns_are_schema python3 - "$E/csv" "$DATA/sample-run.json" <<'PY'
+# 3. CSV: the columns are the run file's members (units in their names), a row per record:
+#    those of the sample as this migtrace writes it (migtrace.run/3; the sample is /2).
+"$MT" report --json "$E/run3.json" "$DATA/sample-run.json" >/dev/null 2>&1
+check csv_columns_are_schema python3 - "$E/csv" "$E/run3.json" <<'PY'
 import csv, json, sys
 d = json.load(open(sys.argv[2]))
 def rows(name):

@@ -95,9 +95,8 @@ static void too_low_from_numbers(void **state)
 	has(t, "  observed hot time, where the cost falls under 10 % of its 50.0 µs maximum: "
 	       "1.70 ms (95 % interval 1.50 ms to 2.00 ms)\n");
 	has(t, "  => the kernel's 500 µs is too low by a factor of 3.4 (95 % interval 3 to 4)\n");
-	has(t, "     at ages 500 µs-1.70 ms a migration costs 20.0 µs (20 % of a 100 µs unit; the "
-	       "fit at the ages of the run's own moves there); task_hot() calls tasks of those "
-	       "ages cold\n");
+	has(t, "     at ages 500 µs-1.70 ms a migration costs 20.0 µs (20 % of a 100 µs unit); "
+	       "task_hot() calls tasks of those ages cold\n");
 	assert_null(strstr(t, "the run slice that followed"));	/* controlled: by design */
 	free(t);
 	/* the cold fraction is the model's, wherever it is said */
