@@ -84,26 +84,49 @@ static struct cmp_value cell_cost(const struct corr_cell *c)
 	return v;
 }
 
-/* The cell of age age_ns in r, or NULL. */
-static const struct corr_cell *cell_at(const struct run *r, double age_ns)
+/* D* as an interval, open where it lies outside the displacements measured. */
+static struct cmp_value dstar(const struct run *r)
+{
+	const struct corr_fall *d = &r->corr.dstar;
+	struct cmp_value v = { 0 };
+
+	if (!r->has_corr || r->corr.axis != CORR_AXIS_DISPLACED || d->state == CORR_HOT_NO_DATA)
+		return v;
+	v.known = true;
+	v.est = d->at;
+	v.lo = d->lo > 0 ? d->lo : 0;
+	v.hi = isfinite(d->hi) ? d->hi : INFINITY;
+	return v;
+}
+
+/* Two rates are the same cell's: equal, or both not a grid's. */
+static bool same_rate(double x, double y)
+{
+	return x == y || (isnan(x) && isnan(y));
+}
+
+/* The cell of age age_ns (and rate, in a grid) in r, or NULL. */
+static const struct corr_cell *cell_at(const struct run *r, double age_ns, double rate)
 {
 	for (int i = 0; r->has_corr && i < r->corr.ncells; i++)
-		if (r->corr.cells[i].age_ns == age_ns)
+		if (r->corr.cells[i].age_ns == age_ns &&
+		    same_rate(r->corr.cells[i].rate_mbps, rate))
 			return &r->corr.cells[i];
 	return NULL;
 }
 
-static void add_cell(struct run_compare *c, double age_ns, bool natural)
+static void add_cell(struct run_compare *c, double age_ns, double rate, bool natural)
 {
-	const struct corr_cell *x = cell_at(c->a, age_ns), *y = cell_at(c->b, age_ns);
+	const struct corr_cell *x = cell_at(c->a, age_ns, rate), *y = cell_at(c->b, age_ns, rate);
 	struct cmp_cell *k;
 
 	for (int i = 0; i < c->ncells; i++)
-		if (c->cells[i].age_ns == age_ns)
+		if (c->cells[i].age_ns == age_ns && same_rate(c->cells[i].rate_mbps, rate))
 			return;
 	k = &c->cells[c->ncells++];
 	memset(k, 0, sizeof(*k));
 	k->age_ns = age_ns;
+	k->rate_mbps = rate;
 	k->natural = natural;
 	if (x)
 		k->a = cell_cost(x);
@@ -112,7 +135,18 @@ static void add_cell(struct run_compare *c, double age_ns, bool natural)
 	k->differs = x && y && apart(k->a.lo, k->a.hi, k->b.lo, k->b.hi);
 }
 
-/* Cells matched by age (a natural bucket by its lower edge), in ascending age. */
+/* a before b: by rate (not a grid's first), then age */
+static bool cell_before(const struct cmp_cell *a, const struct cmp_cell *b)
+{
+	if (!same_rate(a->rate_mbps, b->rate_mbps))
+		return isnan(a->rate_mbps) || (!isnan(b->rate_mbps) && a->rate_mbps < b->rate_mbps);
+	return a->age_ns < b->age_ns;
+}
+
+/*
+ * Cells matched by age (a natural bucket by its lower edge) and, in a grid, polluter rate
+ * (a cell of a run without the rate matches only one without it), in order of rate, age.
+ */
 static void cells(struct run_compare *c)
 {
 	const struct run *runs[2] = { c->a, c->b };
@@ -120,9 +154,10 @@ static void cells(struct run_compare *c)
 	for (int k = 0; k < 2; k++)
 		for (int i = 0; runs[k]->has_corr && i < runs[k]->corr.ncells; i++)
 			add_cell(c, runs[k]->corr.cells[i].age_ns,
+				 runs[k]->corr.cells[i].rate_mbps,
 				 runs[k]->corr.mode == CORR_NATURAL);
 	for (int i = 1; i < c->ncells; i++)
-		for (int j = i; j > 0 && c->cells[j - 1].age_ns > c->cells[j].age_ns; j--) {
+		for (int j = i; j > 0 && cell_before(&c->cells[j], &c->cells[j - 1]); j--) {
 			struct cmp_cell t = c->cells[j];
 
 			c->cells[j] = c->cells[j - 1];
@@ -155,4 +190,8 @@ void run_compare(const struct run *a, const struct run *b, struct run_compare *c
 	c->hot_b = hot_time(b);
 	c->hot_differs = c->hot_a.known && c->hot_b.known &&
 			 apart(c->hot_a.lo, c->hot_a.hi, c->hot_b.lo, c->hot_b.hi);
+	c->dstar_a = dstar(a);
+	c->dstar_b = dstar(b);
+	c->dstar_differs = c->dstar_a.known && c->dstar_b.known &&
+			   apart(c->dstar_a.lo, c->dstar_a.hi, c->dstar_b.lo, c->dstar_b.hi);
 }

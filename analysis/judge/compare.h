@@ -3,8 +3,9 @@
  * Two runs side by side (`migtrace report A.json B.json`): before and after a tuning, two
  * machines, two kernels.  As numbers, each with the interval its own run gives it, and a
  * difference flagged only when the two intervals do not overlap: counts by cause and the
- * age histogram as shares with Wilson 95 % intervals, the migration cost per age and the
- * observed hot time with their bootstrap 95 % intervals.  render_compare.c formats it.
+ * age histogram as shares with Wilson 95 % intervals, the migration cost per cell (age, and
+ * polluter rate in a grid), the observed hot time and D* with their bootstrap 95 %
+ * intervals.  render_compare.c formats it.
  */
 #ifndef MIGTRACE_COMPARE_H
 #define MIGTRACE_COMPARE_H
@@ -35,6 +36,8 @@ struct cmp_cell {
 	double age_ns;			/* the age (controlled) or bucket's lower edge (natural),
 		ns */
 	bool natural;			/* age_ns is a bucket's lower edge */
+	double rate_mbps;		/* a grid's polluter rate, MB/s (0: as fast as it can);
+					 * NAN: not a grid */
 	struct cmp_value a, b;		/* migration cost at that age, ns */
 	bool differs;
 };
@@ -48,6 +51,8 @@ struct run_compare {
 	struct cmp_cell cells[2 * CORR_MAX_CELLS];
 	struct cmp_value hot_a, hot_b;	/* observed hot time, ns; an open end is +inf or 0 */
 	bool hot_differs;
+	struct cmp_value dstar_a, dstar_b;	/* D*, bytes; unknown unless a grid */
+	bool dstar_differs;
 };
 
 /* The Wilson score interval of count out of total at 95 %. */

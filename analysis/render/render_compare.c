@@ -141,6 +141,10 @@ static void costs(FILE *f, const struct run_compare *c)
 	for (int i = 0; i < c->ncells; i++) {
 		const struct cmp_cell *k = &c->cells[i];
 
+		/* a grid's cells under their polluter rate */
+		if (!isnan(k->rate_mbps) && (!i || k->rate_mbps != c->cells[i - 1].rate_mbps))
+			fprintf(f, "  polluter %s:\n", k->rate_mbps > 0 ?
+				fmt_rate(a, sizeof(a), k->rate_mbps) : "as fast as it can");
 		snprintf(g, sizeof(g), "%s%s", k->natural ? ">=" : "", fmt_ns(age, sizeof(age),
 			 k->age_ns));
 		line(f, "  %s  %s  %s%s", pad(pg, sizeof(pg), g, 10, false),
@@ -165,6 +169,26 @@ static char *hot(char *buf, int len, const struct cmp_value *v)
 	return buf;
 }
 
+/* D* and its interval, open where it lies outside the displacements measured. */
+static char *bytes_interval(char *buf, int len, const struct cmp_value *v)
+{
+	char x[32], y[32], z[32];
+
+	if (!v->known)
+		snprintf(buf, len, "-");
+	else if (isinf(v->hi))
+		snprintf(buf, len, "> %s (above the range)",
+			 fmt_bytes(x, sizeof(x), (uint64_t)llround(v->lo)));
+	else if (v->lo == 0)
+		snprintf(buf, len, "< %s (below the range)",
+			 fmt_bytes(x, sizeof(x), (uint64_t)llround(v->hi)));
+	else
+		snprintf(buf, len, "%s [%s, %s]", fmt_bytes(x, sizeof(x), (uint64_t)llround(v->est)),
+			 fmt_bytes(y, sizeof(y), (uint64_t)llround(v->lo)),
+			 fmt_bytes(z, sizeof(z), (uint64_t)llround(v->hi)));
+	return buf;
+}
+
 static char *verdict(char *buf, int len, const struct run *r)
 {
 	const struct verdict *v = &r->verdict;
@@ -173,7 +197,12 @@ static char *verdict(char *buf, int len, const struct run *r)
 		snprintf(buf, len, "-");
 	else if (v->kind == VERDICT_NONE)
 		snprintf(buf, len, "none (interrupted)");
-	else if ((v->kind == VERDICT_TOO_LOW || v->kind == VERDICT_TOO_HIGH) &&
+	else if (v->kind == VERDICT_BY_RATE) {
+		char x[32];
+
+		snprintf(buf, len, "fits co-runners at %s", fmt_rate(x, sizeof(x),
+								      v->fit_rate_mbps));
+	} else if ((v->kind == VERDICT_TOO_LOW || v->kind == VERDICT_TOO_HIGH) &&
 		 isfinite(v->factor))
 		snprintf(buf, len, "%s by %s%.1f", verdict_names[v->kind],
 			 v->factor_is_bound ? ">= " : "", v->factor);
@@ -197,6 +226,11 @@ static void hot_times(FILE *f, const struct run_compare *c)
 	line(f, "  %-17s %s  %s%s", "observed (95 %)",
 	     pad(pa, sizeof(pa), hot(a, sizeof(a), &c->hot_a), 36, true),
 	     pad(pb, sizeof(pb), hot(b, sizeof(b), &c->hot_b), 36, true), MARK(c->hot_differs));
+	if (c->dstar_a.known || c->dstar_b.known)
+		line(f, "  %-17s %s  %s%s", "D* (95 %)",
+		     pad(pa, sizeof(pa), bytes_interval(a, sizeof(a), &c->dstar_a), 36, true),
+		     pad(pb, sizeof(pb), bytes_interval(b, sizeof(b), &c->dstar_b), 36, true),
+		     MARK(c->dstar_differs));
 	line(f, "  %-17s %s  %s", "verdict", pad(pa, sizeof(pa), verdict(a, sizeof(a), c->a), 36,
 	     true), verdict(b, sizeof(b), c->b));
 }
