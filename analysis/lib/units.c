@@ -37,3 +37,18 @@ char *fmt_bytes(char *buf, int len, uint64_t b)
 		snprintf(buf, len, "%llu B", (unsigned long long)b);
 	return buf;
 }
+
+double pct(uint64_t part, uint64_t whole)
+{
+	return whole ? 100.0 * (double)part / (double)whole : 0.0;
+}
+
+int utf8_columns(const char *s)
+{
+	int n = 0;
+
+	/* a continuation byte (10xxxxxx) goes on the character its lead byte began */
+	for (; *s; s++)
+		n += ((unsigned char)*s & 0xc0) != 0x80;
+	return n;
+}

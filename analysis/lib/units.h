@@ -9,5 +9,9 @@
 char *fmt_ns(char *buf, int len, double ns);
 /* "512 KiB", "1.5 MiB", "853 KiB"; returns buf. */
 char *fmt_bytes(char *buf, int len, uint64_t bytes);
+/* part of whole in percent; 0 when whole is 0. */
+double pct(uint64_t part, uint64_t whole);
+/* The columns a UTF-8 string takes in a table: "500 µs" is 7 bytes and 6 columns. */
+int utf8_columns(const char *s);
 
 #endif

@@ -6,7 +6,7 @@
 #include "run.h"
 #include "render_sweep.h"
 #include "sweep_summary.h"
-
+#include "units.h"
 
 char *sweep_fmt_value(char *buf, size_t len, int64_t ns)
 {
@@ -24,10 +24,8 @@ char *sweep_fmt_value(char *buf, size_t len, int64_t ns)
 /* s left-aligned in a column of width characters: µ is two bytes but one column. */
 static void column(FILE *f, const char *s, int width)
 {
-	int chars = 0;
+	int chars = utf8_columns(s);
 
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
-		chars += (*p & 0xc0) != 0x80;
 	fputs(s, f);
 	for (; chars < width; chars++)
 		fputc(' ', f);

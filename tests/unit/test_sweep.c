@@ -18,6 +18,7 @@
 
 #include "render_sweep.h"
 #include "sweep_summary.h"
+#include "units.h"
 
 static char *const argv_hb[] = { "hackbench", "-g", "2", NULL };
 
@@ -97,16 +98,6 @@ static void values_named(void **state)
 		assert_string_equal(sweep_fmt_value(b, sizeof(b), cases[i].ns), cases[i].want);
 }
 
-/* Characters, not bytes: µ is two bytes of UTF-8. */
-static size_t chars(const char *s, size_t n)
-{
-	size_t c = 0;
-
-	for (size_t i = 0; i < n; i++)
-		c += ((unsigned char)s[i] & 0xc0) != 0x80;
-	return c;
-}
-
 static char *render(void (*fn)(FILE *, const struct sweep *), const struct sweep *s)
 {
 	char *buf = NULL;
@@ -134,7 +125,8 @@ static void table_aligned(void **state)
 	assert_non_null(line);
 	for (line++; *line && *line != '\n'; rows++) {
 		char *end = strchr(line, '\n');
-		size_t w = chars(line, (size_t)(end - line));
+		/* characters, not bytes: µ is two bytes of UTF-8 */
+		size_t w = (size_t)utf8_columns(strndupa(line, (size_t)(end - line)));
 
 		if (!width)
 			width = w;
