@@ -3,7 +3,8 @@
  * The CSV export: one file per table of the run, a header row first.  The record and cell
  * columns are the run file's members, walked from the same schema tables (run_schema.c), so
  * their names carry their units (`age_ns`) exactly as docs/run-file.md documents them; a
- * value the run file writes as null is an empty field.  Quoting is RFC 4180's.
+ * value the run file writes as null is an empty field.  The sweep's CSV writes its members
+ * with the same cells (csv_cells).  Quoting is RFC 4180's.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -52,61 +53,105 @@ void csv_string(FILE *f, const char *s, size_t n)
 	fputc('"', f);
 }
 
+void csv_names(FILE *f, const struct rs_field *fl)
+{
+	fputs(fl->name, f);
+	for (int i = 0; fl->type == RS_U64_NAMED && i < fl->nnames; i++)
+		fprintf(f, ",%s_%s", fl->name, fl->names[i]);
+}
+
+static int csv_width(const struct rs_field *fl)
+{
+	return fl->type == RS_U64_NAMED ? 1 + fl->nnames : 1;
+}
+
+void csv_empty(FILE *f, const struct rs_field *fl)
+{
+	for (int i = 1; i < csv_width(fl); i++)
+		fputc(',', f);
+}
+
+void csv_cells(FILE *f, const void *base, const struct rs_field *fl, bool nonfinite)
+{
+	const char *p = (const char *)base + fl->off;
+	const uint64_t *counts = (const uint64_t *)p;
+	uint64_t total = 0;
+	char b[40];
+	int64_t e;
+
+	if (rs_is_null(base, fl)) {
+		csv_empty(f, fl);
+		return;
+	}
+	switch (fl->type) {
+	case RS_U64:
+		fprintf(f, "%llu", (unsigned long long)*(const uint64_t *)p);
+		break;
+	case RS_SIZE:
+		fprintf(f, "%zu", *(const size_t *)p);
+		break;
+	case RS_DBL:
+		if (nonfinite || isfinite(*(const double *)p))
+			fputs(fmt_shortest(b, sizeof(b), *(const double *)p), f);
+		break;
+	case RS_BOOL:
+		fputs(*(const bool *)p ? "true" : "false", f);
+		break;
+	case RS_STR:
+	case RS_BYTES:
+		csv_string(f, p, strnlen(p, fl->size));
+		break;
+	case RS_CSTR:
+		p = *(const char *const *)p;
+		csv_string(f, p ? p : "", p ? strlen(p) : 0);
+		break;
+	case RS_HEX32:
+		fprintf(f, "0x%x", *(const uint32_t *)p);
+		break;
+	case RS_ENUM:
+	case RS_ENUM_U8:
+		e = rs_int(base, fl);
+		if (e >= 0 && e < fl->nnames)
+			fputs(fl->names[e], f);
+		else
+			fprintf(f, "%lld", (long long)e);
+		break;
+	case RS_U64_NAMED:
+		for (int i = 0; i < fl->nnames; i++)
+			total += counts[i];
+		fprintf(f, "%llu", (unsigned long long)total);
+		for (int i = 0; i < fl->nnames; i++)
+			fprintf(f, ",%llu", (unsigned long long)counts[i]);
+		break;
+	case RS_ARGV:
+		break;	/* a command line is a header's, never a row's */
+	default:
+		fprintf(f, "%lld", (long long)rs_int(base, fl));
+	}
+}
+
 static void csv_header(FILE *f, const struct rs_table *t, const char *first)
 {
 	if (first)
 		fprintf(f, "%s,", first);
-	for (int i = 0; i < t->n; i++)
-		fprintf(f, "%s%s", t->f[i].name, i + 1 < t->n ? "," : "\n");
+	for (int i = 0; i < t->n; i++) {
+		csv_names(f, &t->f[i]);
+		fputc(i + 1 < t->n ? ',' : '\n', f);
+	}
 }
 
 /* One row of t's members of base: as the run file writes them, null as empty. */
 static void csv_row(FILE *f, const void *base, const struct rs_table *t)
 {
-	char b[40];
-
 	for (int i = 0; i < t->n; i++) {
 		const struct rs_field *fl = &t->f[i];
-		const char *p = (const char *)base + fl->off;
-		int64_t e;
 
 		if (i)
 			fputc(',', f);
-		if (((fl->flags & RS_IF_MIG) && !((const struct mt_unit *)base)->migs_before) ||
-		    rs_is_null(base, fl))
-			continue;
-		switch (fl->type) {
-		case RS_U64:
-			fprintf(f, "%llu", (unsigned long long)*(const uint64_t *)p);
-			break;
-		case RS_SIZE:
-			fprintf(f, "%zu", *(const size_t *)p);
-			break;
-		case RS_DBL:
-			if (isfinite(*(const double *)p))
-				fputs(fmt_shortest(b, sizeof(b), *(const double *)p), f);
-			break;
-		case RS_BOOL:
-			fputs(*(const bool *)p ? "true" : "false", f);
-			break;
-		case RS_STR:
-		case RS_BYTES:
-			csv_string(f, p, strnlen(p, fl->size));
-			break;
-		case RS_HEX32:
-			fprintf(f, "0x%x", *(const uint32_t *)p);
-			break;
-		case RS_ENUM:
-		case RS_ENUM_U8:
-			e = rs_int(base, fl);
-			if (e >= 0 && e < fl->nnames)
-				fputs(fl->names[e], f);
-			else
-				fprintf(f, "%lld", (long long)e);
-			break;
-		default:
-			fprintf(f, "%lld", (long long)rs_int(base, fl));
-		}
+		if ((fl->flags & RS_IF_MIG) && !((const struct mt_unit *)base)->migs_before)
+			csv_empty(f, fl);
+		else
+			csv_cells(f, base, fl, false);
 	}
 	fputc('\n', f);
 }

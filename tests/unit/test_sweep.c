@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "render_sweep.h"
+#include "sweep_schema.h"
 #include "sweep_summary.h"
 #include "units.h"
 
@@ -373,6 +374,41 @@ static void openmetrics_gauges(void **state)
 	free(text);
 }
 
+/* Every member of the sweep's tables is in docs/sweep-file.md, and of the size it is read as. */
+static void schema_tables_and_docs(void **state)
+{
+	char doc[1 << 16], quoted[80];
+	FILE *f = fopen("docs/sweep-file.md", "r");
+	size_t n;
+
+	(void)state;
+	if (!f)
+		fail_msg("docs/sweep-file.md: %s (run from the repository's top)", strerror(errno));
+	n = fread(doc, 1, sizeof(doc) - 1, f);
+	doc[n] = '\0';
+	fclose(f);
+	for (int t = 0; t < rs_sweep_ntables; t++) {
+		const struct rs_table *tb = rs_sweep_tables[t];
+
+		assert_true(tb->n <= 64);
+		for (int i = 0; i < tb->n; i++) {
+			const struct rs_field *fl = &tb->f[i];
+
+			if (fl->type == RS_U64_NAMED &&
+			    fl->size != (size_t)fl->nnames * sizeof(uint64_t))
+				fail_msg("%s.%s: %zu bytes for %d counts", tb->object, fl->name,
+					 fl->size, fl->nnames);
+			if ((fl->type == RS_CSTR || fl->type == RS_ARGV) &&
+			    fl->size != sizeof(void *))
+				fail_msg("%s.%s is not a pointer", tb->object, fl->name);
+			snprintf(quoted, sizeof(quoted), "`%s`", fl->name);
+			if (!strstr(doc, quoted))
+				fail_msg("%s.%s is not in docs/sweep-file.md", tb->object,
+					 fl->name);
+		}
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -382,6 +418,7 @@ int main(void)
 		cmocka_unit_test(csv_rows),
 		cmocka_unit_test(openmetrics_gauges),
 		cmocka_unit_test(rendered_as_captured),
+		cmocka_unit_test(schema_tables_and_docs),
 	};
 
 	return cmocka_run_group_tests_name("sweep", tests, NULL, NULL);
