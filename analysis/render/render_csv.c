@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The CSV export: one file per table of the run, a header row first.  The record and cell
- * columns are the run file's members, walked from the same schema tables (run_schema.c), so
- * their names carry their units (`age_ns`) exactly as docs/run-file.md documents them; a
- * value the run file writes as null is an empty field.  The sweep's CSV writes its members
- * with the same cells (csv_cells).  Quoting is RFC 4180's.
+ * The CSV export: one file per table of the run, a header row first, the files a table of
+ * {name, writer} (render_csv_files).  The record and cell columns are the run file's members,
+ * walked from the same schema tables (run_schema.c), so their names carry their units
+ * (`age_ns`) exactly as docs/run-file.md documents them; a value the run file writes as null
+ * is an empty field.  The sweep's CSV writes its members with the same cells (csv_cells).
+ * Quoting is RFC 4180's.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -12,11 +13,6 @@
 
 #include "render_export.h"
 #include "run_schema.h"
-
-const char *const render_csv_names[] = {
-	"migrations.csv", "units.csv", "correlation.csv", "histograms.csv", "whatif.csv",
-};
-const int render_csv_nfiles = (int)(sizeof(render_csv_names) / sizeof(render_csv_names[0]));
 
 char *fmt_shortest(char *buf, size_t len, double v)
 {
@@ -156,23 +152,26 @@ static void csv_row(FILE *f, const void *base, const struct rs_table *t)
 	fputc('\n', f);
 }
 
-static void csv_migrations(FILE *f, const struct run *r)
+static void csv_migrations(FILE *f, const struct run *r, const struct whatif *w)
 {
+	(void)w;
 	csv_header(f, &rs_migration, NULL);
 	for (size_t i = 0; i < r->nrecs; i++)
 		csv_row(f, &r->recs[i], &rs_migration);
 }
 
-static void csv_units(FILE *f, const struct run *r)
+static void csv_units(FILE *f, const struct run *r, const struct whatif *w)
 {
+	(void)w;
 	csv_header(f, &rs_unit, NULL);
 	for (size_t i = 0; i < r->nunits; i++)
 		csv_row(f, &r->units[i], &rs_unit);
 }
 
 /* The cells of the correlation, with the mode they were made in (empty: no correlation). */
-static void csv_correlation(FILE *f, const struct run *r)
+static void csv_correlation(FILE *f, const struct run *r, const struct whatif *w)
 {
+	(void)w;
 	csv_header(f, &rs_cell, "mode");
 	for (int i = 0; r->has_corr && i < r->corr.ncells; i++) {
 		fprintf(f, "%s,", r->corr.mode == CORR_CONTROLLED ? "controlled" : "natural");
@@ -185,8 +184,9 @@ static void csv_correlation(FILE *f, const struct run *r)
  * [0, 2) µs, the last slot open (hi_us empty).  One column per histogram: the age by cause,
  * the kernel's age of load-balancer pulls, run slices, wakeup latency.
  */
-static void csv_histograms(FILE *f, const struct run *r)
+static void csv_histograms(FILE *f, const struct run *r, const struct whatif *w)
 {
+	(void)w;
 	fprintf(f, "slot,lo_us,hi_us");
 	for (int c = 0; c < MT_NR_CAUSES; c++)
 		fprintf(f, ",age_%s", mt_cause_names[c]);
@@ -204,10 +204,11 @@ static void csv_histograms(FILE *f, const struct run *r)
 }
 
 /* The what-if rows (an estimate from this run: the header's last column says so). */
-static void csv_whatif(FILE *f, const struct whatif *w)
+static void csv_whatif(FILE *f, const struct run *r, const struct whatif *w)
 {
 	char b[40];
 
+	(void)r;
 	fprintf(f, "threshold_ns,lb_pulls_judged,lb_pulls_hot,wakeups,wakeups_younger,"
 		"cost_cells,cost_units,refill_cost_ns,records_complete,estimate\n");
 	for (int i = 0; w && i < w->n; i++) {
@@ -226,22 +227,11 @@ static void csv_whatif(FILE *f, const struct whatif *w)
 	}
 }
 
-void render_csv_file(FILE *f, int i, const struct run *r, const struct whatif *w)
-{
-	switch (i) {
-	case 0:
-		csv_migrations(f, r);
-		break;
-	case 1:
-		csv_units(f, r);
-		break;
-	case 2:
-		csv_correlation(f, r);
-		break;
-	case 3:
-		csv_histograms(f, r);
-		break;
-	default:
-		csv_whatif(f, w);
-	}
-}
+const struct render_csv_file render_csv_files[] = {
+	{ "migrations.csv", csv_migrations, false },
+	{ "units.csv", csv_units, false },
+	{ "correlation.csv", csv_correlation, false },
+	{ "histograms.csv", csv_histograms, false },
+	{ "whatif.csv", csv_whatif, true },
+};
+const int render_csv_nfiles = (int)(sizeof(render_csv_files) / sizeof(render_csv_files[0]));

@@ -20,11 +20,14 @@
 /* The what-if table as the text prints it, labelled as an estimate. */
 void render_whatif_text(FILE *f, const struct whatif *w);
 
-/* The CSV files a run is exported as, in order; each written by render_csv_file(). */
-extern const char *const render_csv_names[];
+/* The CSV files a run is exported as, in order: each its name and what writes it. */
+struct render_csv_file {
+	const char *name;		/* "migrations.csv" */
+	void (*write)(FILE *f, const struct run *r, const struct whatif *w);
+	bool whatif;			/* made of the what-if table: only with --what-if */
+};
+extern const struct render_csv_file render_csv_files[];
 extern const int render_csv_nfiles;
-/* CSV file i (of render_csv_names) of r; w may be NULL (whatif.csv is then not wanted). */
-void render_csv_file(FILE *f, int i, const struct run *r, const struct whatif *w);
 /* The Prometheus text exposition (format 0.0.4) of r; w may be NULL. */
 void render_openmetrics(FILE *f, const struct run *r, const struct whatif *w);
 /* Chrome trace-event JSON of r's records, for ui.perfetto.dev.  0 or -ENOMEM / -EIO. */
