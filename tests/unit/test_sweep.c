@@ -175,6 +175,19 @@ static void csv_rows(void **state)
 static char *const argv_odd[] = { "sh", "-c", "echo \"a,b\" \\ done\nok", "50 µs", NULL };
 static char *const argv_hb1[] = { "hackbench", NULL };
 
+/* A sweep's header: its command, values, and the tunable's file and value before. */
+static void header(struct sweep *s, char *const *argv, long reps, const int64_t *v, int nv,
+		   const char *path, int64_t original_ns)
+{
+	memset(s, 0, sizeof(*s));
+	s->argv = argv;
+	s->reps = reps;
+	s->nvalues = nv;
+	memcpy(s->values, v, (size_t)nv * sizeof(*v));
+	snprintf(s->tunable_path, sizeof(s->tunable_path), "%s", path);
+	s->original_ns = original_ns;
+}
+
 /* Every branch of the three renderers: idle unknown for a run, a value the kernel's
  * witnesses never reached, lb_hot_gained for some runs, a source to quote in CSV, a command
  * to escape in JSON and in a label, a count past 2^53. */
@@ -185,15 +198,9 @@ static void fixture_full(struct sweep *s, struct sweep_run *runs)
 					   { 999.5, 1001 } };
 	int n = 0;
 
-	memset(s, 0, sizeof(*s));
-	s->argv = argv_odd;
+	header(s, argv_odd, 2, v, 3, "/tmp/fake root/sys/kernel/debug/sched/migration_cost_ns",
+	       500000);
 	s->cpus_arg = "0-1";
-	s->reps = 2;
-	s->nvalues = 3;
-	memcpy(s->values, v, sizeof(v));
-	snprintf(s->tunable_path, sizeof(s->tunable_path), "%s",
-		 "/tmp/fake root/sys/kernel/debug/sched/migration_cost_ns");
-	s->original_ns = 500000;
 	s->root = "/tmp/fake root";
 	s->schedstats_orig = 0;
 	s->has_schedstat = true;
@@ -232,14 +239,7 @@ static void fixture_stopped(struct sweep *s, struct sweep_run *runs)
 {
 	static const int64_t v[3] = { 50000, 5000000, 10000000 };
 
-	memset(s, 0, sizeof(*s));
-	s->argv = argv_hb1;
-	s->reps = 3;
-	s->nvalues = 3;
-	memcpy(s->values, v, sizeof(v));
-	snprintf(s->tunable_path, sizeof(s->tunable_path), "%s",
-		 "/proc/sys/kernel/sched_migration_cost_ns");
-	s->original_ns = 5000000;
+	header(s, argv_hb1, 3, v, 3, "/proc/sys/kernel/sched_migration_cost_ns", 5000000);
 	s->schedstats_orig = -1;
 	for (int i = 0; i < 2; i++) {
 		memset(&runs[i], 0, sizeof(runs[i]));
@@ -260,10 +260,7 @@ static void fixture_unnormalised(struct sweep *s, struct sweep_run *runs)
 {
 	static const int64_t v[2] = { 1000, 2000 };
 
-	memset(s, 0, sizeof(*s));
-	s->reps = 1;
-	s->nvalues = 2;
-	memcpy(s->values, v, sizeof(v));
+	header(s, NULL, 1, v, 2, "", 0);
 	s->schedstats_orig = 1;
 	memset(&runs[0], 0, sizeof(runs[0]));
 	runs[0].value_ns = 2000;
@@ -278,14 +275,10 @@ static void fixture_unnormalised(struct sweep *s, struct sweep_run *runs)
 /* No run at all. */
 static void fixture_empty(struct sweep *s, struct sweep_run *runs)
 {
+	static const int64_t v[2] = { 1000000, 2000000 };
+
 	(void)runs;
-	memset(s, 0, sizeof(*s));
-	s->argv = argv_hb1;
-	s->reps = 1;
-	s->nvalues = 2;
-	s->values[0] = 1000000;
-	s->values[1] = 2000000;
-	s->schedstats_orig = 0;
+	header(s, argv_hb1, 1, v, 2, "", 0);
 	sweep_summarize(s);
 }
 
