@@ -39,14 +39,20 @@ static void best_of(struct sweep *s)
 
 void sweep_summarize(struct sweep *s)
 {
-	double t[SWEEP_MAX_REPS], idle[SWEEP_MAX_REPS];
+	double t[SWEEP_MAX_REPS], idle[SWEEP_MAX_REPS], base;
 
+	s->schedstats = s->schedstats_orig >= 0;
+	/* the kernel's per-task counts mean nothing on a kernel without schedstats */
+	for (int i = 0; i < s->nruns; i++)
+		s->runs[i].witness = s->runs[i].witness && s->schedstats;
 	for (int v = 0; v < s->nvalues; v++) {
 		struct sweep_value *x = &s->sv[v];
 		int ni = 0;
 
 		memset(x, 0, sizeof(*x));
 		x->value_ns = s->values[v];
+		x->unit = s->nruns ? s->runs[0].tput.unit : "";
+		x->source = s->nruns ? s->runs[0].tput.source : "";
 		for (int i = 0; i < s->nruns; i++) {
 			const struct sweep_run *sr = &s->runs[i];
 
@@ -74,8 +80,15 @@ void sweep_summarize(struct sweep *s)
 		}
 		x->idle_med = ni ? median(idle, ni) : -1;
 	}
-	for (int v = 0; v < s->nvalues; v++)
-		s->sv[v].normalised = s->sv[0].tmed > 0 ? s->sv[v].tmed / s->sv[0].tmed : 0;
+	base = s->nvalues ? s->sv[0].tmed : 0;
+	for (int v = 0; v < s->nvalues; v++) {
+		s->sv[v].normalised = base > 0 ? s->sv[v].tmed / base : 0;
+		s->sv[v].has_normalised = s->sv[v].n && base > 0;
+	}
+	for (int i = 0; i < s->nruns; i++) {
+		s->runs[i].has_normalised = base > 0;
+		s->runs[i].normalised = base > 0 ? s->runs[i].tput.value / base : 0;
+	}
 	best_of(s);
 }
 

@@ -48,3 +48,18 @@ char *fmt_rate(char *buf, int len, double mbps)
 		snprintf(buf, len, "%.0f MB/s", mbps);
 	return buf;
 }
+
+double pct(uint64_t part, uint64_t whole)
+{
+	return whole ? 100.0 * (double)part / (double)whole : 0.0;
+}
+
+int utf8_columns(const char *s)
+{
+	int n = 0;
+
+	/* a continuation byte (10xxxxxx) goes on the character its lead byte began */
+	for (; *s; s++)
+		n += ((unsigned char)*s & 0xc0) != 0x80;
+	return n;
+}

@@ -11,5 +11,9 @@ char *fmt_ns(char *buf, int len, double ns);
 char *fmt_bytes(char *buf, int len, uint64_t bytes);
 /* A rate given in MB/s (10^6 bytes/s): "850 MB/s", "1.60 GB/s", "-" when not finite. */
 char *fmt_rate(char *buf, int len, double mbps);
+/* part of whole in percent; 0 when whole is 0. */
+double pct(uint64_t part, uint64_t whole);
+/* The columns a UTF-8 string takes in a table: "500 µs" is 7 bytes and 6 columns. */
+int utf8_columns(const char *s);
 
 #endif

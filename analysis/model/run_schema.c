@@ -12,18 +12,7 @@
 #include <string.h>
 
 #include "run.h"
-#include "run_schema.h"
-
-#define FLD(n, t, S, m, fl) \
-	{ .name = n, .type = t, .off = offsetof(S, m), .size = sizeof(((S *)0)->m), .flags = fl }
-#define ENM(n, t, S, m, arr, fl) \
-	{ .name = n, .type = t, .off = offsetof(S, m), .size = sizeof(((S *)0)->m), \
-	  .names = arr, .nnames = (int)(sizeof(arr) / sizeof(arr[0])), .flags = fl }
-#define PRS(n, t, S, m, p) \
-	{ .name = n, .type = t, .off = offsetof(S, m), .size = sizeof(((S *)0)->m), \
-	  .flags = RS_PRESENT, .present_off = offsetof(S, p) }
-#define TABLE(var, obj, arr) \
-	const struct rs_table var = { obj, arr, (int)(sizeof(arr) / sizeof(arr[0])) }
+#include "schema_def.h"
 
 static const char *const kind_names[] = { "run", "validate" };
 static const char *const mode_names[] = { "natural", "controlled" };
@@ -432,14 +421,37 @@ static int64_t get_int(const void *p, enum rs_type t)
 	}
 }
 
+/* RS_PRESENT's member: a bool or a count, there when not 0. */
+static bool present(const void *base, const struct rs_field *f)
+{
+	const char *p = (const char *)base + f->present_off;
+
+	for (size_t i = 0; i < f->present_size; i++)
+		if (p[i])
+			return true;
+	return false;
+}
+
+/* A bool RS_PRESENT member, as the reader found the value (a count is left as it is). */
+static void set_present(void *base, const struct rs_field *f, bool there)
+{
+	if (f->present_size == sizeof(bool))
+		*(bool *)((char *)base + f->present_off) = there;
+}
+
 static bool written_null(const void *base, const struct rs_field *f)
 {
 	const char *p = (const char *)base + f->off;
 
 	if (f->flags & RS_PRESENT)
-		return !*(const bool *)((const char *)base + f->present_off);
+		return !present(base, f);
 	if (f->flags & RS_KAGE)
 		return !(((const struct mt_migrate *)base)->flags & MT_RF_KAGE_VALID);
+	if (f->type == RS_CSTR)
+		return (f->flags & RS_NULL_EMPTY) && !(*(const char *const *)p &&
+						       **(const char *const *)p);
+	if (f->type == RS_ARGV || f->type == RS_U64_NAMED)
+		return false;
 	if ((f->flags & RS_NULL_EMPTY) && !p[0])
 		return true;
 	if (f->type == RS_DBL)
@@ -467,6 +479,58 @@ int64_t rs_int(const void *base, const struct rs_field *f)
 	return get_int((const char *)base + f->off, f->type);
 }
 
+double rs_number(const void *base, const struct rs_field *f, int i)
+{
+	const char *p = (const char *)base + f->off;
+
+	switch (f->type) {
+	case RS_U64:
+		return (double)*(const uint64_t *)p;
+	case RS_U64_NAMED:
+		return (double)((const uint64_t *)p)[i];
+	case RS_SIZE:
+		return (double)*(const size_t *)p;
+	case RS_DBL:
+		return *(const double *)p;
+	case RS_BOOL:
+		return *(const bool *)p;
+	default:
+		return (double)get_int(p, f->type);
+	}
+}
+
+const struct rs_field *rs_field_named(const struct rs_table *t, const char *name)
+{
+	for (int i = 0; i < t->n; i++)
+		if (!strcmp(t->f[i].name, name))
+			return &t->f[i];
+	return NULL;
+}
+
+/* The members a RS_CSTR, RS_ARGV or RS_U64_NAMED field points at or holds. */
+static void write_composite(struct json_writer *w, const char *p, const struct rs_field *f)
+{
+	const char *s;
+
+	switch (f->type) {
+	case RS_CSTR:
+		s = *(const char *const *)p;
+		jw_string(w, s ? s : "");
+		break;
+	case RS_ARGV:
+		jw_start_array(w);
+		for (char *const *a = *(char *const *const *)p; a && *a; a++)
+			jw_string(w, *a);
+		jw_end_array(w);
+		break;
+	default:
+		jw_start_object(w);
+		for (int i = 0; i < f->nnames; i++)
+			jw_field_u64(w, f->names[i], ((const uint64_t *)p)[i]);
+		jw_end_object(w);
+	}
+}
+
 void rs_write(struct json_writer *w, const void *base, const struct rs_table *t)
 {
 	for (int i = 0; i < t->n; i++) {
@@ -475,10 +539,11 @@ void rs_write(struct json_writer *w, const void *base, const struct rs_table *t)
 		char hex[16];
 		int64_t e;
 
-		if ((f->flags & RS_IF_MIG) && !((const struct mt_unit *)base)->migs_before)
+		if (((f->flags & RS_IF_MIG) && !((const struct mt_unit *)base)->migs_before) ||
+		    (f->flags & RS_EXPORTS_ONLY))
 			continue;
 		jw_name(w, f->name);
-		if (written_null(base, f)) {
+		if (!(f->flags & RS_EXPORTS_NULL) && written_null(base, f)) {
 			jw_null(w);
 			continue;
 		}
@@ -512,6 +577,11 @@ void rs_write(struct json_writer *w, const void *base, const struct rs_table *t)
 				jw_string(w, f->names[e]);
 			else
 				jw_s64(w, e);
+			break;
+		case RS_CSTR:
+		case RS_ARGV:
+		case RS_U64_NAMED:
+			write_composite(w, p, f);
 			break;
 		default:
 			jw_s64(w, get_int(p, f->type));
@@ -616,7 +686,7 @@ static int read_null(struct json_reader *r, void *base, const struct rs_field *f
 			  RS_KAGE)) || !jr_null(r))
 		return 0;
 	if (f->flags & RS_PRESENT) {
-		*(bool *)((char *)base + f->present_off) = false;
+		set_present(base, f, false);
 		if (f->type == RS_DBL)
 			*(double *)p = NAN;
 		return 1;
@@ -682,6 +752,10 @@ static int read_value(struct json_reader *r, void *base, const struct rs_field *
 		return read_enum(r, p, f);
 	case RS_HEX32:
 		return read_hex32(r, (uint32_t *)p);
+	case RS_CSTR:
+	case RS_ARGV:
+	case RS_U64_NAMED:
+		return jr_fail(r, "a member this reader does not take (it is only written)");
 	default:
 		int_range(f->type, &min, &max);
 		if (jr_s64(r, min, max, &v))
@@ -700,13 +774,13 @@ int rs_read(struct json_reader *r, void *base, const struct rs_table *t, const c
 		const struct rs_field *f = &t->f[i];
 		int rc;
 
-		if (strcmp(f->name, key))
+		if (strcmp(f->name, key) || (f->flags & RS_EXPORTS_ONLY))
 			continue;
 		rc = read_null(r, base, f);
 		if (!rc) {
 			rc = read_value(r, base, f) ? -1 : 1;
 			if (rc > 0 && (f->flags & RS_PRESENT))
-				*(bool *)((char *)base + f->present_off) = true;
+				set_present(base, f, true);
 		}
 		if (rc < 0) {
 			snprintf(where, sizeof(where), "%s.%s", t->object, f->name);
@@ -722,7 +796,8 @@ int rs_read(struct json_reader *r, void *base, const struct rs_table *t, const c
 int rs_check(struct json_reader *r, const struct rs_table *t, uint64_t seen, const char *where)
 {
 	for (int i = 0; i < t->n; i++) {
-		if (seen & (1ULL << i) || t->f[i].flags & (RS_OPTIONAL | RS_IF_MIG))
+		if (seen & (1ULL << i) ||
+		    t->f[i].flags & (RS_OPTIONAL | RS_IF_MIG | RS_EXPORTS_ONLY))
 			continue;
 		return jr_fail(r, "%s has no \"%s\" (a run file of this schema always does)",
 			       where, t->f[i].name);

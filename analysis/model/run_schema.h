@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The run file's schema as tables: one table per flat object (its members, their types and
- * where they live in the run model), used by both the writer (render_json.c) and the reader
- * (run_file_read.c), so the two cannot drift apart; docs/run-file.md documents every name
- * (a unit test checks that it does).  Objects with arrays or maps inside are written and read
- * by hand around these tables.
+ * where they live in the run model), used by both the writer (run_file_write.c) and the
+ * reader (run_file_read.c), so the two cannot drift apart; docs/run-file.md documents every
+ * name (a unit test checks that it does).  Objects with arrays or maps inside are written and
+ * read by hand around these tables.  The sweep file's tables (sweep_schema.h) are walked by
+ * the same functions; schema_def.h has the macros both define their tables with.
  */
 #ifndef MIGTRACE_RUN_SCHEMA_H
 #define MIGTRACE_RUN_SCHEMA_H
@@ -23,6 +24,12 @@ enum rs_type {
 	RS_ENUM,	/* an int enum, written by its name */
 	RS_ENUM_U8,	/* a __u8 enum, written by its name (a number when out of range) */
 	RS_HEX32,	/* a u32 written as a "0x…" string, as manuals name CPUID leaves */
+	/* written, never read (the files that have them are not read back): */
+	RS_CSTR,	/* a const char *; NULL is written as "" */
+	RS_ARGV,	/* a NULL-terminated char *const * (NULL: none), an array of strings;
+			 * no CSV cell (empty) */
+	RS_U64_NAMED,	/* a u64[nnames], an object of names[i]: value i; in CSV its total,
+			 * then a column <name>_<names[i]> each */
 };
 
 #define RS_NULL_EMPTY	(1u << 0)	/* string: "" is written as null, null read as "" */
@@ -31,8 +38,12 @@ enum rs_type {
 #define RS_NULL_MIN	(1u << 3)	/* s64: INT64_MIN is written as null, and read back */
 #define RS_OPTIONAL	(1u << 4)	/* may be missing when read (then left as it was) */
 #define RS_IF_MIG	(1u << 5)	/* a unit's: written only after a migration */
-#define RS_PRESENT	(1u << 6)	/* null unless the bool at present_off is true */
+#define RS_PRESENT	(1u << 6)	/* null unless the member at present_off (a bool, or a
+					 * count) is not 0 */
 #define RS_KAGE		(1u << 7)	/* a migration's kernel age: null unless its flag */
+#define RS_EXPORTS_ONLY	(1u << 8)	/* not a member of the file: a CSV column, a gauge */
+#define RS_EXPORTS_NULL	(1u << 9)	/* the null rule is the exports' (empty, no gauge): the
+					 * file writes the member as it is */
 
 struct rs_field {
 	const char *name;
@@ -42,7 +53,8 @@ struct rs_field {
 	const char *const *names;	/* RS_ENUM*: value i is names[i] */
 	int nnames;
 	unsigned flags;
-	size_t present_off;		/* RS_PRESENT: the bool that says the value is there */
+	size_t present_off;		/* RS_PRESENT: the member that says the value is there */
+	size_t present_size;		/* its size: a bool, an int */
 };
 
 struct rs_table {
@@ -60,11 +72,17 @@ extern const struct rs_table rs_environment, rs_cache, rs_tunable, rs_config, rs
 extern const struct rs_table *const rs_all_tables[];
 extern const int rs_ntables;
 
-/* Whether member f of base is written as null (the exports write it empty). */
+/* Whether member f of base is null in the exports (written empty, no gauge); the file writes
+ * it as null too unless f says RS_EXPORTS_NULL. */
 bool rs_is_null(const void *base, const struct rs_field *f);
 /* An integer or enum member of base, widened. */
 int64_t rs_int(const void *base, const struct rs_field *f);
-/* Writes every member of t from base into the object being written. */
+/* A number member of base as a double (a bool: 0 or 1); for RS_U64_NAMED, its value i. */
+double rs_number(const void *base, const struct rs_field *f, int i);
+/* The member of t called name, or NULL. */
+const struct rs_field *rs_field_named(const struct rs_table *t, const char *name);
+/* Writes every member of t from base (RS_EXPORTS_ONLY ones aside) into the object being
+ * written. */
 void rs_write(struct json_writer *w, const void *base, const struct rs_table *t);
 /*
  * If key is a member of t, reads its value into base and marks it in *seen: 1.  0 when t

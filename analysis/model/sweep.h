@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The sweep model: what one `migtrace sweep` measured, run by run, and its summary per
- * value.  cmd_sweep.c fills it; the renderers (the table, the sweep file, CSV, OpenMetrics,
- * the plot) only format it.  Units are in the names and comments (docs/sweep-file.md).
+ * value.  cmd_sweep.c fills it, sweep_summarize() derives the rest; the renderers (the table,
+ * the sweep file, CSV, OpenMetrics, the plot) only format it, the file and the exports by the
+ * schema tables of sweep_schema.h.  Units are in the names and comments (docs/sweep-file.md).
  */
 #ifndef MIGTRACE_SWEEP_H
 #define MIGTRACE_SWEEP_H
@@ -36,11 +37,15 @@ struct sweep_run {
 	double idle_pct;		/* % of the CPU set's time; -1 unknown */
 	uint64_t migrations[MT_NR_CAUSES];
 	uint64_t lb_judged, lb_hot;	/* load-balancer pulls with an age; of them hot */
-	bool witness;			/* the kernel's counts below were read */
+	bool witness;			/* the kernel's counts below were read (with
+					 * schedstats: sweep_summarize() makes sure) */
 	uint64_t failed_hot, forced;	/* summed over the traced tasks */
 	bool has_lb_hot_gained;
 	uint64_t lb_hot_gained;		/* /proc/schedstat's delta over the run */
 	int exit_status;
+	/* sweep_summarize(): */
+	double normalised;		/* throughput / the first value's median, */
+	bool has_normalised;		/* when that median is > 0 */
 };
 
 /* Over the runs of one value. */
@@ -49,6 +54,8 @@ struct sweep_value {
 	int n;				/* runs that finished */
 	double tmin, tmed, tmax;	/* throughput, in the runs' unit */
 	double normalised;		/* tmed / the first value's tmed; 0 when that is 0 */
+	bool has_normalised;		/* n and the first value's tmed > 0 */
+	const char *unit, *source;	/* of the throughput: the runs' (sweep_tput) */
 	double idle_med;		/* %; -1 unknown */
 	uint64_t lb_judged, lb_hot, failed_hot, forced, lb_hot_gained, migrations;
 	uint64_t by_cause[MT_NR_CAUSES];
@@ -65,6 +72,7 @@ struct sweep {
 	int64_t original_ns;		/* ns, restored at the end */
 	const char *root;		/* --root; NULL for this machine */
 	int schedstats_orig;		/* sched_schedstats before; -1: absent */
+	bool schedstats;		/* schedstats_orig >= 0 (sweep_summarize()) */
 	bool has_schedstat;		/* /proc/schedstat readable */
 	struct sweep_run *runs;		/* in the order they ran */
 	int nruns;

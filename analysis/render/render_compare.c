@@ -15,20 +15,10 @@
 
 #define MARK(d) ((d) ? " *" : "")
 
-/* Display columns of a UTF-8 string: "µs" is two bytes and one column. */
-static int columns(const char *s)
-{
-	int n = 0;
-
-	for (; *s; s++)
-		n += ((unsigned char)*s & 0xc0) != 0x80;
-	return n;
-}
-
 /* s padded with spaces to width columns: on the right (left-aligned) or the left. */
 static char *pad(char *buf, size_t len, const char *s, int width, bool left)
 {
-	int n = width - columns(s);
+	int n = width - utf8_columns(s);
 
 	if (n < 0)
 		n = 0;

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The CSV export: one file per table of the run, a header row first.  The record and cell
- * columns are the run file's members, walked from the same schema tables (run_schema.c), so
- * their names carry their units (`age_ns`) exactly as docs/run-file.md documents them; a
- * value the run file writes as null is an empty field.  Quoting is RFC 4180's.
+ * The CSV export: one file per table of the run, a header row first, the files a table of
+ * {name, writer} (render_csv_files).  The record and cell columns are the run file's members,
+ * walked from the same schema tables (run_schema.c), so their names carry their units
+ * (`age_ns`) exactly as docs/run-file.md documents them; a value the run file writes as null
+ * is an empty field.  The sweep's CSV writes its members with the same cells (csv_cells).
+ * Quoting is RFC 4180's.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -11,11 +13,6 @@
 
 #include "render_export.h"
 #include "run_schema.h"
-
-const char *const render_csv_names[] = {
-	"migrations.csv", "units.csv", "correlation.csv", "histograms.csv", "whatif.csv",
-};
-const int render_csv_nfiles = (int)(sizeof(render_csv_names) / sizeof(render_csv_names[0]));
 
 char *fmt_shortest(char *buf, size_t len, double v)
 {
@@ -52,82 +49,129 @@ void csv_string(FILE *f, const char *s, size_t n)
 	fputc('"', f);
 }
 
+void csv_names(FILE *f, const struct rs_field *fl)
+{
+	fputs(fl->name, f);
+	for (int i = 0; fl->type == RS_U64_NAMED && i < fl->nnames; i++)
+		fprintf(f, ",%s_%s", fl->name, fl->names[i]);
+}
+
+static int csv_width(const struct rs_field *fl)
+{
+	return fl->type == RS_U64_NAMED ? 1 + fl->nnames : 1;
+}
+
+void csv_empty(FILE *f, const struct rs_field *fl)
+{
+	for (int i = 1; i < csv_width(fl); i++)
+		fputc(',', f);
+}
+
+void csv_cells(FILE *f, const void *base, const struct rs_field *fl, bool nonfinite)
+{
+	const char *p = (const char *)base + fl->off;
+	const uint64_t *counts = (const uint64_t *)p;
+	uint64_t total = 0;
+	char b[40];
+	int64_t e;
+
+	if (rs_is_null(base, fl)) {
+		csv_empty(f, fl);
+		return;
+	}
+	switch (fl->type) {
+	case RS_U64:
+		fprintf(f, "%llu", (unsigned long long)*(const uint64_t *)p);
+		break;
+	case RS_SIZE:
+		fprintf(f, "%zu", *(const size_t *)p);
+		break;
+	case RS_DBL:
+		if (nonfinite || isfinite(*(const double *)p))
+			fputs(fmt_shortest(b, sizeof(b), *(const double *)p), f);
+		break;
+	case RS_BOOL:
+		fputs(*(const bool *)p ? "true" : "false", f);
+		break;
+	case RS_STR:
+	case RS_BYTES:
+		csv_string(f, p, strnlen(p, fl->size));
+		break;
+	case RS_CSTR:
+		p = *(const char *const *)p;
+		csv_string(f, p ? p : "", p ? strlen(p) : 0);
+		break;
+	case RS_HEX32:
+		fprintf(f, "0x%x", *(const uint32_t *)p);
+		break;
+	case RS_ENUM:
+	case RS_ENUM_U8:
+		e = rs_int(base, fl);
+		if (e >= 0 && e < fl->nnames)
+			fputs(fl->names[e], f);
+		else
+			fprintf(f, "%lld", (long long)e);
+		break;
+	case RS_U64_NAMED:
+		for (int i = 0; i < fl->nnames; i++)
+			total += counts[i];
+		fprintf(f, "%llu", (unsigned long long)total);
+		for (int i = 0; i < fl->nnames; i++)
+			fprintf(f, ",%llu", (unsigned long long)counts[i]);
+		break;
+	case RS_ARGV:
+		break;	/* a command line is a header's, never a row's */
+	default:
+		fprintf(f, "%lld", (long long)rs_int(base, fl));
+	}
+}
+
 static void csv_header(FILE *f, const struct rs_table *t, const char *first)
 {
 	if (first)
 		fprintf(f, "%s,", first);
-	for (int i = 0; i < t->n; i++)
-		fprintf(f, "%s%s", t->f[i].name, i + 1 < t->n ? "," : "\n");
+	for (int i = 0; i < t->n; i++) {
+		csv_names(f, &t->f[i]);
+		fputc(i + 1 < t->n ? ',' : '\n', f);
+	}
 }
 
 /* One row of t's members of base: as the run file writes them, null as empty. */
 static void csv_row(FILE *f, const void *base, const struct rs_table *t)
 {
-	char b[40];
-
 	for (int i = 0; i < t->n; i++) {
 		const struct rs_field *fl = &t->f[i];
-		const char *p = (const char *)base + fl->off;
-		int64_t e;
 
 		if (i)
 			fputc(',', f);
-		if (((fl->flags & RS_IF_MIG) && !((const struct mt_unit *)base)->migs_before) ||
-		    rs_is_null(base, fl))
-			continue;
-		switch (fl->type) {
-		case RS_U64:
-			fprintf(f, "%llu", (unsigned long long)*(const uint64_t *)p);
-			break;
-		case RS_SIZE:
-			fprintf(f, "%zu", *(const size_t *)p);
-			break;
-		case RS_DBL:
-			if (isfinite(*(const double *)p))
-				fputs(fmt_shortest(b, sizeof(b), *(const double *)p), f);
-			break;
-		case RS_BOOL:
-			fputs(*(const bool *)p ? "true" : "false", f);
-			break;
-		case RS_STR:
-		case RS_BYTES:
-			csv_string(f, p, strnlen(p, fl->size));
-			break;
-		case RS_HEX32:
-			fprintf(f, "0x%x", *(const uint32_t *)p);
-			break;
-		case RS_ENUM:
-		case RS_ENUM_U8:
-			e = rs_int(base, fl);
-			if (e >= 0 && e < fl->nnames)
-				fputs(fl->names[e], f);
-			else
-				fprintf(f, "%lld", (long long)e);
-			break;
-		default:
-			fprintf(f, "%lld", (long long)rs_int(base, fl));
-		}
+		if ((fl->flags & RS_IF_MIG) && !((const struct mt_unit *)base)->migs_before)
+			csv_empty(f, fl);
+		else
+			csv_cells(f, base, fl, false);
 	}
 	fputc('\n', f);
 }
 
-static void csv_migrations(FILE *f, const struct run *r)
+static void csv_migrations(FILE *f, const struct run *r, const struct whatif *w)
 {
+	(void)w;
 	csv_header(f, &rs_migration, NULL);
 	for (size_t i = 0; i < r->nrecs; i++)
 		csv_row(f, &r->recs[i], &rs_migration);
 }
 
-static void csv_units(FILE *f, const struct run *r)
+static void csv_units(FILE *f, const struct run *r, const struct whatif *w)
 {
+	(void)w;
 	csv_header(f, &rs_unit, NULL);
 	for (size_t i = 0; i < r->nunits; i++)
 		csv_row(f, &r->units[i], &rs_unit);
 }
 
 /* The cells of the correlation, with the mode they were made in (empty: no correlation). */
-static void csv_correlation(FILE *f, const struct run *r)
+static void csv_correlation(FILE *f, const struct run *r, const struct whatif *w)
 {
+	(void)w;
 	csv_header(f, &rs_cell, "mode");
 	for (int i = 0; r->has_corr && i < r->corr.ncells; i++) {
 		fprintf(f, "%s,", r->corr.mode == CORR_CONTROLLED ? "controlled" : "natural");
@@ -140,8 +184,9 @@ static void csv_correlation(FILE *f, const struct run *r)
  * [0, 2) µs, the last slot open (hi_us empty).  One column per histogram: the age by cause,
  * the kernel's age of load-balancer pulls, run slices, wakeup latency.
  */
-static void csv_histograms(FILE *f, const struct run *r)
+static void csv_histograms(FILE *f, const struct run *r, const struct whatif *w)
 {
+	(void)w;
 	fprintf(f, "slot,lo_us,hi_us");
 	for (int c = 0; c < MT_NR_CAUSES; c++)
 		fprintf(f, ",age_%s", mt_cause_names[c]);
@@ -159,10 +204,11 @@ static void csv_histograms(FILE *f, const struct run *r)
 }
 
 /* The what-if rows (an estimate from this run: the header's last column says so). */
-static void csv_whatif(FILE *f, const struct whatif *w)
+static void csv_whatif(FILE *f, const struct run *r, const struct whatif *w)
 {
 	char b[40];
 
+	(void)r;
 	fprintf(f, "threshold_ns,lb_pulls_judged,lb_pulls_hot,wakeups,wakeups_younger,"
 		"cost_cells,cost_units,refill_cost_ns,records_complete,estimate\n");
 	for (int i = 0; w && i < w->n; i++) {
@@ -181,22 +227,11 @@ static void csv_whatif(FILE *f, const struct whatif *w)
 	}
 }
 
-void render_csv_file(FILE *f, int i, const struct run *r, const struct whatif *w)
-{
-	switch (i) {
-	case 0:
-		csv_migrations(f, r);
-		break;
-	case 1:
-		csv_units(f, r);
-		break;
-	case 2:
-		csv_correlation(f, r);
-		break;
-	case 3:
-		csv_histograms(f, r);
-		break;
-	default:
-		csv_whatif(f, w);
-	}
-}
+const struct render_csv_file render_csv_files[] = {
+	{ "migrations.csv", csv_migrations, false },
+	{ "units.csv", csv_units, false },
+	{ "correlation.csv", csv_correlation, false },
+	{ "histograms.csv", csv_histograms, false },
+	{ "whatif.csv", csv_whatif, true },
+};
+const int render_csv_nfiles = (int)(sizeof(render_csv_files) / sizeof(render_csv_files[0]));

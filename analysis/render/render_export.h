@@ -14,16 +14,20 @@
 #include <stdio.h>
 
 #include "run.h"
+#include "run_schema.h"
 #include "whatif.h"
 
 /* The what-if table as the text prints it, labelled as an estimate. */
 void render_whatif_text(FILE *f, const struct whatif *w);
 
-/* The CSV files a run is exported as, in order; each written by render_csv_file(). */
-extern const char *const render_csv_names[];
+/* The CSV files a run is exported as, in order: each its name and what writes it. */
+struct render_csv_file {
+	const char *name;		/* "migrations.csv" */
+	void (*write)(FILE *f, const struct run *r, const struct whatif *w);
+	bool whatif;			/* made of the what-if table: only with --what-if */
+};
+extern const struct render_csv_file render_csv_files[];
 extern const int render_csv_nfiles;
-/* CSV file i (of render_csv_names) of r; w may be NULL (whatif.csv is then not wanted). */
-void render_csv_file(FILE *f, int i, const struct run *r, const struct whatif *w);
 /* The Prometheus text exposition (format 0.0.4) of r; w may be NULL. */
 void render_openmetrics(FILE *f, const struct run *r, const struct whatif *w);
 /* Chrome trace-event JSON of r's records, for ui.perfetto.dev.  0 or -ENOMEM / -EIO. */
@@ -41,6 +45,12 @@ const char *render_plot_no_matrix(const struct run *r);
  * says when it holds a comma, a quote or a line break; a text-format family's HELP and TYPE
  * lines; a label value, escaped (bytes that are not UTF-8 become '?'). */
 void csv_string(FILE *f, const char *s, size_t n);
+/* A schema member (run_schema.h) as CSV: its column names; its cells (1, or 1 + nnames for
+ * RS_U64_NAMED), empty where it is null, a non-finite double "NaN"/"+Inf" when nonfinite
+ * says so, else empty; as many empty cells.  Separated by commas, none before or after. */
+void csv_names(FILE *f, const struct rs_field *fl);
+void csv_cells(FILE *f, const void *base, const struct rs_field *fl, bool nonfinite);
+void csv_empty(FILE *f, const struct rs_field *fl);
 void om_family(FILE *f, const char *name, const char *type, const char *help);
 void om_label_value(FILE *f, const char *s);
 

@@ -248,7 +248,7 @@ static void print_run_share(FILE *f, const struct verdict *v)
 {
 	if (v->has_run_share && v->run_migrations)
 		fprintf(f, "; %.0f %% of this run's %llu migrations were of tasks that age",
-			100.0 * (double)v->band_migrations / (double)v->run_migrations,
+			pct(v->band_migrations, v->run_migrations),
 			(unsigned long long)v->run_migrations);
 }
 

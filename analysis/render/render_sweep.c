@@ -1,12 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The sweep's table and its file (sweep.h; the file's schema is docs/sweep-file.md). */
+/*
+ * The sweep's table and its file (sweep.h; the file's schema is docs/sweep-file.md, its flat
+ * objects the tables of sweep_schema.c).
+ */
 #include <string.h>
 
 #include "json_writer.h"
 #include "run.h"
 #include "render_sweep.h"
+#include "sweep_schema.h"
 #include "sweep_summary.h"
-
+#include "units.h"
 
 char *sweep_fmt_value(char *buf, size_t len, int64_t ns)
 {
@@ -24,10 +28,8 @@ char *sweep_fmt_value(char *buf, size_t len, int64_t ns)
 /* s left-aligned in a column of width characters: µ is two bytes but one column. */
 static void column(FILE *f, const char *s, int width)
 {
-	int chars = 0;
+	int chars = utf8_columns(s);
 
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
-		chars += (*p & 0xc0) != 0x80;
 	fputs(s, f);
 	for (; chars < width; chars++)
 		fputc(' ', f);
@@ -103,38 +105,14 @@ void render_sweep_text(FILE *f, const struct sweep *s)
 	}
 }
 
-static void json_run(struct json_writer *w, const struct sweep *s, const struct sweep_run *sr)
+/* A flat object of the sweep file: named (NULL in an array), written from its table. */
+static void json_object(struct json_writer *w, const char *name, const void *base,
+			const struct rs_table *t)
 {
+	if (name)
+		jw_name(w, name);
 	jw_start_object(w);
-	jw_field_s64(w, "value_ns", sr->value_ns);
-	jw_field_s64(w, "rep", sr->rep);
-	jw_field_double(w, "wall_s", sr->wall_s);
-	jw_field_double(w, "throughput", sr->tput.value);
-	jw_field_string(w, "throughput_unit", sr->tput.unit);
-	jw_field_string(w, "throughput_source", sr->tput.source);
-	if (sr->idle_pct >= 0)
-		jw_field_double(w, "idle_pct", sr->idle_pct);
-	else
-		jw_field_null(w, "idle_pct");
-	jw_field_s64(w, "exit_status", sr->exit_status);
-	jw_name(w, "migrations");
-	jw_start_object(w);
-	for (int c = 0; c < MT_NR_CAUSES; c++)
-		jw_field_u64(w, mt_cause_names[c], sr->migrations[c]);
-	jw_end_object(w);
-	jw_field_u64(w, "lb_judged", sr->lb_judged);
-	jw_field_u64(w, "lb_hot", sr->lb_hot);
-	if (sr->witness && s->schedstats_orig >= 0) {
-		jw_field_u64(w, "nr_failed_migrations_hot", sr->failed_hot);
-		jw_field_u64(w, "nr_forced_migrations", sr->forced);
-	} else {
-		jw_field_null(w, "nr_failed_migrations_hot");
-		jw_field_null(w, "nr_forced_migrations");
-	}
-	if (sr->has_lb_hot_gained)
-		jw_field_u64(w, "lb_hot_gained", sr->lb_hot_gained);
-	else
-		jw_field_null(w, "lb_hot_gained");
+	rs_write(w, base, t);
 	jw_end_object(w);
 }
 
@@ -145,50 +123,20 @@ int render_sweep_json(FILE *f, const struct sweep *s)
 	jw_init(&w, f);
 	jw_start_object_lines(&w);
 	jw_field_string(&w, "schema", SWEEP_SCHEMA);
-	jw_field_bool(&w, "complete", s->complete);
-	jw_name(&w, "command");
-	jw_start_array(&w);
-	for (char *const *a = s->argv; a && *a; a++)
-		jw_string(&w, *a);
-	jw_end_array(&w);
-	jw_field_string(&w, "cpus", s->cpus_arg ? s->cpus_arg : "");
-	jw_field_s64(&w, "reps", s->reps);
-	jw_name(&w, "tunable");
-	jw_start_object(&w);
-	jw_field_string(&w, "path", s->tunable_path);
-	jw_field_s64(&w, "original_ns", s->original_ns);
-	jw_field_string(&w, "root", s->root ? s->root : "");
-	jw_end_object(&w);
-	jw_name(&w, "schedstats");
-	jw_start_object(&w);
-	jw_field_bool(&w, "available", s->schedstats_orig >= 0);
-	jw_field_bool(&w, "proc_schedstat", s->has_schedstat);
-	jw_field_s64(&w, "original", s->schedstats_orig);
-	jw_end_object(&w);
+	rs_write(&w, s, &rs_sweep);
+	json_object(&w, "tunable", s, &rs_sweep_tunable);
+	json_object(&w, "schedstats", s, &rs_sweep_schedstats);
 	jw_name(&w, "runs");
 	jw_start_array_lines(&w);
 	for (int i = 0; i < s->nruns; i++)
-		json_run(&w, s, &s->runs[i]);
+		json_object(&w, NULL, &s->runs[i], &rs_sweep_run);
 	jw_end_array(&w);
 	jw_name(&w, "values");
 	jw_start_array_lines(&w);
-	for (int i = 0; i < s->nvalues; i++) {
-		const struct sweep_value *x = &s->sv[i];
-
-		jw_start_object(&w);
-		jw_field_s64(&w, "value_ns", x->value_ns);
-		jw_field_s64(&w, "runs", x->n);
-		jw_field_double(&w, "throughput_min", x->tmin);
-		jw_field_double(&w, "throughput_median", x->tmed);
-		jw_field_double(&w, "throughput_max", x->tmax);
-		jw_field_double(&w, "normalised", x->normalised);
-		if (x->idle_med >= 0)
-			jw_field_double(&w, "idle_pct_median", x->idle_med);
-		else
-			jw_field_null(&w, "idle_pct_median");
-		jw_end_object(&w);
-	}
+	for (int i = 0; i < s->nvalues; i++)
+		json_object(&w, NULL, &s->sv[i], &rs_sweep_value);
 	jw_end_array(&w);
+	/* the summary's finding, not a member of the model */
 	if (s->best >= 0) {
 		jw_field_s64(&w, "best_ns", s->sv[s->best].value_ns);
 		jw_field_bool(&w, "best_beyond_noise", sweep_best_beyond_noise(s));

@@ -2,7 +2,8 @@
 /*
  * A sweep's exports (sweep.h), from the sweep model only: sweep.csv, the Prometheus text
  * exposition of its summary (gauges labelled by the value, in seconds), and the plot of
- * throughput and idle time against the value.  They share their formatting with the run's
+ * throughput and idle time against the value.  The CSV and the gauges walk the members
+ * sweep_schema.c describes, with their null rules; they share their formatting with the run's
  * exports (render_export.h) and their drawing with its plots (gnuplot.h).
  */
 #include <errno.h>
@@ -12,99 +13,127 @@
 #include "gnuplot.h"
 #include "render_export.h"
 #include "render_sweep.h"
+#include "sweep_schema.h"
 #include "sweep_summary.h"
 #include "units.h"
 
 /* ---- sweep.csv ---- */
 
-static void csv_u64(FILE *f, bool have, uint64_t v)
+/*
+ * sweep.csv's columns, in order.  A run's row holds the member of runs[] of the column's
+ * name, a value's row the member of values[] named beside it, else of that name
+ * (sweep_schema.c); a row whose object has no such member leaves the column empty.
+ */
+static const struct sweep_csv_column {
+	const char *name;
+	const char *value_member;	/* NULL: the column's name */
+} csv_columns[] = {
+	{ "value_ns", NULL }, { "rep", NULL }, { "runs", NULL }, { "wall_s", NULL },
+	{ "throughput", NULL }, { "throughput_min", NULL }, { "throughput_median", NULL },
+	{ "throughput_max", NULL }, { "normalised", NULL }, { "throughput_unit", NULL },
+	{ "throughput_source", NULL }, { "idle_pct", "idle_pct_median" }, { "exit_status", NULL },
+	{ "migrations", NULL }, { "lb_judged", NULL }, { "lb_hot", NULL },
+	{ "nr_failed_migrations_hot", NULL }, { "nr_forced_migrations", NULL },
+	{ "lb_hot_gained", NULL },
+};
+#define NCOLUMNS ((int)(sizeof(csv_columns) / sizeof(csv_columns[0])))
+
+/* Column c's member in a run's row (t: rs_sweep_run) or a value's, or NULL. */
+static const struct rs_field *column_member(const struct sweep_csv_column *c,
+					     const struct rs_table *t)
 {
-	if (have)
-		fprintf(f, "%llu", (unsigned long long)v);
-	fputc(',', f);
+	return rs_field_named(t, t == &rs_sweep_value && c->value_member ? c->value_member :
+			      c->name);
 }
 
-static void csv_dbl(FILE *f, bool have, double v)
+/* Column c's member as the header names it: a run's, else a value's. */
+static const struct rs_field *column_head(const struct sweep_csv_column *c)
 {
-	char b[40];
-
-	if (have)
-		fputs(fmt_shortest(b, sizeof(b), v), f);
-	fputc(',', f);
+	return column_member(c, &rs_sweep_run) ?: column_member(c, &rs_sweep_value);
 }
 
-static void csv_str(FILE *f, const char *s)
+/* One row: kind ("run", "value"), then base's member of each column; a double that is not
+ * finite is said ("+Inf"), as the sweep's CSV always did. */
+static void csv_row(FILE *f, const char *kind, const void *base, const struct rs_table *t)
 {
-	csv_string(f, s, strlen(s));
-	fputc(',', f);
+	fputs(kind, f);
+	for (int i = 0; i < NCOLUMNS; i++) {
+		const struct rs_field *fl = column_member(&csv_columns[i], t);
+
+		fputc(',', f);
+		if (fl)
+			csv_cells(f, base, fl, true);
+		else
+			csv_empty(f, column_head(&csv_columns[i]));
+	}
+	fputc('\n', f);
 }
 
 void render_sweep_csv(FILE *f, const struct sweep *s)
 {
-	const char *unit = s->nruns ? s->runs[0].tput.unit : "";
-	const char *src = s->nruns ? s->runs[0].tput.source : "";
-	double base = s->sv[0].tmed;
-
-	fprintf(f, "row,value_ns,rep,runs,wall_s,throughput,throughput_min,throughput_median,"
-		"throughput_max,normalised,throughput_unit,throughput_source,idle_pct,"
-		"exit_status,migrations");
-	for (int c = 0; c < MT_NR_CAUSES; c++)
-		fprintf(f, ",migrations_%s", mt_cause_names[c]);
-	fprintf(f, ",lb_judged,lb_hot,nr_failed_migrations_hot,nr_forced_migrations,"
-		"lb_hot_gained\n");
-	for (int i = 0; i < s->nruns; i++) {
-		const struct sweep_run *r = &s->runs[i];
-		bool witness = r->witness && s->schedstats_orig >= 0;
-		uint64_t all = 0;
-
-		for (int c = 0; c < MT_NR_CAUSES; c++)
-			all += r->migrations[c];
-		fprintf(f, "run,%lld,%d,,", (long long)r->value_ns, r->rep);
-		csv_dbl(f, true, r->wall_s);
-		csv_dbl(f, true, r->tput.value);
-		fputs(",,,", f);
-		/* a run against the first value's median, as the table normalises */
-		csv_dbl(f, base > 0, base > 0 ? r->tput.value / base : 0);
-		csv_str(f, r->tput.unit);
-		csv_str(f, r->tput.source);
-		csv_dbl(f, r->idle_pct >= 0, r->idle_pct);
-		fprintf(f, "%d,%llu", r->exit_status, (unsigned long long)all);
-		for (int c = 0; c < MT_NR_CAUSES; c++)
-			fprintf(f, ",%llu", (unsigned long long)r->migrations[c]);
-		fprintf(f, ",%llu,%llu,", (unsigned long long)r->lb_judged,
-			(unsigned long long)r->lb_hot);
-		csv_u64(f, witness, r->failed_hot);
-		csv_u64(f, witness, r->forced);
-		if (r->has_lb_hot_gained)
-			fprintf(f, "%llu", (unsigned long long)r->lb_hot_gained);
-		fputc('\n', f);
+	fputs("row", f);
+	for (int i = 0; i < NCOLUMNS; i++) {
+		fputc(',', f);
+		csv_names(f, column_head(&csv_columns[i]));
 	}
-	for (int i = 0; i < s->nvalues; i++) {
-		const struct sweep_value *x = &s->sv[i];
-		bool witness = x->witness && s->schedstats_orig >= 0;
-
-		fprintf(f, "value,%lld,,%d,,,", (long long)x->value_ns, x->n);
-		csv_dbl(f, x->n, x->tmin);
-		csv_dbl(f, x->n, x->tmed);
-		csv_dbl(f, x->n, x->tmax);
-		csv_dbl(f, x->n && base > 0, x->normalised);
-		csv_str(f, unit);
-		csv_str(f, src);
-		csv_dbl(f, x->idle_med >= 0, x->idle_med);
-		fprintf(f, ",%llu", (unsigned long long)x->migrations);
-		for (int c = 0; c < MT_NR_CAUSES; c++)
-			fprintf(f, ",%llu", (unsigned long long)x->by_cause[c]);
-		fprintf(f, ",%llu,%llu,", (unsigned long long)x->lb_judged,
-			(unsigned long long)x->lb_hot);
-		csv_u64(f, witness, x->failed_hot);
-		csv_u64(f, witness, x->forced);
-		if (x->has_gained)
-			fprintf(f, "%llu", (unsigned long long)x->lb_hot_gained);
-		fputc('\n', f);
-	}
+	fputc('\n', f);
+	for (int i = 0; i < s->nruns; i++)
+		csv_row(f, "run", &s->runs[i], &rs_sweep_run);
+	for (int i = 0; i < s->nvalues; i++)
+		csv_row(f, "value", &s->sv[i], &rs_sweep_value);
 }
 
 /* ---- OpenMetrics ---- */
+
+/*
+ * The gauges: a family per member of values[] (sweep_schema.c), each sample labelled by the
+ * value in seconds; a member null for a value (the schema's rule) has no sample there.
+ */
+static const struct sweep_gauge {
+	const char *family;
+	const char *help;
+	struct {
+		const char *member;	/* of values[] */
+		const char *label;	/* told apart from the family's others: stat="min" */
+	} of[3];
+	const char *by;			/* RS_U64_NAMED: the label of its names ("cause") */
+	double divisor;			/* idle_pct_median / 100: a ratio */
+	bool every_value;		/* a sample also for a value the sweep never reached;
+					 * else none: no count of 0 where nothing ran */
+	bool if_any;			/* the family left out when no value has a sample */
+} gauges[] = {
+	{ "migtrace_sweep_runs", "Runs that finished at each value of the migration cost "
+	  "(value_seconds).", { { "runs", NULL } }, NULL, 1, true, false },
+	{ "migtrace_sweep_throughput", "The workload's throughput at each value over its runs "
+	  "(stat: min, median, max), in the unit of migtrace_sweep_info's throughput_unit label; "
+	  "higher is better.", { { "throughput_min", "stat=\"min\"" },
+	  { "throughput_median", "stat=\"median\"" }, { "throughput_max", "stat=\"max\"" } },
+	  NULL, 1, false, false },
+	{ "migtrace_sweep_throughput_normalised_ratio", "Median throughput at each value / the "
+	  "first value's.", { { "normalised", NULL } }, NULL, 1, false, false },
+	{ "migtrace_sweep_idle_ratio", "Median over the runs of each value of the CPU set's idle "
+	  "+ iowait share of its time (/proc/stat).", { { "idle_pct_median", NULL } }, NULL, 100,
+	  false, true },
+	{ "migtrace_sweep_migrations", "Migrations of the traced tasks by cause, summed over the "
+	  "runs of each value (migtrace's in-kernel counters).", { { "migrations", NULL } },
+	  "cause", 1, false, false },
+	{ "migtrace_sweep_lb_pulls_judged", "Load-balancer pulls with the kernel's own age, "
+	  "summed over the runs of each value.", { { "lb_judged", NULL } }, NULL, 1, false,
+	  false },
+	{ "migtrace_sweep_lb_pulls_hot", "Of those pulls, the tasks younger than the value (hot "
+	  "by task_hot()'s rule), summed over the runs of each value.", { { "lb_hot", NULL } },
+	  NULL, 1, false, false },
+	{ "migtrace_sweep_kernel_failed_migrations_hot", "The kernel's nr_failed_migrations_hot "
+	  "of the traced tasks (schedstats), summed over the runs of each value: a lower bound "
+	  "(read every 20 ms).", { { "nr_failed_migrations_hot", NULL } }, NULL, 1, false,
+	  true },
+	{ "migtrace_sweep_kernel_forced_migrations", "The kernel's nr_forced_migrations of the "
+	  "traced tasks (schedstats), summed over the runs of each value: a lower bound (read "
+	  "every 20 ms).", { { "nr_forced_migrations", NULL } }, NULL, 1, false, true },
+	{ "migtrace_sweep_kernel_lb_hot_gained", "/proc/schedstat's lb_hot_gained over all CPUs "
+	  "and tasks, summed over the runs of each value.", { { "lb_hot_gained", NULL } }, NULL,
+	  1, false, true },
+};
 
 /* name{value_seconds="V"[,extra]} v */
 static void gauge(FILE *f, const char *name, const struct sweep_value *x, const char *extra,
@@ -117,12 +146,45 @@ static void gauge(FILE *f, const char *name, const struct sweep_value *x, const 
 		extra ? extra : "", fmt_shortest(b, sizeof(b), v));
 }
 
+/* Member m of g, from the schema of values[]. */
+static const struct rs_field *gauge_member(const struct sweep_gauge *g, int m)
+{
+	return g->of[m].member ? rs_field_named(&rs_sweep_value, g->of[m].member) : NULL;
+}
+
+/* Whether value x has a sample of member fl: the schema's null rule, and a value the sweep
+ * never reached has its runs gauge only. */
+static bool has_sample(const struct sweep_gauge *g, const struct rs_field *fl,
+		       const struct sweep_value *x)
+{
+	return (x->n || g->every_value) && !rs_is_null(x, fl);
+}
+
+/* g's samples of value x: one per member, or per name of a count by name. */
+static void gauge_samples(FILE *f, const struct sweep_gauge *g, const struct sweep_value *x)
+{
+	const struct rs_field *fl;
+	char extra[64];
+
+	for (int m = 0; m < 3 && (fl = gauge_member(g, m)); m++) {
+		if (!has_sample(g, fl, x))
+			continue;
+		if (fl->type != RS_U64_NAMED) {
+			gauge(f, g->family, x, g->of[m].label, rs_number(x, fl, 0) / g->divisor);
+			continue;
+		}
+		for (int i = 0; i < fl->nnames; i++) {
+			snprintf(extra, sizeof(extra), "%s=\"%s\"", g->by, fl->names[i]);
+			gauge(f, g->family, x, extra, rs_number(x, fl, i));
+		}
+	}
+}
+
 void render_sweep_openmetrics(FILE *f, const struct sweep *s)
 {
 	const char *unit = s->nruns ? s->runs[0].tput.unit : "";
 	const char *src = s->nruns ? s->runs[0].tput.source : "";
-	bool idle = false, witness = false, gained = false;
-	char a[40], extra[64];
+	char a[40];
 
 	om_family(f, "migtrace_sweep_info", "gauge", "The sweep these metrics describe, in its "
 		  "labels (the value is always 1).");
@@ -141,84 +203,18 @@ void render_sweep_openmetrics(FILE *f, const struct sweep *s)
 		  "the sweep, restored after it.");
 	fprintf(f, "migtrace_sweep_original_value_seconds %s\n",
 		fmt_shortest(a, sizeof(a), (double)s->original_ns / 1e9));
-	om_family(f, "migtrace_sweep_runs", "gauge", "Runs that finished at each value of the "
-		  "migration cost (value_seconds).");
-	for (int i = 0; i < s->nvalues; i++)
-		gauge(f, "migtrace_sweep_runs", &s->sv[i], NULL, s->sv[i].n);
-	om_family(f, "migtrace_sweep_throughput", "gauge", "The workload's throughput at each "
-		  "value over its runs (stat: min, median, max), in the unit of "
-		  "migtrace_sweep_info's throughput_unit label; higher is better.");
-	for (int i = 0; i < s->nvalues; i++) {
-		if (!s->sv[i].n)
+	for (size_t k = 0; k < sizeof(gauges) / sizeof(gauges[0]); k++) {
+		const struct sweep_gauge *g = &gauges[k];
+		bool any = !g->if_any;
+
+		for (int i = 0; !any && i < s->nvalues; i++)
+			for (int m = 0; m < 3 && gauge_member(g, m); m++)
+				any |= has_sample(g, gauge_member(g, m), &s->sv[i]);
+		if (!any)
 			continue;
-		gauge(f, "migtrace_sweep_throughput", &s->sv[i], "stat=\"min\"", s->sv[i].tmin);
-		gauge(f, "migtrace_sweep_throughput", &s->sv[i], "stat=\"median\"", s->sv[i].tmed);
-		gauge(f, "migtrace_sweep_throughput", &s->sv[i], "stat=\"max\"", s->sv[i].tmax);
-	}
-	om_family(f, "migtrace_sweep_throughput_normalised_ratio", "gauge", "Median throughput "
-		  "at each value / the first value's.");
-	for (int i = 0; i < s->nvalues; i++)
-		if (s->sv[i].n && s->sv[0].tmed > 0)
-			gauge(f, "migtrace_sweep_throughput_normalised_ratio", &s->sv[i], NULL,
-			      s->sv[i].normalised);
-	for (int i = 0; i < s->nvalues; i++) {
-		idle |= s->sv[i].idle_med >= 0;
-		witness |= s->sv[i].witness && s->schedstats_orig >= 0;
-		gained |= s->sv[i].has_gained;
-	}
-	if (idle) {
-		om_family(f, "migtrace_sweep_idle_ratio", "gauge", "Median over the runs of each "
-			  "value of the CPU set's idle + iowait share of its time (/proc/stat).");
+		om_family(f, g->family, "gauge", g->help);
 		for (int i = 0; i < s->nvalues; i++)
-			if (s->sv[i].idle_med >= 0)
-				gauge(f, "migtrace_sweep_idle_ratio", &s->sv[i], NULL,
-				      s->sv[i].idle_med / 100);
-	}
-	om_family(f, "migtrace_sweep_migrations", "gauge", "Migrations of the traced tasks by "
-		  "cause, summed over the runs of each value (migtrace's in-kernel counters).");
-	/* a value the sweep never reached has no counts: left out, not 0 */
-	for (int i = 0; i < s->nvalues; i++)
-		for (int c = 0; s->sv[i].n && c < MT_NR_CAUSES; c++) {
-			snprintf(extra, sizeof(extra), "cause=\"%s\"", mt_cause_names[c]);
-			gauge(f, "migtrace_sweep_migrations", &s->sv[i], extra,
-			      (double)s->sv[i].by_cause[c]);
-		}
-	om_family(f, "migtrace_sweep_lb_pulls_judged", "gauge", "Load-balancer pulls with the "
-		  "kernel's own age, summed over the runs of each value.");
-	for (int i = 0; i < s->nvalues; i++)
-		if (s->sv[i].n)
-			gauge(f, "migtrace_sweep_lb_pulls_judged", &s->sv[i], NULL,
-			      (double)s->sv[i].lb_judged);
-	om_family(f, "migtrace_sweep_lb_pulls_hot", "gauge", "Of those pulls, the tasks younger "
-		  "than the value (hot by task_hot()'s rule), summed over the runs of each value.");
-	for (int i = 0; i < s->nvalues; i++)
-		if (s->sv[i].n)
-			gauge(f, "migtrace_sweep_lb_pulls_hot", &s->sv[i], NULL,
-			      (double)s->sv[i].lb_hot);
-	if (witness) {
-		om_family(f, "migtrace_sweep_kernel_failed_migrations_hot", "gauge", "The kernel's "
-			  "nr_failed_migrations_hot of the traced tasks (schedstats), summed over "
-			  "the runs of each value: a lower bound (read every 20 ms).");
-		for (int i = 0; i < s->nvalues; i++)
-			if (s->sv[i].witness)
-				gauge(f, "migtrace_sweep_kernel_failed_migrations_hot", &s->sv[i],
-				      NULL, (double)s->sv[i].failed_hot);
-		om_family(f, "migtrace_sweep_kernel_forced_migrations", "gauge", "The kernel's "
-			  "nr_forced_migrations of the traced tasks (schedstats), summed over the "
-			  "runs of each value: a lower bound (read every 20 ms).");
-		for (int i = 0; i < s->nvalues; i++)
-			if (s->sv[i].witness)
-				gauge(f, "migtrace_sweep_kernel_forced_migrations", &s->sv[i], NULL,
-				      (double)s->sv[i].forced);
-	}
-	if (gained) {
-		om_family(f, "migtrace_sweep_kernel_lb_hot_gained", "gauge", "/proc/schedstat's "
-			  "lb_hot_gained over all CPUs and tasks, summed over the runs of each "
-			  "value.");
-		for (int i = 0; i < s->nvalues; i++)
-			if (s->sv[i].has_gained)
-				gauge(f, "migtrace_sweep_kernel_lb_hot_gained", &s->sv[i], NULL,
-				      (double)s->sv[i].lb_hot_gained);
+			gauge_samples(f, g, &s->sv[i]);
 	}
 	if (s->best >= 0) {
 		om_family(f, "migtrace_sweep_best_value_seconds", "gauge", "The value with the "

@@ -135,11 +135,6 @@ static void print_cost(FILE *f, const struct run_cost *c)
 				(double)c->progs[i].run_time_ns / (double)c->progs[i].run_cnt);
 }
 
-static double pct(uint64_t part, uint64_t whole)
-{
-	return whole ? 100.0 * (double)part / (double)whole : 0.0;
-}
-
 static void print_summary(FILE *f, const struct run *r)
 {
 	const struct mt_stats *s = &r->stats;

@@ -8,16 +8,9 @@
 /* s right-aligned in width columns: counted in characters, so "500 µs" lines up. */
 static void right(FILE *f, const char *s, int width)
 {
-	int chars = 0;
+	int chars = utf8_columns(s);
 
-	for (const char *p = s; *p; p++)
-		chars += (*p & 0xc0) != 0x80;
 	fprintf(f, "%*s%s", width > chars ? width - chars : 0, "", s);
-}
-
-static double pct(uint64_t part, uint64_t whole)
-{
-	return whole ? 100.0 * (double)part / (double)whole : 0.0;
 }
 
 void render_whatif_text(FILE *f, const struct whatif *w)

@@ -38,7 +38,7 @@ static void exports(FILE *f, const struct run *r)
 	whatif_compute(r, t_ns, 4, &w);
 	render_whatif_text(f, &w);
 	for (int i = 0; i < render_csv_nfiles; i++)
-		render_csv_file(f, i, r, &w);
+		render_csv_files[i].write(f, r, &w);
 	render_openmetrics(f, r, &w);
 	err = render_perfetto(f, r);
 	if (err && err != -ENOMEM)

@@ -117,20 +117,27 @@ static void test_whatif_age_out_of_range(void **state)
 	run_free(r);
 }
 
-/* What a renderer wrote, as a string the caller frees. */
-static char *capture(const struct run *r, int what, const struct whatif *w)
+/* What a renderer wrote ("openmetrics", "perfetto", or a CSV file by its name), as a string
+ * the caller frees. */
+static char *capture(const struct run *r, const char *what, const struct whatif *w)
 {
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
+	int csv = -1;
 
 	assert_non_null(f);
-	if (what < 0)
+	for (int i = 0; i < render_csv_nfiles; i++)
+		if (!strcmp(render_csv_files[i].name, what))
+			csv = i;
+	if (!strcmp(what, "openmetrics"))
 		render_openmetrics(f, r, w);
-	else if (what == 100)
+	else if (!strcmp(what, "perfetto"))
 		assert_int_equal(render_perfetto(f, r), 0);
+	else if (csv >= 0)
+		render_csv_files[csv].write(f, r, w);
 	else
-		render_csv_file(f, what, r, w);
+		fail_msg("no renderer writes %s", what);
 	fclose(f);
 	return buf;
 }
@@ -141,7 +148,7 @@ static void test_openmetrics(void **state)
 	char *s;
 
 	(void)state;
-	s = capture(r, -1, NULL);
+	s = capture(r, "openmetrics", NULL);
 	/* the 400 µs wakeup is in slot 8, [256, 512) µs: under le=512 µs, not under 256 µs */
 	assert_non_null(strstr(s, "_bucket{cause=\"wakeup\",le=\"0.000256\"} 0\n"));
 	assert_non_null(strstr(s, "_bucket{cause=\"wakeup\",le=\"0.000512\"} 1\n"));
@@ -153,7 +160,7 @@ static void test_openmetrics(void **state)
 	free(s);
 	/* a record not kept: the sum from slot midpoints (384 µs + 6144 µs), and said so */
 	r->recs_not_kept = 1;
-	s = capture(r, -1, NULL);
+	s = capture(r, "openmetrics", NULL);
 	assert_non_null(strstr(s, "_sum{cause=\"wakeup\"} 0.006528\n"));
 	assert_non_null(strstr(s, "_sum is an estimate from slot midpoints"));
 	free(s);
@@ -166,15 +173,15 @@ static void test_csv(void **state)
 	char *s;
 
 	(void)state;
-	s = capture(r, 0, NULL);
+	s = capture(r, "migrations.csv", NULL);
 	assert_true(!strncmp(s, "ts_ns,pid,tgid,comm,src_cpu,dst_cpu,cause,", 42));
 	/* a comma and quotes quoted, a missing kernel age empty */
 	assert_non_null(strstr(s, ",\"x,\"\"y\"\"\",0,1,wakeup,running,0,0,400000,0,,0,0,\n"));
 	free(s);
-	s = capture(r, 2, NULL);
+	s = capture(r, "correlation.csv", NULL);
 	assert_non_null(strstr(s, "\ncontrolled,50000,0,"));
 	free(s);
-	s = capture(r, 3, NULL);
+	s = capture(r, "histograms.csv", NULL);
 	assert_non_null(strstr(s, "\n27,134217728,,"));	/* the last slot is open */
 	free(s);
 	run_free(r);
@@ -187,7 +194,7 @@ static void test_perfetto_empty(void **state)
 
 	(void)state;
 	assert_non_null(r);
-	s = capture(r, 100, NULL);
+	s = capture(r, "perfetto", NULL);
 	assert_non_null(strstr(s, "\"traceEvents\":["));
 	assert_non_null(strstr(s, "\"CPUs\""));
 	free(s);

@@ -7,6 +7,7 @@
 #include <cmocka.h>
 
 #include "parse.h"
+#include "units.h"
 
 static void cpu_list_good(void **state)
 {
@@ -115,6 +116,18 @@ static void longs(void **state)
 	assert_int_equal(parse_long("99999999999999999999", 1, 100, &v), -ERANGE);
 }
 
+/* What tables align on and the percentages they print. */
+static void units_helpers(void **state)
+{
+	(void)state;
+	assert_int_equal(utf8_columns(""), 0);
+	assert_int_equal(utf8_columns("500 ns"), 6);
+	assert_int_equal(utf8_columns("500 µs"), 6);		/* µ: two bytes, one column */
+	assert_int_equal(utf8_columns("\xe2\x86\x92 µ"), 3);	/* a 3-byte arrow */
+	assert_true(pct(1, 4) == 25.0);
+	assert_true(pct(3, 0) == 0.0);				/* nothing to be a share of */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -123,6 +136,7 @@ int main(void)
 		cmocka_unit_test(sizes),
 		cmocka_unit_test(durations),
 		cmocka_unit_test(longs),
+		cmocka_unit_test(units_helpers),
 	};
 
 	return cmocka_run_group_tests_name("parse", tests, NULL, NULL);

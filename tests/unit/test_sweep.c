@@ -2,9 +2,11 @@
 /*
  * The sweep model and its renderers on made-up runs: the summary per value (medians, the
  * normalisation, the best value and whether it leads beyond the noise), the values as the
- * table names them, the table's alignment with µs in it, and the CSV and OpenMetrics
- * exports' rows and gauges.
+ * table names them, the table's alignment with µs in it, the CSV and OpenMetrics exports'
+ * rows and gauges, and the sweep file, CSV and OpenMetrics of fixed sweeps byte for byte.
  */
+#include <errno.h>
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -15,7 +17,9 @@
 #include <cmocka.h>
 
 #include "render_sweep.h"
+#include "sweep_schema.h"
 #include "sweep_summary.h"
+#include "units.h"
 
 static char *const argv_hb[] = { "hackbench", "-g", "2", NULL };
 
@@ -95,16 +99,6 @@ static void values_named(void **state)
 		assert_string_equal(sweep_fmt_value(b, sizeof(b), cases[i].ns), cases[i].want);
 }
 
-/* Characters, not bytes: µ is two bytes of UTF-8. */
-static size_t chars(const char *s, size_t n)
-{
-	size_t c = 0;
-
-	for (size_t i = 0; i < n; i++)
-		c += ((unsigned char)s[i] & 0xc0) != 0x80;
-	return c;
-}
-
 static char *render(void (*fn)(FILE *, const struct sweep *), const struct sweep *s)
 {
 	char *buf = NULL;
@@ -132,7 +126,8 @@ static void table_aligned(void **state)
 	assert_non_null(line);
 	for (line++; *line && *line != '\n'; rows++) {
 		char *end = strchr(line, '\n');
-		size_t w = chars(line, (size_t)(end - line));
+		/* characters, not bytes: µ is two bytes of UTF-8 */
+		size_t w = (size_t)utf8_columns(strndupa(line, (size_t)(end - line)));
 
 		if (!width)
 			width = w;
@@ -170,6 +165,174 @@ static void csv_rows(void **state)
 	free(text);
 }
 
+/*
+ * Fixed sweeps rendered to the sweep file, sweep.csv and the OpenMetrics exposition, compared
+ * byte for byte with tests/data/sweep-out/ (captured from the renderers as they were written
+ * by hand, before they walked the schema tables of sweep_schema.c).
+ */
+#define SWEEP_OUT_DIR "tests/data/sweep-out"
+
+static char *const argv_odd[] = { "sh", "-c", "echo \"a,b\" \\ done\nok", "50 µs", NULL };
+static char *const argv_hb1[] = { "hackbench", NULL };
+
+/* A sweep's header: its command, values, and the tunable's file and value before. */
+static void header(struct sweep *s, char *const *argv, long reps, const int64_t *v, int nv,
+		   const char *path, int64_t original_ns)
+{
+	memset(s, 0, sizeof(*s));
+	s->argv = argv;
+	s->reps = reps;
+	s->nvalues = nv;
+	memcpy(s->values, v, (size_t)nv * sizeof(*v));
+	snprintf(s->tunable_path, sizeof(s->tunable_path), "%s", path);
+	s->original_ns = original_ns;
+}
+
+/* Every branch of the three renderers: idle unknown for a run, a value the kernel's
+ * witnesses never reached, lb_hot_gained for some runs, a source to quote in CSV, a command
+ * to escape in JSON and in a label, a count past 2^53. */
+static void fixture_full(struct sweep *s, struct sweep_run *runs)
+{
+	static const int64_t v[3] = { 500000, 2500000, 50000000 };
+	static const double tput[3][2] = { { 1234.5678, 1300.25 }, { 1400.0 / 3, 1500 },
+					   { 999.5, 1001 } };
+	int n = 0;
+
+	header(s, argv_odd, 2, v, 3, "/tmp/fake root/sys/kernel/debug/sched/migration_cost_ns",
+	       500000);
+	s->cpus_arg = "0-1";
+	s->root = "/tmp/fake root";
+	s->schedstats_orig = 0;
+	s->has_schedstat = true;
+	for (int rep = 0; rep < 2; rep++)
+		for (int k = 0; k < 3; k++) {
+			int i = (k + rep) % 3;
+			struct sweep_run *r = &runs[n];
+
+			memset(r, 0, sizeof(*r));
+			r->value_ns = v[i];
+			r->rep = rep;
+			r->wall_s = 2.000001 + n;
+			r->tput = (struct sweep_tput){ tput[i][rep], "tps",
+						       "pgbench tps, \"excluding\" connections" };
+			r->tput_reported = true;
+			r->idle_pct = n == 4 ? -1 : 12.25 * (i + 1) + rep / 3.0;
+			for (int c = 0; c < MT_NR_CAUSES; c++)
+				r->migrations[c] = (uint64_t)(c * 7 + n);
+			r->lb_judged = 40 + (uint64_t)n;
+			r->lb_hot = (uint64_t)(i * 3 + rep);
+			r->witness = i != 2;
+			r->failed_hot = 5 * (uint64_t)i + 1;
+			r->forced = 2 * (uint64_t)rep;
+			r->has_lb_hot_gained = i == 0 || (i == 1 && rep == 1);
+			r->lb_hot_gained = i == 0 && rep == 1 ? UINT64_MAX / 4 : 17 + (uint64_t)n;
+			n++;
+		}
+	s->runs = runs;
+	s->nruns = n;
+	s->complete = true;
+	sweep_summarize(s);
+}
+
+/* Stopped after two runs, on a kernel without schedstats, idle never read. */
+static void fixture_stopped(struct sweep *s, struct sweep_run *runs)
+{
+	static const int64_t v[3] = { 50000, 5000000, 10000000 };
+
+	header(s, argv_hb1, 3, v, 3, "/proc/sys/kernel/sched_migration_cost_ns", 5000000);
+	s->schedstats_orig = -1;
+	for (int i = 0; i < 2; i++) {
+		memset(&runs[i], 0, sizeof(runs[i]));
+		runs[i].value_ns = v[i];
+		runs[i].wall_s = 0.125 * (i + 1);
+		runs[i].tput = (struct sweep_tput){ 1 / runs[i].wall_s, "runs/s", "1 / wall time" };
+		runs[i].idle_pct = -1;
+		runs[i].migrations[MT_CAUSE_WAKEUP] = 3;
+		runs[i].exit_status = i ? 3 : 0;
+	}
+	s->runs = runs;
+	s->nruns = 2;
+	sweep_summarize(s);
+}
+
+/* The first value never ran (nothing to normalise to), the other's throughput not finite. */
+static void fixture_unnormalised(struct sweep *s, struct sweep_run *runs)
+{
+	static const int64_t v[2] = { 1000, 2000 };
+
+	header(s, NULL, 1, v, 2, "", 0);
+	s->schedstats_orig = 1;
+	memset(&runs[0], 0, sizeof(runs[0]));
+	runs[0].value_ns = 2000;
+	runs[0].tput = (struct sweep_tput){ INFINITY, "ops/s", "perf bench ops/sec" };
+	runs[0].idle_pct = 0;
+	runs[0].witness = true;
+	s->runs = runs;
+	s->nruns = 1;
+	sweep_summarize(s);
+}
+
+/* No run at all. */
+static void fixture_empty(struct sweep *s, struct sweep_run *runs)
+{
+	static const int64_t v[2] = { 1000000, 2000000 };
+
+	(void)runs;
+	header(s, argv_hb1, 1, v, 2, "", 0);
+	sweep_summarize(s);
+}
+
+static const struct {
+	const char *name;
+	void (*make)(struct sweep *s, struct sweep_run *runs);
+} fixtures[] = {
+	{ "full", fixture_full }, { "stopped", fixture_stopped },
+	{ "unnormalised", fixture_unnormalised }, { "empty", fixture_empty },
+};
+
+static void json_checked(FILE *f, const struct sweep *s)
+{
+	assert_int_equal(render_sweep_json(f, s), 0);
+}
+
+static void expect_file(const char *fixture, const char *ext, const char *text)
+{
+	char path[256], *want = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s.%s", SWEEP_OUT_DIR, fixture, ext);
+	f = fopen(path, "r");
+	if (!f)
+		fail_msg("%s: %s (run from the source tree)", path, strerror(errno));
+	assert_int_equal(getdelim(&want, &len, '\0', f) >= 0 || feof(f), 1);
+	fclose(f);
+	if (strcmp(text, want ? want : ""))
+		fail_msg("%s differs from what was rendered:\n%s", path, text);
+	free(want);
+}
+
+static void rendered_as_captured(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof(fixtures) / sizeof(fixtures[0]); i++) {
+		struct sweep_run runs[6];
+		struct sweep s;
+		char *text;
+
+		fixtures[i].make(&s, runs);
+		text = render(json_checked, &s);
+		expect_file(fixtures[i].name, "json", text);
+		free(text);
+		text = render(render_sweep_csv, &s);
+		expect_file(fixtures[i].name, "csv", text);
+		free(text);
+		text = render(render_sweep_openmetrics, &s);
+		expect_file(fixtures[i].name, "prom", text);
+		free(text);
+	}
+}
+
 static void openmetrics_gauges(void **state)
 {
 	struct sweep_run runs[6];
@@ -204,6 +367,41 @@ static void openmetrics_gauges(void **state)
 	free(text);
 }
 
+/* Every member of the sweep's tables is in docs/sweep-file.md, and of the size it is read as. */
+static void schema_tables_and_docs(void **state)
+{
+	char doc[1 << 16], quoted[80];
+	FILE *f = fopen("docs/sweep-file.md", "r");
+	size_t n;
+
+	(void)state;
+	if (!f)
+		fail_msg("docs/sweep-file.md: %s (run from the repository's top)", strerror(errno));
+	n = fread(doc, 1, sizeof(doc) - 1, f);
+	doc[n] = '\0';
+	fclose(f);
+	for (int t = 0; t < rs_sweep_ntables; t++) {
+		const struct rs_table *tb = rs_sweep_tables[t];
+
+		assert_true(tb->n <= 64);
+		for (int i = 0; i < tb->n; i++) {
+			const struct rs_field *fl = &tb->f[i];
+
+			if (fl->type == RS_U64_NAMED &&
+			    fl->size != (size_t)fl->nnames * sizeof(uint64_t))
+				fail_msg("%s.%s: %zu bytes for %d counts", tb->object, fl->name,
+					 fl->size, fl->nnames);
+			if ((fl->type == RS_CSTR || fl->type == RS_ARGV) &&
+			    fl->size != sizeof(void *))
+				fail_msg("%s.%s is not a pointer", tb->object, fl->name);
+			snprintf(quoted, sizeof(quoted), "`%s`", fl->name);
+			if (!strstr(doc, quoted))
+				fail_msg("%s.%s is not in docs/sweep-file.md", tb->object,
+					 fl->name);
+		}
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -212,6 +410,8 @@ int main(void)
 		cmocka_unit_test(table_aligned),
 		cmocka_unit_test(csv_rows),
 		cmocka_unit_test(openmetrics_gauges),
+		cmocka_unit_test(rendered_as_captured),
+		cmocka_unit_test(schema_tables_and_docs),
 	};
 
 	return cmocka_run_group_tests_name("sweep", tests, NULL, NULL);

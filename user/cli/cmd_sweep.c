@@ -212,12 +212,7 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 			argp_error(state, "--restore only restores: no --values, no -o, no "
 				   "exports");
 		/* a sweep keeps no records to trace and no single run to judge again */
-		if (env->exports.perfetto)
-			argp_error(state, "--perfetto is a run's records: sweep keeps none (use "
-				   "--csv, --openmetrics, --plot)");
-		if (env->exports.nwhatif)
-			argp_error(state, "--what-if judges one traced run: sweep measures each "
-				   "value instead");
+		export_refuse_for_sweep(state, &env->exports);
 		if (!env->restore && !env->values_arg)
 			argp_error(state, "give --values LIST (e.g. 0.5ms,5ms,50ms)");
 		if (!env->restore && !env->cfg.argv)

@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The export options and their render step (export.h).  Every path is checked before the
- * run (or the report) does any work; every file is written through atomic_file, so a
- * failure leaves the old file, or none, never half of one.
+ * The export options and their render step (export.h), from one table of exporters: each
+ * option's name, whether it names a file or a directory of files, and what writes it for a
+ * run and for a sweep.  The table makes argp's option list, is walked by the check (every
+ * path before the run or the report does any work), by the writing, and by sweep's refusal
+ * of a run's own options.  Every file is written through atomic_file, so a failure leaves the
+ * old file, or none, never half of one.
  */
 #include <errno.h>
 #include <libgen.h>
@@ -19,19 +22,89 @@
 
 enum { OPT_CSV = 2000, OPT_OPENMETRICS, OPT_PERFETTO, OPT_PLOT, OPT_WHATIF };
 
-static const struct argp_option opts[] = {
-	{ NULL, 0, NULL, 0, "Exports (made from the run model; `report` makes the same):", 20 },
-	{ "csv", OPT_CSV, "DIR", 0, "Write migrations.csv, units.csv, correlation.csv, "
-	  "histograms.csv (and whatif.csv) into DIR", 20 },
-	{ "openmetrics", OPT_OPENMETRICS, "FILE", 0, "Write the Prometheus text exposition "
-	  "(for node_exporter's textfile collector) to FILE", 20 },
-	{ "perfetto", OPT_PERFETTO, "FILE", 0, "Write a Chrome trace-event JSON file "
-	  "(ui.perfetto.dev) of the records to FILE", 20 },
-	{ "plot", OPT_PLOT, "DIR", 0, "Draw PNG and SVG plots into DIR (needs gnuplot)", 20 },
-	{ "what-if", OPT_WHATIF, "T,T,...", 0, "For each threshold (0.5ms,2.5ms,...): what the "
-	  "kernel would have judged, estimated from this run", 20 },
-	{ 0 },
+/* What an export is made from: a run and its what-if table (NULL: not asked), or a sweep. */
+struct export_of {
+	const struct run *run;
+	const struct whatif *whatif;
+	const struct sweep *sweep;
 };
+
+/* Where an exporter writes: the open file of a file option, or the directory of a directory
+ * option (made by then); label starts its error lines ("migtrace run: --csv"). */
+struct export_dest {
+	FILE *f;
+	const char *dir;
+	const char *label;
+};
+
+/* 0, or -errno after a line on stderr. */
+typedef int export_writer(const struct export_dest *to, const struct export_of *x);
+
+enum export_kind {
+	EXPORT_DIR,	/* a directory of files, made when it is not there */
+	EXPORT_FILE,	/* one file */
+	EXPORT_TEXT,	/* no file: more in the text (what-if) */
+};
+
+struct exporter {
+	const char *option;		/* --option */
+	int key;
+	const char *arg;		/* its argument in --help */
+	const char *doc;
+	enum export_kind kind;
+	size_t arg_off;			/* where struct export_opts keeps the argument */
+	export_writer *for_run;		/* NULL: EXPORT_TEXT (export_text writes it) */
+	export_writer *for_sweep;	/* NULL: sweep refuses the option, saying why: */
+	const char *not_for_sweep;
+	bool needs_gnuplot;
+};
+
+static int csv_run(const struct export_dest *to, const struct export_of *x);
+static int csv_sweep(const struct export_dest *to, const struct export_of *x);
+static int openmetrics_run(const struct export_dest *to, const struct export_of *x);
+static int openmetrics_sweep(const struct export_dest *to, const struct export_of *x);
+static int perfetto_run(const struct export_dest *to, const struct export_of *x);
+static int plot_run(const struct export_dest *to, const struct export_of *x);
+static int plot_sweep(const struct export_dest *to, const struct export_of *x);
+
+#define ARG(m) offsetof(struct export_opts, m)
+static const struct exporter exporters[] = {
+	{ "csv", OPT_CSV, "DIR", "Write migrations.csv, units.csv, correlation.csv, "
+	  "histograms.csv (and whatif.csv) into DIR", EXPORT_DIR, ARG(csv_dir), csv_run,
+	  csv_sweep, NULL, false },
+	{ "openmetrics", OPT_OPENMETRICS, "FILE", "Write the Prometheus text exposition (for "
+	  "node_exporter's textfile collector) to FILE", EXPORT_FILE, ARG(openmetrics),
+	  openmetrics_run, openmetrics_sweep, NULL, false },
+	{ "perfetto", OPT_PERFETTO, "FILE", "Write a Chrome trace-event JSON file "
+	  "(ui.perfetto.dev) of the records to FILE", EXPORT_FILE, ARG(perfetto), perfetto_run,
+	  NULL, "is a run's records: sweep keeps none", false },
+	{ "plot", OPT_PLOT, "DIR", "Draw PNG and SVG plots into DIR (needs gnuplot)", EXPORT_DIR,
+	  ARG(plot_dir), plot_run, plot_sweep, NULL, true },
+	{ "what-if", OPT_WHATIF, "T,T,...", "For each threshold (0.5ms,2.5ms,...): what the "
+	  "kernel would have judged, estimated from this run", EXPORT_TEXT, ARG(whatif_arg),
+	  NULL, NULL, "judges one traced run: sweep measures each value instead", false },
+};
+#undef ARG
+#define NEXPORTERS ((int)(sizeof(exporters) / sizeof(exporters[0])))
+
+/* The option's argument as given, NULL when the option was not. */
+static const char *given(const struct export_opts *o, const struct exporter *e)
+{
+	return *(const char *const *)((const char *)o + e->arg_off);
+}
+
+/* argp's option list: a header, then an option per exporter, in the table's order.  Made
+ * before main() runs, since argp reads it before it calls any parser. */
+static struct argp_option opts[NEXPORTERS + 2];
+
+__attribute__((constructor)) static void make_options(void)
+{
+	opts[0] = (struct argp_option){ NULL, 0, NULL, 0, "Exports (made from the run model; "
+					"`report` makes the same):", 20 };
+	for (int i = 0; i < NEXPORTERS; i++)
+		opts[i + 1] = (struct argp_option){ exporters[i].option, exporters[i].key,
+						    exporters[i].arg, 0, exporters[i].doc, 20 };
+}
 
 /* "0.5ms,2.5ms,5ms": up to WHATIF_MAX durations; a bare number is seconds, as --duration. */
 static int parse_whatif(struct argp_state *state, struct export_opts *o, const char *arg)
@@ -62,32 +135,44 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 
 	mt_cli_once(state, key, arg);
 
-	switch (key) {
-	case OPT_CSV:
-		o->csv_dir = arg;
-		break;
-	case OPT_OPENMETRICS:
-		o->openmetrics = arg;
-		break;
-	case OPT_PERFETTO:
-		o->perfetto = arg;
-		break;
-	case OPT_PLOT:
-		o->plot_dir = arg;
-		break;
-	case OPT_WHATIF:
-		return parse_whatif(state, o, arg);
-	default:
-		return ARGP_ERR_UNKNOWN;
+	for (int i = 0; i < NEXPORTERS; i++) {
+		if (exporters[i].key != key)
+			continue;
+		*(const char **)((char *)o + exporters[i].arg_off) = arg;
+		return key == OPT_WHATIF ? parse_whatif(state, o, arg) : 0;
 	}
-	return 0;
+	return ARGP_ERR_UNKNOWN;
 }
 
 const struct argp export_argp = { opts, parse_arg, NULL, NULL, NULL, NULL, NULL };
 
 bool export_files_wanted(const struct export_opts *o)
 {
-	return o->csv_dir || o->openmetrics || o->perfetto || o->plot_dir;
+	for (int i = 0; i < NEXPORTERS; i++)
+		if (exporters[i].kind != EXPORT_TEXT && given(o, &exporters[i]))
+			return true;
+	return false;
+}
+
+void export_refuse_for_sweep(struct argp_state *state, const struct export_opts *o)
+{
+	char use[128] = " (use";
+	size_t n = strlen(use);
+
+	/* a file option refused names those sweep writes */
+	for (int i = 0; i < NEXPORTERS; i++)
+		if (exporters[i].for_sweep && n < sizeof(use))
+			n += (size_t)snprintf(use + n, sizeof(use) - n, "%s --%s",
+					      n > strlen(" (use") ? "," : "", exporters[i].option);
+	if (n < sizeof(use))
+		snprintf(use + n, sizeof(use) - n, ")");
+	for (int i = 0; i < NEXPORTERS; i++) {
+		const struct exporter *e = &exporters[i];
+
+		if (!e->for_sweep && given(o, e))
+			argp_error(state, "--%s %s%s", e->option, e->not_for_sweep,
+				   e->kind == EXPORT_TEXT ? "" : use);
+	}
 }
 
 /* A directory to write files into: there and writable, or its parent so (it is made then). */
@@ -158,22 +243,19 @@ int export_check(const struct export_opts *o, const char *cmd)
 	char label[64];
 	int err = 0;
 
-	snprintf(label, sizeof(label), "%s: --csv", cmd);
-	if (!err && o->csv_dir)
-		err = check_dir(o->csv_dir, label);
-	snprintf(label, sizeof(label), "%s: --openmetrics", cmd);
-	if (!err && o->openmetrics)
-		err = check_file(o->openmetrics, label);
-	snprintf(label, sizeof(label), "%s: --perfetto", cmd);
-	if (!err && o->perfetto)
-		err = check_file(o->perfetto, label);
-	snprintf(label, sizeof(label), "%s: --plot", cmd);
-	if (!err && o->plot_dir)
-		err = check_dir(o->plot_dir, label);
-	if (!err && o->plot_dir && !have_gnuplot()) {
-		fprintf(stderr, "%s: --plot: gnuplot is not in PATH: install it (apt-get install "
-			"gnuplot-nox, or sudo make run)\n", cmd);
-		err = -ENOENT;
+	for (int i = 0; !err && i < NEXPORTERS; i++) {
+		const struct exporter *e = &exporters[i];
+		const char *path = given(o, e);
+
+		if (!path || e->kind == EXPORT_TEXT)
+			continue;
+		snprintf(label, sizeof(label), "%s: --%s", cmd, e->option);
+		err = e->kind == EXPORT_DIR ? check_dir(path, label) : check_file(path, label);
+		if (!err && e->needs_gnuplot && !have_gnuplot()) {
+			fprintf(stderr, "%s: --%s: gnuplot is not in PATH: install it (apt-get "
+				"install gnuplot-nox, or sudo make run)\n", cmd, e->option);
+			err = -ENOENT;
+		}
 	}
 	return err ? MT_EXIT_USAGE : 0;
 }
@@ -209,40 +291,97 @@ static int make_dir(const char *dir, const char *label)
 	return -errno;
 }
 
-static int write_csv(const char *dir, const struct run *r, const struct whatif *w,
-		     const char *label)
+/* dir/name, written whole or not at all by write(f, ctx). */
+static int write_in_dir(const struct export_dest *to, const char *name,
+			void (*write)(FILE *f, const struct export_of *x, const void *ctx),
+			const struct export_of *x, const void *ctx)
 {
 	char path[PATH_MAX];
 	struct atomic_file af;
-	int err = make_dir(dir, label);
+	int err;
 
-	for (int i = 0; !err && i < render_csv_nfiles; i++) {
-		if (!w && !strcmp(render_csv_names[i], "whatif.csv"))
-			continue;
-		if (snprintf(path, sizeof(path), "%s/%s", dir, render_csv_names[i]) >=
-		    (int)sizeof(path)) {
-			fprintf(stderr, "%s: path too long: %s\n", label, dir);
-			return -ENAMETOOLONG;
-		}
-		err = atomic_file_open(&af, path);
-		if (err)
-			break;
-		render_csv_file(af.f, i, r, w);
-		err = atomic_file_commit(&af);
+	if (snprintf(path, sizeof(path), "%s/%s", to->dir, name) >= (int)sizeof(path)) {
+		fprintf(stderr, "%s: path too long: %s\n", to->label, to->dir);
+		return -ENAMETOOLONG;
 	}
+	err = atomic_file_open(&af, path);
+	if (err)
+		return err;
+	write(af.f, x, ctx);
+	return atomic_file_commit(&af);
+}
+
+static void csv_file(FILE *f, const struct export_of *x, const void *ctx)
+{
+	((const struct render_csv_file *)ctx)->write(f, x->run, x->whatif);
+}
+
+static int csv_run(const struct export_dest *to, const struct export_of *x)
+{
+	int err = 0;
+
+	for (int i = 0; !err && i < render_csv_nfiles; i++)
+		if (x->whatif || !render_csv_files[i].whatif)
+			err = write_in_dir(to, render_csv_files[i].name, csv_file, x,
+					   &render_csv_files[i]);
 	return err;
 }
 
-static int write_file(const char *path, const struct run *r, const struct whatif *w,
-		      int (*render)(FILE *, const struct run *, const struct whatif *),
-		      const char *label)
+static void sweep_csv_file(FILE *f, const struct export_of *x, const void *ctx)
 {
-	struct atomic_file af;
-	int err = atomic_file_open(&af, path);
+	(void)ctx;
+	render_sweep_csv(f, x->sweep);
+}
 
+static int csv_sweep(const struct export_dest *to, const struct export_of *x)
+{
+	return write_in_dir(to, "sweep.csv", sweep_csv_file, x, NULL);
+}
+
+static int openmetrics_run(const struct export_dest *to, const struct export_of *x)
+{
+	render_openmetrics(to->f, x->run, x->whatif);
+	return 0;
+}
+
+static int openmetrics_sweep(const struct export_dest *to, const struct export_of *x)
+{
+	render_sweep_openmetrics(to->f, x->sweep);
+	return 0;
+}
+
+static int perfetto_run(const struct export_dest *to, const struct export_of *x)
+{
+	return render_perfetto(to->f, x->run);
+}
+
+static int plot_run(const struct export_dest *to, const struct export_of *x)
+{
+	return render_plot(to->dir, x->run, to->label);
+}
+
+static int plot_sweep(const struct export_dest *to, const struct export_of *x)
+{
+	return render_sweep_plot(to->dir, x->sweep, to->label);
+}
+
+/* One export at path: its directory made, or its file written whole. */
+static int write_export(export_writer *write, enum export_kind kind, const char *path,
+			const struct export_of *x, const char *label)
+{
+	struct export_dest to = { NULL, path, label };
+	struct atomic_file af;
+	int err;
+
+	if (kind == EXPORT_DIR) {
+		err = make_dir(path, label);
+		return err ? err : write(&to, x);
+	}
+	err = atomic_file_open(&af, path);
 	if (err)
 		return err;
-	err = render(af.f, r, w);
+	to.f = af.f;
+	err = write(&to, x);
 	if (err) {
 		fprintf(stderr, "%s: writing %s failed: %s\n", label, path, strerror(-err));
 		atomic_file_abort(&af);
@@ -251,88 +390,41 @@ static int write_file(const char *path, const struct run *r, const struct whatif
 	return atomic_file_commit(&af);
 }
 
-static int openmetrics(FILE *f, const struct run *r, const struct whatif *w)
+/* Every file asked for, in the table's order, until one fails. */
+static int write_exports(const struct export_opts *o, const struct export_of *x,
+			 const char *cmd)
 {
-	render_openmetrics(f, r, w);
-	return 0;
-}
+	char label[64];
+	int err = 0;
 
-static int perfetto(FILE *f, const struct run *r, const struct whatif *w)
-{
-	(void)w;
-	return render_perfetto(f, r);
+	for (int i = 0; !err && i < NEXPORTERS; i++) {
+		const struct exporter *e = &exporters[i];
+		export_writer *write = x->sweep ? e->for_sweep : e->for_run;
+
+		/* no writer: the text's (what-if), or refused by sweep's options */
+		if (!given(o, e) || !write)
+			continue;
+		snprintf(label, sizeof(label), "%s: --%s", cmd, e->option);
+		err = write_export(write, e->kind, given(o, e), x, label);
+	}
+	return err;
 }
 
 int export_files(const struct export_opts *o, const struct run *r, const char *cmd)
 {
-	const struct whatif *wp = NULL;
-	char label[64];
+	struct export_of x = { .run = r };
 	struct whatif w;
-	int err = 0;
 
 	if (o->nwhatif) {
 		whatif_compute(r, o->whatif_ns, o->nwhatif, &w);
-		wp = &w;
+		x.whatif = &w;
 	}
-	snprintf(label, sizeof(label), "%s: --csv", cmd);
-	if (!err && o->csv_dir)
-		err = write_csv(o->csv_dir, r, wp, label);
-	snprintf(label, sizeof(label), "%s: --openmetrics", cmd);
-	if (!err && o->openmetrics)
-		err = write_file(o->openmetrics, r, wp, openmetrics, label);
-	snprintf(label, sizeof(label), "%s: --perfetto", cmd);
-	if (!err && o->perfetto)
-		err = write_file(o->perfetto, r, wp, perfetto, label);
-	snprintf(label, sizeof(label), "%s: --plot", cmd);
-	if (!err && o->plot_dir) {
-		err = make_dir(o->plot_dir, label);
-		if (!err)
-			err = render_plot(o->plot_dir, r, label);
-	}
-	return err;
-}
-
-/* sweep.csv in dir, made now when it is not there. */
-static int write_sweep_csv(const char *dir, const struct sweep *s, const char *label)
-{
-	char path[PATH_MAX];
-	struct atomic_file af;
-	int err = make_dir(dir, label);
-
-	if (err)
-		return err;
-	if (snprintf(path, sizeof(path), "%s/sweep.csv", dir) >= (int)sizeof(path)) {
-		fprintf(stderr, "%s: path too long: %s\n", label, dir);
-		return -ENAMETOOLONG;
-	}
-	err = atomic_file_open(&af, path);
-	if (err)
-		return err;
-	render_sweep_csv(af.f, s);
-	return atomic_file_commit(&af);
+	return write_exports(o, &x, cmd);
 }
 
 int export_sweep_files(const struct export_opts *o, const struct sweep *s, const char *cmd)
 {
-	struct atomic_file af;
-	char label[64];
-	int err = 0;
+	struct export_of x = { .sweep = s };
 
-	snprintf(label, sizeof(label), "%s: --csv", cmd);
-	if (o->csv_dir)
-		err = write_sweep_csv(o->csv_dir, s, label);
-	if (!err && o->openmetrics) {
-		err = atomic_file_open(&af, o->openmetrics);
-		if (!err) {
-			render_sweep_openmetrics(af.f, s);
-			err = atomic_file_commit(&af);
-		}
-	}
-	snprintf(label, sizeof(label), "%s: --plot", cmd);
-	if (!err && o->plot_dir) {
-		err = make_dir(o->plot_dir, label);
-		if (!err)
-			err = render_sweep_plot(o->plot_dir, s, label);
-	}
-	return err;
+	return write_exports(o, &x, cmd);
 }

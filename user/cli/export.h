@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The export options `run`, `validate` and `report` share (--csv, --openmetrics, --perfetto,
- * --plot, --what-if), and `sweep` (--csv, --openmetrics, --plot): one argp child, one check
- * before any work, one render step.  User space only.
+ * --plot, --what-if), and `sweep` (--csv, --openmetrics, --plot): one table of exporters
+ * (export.c) makes the argp child, the check before any work, the render step and sweep's
+ * refusals.  User space only.
  */
 #ifndef MIGTRACE_EXPORT_H
 #define MIGTRACE_EXPORT_H
@@ -21,6 +22,7 @@ struct export_opts {
 	const char *openmetrics;	/* --openmetrics FILE */
 	const char *perfetto;		/* --perfetto FILE */
 	const char *plot_dir;		/* --plot DIR */
+	const char *whatif_arg;		/* --what-if as given, parsed into: */
 	int nwhatif;			/* --what-if: thresholds given */
 	int64_t whatif_ns[WHATIF_MAX];	/* ns */
 };
@@ -30,6 +32,9 @@ extern const struct argp export_argp;
 
 /* Any file to write? */
 bool export_files_wanted(const struct export_opts *o);
+/* At sweep's ARGP_KEY_END: refuses (argp_error, exit 2) an option that has no sweep writer,
+ * a run's own (--perfetto, --what-if), saying why. */
+void export_refuse_for_sweep(struct argp_state *state, const struct export_opts *o);
 /*
  * Before any work: every output path can be written (a directory for --csv/--plot exists or
  * can be made in a writable parent), gnuplot is there for --plot.  0, or MT_EXIT_USAGE after
