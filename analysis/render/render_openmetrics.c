@@ -215,6 +215,58 @@ static void observed(FILE *f, const struct corr_result *c)
 	value(f, c->hot_hi_ns / 1e9);
 }
 
+/*
+ * A grid of polluter rates: D* (bytes, with its interval; an end at the grid's edge is left
+ * out), the co-runners' rate at which the kernel's value is the hot time, and each rate's
+ * achieved rate and hot time.
+ */
+static void by_rate(FILE *f, const struct corr_result *c, const struct verdict *v)
+{
+	char a[40];
+
+	om_family(f, "migtrace_dstar_bytes", "gauge", "D*: the displaced bytes past which a "
+		  "migration costs no more than staying (bound: estimate, lower, upper; an end "
+		  "beyond the displacements measured is absent).");
+	fprintf(f, "migtrace_dstar_bytes{state=\"%s\",bound=\"estimate\"} ",
+		corr_hot_state_names[c->dstar.state & 3]);
+	value(f, c->dstar.at);
+	if (c->dstar.lo > 0) {
+		fprintf(f, "migtrace_dstar_bytes{state=\"%s\",bound=\"lower\"} ",
+			corr_hot_state_names[c->dstar.state & 3]);
+		value(f, c->dstar.lo);
+	}
+	if (isfinite(c->dstar.hi)) {
+		fprintf(f, "migtrace_dstar_bytes{state=\"%s\",bound=\"upper\"} ",
+			corr_hot_state_names[c->dstar.state & 3]);
+		value(f, c->dstar.hi);
+	}
+	if (v && isfinite(v->fit_rate_mbps)) {
+		om_family(f, "migtrace_verdict_fit_rate_bytes_per_second", "gauge", "The rate at "
+			  "which the tasks sharing a CPU must displace its cache for the kernel's "
+			  "value to be the hot time: D* / the value.");
+		fprintf(f, "migtrace_verdict_fit_rate_bytes_per_second{verdict=\"%s\"} ",
+			verdict_names[v->kind]);
+		value(f, v->fit_rate_mbps * 1e6);
+	}
+	om_family(f, "migtrace_polluter_achieved_bytes_per_second", "gauge", "Each rate of the "
+		  "grid as the polluter achieved it (target: its own, 0 as fast as it can).");
+	for (int k = 0; k < c->nrates; k++) {
+		fmt_shortest(a, sizeof(a), c->rates[k].rate_mbps * 1e6);
+		fprintf(f, "migtrace_polluter_achieved_bytes_per_second{target=\"%s\"} ", a);
+		value(f, c->rates[k].achieved_mbps * 1e6);
+	}
+	if (!v)
+		return;
+	om_family(f, "migtrace_rate_hot_seconds", "gauge", "The hot time at each rate of the "
+		  "grid, D* / the achieved rate, and the kernel's value judged against it.");
+	for (int k = 0; k < v->nrates; k++) {
+		fmt_shortest(a, sizeof(a), v->rates[k].rate_mbps * 1e6);
+		fprintf(f, "migtrace_rate_hot_seconds{target=\"%s\",verdict=\"%s\"} ", a,
+			verdict_names[v->rates[k].kind]);
+		value(f, v->rates[k].hot_ns / 1e9);
+	}
+}
+
 static void hot_times(FILE *f, const struct run *r)
 {
 	const struct corr_result *c = &r->corr;
@@ -236,6 +288,8 @@ static void hot_times(FILE *f, const struct run *r)
 	}
 	if (r->has_corr && c->hot_state != CORR_HOT_NO_DATA && isfinite(c->hot_ns))
 		observed(f, c);
+	if (r->has_corr && c->axis == CORR_AXIS_DISPLACED)
+		by_rate(f, c, r->has_verdict ? v : NULL);
 	if (r->has_verdict && isfinite(v->factor)) {
 		om_family(f, "migtrace_verdict_factor", "gauge", "How far the kernel's value is "
 			  "off the observed hot time (>= 1: observed/kernel when too low, "

@@ -29,6 +29,10 @@ check golden_grid_text bash -c '"$1" report "$2/sample-grid.json" | cmp - "$2/sa
 	_ "$MT" "$DATA"
 check grid_json_round_trip bash -c '"$1" report --json - "$2/sample-grid.json" 2>/dev/null |
 	cmp - "$2/sample-grid.json"' _ "$MT" "$DATA"
+# a grid against itself: its cells by rate and age, D* side by side, nothing marked
+check compare_grid bash -c '"$1" report "$2/sample-grid.json" "$2/sample-grid.json" >"$3" &&
+	grep -q "^  polluter 200 MB/s:$" "$3" && grep -q "^  D\* (95 %)" "$3" && ! grep -q "\*$" "$3"' \
+	_ "$MT" "$DATA" "$MT_TMP/grid-compare.txt"
 # -o writes the text whole, stdin reads as '-'
 check report_output_file bash -c '"$1" report -o "$3/text" "$2/sample-run.json" && cmp "$3/text" "$2/sample-run.txt"' \
 	_ "$MT" "$DATA" "$MT_TMP"

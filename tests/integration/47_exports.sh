@@ -120,6 +120,25 @@ check openmetrics_sum_estimated bash -c 'grep -q "_sum is an estimate from slot 
 	grep -q "migtrace_records_not_kept_total{kind=\"migration\"} 20" "$1" &&
 	{ ! command -v promtool >/dev/null || promtool check metrics <"$1"; }' _ "$E/cut.prom"
 
+# 2b. A grid's OpenMetrics: D* with the bound the run has, each rate achieved and judged, and
+#     it lints.
+"$MT" report --openmetrics "$E/grid.prom" "$DATA/sample-grid.json" >/dev/null
+check openmetrics_grid python3 - "$E/grid.prom" "$DATA/sample-grid.json" <<'PY'
+import json, re, sys
+text = open(sys.argv[1]).read()
+d = json.load(open(sys.argv[2]))
+c, v = d["correlation"], d["verdict"]
+m = re.search(r'^migtrace_dstar_bytes\{state="([^"]*)",bound="estimate"\} (\S+)$', text, re.M)
+assert m and m.group(1) == c["dstar_state"] and float(m.group(2)) == c["dstar_bytes"], m
+assert ('bound="upper"' in text) == (c["dstar_hi_bytes"] is not None)
+for r in c["rates"]:
+    assert re.search(r'^migtrace_polluter_achieved_bytes_per_second\{target="[^"]*"\} ', text, re.M)
+assert len(re.findall(r'^migtrace_rate_hot_seconds\{', text, re.M)) == len(v["rates"])
+print("ok")
+PY
+check openmetrics_grid_lints bash -c '! command -v promtool >/dev/null || promtool check metrics <"$1"' \
+	_ "$E/grid.prom"
+
 # 3. CSV: the columns are the run file's members (units in their names), a row per record:
 #    those of the sample as this migtrace writes it (migtrace.run/3; the sample is /2).
 "$MT" report --json "$E/run3.json" "$DATA/sample-run.json" >/dev/null 2>&1
