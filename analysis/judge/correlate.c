@@ -100,6 +100,9 @@ struct corr_work {
 	size_t vcap;
 	double *tmp;		/* max(n, B + 1) */
 	double *costs;		/* B x ncells bootstrap costs */
+	double *stays;		/* B x ncells bootstrap stayed-arm penalties */
+	double *boot_rise;	/* B resampled rises of the stayed arm: where, ns */
+	double *boot_rise_by;	/* ... and by how much, ns */
 	size_t *by_cell;	/* sample indexes grouped by cell and arm */
 	size_t arm_at[CORR_MAX_CELLS][2], arm_n[CORR_MAX_CELLS][2];
 	int *mult;		/* a resample: how many times each block was drawn */
@@ -111,6 +114,7 @@ struct corr_work {
 	int capped;			/* the curve at full displacement; -1: none */
 	bool use_floor;			/* the point estimates have a residual: every resample
 					 * falls toward its own */
+	bool nothing_streamed;		/* no trial recorded a polluter's bytes */
 };
 
 static uint64_t rnd(uint64_t *s)
@@ -149,9 +153,11 @@ static bool warm_unit(const struct mt_unit *u, enum corr_mode mode)
 	return mode == CORR_NATURAL || u->tag == CW_TAG_BASELINE;
 }
 
+/* A controlled grid with a polluter on A whose trials say what it streamed (a file of an
+ * older schema says nothing: its cost is read against age). */
 static bool displaced_axis(const struct corr_work *w)
 {
-	return w->o->mode == CORR_CONTROLLED && w->o->footprint_bytes > 0;
+	return w->o->mode == CORR_CONTROLLED && w->o->footprint_bytes > 0 && !w->nothing_streamed;
 }
 
 /* The cell estimator: a trimmed mean of the penalties. */
@@ -207,6 +213,9 @@ static void work_free(struct corr_work *w)
 	free(w->v);
 	free(w->tmp);
 	free(w->costs);
+	free(w->stays);
+	free(w->boot_rise);
+	free(w->boot_rise_by);
 	free(w->by_cell);
 	free(w->mult);
 	for (int c = 0; c < w->ncurves; c++) {
@@ -361,6 +370,9 @@ static void collect_samples(struct corr_work *w)
 	}
 	if (w->o->mode == CORR_NATURAL)
 		natural_blocks(w);
+	w->nothing_streamed = true;
+	for (size_t i = 0; i < w->ns; i++)
+		w->nothing_streamed &= !(w->smp[i].streamed_bytes > 0);
 	w->r->n_threads = w->nthreads;
 	if (w->nthreads) {
 		memcpy(w->scratch, w->thread_base, w->nthreads * sizeof(double));
@@ -608,6 +620,63 @@ static enum corr_hot_state curve_fall(const struct curve *cv, const double *cost
 	return st;
 }
 
+/* The weighted mean of -y over the older half of the weight, less the younger half's. */
+static double halves(const double *y, const double *wt, int n)
+{
+	double total = 0, acc = 0, sum[2] = { 0, 0 }, w2[2] = { 0, 0 };
+
+	for (int i = 0; i < n; i++)
+		total += wt[i];
+	for (int i = 0; i < n; i++) {
+		/* a cell across the middle is shared between the halves by its weight */
+		double young = fmin(fmax(total / 2 - acc, 0), wt[i]), old = wt[i] - young;
+
+		sum[0] += young * -y[i];
+		w2[0] += young;
+		sum[1] += old * -y[i];
+		w2[1] += old;
+		acc += wt[i];
+	}
+	return w2[0] > 0 && w2[1] > 0 ? sum[1] / w2[1] - sum[0] / w2[0] : 0;
+}
+
+/*
+ * The stayed arm's rise over age (the age axis only): its penalty per cell in curve 0's
+ * order, fitted non-decreasing (the mirror of the decay fit), and where it has risen 90 %
+ * of the way to its plateau.  *first, *last: the fit at the ends; *raw: the weighted mean
+ * penalty of the older half of the samples less the younger half's, unfitted (a fit of noise
+ * rises too, a difference of means does not).
+ */
+static enum corr_hot_state stay_rise(const struct corr_work *w, const double *stay, double *at,
+				     double *first, double *last, double *raw)
+{
+	const struct curve *cv = &w->curve[0];
+	double x[CORR_MAX_CELLS], y[CORR_MAX_CELLS], wt[CORR_MAX_CELLS], f[CORR_MAX_CELLS];
+	int n = 0;
+	enum corr_hot_state st;
+
+	for (int i = 0; i < cv->n; i++) {
+		if (!isfinite(stay[cv->cell[i]]))
+			continue;
+		x[n] = cv->x[i];
+		y[n] = -stay[cv->cell[i]];
+		wt[n] = (double)w->r->cells[cv->cell[i]].n_stay;
+		n++;
+	}
+	if (!n) {
+		*first = *last = *raw = NAN;
+		return CORR_HOT_NO_DATA;
+	}
+	*raw = halves(y, wt, n);
+	decay_fit(y, wt, n, f);
+	for (int i = 0; i < n; i++)
+		f[i] = -f[i];
+	*first = f[0];
+	*last = f[n - 1];
+	st = decay_rise(x, f, n, w->r->cold_fraction, at);
+	return st;
+}
+
 /*
  * The resampled trimmed mean of one arm: each sample as many times as its block was drawn.
  * NAN when the resample holds none of the arm's samples; -ENOMEM in *err.
@@ -705,8 +774,11 @@ static int bootstrap(struct corr_work *w)
 	uint64_t seed = w->o->seed ? w->o->seed : 1;
 
 	w->costs = malloc((size_t)w->B * (size_t)nc * sizeof(double));
+	w->stays = malloc((size_t)w->B * (size_t)nc * sizeof(double));
+	w->boot_rise = malloc((size_t)w->B * sizeof(double));
+	w->boot_rise_by = malloc((size_t)w->B * sizeof(double));
 	w->mult = calloc((size_t)w->nblocks + 1, sizeof(int));
-	if (!w->costs || !w->mult)
+	if (!w->costs || !w->stays || !w->boot_rise || !w->boot_rise_by || !w->mult)
 		return -ENOMEM;
 	for (int c = 0; c < w->ncurves; c++) {
 		w->curve[c].boot_at = malloc((size_t)w->B * sizeof(double));
@@ -720,11 +792,26 @@ static int bootstrap(struct corr_work *w)
 		memset(w->mult, 0, sizeof(int) * (size_t)w->nblocks);
 		for (int k = 0; k < w->nblocks; k++)
 			w->mult[rnd(&seed) % (uint64_t)w->nblocks]++;
-		for (int c = 0; c < nc; c++)
-			cost[c] = resampled_arm(w, c, 1, &err) - resampled_arm(w, c, 0, &err);
+		double *stay = &w->stays[(size_t)b * nc];
+
+		for (int c = 0; c < nc; c++) {
+			stay[c] = resampled_arm(w, c, 0, &err);
+			cost[c] = resampled_arm(w, c, 1, &err) - stay[c];
+		}
 		if (err)
 			return err;
 		eval_curves(w, cost, b);
+		if (w->r->axis == CORR_AXIS_AGE) {
+			double at = NAN, first, last, raw;
+			enum corr_hot_state st = stay_rise(w, stay, &at, &first, &last, &raw);
+
+			if (st == CORR_HOT_ABOVE)
+				at = w->curve[0].x[w->curve[0].n - 1] * 2;
+			else if (st == CORR_HOT_NO_COST)
+				at = w->curve[0].x[0] / 2;
+			w->boot_rise[b] = at;
+			w->boot_rise_by[b] = raw;
+		}
 	}
 	return 0;
 }
@@ -830,6 +917,41 @@ static void regime(struct corr_work *w)
 	r->regime = w->use_floor ? CORR_REGIME_SHARED : CORR_REGIME_BEYOND;
 }
 
+/* The stayed arm's rise and its interval from the resamples (edges as read_fall's). */
+static void read_stay_decay(struct corr_work *w)
+{
+	struct corr_fall *f = &w->r->stay_decay;
+	const struct curve *cv = &w->curve[0];
+	double stay[CORR_MAX_CELLS], by_lo, by_hi, raw;
+
+	for (int c = 0; c < w->r->ncells; c++)
+		stay[c] = w->r->cells[c].pen_stay_ns;
+	/* the fit's ends: min_cost at the first age, max_cost at the last (the plateau) */
+	f->state = stay_rise(w, stay, &f->at, &f->min_cost_ns, &f->max_cost_ns, &raw);
+	if (f->state == CORR_HOT_NO_DATA) {
+		f->at = f->lo = f->hi = NAN;
+		return;
+	}
+	/* a rise from the first age to the last not above 0 in 97.5 % of the resamples is
+	 * noise: no rise */
+	percentile_interval(w->boot_rise_by, w->B, w->tmp, &by_lo, &by_hi);
+	if (!(by_lo > 0)) {
+		f->state = CORR_HOT_NO_COST;
+		f->at = cv->x[0];
+	}
+	percentile_interval(w->boot_rise, w->B, w->tmp, &f->lo, &f->hi);
+	f->lo = fmin(f->lo, cv->x[cv->n - 1]);
+	f->hi = fmax(f->hi, cv->x[0]);
+	if (f->state == CORR_HOT_FOUND) {
+		f->lo = fmin(f->lo, f->at);
+		f->hi = fmax(f->hi, f->at);
+	}
+	if (f->state == CORR_HOT_NO_COST || !(f->lo >= cv->x[0]))
+		f->lo = 0;
+	if (f->state == CORR_HOT_ABOVE || !(f->hi <= cv->x[cv->n - 1]))
+		f->hi = INFINITY;
+}
+
 /* Every curve's fall; the pooled fit goes into the cells; the rates' agreement. */
 static void read_falls(struct corr_work *w)
 {
@@ -850,6 +972,7 @@ static void read_falls(struct corr_work *w)
 	r->max_cost_ns = w->curve[0].out->max_cost_ns;
 	r->max_cell = w->curve[0].n ? w->curve[0].cell[0] : 0;
 	if (r->axis == CORR_AXIS_AGE) {
+		read_stay_decay(w);
 		r->hot_state = pooled->state;
 		r->hot_ns = pooled->at;
 		r->hot_lo_ns = pooled->lo;
@@ -915,7 +1038,7 @@ int correlate_units(const struct mt_unit *units, size_t n, const struct corr_opt
 	r->dstar.state = r->capped.state = CORR_HOT_NO_DATA;
 	r->dstar.at = r->dstar.lo = r->dstar.hi = r->dstar.max_cost_ns = NAN;
 	r->dstar.min_cost_ns = NAN;
-	r->capped = r->dstar;
+	r->capped = r->stay_decay = r->dstar;
 	r->refill_line_ns = r->stay_line_ns = NAN;
 	r->bootstrap = w.B;
 	r->footprint_bytes = o->footprint_bytes;

@@ -68,6 +68,34 @@ enum corr_hot_state decay_crossing(const double *x, const double *f, int n, doub
 	return CORR_HOT_FOUND;
 }
 
+enum corr_hot_state decay_rise(const double *x, const double *f, int n, double frac,
+			       double *cross)
+{
+	double rise, thr, t, la, lb;
+	int k;
+
+	if (n <= 0)
+		return CORR_HOT_NO_DATA;
+	rise = f[n - 1] - f[0];
+	if (!(rise > 0) || n < 2) {
+		*cross = x[0];
+		return CORR_HOT_NO_COST;
+	}
+	if (f[n - 1] - f[n - 2] > frac * rise) {
+		*cross = x[n - 1];
+		return CORR_HOT_ABOVE;
+	}
+	thr = f[0] + (1 - frac) * rise;
+	for (k = 1; k < n && f[k] < thr; k++)
+		;
+	t = f[k] > f[k - 1] ? (thr - f[k - 1]) / (f[k] - f[k - 1]) : 1;
+	t = fmin(fmax(t, 0), 1);
+	la = log(x[k - 1]);
+	lb = log(x[k]);
+	*cross = exp(la + t * (lb - la));
+	return CORR_HOT_FOUND;
+}
+
 double decay_at(const double *x, const double *f, int n, double at)
 {
 	if (n <= 0)

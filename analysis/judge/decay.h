@@ -27,6 +27,15 @@ void decay_fit(const double *y, const double *w, int n, double *f);
  */
 enum corr_hot_state decay_crossing(const double *x, const double *f, int n, double frac,
 				   double floor, double *cross);
+/*
+ * A rise, the mirror of a fall: where a non-decreasing fitted curve f over x has risen
+ * 1 - frac of the way from f[0] to its plateau f[n-1], interpolated on log(x).
+ * CORR_HOT_FOUND, CORR_HOT_ABOVE (still rising at the last x by more than frac of the rise:
+ * no plateau measured, *cross = x[n-1]), CORR_HOT_NO_COST (no rise, or risen before the
+ * first x: *cross = x[0]), CORR_HOT_NO_DATA.
+ */
+enum corr_hot_state decay_rise(const double *x, const double *f, int n, double frac,
+			       double *cross);
 /* The fitted value at x, interpolated on log(x), held flat beyond the ends. */
 double decay_at(const double *x, const double *f, int n, double at);
 

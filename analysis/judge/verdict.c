@@ -132,6 +132,8 @@ void verdict_none(struct verdict *v, double kernel_ns)
 	v->unit_ns = v->max_cost_ns = v->calib_ns = v->calib_over_observed = NAN;
 	v->dstar_bytes = v->dstar_lo_bytes = v->dstar_hi_bytes = NAN;
 	v->fit_rate_mbps = v->fit_rate_lo_mbps = v->fit_rate_hi_mbps = NAN;
+	v->decay_kind = VERDICT_UNDETERMINED;
+	v->decay_factor = v->decay_factor_lo = v->decay_factor_hi = NAN;
 }
 
 /* The displaced axis: the rate K fits, and each rate of the grid at its hot time. */
@@ -186,6 +188,10 @@ void verdict_decide(const struct verdict_in *in, struct verdict *v)
 		by_rate(r, K, v);
 		return;
 	}
+	/* the co-runners' decay, from the same-CPU wakes alone: a hot time migrations or not */
+	if (r->stay_decay.state != CORR_HOT_NO_DATA)
+		v->decay_kind = judge(K, r->stay_decay.at, r->stay_decay.lo, r->stay_decay.hi,
+				      &v->decay_factor, &v->decay_factor_lo, &v->decay_factor_hi);
 	if (r->hot_state == CORR_HOT_NO_DATA)
 		return;
 	v->hot_ns = r->hot_ns;

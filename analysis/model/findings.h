@@ -106,6 +106,10 @@ struct corr_result {
 	double lost_ns;			/* sum over migrated units of the cost at their age, ns */
 	double cost_frac_slice;		/* median of (penalty / following run slice), a ratio;
 					 * NAN in controlled runs (the slice is the unit there) */
+	/* on the age axis: where the same-CPU wakes' penalty has risen 90 % of the way to its
+	 * plateau, the age by which the co-runners have displaced the workload's cache (min,
+	 * max: the fit at the first and last age); the hot time they imply, migrations or not */
+	struct corr_fall stay_decay;	/* ns */
 	/* the statistics (docs/design.md, "Intervals") */
 	int bootstrap;			/* resamples */
 	int blocks;			/* what they resample: rounds (controlled), time blocks */
@@ -186,6 +190,9 @@ struct verdict {
 	/* VERDICT_BY_RATE: D* and the co-runners' rate at which K is the hot time */
 	double dstar_bytes, dstar_lo_bytes, dstar_hi_bytes;	/* bytes */
 	double fit_rate_mbps, fit_rate_lo_mbps, fit_rate_hi_mbps;	/* D* / K, MB/s */
+	/* the age axis: K against the same-CPU wakes' decay (corr_result.stay_decay) */
+	enum verdict_kind decay_kind;
+	double decay_factor, decay_factor_lo, decay_factor_hi;
 	int nrates;
 	struct verdict_rate rates[CORR_MAX_RATES];
 };

@@ -632,7 +632,7 @@ static int read_correlation(struct file_reader *fr)
 	c->dstar.state = CORR_HOT_NO_DATA;
 	c->dstar.at = c->dstar.lo = c->dstar.hi = c->dstar.max_cost_ns = NAN;
 	c->dstar.min_cost_ns = c->refill_line_ns = c->stay_line_ns = NAN;
-	c->capped = c->dstar;
+	c->capped = c->stay_decay = c->dstar;
 	if (each_member(fr, "correlation", correlation_member, &seen) ||
 	    rs_check(&fr->jr, &rs_correlation, seen, "correlation"))
 		return -1;
@@ -674,6 +674,7 @@ static int read_verdict(struct file_reader *fr)
 	/* what migtrace.run/2 files do not have */
 	v->factor_lo = v->factor_hi = v->dstar_bytes = v->dstar_lo_bytes = NAN;
 	v->dstar_hi_bytes = v->fit_rate_mbps = v->fit_rate_lo_mbps = v->fit_rate_hi_mbps = NAN;
+	v->decay_factor = v->decay_factor_lo = v->decay_factor_hi = NAN;
 	if (each_member(fr, "verdict", verdict_member, &seen))
 		return -1;
 	return rs_check(&fr->jr, &rs_verdict, seen, "verdict");

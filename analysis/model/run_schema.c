@@ -249,6 +249,7 @@ static const struct rs_field correlation_f[] = {
 	FLD("capped_cells", RS_INT, Q, capped_cells, RS_OPTIONAL),
 	FALL("capped_hot", Q, capped, "_ns", RS_OPTIONAL),
 	FLD("floor_ns", RS_DBL, Q, floor_ns, RS_OPTIONAL),
+	FALL("stay_decay", Q, stay_decay, "_ns", RS_OPTIONAL),
 	ENM("regime", RS_ENUM, Q, regime, regime_names, RS_OPTIONAL),
 	FLD("refill_line_ns", RS_DBL, Q, refill_line_ns, RS_OPTIONAL),
 	FLD("stay_line_ns", RS_DBL, Q, stay_line_ns, RS_OPTIONAL),
@@ -319,6 +320,10 @@ static const struct rs_field verdict_f[] = {
 	FLD("fit_rate_mbps", RS_DBL, V, fit_rate_mbps, RS_OPTIONAL),
 	FLD("fit_rate_lo_mbps", RS_DBL, V, fit_rate_lo_mbps, RS_OPTIONAL),
 	FLD("fit_rate_hi_mbps", RS_DBL, V, fit_rate_hi_mbps, RS_OPTIONAL),
+	ENM("decay_verdict", RS_ENUM, V, decay_kind, verdict_names, RS_OPTIONAL),
+	FLD("decay_factor", RS_DBL, V, decay_factor, RS_OPTIONAL),
+	FLD("decay_factor_lo", RS_DBL, V, decay_factor_lo, RS_OPTIONAL),
+	FLD("decay_factor_hi", RS_DBL, V, decay_factor_hi, RS_OPTIONAL),
 };
 TABLE(rs_verdict, "verdict", verdict_f);
 #undef V

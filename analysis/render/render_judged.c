@@ -213,7 +213,7 @@ static void print_grid_falls(FILE *f, const struct corr_result *c)
 void render_text_correlation(FILE *f, const struct run *r)
 {
 	const struct corr_result *c = &r->corr;
-	char a[32], b[200];
+	char a[32], b[200], d[200];
 
 	fprintf(f, "\n%s\n", r->setup.mode == CORR_CONTROLLED ?
 		"controlled experiment: refill penalty by age (cachewalk, real migrations by "
@@ -236,6 +236,12 @@ void render_text_correlation(FILE *f, const struct run *r)
 		print_grid_falls(f, c);
 		return;
 	}
+	if (c->stay_decay.state != CORR_HOT_NO_DATA)
+		fprintf(f, "  same-CPU wakes: the penalty rises from %s to %s as the co-runners "
+			"displace the cache; %.0f %% of the way by %s\n",
+			fmt_ns(a, sizeof(a), c->stay_decay.min_cost_ns),
+			fmt_ns(b, sizeof(b), c->stay_decay.max_cost_ns), 100 * (1 - c->cold_fraction),
+			fmt_fall(d, sizeof(d), &c->stay_decay, CORR_AXIS_AGE));
 	fprintf(f, "  observed hot time, where the cost falls under %.0f %% of its %s maximum: "
 		"%s\n", 100 * c->cold_fraction, fmt_ns(a, sizeof(a), c->max_cost_ns),
 		fmt_fall(b, sizeof(b), &(struct corr_fall){ .state = c->hot_state,
@@ -258,6 +264,24 @@ static void print_by_age(FILE *f, const struct run *r, const struct verdict *v)
 	const struct corr_result *c = &r->corr;
 	char a[32], b[32], d[32], e[32], g[160];
 
+	if (c->stay_decay.state != CORR_HOT_NO_DATA) {
+		/* first the co-runners' own decay, seen in every same-CPU wake */
+		fprintf(f, "  co-runners' decay:   %s\n",
+			fmt_fall(g, sizeof(g), &c->stay_decay, CORR_AXIS_AGE));
+		if (v->decay_kind == VERDICT_TOO_LOW || v->decay_kind == VERDICT_TOO_HIGH)
+			fprintf(f, "     by it, the kernel's %s is %s by %s (the hot time the "
+				"workload's own co-runners imply, from its same-CPU wakes)\n",
+				fmt_ns(a, sizeof(a), v->kernel_ns), verdict_names[v->decay_kind],
+				fmt_factor(d, sizeof(d), v->decay_factor, v->decay_factor_lo,
+					   v->decay_factor_hi, false));
+		else if (v->decay_kind == VERDICT_ABOUT_RIGHT)
+			fprintf(f, "     by it, the kernel's %s is about right\n",
+				fmt_ns(a, sizeof(a), v->kernel_ns));
+		else
+			fprintf(f, "     by it: undetermined (its interval reaches the edge of the "
+				"ages measured, or is wide around the kernel's %s)\n",
+				fmt_ns(a, sizeof(a), v->kernel_ns));
+	}
 	fprintf(f, "  observed hot time:   %s\n",
 		fmt_fall(g, sizeof(g), &(struct corr_fall){ .state = c->hot_state, .at = c->hot_ns,
 			 .lo = c->hot_lo_ns, .hi = c->hot_hi_ns }, CORR_AXIS_AGE));

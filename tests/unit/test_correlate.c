@@ -287,6 +287,8 @@ static void natural_buckets(void **state)
 	assert_int_equal(r.hot_state, CORR_HOT_FOUND);
 	assert_true(r.hot_ns > 150 * US && r.hot_ns < 3000 * US);
 	assert_true(fabs(r.lost_ns - 20 * 50 * US) < 20 * 500);	/* 20 migrations at 50 µs */
+	/* the same-CPU wakes' penalty is 10 µs at both ages: no rise to read */
+	assert_int_equal(r.stay_decay.state, CORR_HOT_NO_COST);
 	free(s.u);
 }
 

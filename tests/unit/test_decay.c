@@ -81,6 +81,25 @@ static void flat_and_empty(void **state)
 	assert_int_equal(decay_crossing(x, f, 0, 0.1, 0, &cross), CORR_HOT_NO_DATA);
 }
 
+/* The mirror: a penalty rising to a plateau, read where it has risen 90 % of the way. */
+static void rise_to_a_plateau(void **state)
+{
+	const double x[] = { 1, 2, 4, 8, 16, 32 };
+	const double f[] = { 0, 10, 50, 90, 100, 100 }, g[] = { 0, 10, 20, 30, 40, 80 };
+	double cross;
+
+	(void)state;
+	/* 90 % of 100 is reached exactly at x = 8 */
+	assert_int_equal(decay_rise(x, f, 6, 0.1, &cross), CORR_HOT_FOUND);
+	assert_true(fabs(cross - 8) < 1e-9);
+	/* still rising at the end by more than 10 % of the rise: no plateau measured */
+	assert_int_equal(decay_rise(x, g, 6, 0.1, &cross), CORR_HOT_ABOVE);
+	assert_true(cross == 32);
+	/* flat: no rise */
+	assert_int_equal(decay_rise(x, (const double[]){ 5, 5, 5, 5, 5, 5 }, 6, 0.1, &cross),
+			 CORR_HOT_NO_COST);
+}
+
 static void fit_read_between_points(void **state)
 {
 	const double x[] = { 1, 4, 16 }, f[] = { 10, 6, 2 };
@@ -97,6 +116,7 @@ int main(void)
 		cmocka_unit_test(fit_is_monotone_and_pools),
 		cmocka_unit_test(recovers_a_known_curve),
 		cmocka_unit_test(flat_and_empty),
+		cmocka_unit_test(rise_to_a_plateau),
 		cmocka_unit_test(fit_read_between_points),
 	};
 
