@@ -33,6 +33,9 @@ enum rs_type {
 #define RS_IF_MIG	(1u << 5)	/* a unit's: written only after a migration */
 #define RS_PRESENT	(1u << 6)	/* null unless the bool at present_off is true */
 #define RS_KAGE		(1u << 7)	/* a migration's kernel age: null unless its flag */
+#define RS_NONNEG	(1u << 8)	/* number: a time, a duration, a count: never < 0 (a
+					 * negative one is refused; with RS_NULL_NEG, null says
+					 * it, so a negative number is refused there too) */
 
 struct rs_field {
 	const char *name;
