@@ -102,7 +102,8 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	return 0;
 }
 
-/* The text, to stdout or (-o) a file written whole or not at all.  0 or exit status 2. */
+/* The text, to stdout or (-o) a file written whole or not at all.  0 or an exit status: 2,
+ * or 1 out of memory. */
 static int write_text(const struct report_env *env, struct run *const runs[2])
 {
 	struct run_compare *cmp = NULL;
@@ -116,8 +117,11 @@ static int write_text(const struct report_env *env, struct run *const runs[2])
 		fprintf(stderr, "migtrace report: out of memory comparing the runs\n");
 		return MT_EXIT_FAIL;
 	}
-	if (env->output && atomic_file_open(&af, env->output))
+	err = env->output ? atomic_file_open(&af, env->output) : 0;
+	if (err) {
+		rc = err == -ENOMEM ? MT_EXIT_FAIL : MT_EXIT_USAGE;
 		goto out;
+	}
 	if (cmp) {
 		run_compare(runs[0], runs[1], cmp);
 		render_compare(af.f, cmp, env->files[0], env->files[1]);
