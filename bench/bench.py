@@ -116,6 +116,14 @@ class BenchError(Exception):
     pass
 
 
+# The report pass: `migtrace report` of a run file of a million migration records, made
+# from the checked-in sample run, its peak memory against the target (README, Overhead).
+REPORT_SAMPLE = os.path.join(ROOT, "tests", "data", "sample-run.json")
+REPORT_RECORDS = 1000000
+REPORT_RSS_LIMIT_MIB = 100.0
+GNU_TIME = "/usr/bin/time"
+
+
 def log(msg):
     print(msg, file=sys.stderr, flush=True)
 
@@ -481,6 +489,105 @@ def calibrate_bench(reps, tmp):
             "hot_time_robust_cv_pct": cv(robust)}
 
 
+def write_big_run(src, dst, records):
+    """dst: the run file src with its migration records repeated until there are at least
+    `records` of them, and every count the reader checks against the records scaled alike
+    (stats, the age and kernel-age histograms, the CPU pairs, the verdict's migrations), so
+    that it reads as one consistent run.  Line by line (the run file puts each top-level
+    member and each record on a line of its own): this process stays small.  Returns the
+    number of records written."""
+    with open(src, encoding="utf-8") as f:
+        lines = f.read().split("\n")
+    start = lines.index('"migrations":[')
+    end = lines.index("],", start)
+    recs = [l.rstrip(",") for l in lines[start + 1:end]]
+    k = -(-records // len(recs))
+
+    def scaled(v):
+        if isinstance(v, bool) or v is None:
+            return v
+        if isinstance(v, int):
+            return v * k
+        if isinstance(v, list):
+            return [scaled(x) for x in v]
+        if isinstance(v, dict):
+            return {n: scaled(x) for n, x in v.items()}
+        return v
+
+    def section(line, fix):
+        name, _, value = line.partition(":")
+        d = json.loads(value.rstrip(","))
+        fix(d)
+        return "%s:%s," % (name, json.dumps(d, separators=(",", ":"), ensure_ascii=False))
+
+    def stats(d):
+        keep = {n: d[n] for n in ("same_cpu_events", "switches_in", "traced_tasks", "units",
+                                  "units_lost", "units_not_kept", "units_read",
+                                  "offcpu_records", "offcpu_records_lost") if n in d}
+        d.update(scaled(d))
+        d.update(keep)
+        d["completeness"]["storage_busy_events"] //= k
+
+    def histograms(d):
+        d["age"] = scaled(d["age"])
+        d["kernel_age_lb_pull"] = scaled(d["kernel_age_lb_pull"])
+
+    def pairs(d):
+        for p in d:
+            p["count"] *= k
+
+    def verdict(d):
+        for n in ("run_migrations", "band_migrations"):
+            if d.get(n) is not None:
+                d[n] *= k
+
+    def config(d):
+        d["max_records"] = 0	# all kept: no record of the repeats is "not kept"
+
+    fixes = {'"stats"': stats, '"histograms"': histograms, '"cpu_pairs"': pairs,
+             '"verdict"': verdict, '"config"': config}
+    with open(dst, "w", encoding="utf-8") as out:
+        for i, line in enumerate(lines[:start + 1]):
+            name = line.partition(":")[0]
+            out.write((section(line, fixes[name]) if name in fixes else line) + "\n")
+        for rep in range(k):
+            last = rep == k - 1
+            for j, rec in enumerate(recs):
+                out.write(rec + ("\n" if last and j == len(recs) - 1 else ",\n"))
+        out.write("\n".join(lines[end:]))
+    return k * len(recs)
+
+
+def report_bench(tmp):
+    """report of a run file of REPORT_RECORDS records: the text alone (the target) and with
+    --csv (which lists every record, so keeps them all), each run under GNU time for the
+    peak RSS of migtrace itself (a child's rusage from here would carry this process's own
+    size: Linux keeps the pre-exec image's peak in it)."""
+    if not os.access(GNU_TIME, os.X_OK):
+        raise BenchError("%s is missing: `make deps` installs it (package time)" % GNU_TIME)
+    path = os.path.join(tmp, "big-run.json")
+    n = write_big_run(REPORT_SAMPLE, path, REPORT_RECORDS)
+    res = {"records": n, "file_bytes": os.path.getsize(path)}
+    for name, extra in (("text", []), ("csv", ["--csv", os.path.join(tmp, "big-csv")])):
+        out, _, wall = run_measured([GNU_TIME, "-f", "rss_kib %M", MIGTRACE, "report"] +
+                                    extra + [path])
+        m = re.search(r"^rss_kib (\d+)$", out, re.M)
+        if not m:
+            raise BenchError("no peak RSS from %s: %s" % (GNU_TIME, out.strip()[-400:]))
+        res[name] = {"rss_kib": int(m.group(1)), "seconds": wall}
+    os.unlink(path)
+    shutil.rmtree(os.path.join(tmp, "big-csv"), ignore_errors=True)
+    return res
+
+
+def report_lines(rep):
+    mb = rep["file_bytes"] / 1e6
+    return ["bench: report %s %s %s" % (name, m, fmt(rep[name][m], 3 if m == "seconds" else 0))
+            for name in ("text", "csv") for m in ("rss_kib", "seconds")] + [
+            "bench: report file records %d" % rep["records"],
+            "bench: report file mb %.0f" % mb]
+
+
 def check_setup():
     if os.geteuid() != 0:
         raise BenchError("needs root: perf sched record, bpftrace and migtrace load BPF "
@@ -530,7 +637,12 @@ def main():
                     "empty: no scaling pass)")
     ap.add_argument("--calibrate-reps", type=int, default=5)
     ap.add_argument("-o", "--output", default=RESULTS, help="results file (%(default)s)")
+    ap.add_argument("--report-only", action="store_true",
+                    help="only the report pass (a %d-record run file reported; no root, no "
+                    "results file): its figures and target" % REPORT_RECORDS)
     args = ap.parse_args()
+    if args.report_only:
+        return report_only()
     workloads = [w for w in args.workloads.split(",") if w]
     for w in workloads:
         if w not in main_workloads:
@@ -577,6 +689,8 @@ def main():
                     bracket_raw[w][c].append(run_bracketed(c, w, tmp))
         log("bench: calibrate x %d" % args.calibrate_reps)
         cal = calibrate_bench(args.calibrate_reps, tmp)
+        log("bench: report of a %d-record run file" % REPORT_RECORDS)
+        rep = report_bench(tmp)
     finally:
         with open("/proc/sys/kernel/bpf_stats_enabled", "w") as f:
             f.write(stats_was)
@@ -585,7 +699,8 @@ def main():
     # Figures.
     results = {"schema": "migtrace.bench/2", "reps": args.reps, "stats_reps": args.stats_reps,
                "kernel": os.uname().release, "cpus": os.cpu_count(),
-               "wall_s": time.monotonic() - t_start, "workloads": {}, "calibrate": cal}
+               "wall_s": time.monotonic() - t_start, "workloads": {}, "calibrate": cal,
+               "report": rep}
     lines = []
     for w in workloads:
         base = [r["figure"] for r in raw[w]["none"]]
@@ -660,6 +775,7 @@ def main():
     # the hot time migtrace reports and uses (undisturbed median x 6); the seed's max rule beside it
     lines.append("bench: calibrate 2cpu hot_time_cv_pct %.1f" % cal["hot_time_robust_cv_pct"])
     lines.append("bench: calibrate 2cpu hot_time_seed_cv_pct %.1f" % cal["hot_time_cv_pct"])
+    lines += report_lines(rep)
 
     print_table(results, workloads)
     print()
@@ -709,7 +825,31 @@ def targets(results):
     if len(cal.get("hot_time_robust_ns", [])) >= 3:	# a CV of one or two runs says nothing
         add("calibrate_cv", "calibrate 2 CPUs: hot time CV over %d runs ≤ 10 %%" % len(
             cal["hot_time_robust_ns"]), cal.get("hot_time_robust_cv_pct"), 10.0)
+    rep = results.get("report")
+    if rep:
+        add("report_rss", "report of a %.1f M-record run file, the text: peak RSS ≤ %.0f MiB" % (
+            rep["records"] / 1e6, REPORT_RSS_LIMIT_MIB), rep["text"]["rss_kib"] / 1024.0,
+            REPORT_RSS_LIMIT_MIB)
     return out
+
+
+def report_only():
+    """--report-only: the report pass alone, its lines and its target."""
+    if not os.access(MIGTRACE, os.X_OK):
+        raise BenchError("%s is missing: run `make`" % MIGTRACE)
+    tmp = tempfile.mkdtemp(prefix="migtrace-bench.")
+    try:
+        rep = report_bench(tmp)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    lines = report_lines(rep)
+    for t in targets({"report": rep}):
+        lines.append("bench: target %s %s %s" % (t["name"], "met" if t["met"] else "missed",
+                                                   fmt(t["value"], 3)))
+        print("%s %s: %s MiB (limit %s)" % ("met" if t["met"] else "MISSED", t["what"],
+                                            fmt(t["value"], 1), fmt(t["limit"], 0)))
+    for line in lines:
+        print(line)
 
 
 def print_table(results, workloads):

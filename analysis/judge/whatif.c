@@ -8,31 +8,50 @@
  * are the moves this run made, judged again, not a run at T.
  */
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "whatif.h"
 
+/* Where t is among the thresholds tally counted at. */
+static int tally_index(const struct run_tally *tally, int64_t t)
+{
+	for (int i = 0; i < tally->nthresholds; i++)
+		if (tally->threshold_ns[i] == t)
+			return i;
+	/* a reader that dropped the records was not given t: a caller's bug, not the file's */
+	fprintf(stderr, "migtrace: what-if threshold %lld ns was not counted as the records "
+		"were read (a bug)\n", (long long)t);
+	abort();
+}
+
 void whatif_compute(const struct run *r, const int64_t *t_ns, int n, struct whatif *w)
 {
+	const struct run_tally *tally = &r->tally;
+	struct run_tally own;
+
 	memset(w, 0, sizeof(*w));
 	w->n = n < WHATIF_MAX ? n : WHATIF_MAX;
 	w->records_complete = !r->stats.rb_dropped && !r->recs_not_kept;
+	/* the records in hand are counted now; a report that kept none counted them as it
+	 * read them (run_file.h), at these thresholds */
+	if (!r->tally.records_dropped) {
+		run_tally_init(&own, t_ns, w->n);
+		for (size_t k = 0; k < r->nrecs; k++)
+			run_tally_migration(&own, &r->recs[k], r->meta.hot_ns);
+		tally = &own;
+	}
 	for (int i = 0; i < w->n; i++) {
 		struct whatif_row *row = &w->row[i];
 		int64_t t = t_ns[i];
+		int k = tally_index(tally, t);
 
 		row->threshold_ns = t;
-		for (size_t k = 0; k < r->nrecs; k++) {
-			const struct mt_migrate *m = &r->recs[k];
-
-			if (m->cause == MT_CAUSE_LB_PULL && (m->flags & MT_RF_KAGE_VALID)) {
-				row->lb_judged++;
-				row->lb_hot += MT_TASK_HOT(m->kernel_age_ns, t);
-			} else if (m->cause == MT_CAUSE_WAKEUP) {
-				row->wakeups++;
-				row->wakeup_hot += MT_TASK_HOT((int64_t)m->age_ns, t);
-			}
-		}
+		row->lb_judged = tally->lb_judged;
+		row->lb_hot = tally->lb_hot[k];
+		row->wakeups = tally->by_cause[MT_CAUSE_WAKEUP];
+		row->wakeup_hot = tally->wakeup_hot_at[k];
 		if (!r->has_corr)
 			continue;
 		/* the cost as the correlation's lost_ns counts it: each migrated unit at its

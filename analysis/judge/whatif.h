@@ -12,7 +12,7 @@
 
 #include "run.h"
 
-#define WHATIF_MAX 16
+#define WHATIF_MAX RUN_MAX_THRESHOLDS
 
 /* One threshold T, judged over this run's records and correlation. */
 struct whatif_row {

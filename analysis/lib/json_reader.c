@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "json_reader.h"
 
@@ -14,25 +15,77 @@ void jr_init(struct json_reader *r, const char *buf, size_t len)
 	memset(r, 0, sizeof(*r));
 	r->buf = buf;
 	r->len = len;
+	r->fd = -1;
+	r->line = r->col = 1;
 	r->first[0] = true;
+}
+
+void jr_init_fd(struct json_reader *r, int fd, char *win, size_t cap, size_t len)
+{
+	jr_init(r, win, len);
+	r->fd = fd;
+	r->win = win;
+	r->cap = cap;
+}
+
+/* The line and column of buf[upto], counted on from those of buf[0]. */
+static void position(const struct json_reader *r, size_t upto, size_t *line, size_t *col)
+{
+	const char *p = r->buf, *end = r->buf + upto, *nl;
+
+	*line = r->line;
+	*col = r->col;
+	while ((nl = memchr(p, '\n', (size_t)(end - p)))) {
+		(*line)++;
+		*col = 1;
+		p = nl + 1;
+	}
+	*col += (size_t)(end - p);
+}
+
+/* One line, whatever the input quoted in the message holds. */
+static void one_line(char *s)
+{
+	for (char *p = s; *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			*p = '?';
+}
+
+/* The first error, found back bytes before pos on the same line (a member's name). */
+static int fail_back(struct json_reader *r, size_t back, const char *fmt, va_list ap)
+{
+	if (r->failed)
+		return -1;
+	r->failed = true;
+	position(r, r->pos, &r->err_line, &r->err_col);
+	if (r->err_col > back)
+		r->err_col -= back;
+	vsnprintf(r->err, sizeof(r->err), fmt, ap);
+	one_line(r->err);
+	return -1;
 }
 
 int jr_fail(struct json_reader *r, const char *fmt, ...)
 {
 	va_list ap;
+	int rc;
 
-	if (r->failed)
-		return -1;
-	r->failed = true;
-	r->err_pos = r->pos;
 	va_start(ap, fmt);
-	vsnprintf(r->err, sizeof(r->err), fmt, ap);
+	rc = fail_back(r, 0, fmt, ap);
 	va_end(ap);
-	/* one line, whatever the input quoted in it holds */
-	for (char *p = r->err; *p; p++)
-		if ((unsigned char)*p < 0x20 || *p == 0x7f)
-			*p = '?';
-	return -1;
+	return rc;
+}
+
+static int __attribute__((format(printf, 3, 4)))
+jr_fail_back(struct json_reader *r, size_t back, const char *fmt, ...)
+{
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	rc = fail_back(r, back, fmt, ap);
+	va_end(ap);
+	return rc;
 }
 
 void jr_context(struct json_reader *r, const char *where)
@@ -51,29 +104,63 @@ void jr_context(struct json_reader *r, const char *where)
 	r->err[n + len] = '\0';
 	memcpy(r->err, where, n - 2);
 	memcpy(r->err + n - 2, ": ", 2);
+	one_line(r->err);	/* where may name a member of the input */
 }
 
 const char *jr_error(const struct json_reader *r, char *buf, size_t len)
 {
-	size_t line = 1, col = 1;
+	snprintf(buf, len, "line %zu, column %zu: %s", r->err_line, r->err_col, r->err);
+	return buf;
+}
 
-	for (size_t i = 0; i < r->err_pos && i < r->len; i++) {
-		if (r->buf[i] == '\n') {
-			line++;
-			col = 1;
+/*
+ * At least need bytes from pos on, when the document has them: from a file, the window
+ * slides (what is before pos is read already) and is filled.  The bytes there are.
+ */
+static size_t fill(struct json_reader *r, size_t need)
+{
+	size_t have = r->len - r->pos;
+	ssize_t n;
+
+	if (have >= need || r->fd < 0 || r->eof)
+		return have;
+	position(r, r->pos, &r->line, &r->col);
+	r->base += r->pos;
+	memmove(r->win, r->win + r->pos, have);
+	r->len = have;
+	r->pos = 0;
+	while (r->len < need && !r->eof) {
+		n = read(r->fd, r->win + r->len, r->cap - r->len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			jr_fail(r, "reading it failed: %s", strerror(errno));
+			r->eof = true;
+		} else if (!n) {
+			r->eof = true;
 		} else {
-			col++;
+			r->len += (size_t)n;
 		}
 	}
-	snprintf(buf, len, "line %zu, column %zu: %s", line, col, r->err);
-	return buf;
+	return r->len - r->pos;
+}
+
+/* Whether the window ends where the document does. */
+static bool window_is_end(const struct json_reader *r)
+{
+	return r->fd < 0 || r->eof;
 }
 
 static void skip_ws(struct json_reader *r)
 {
-	while (r->pos < r->len && (r->buf[r->pos] == ' ' || r->buf[r->pos] == '\t' ||
-				   r->buf[r->pos] == '\n' || r->buf[r->pos] == '\r'))
+	for (;;) {
+		if (r->pos == r->len && !fill(r, 1))
+			return;
+		if (r->buf[r->pos] != ' ' && r->buf[r->pos] != '\t' && r->buf[r->pos] != '\n' &&
+		    r->buf[r->pos] != '\r')
+			return;
 		r->pos++;
+	}
 }
 
 /* The next significant character, not consumed; 0 at the end. */
@@ -84,9 +171,9 @@ static char next_char(struct json_reader *r)
 }
 
 /* Whether word is next in full; *cut: what is left is a prefix of it (the file ends). */
-static bool literal_next(const struct json_reader *r, const char *word, bool *cut)
+static bool literal_next(struct json_reader *r, const char *word, bool *cut)
 {
-	size_t n = strlen(word), left = r->len - r->pos;
+	size_t n = strlen(word), left = fill(r, n);
 
 	if (cut)
 		*cut = left < n && !memcmp(r->buf + r->pos, word, left);
@@ -166,6 +253,8 @@ static int open_container(struct json_reader *r, enum jr_type t, const char *wha
 	r->pos++;
 	r->depth++;
 	r->first[r->depth] = true;
+	r->name_filter[r->depth] = 0;
+	r->name_at[r->depth] = r->names_len;
 	return 0;
 }
 
@@ -189,6 +278,7 @@ static int next_member(struct json_reader *r, char close)
 	c = next_char(r);
 	if (c == close) {
 		r->pos++;
+		r->names_len = r->name_at[r->depth];
 		r->depth--;
 		return 0;
 	}
@@ -205,15 +295,49 @@ static int next_member(struct json_reader *r, char close)
 	return 1;
 }
 
+/* FNV-1a: a name's bit in its object's filter. */
+static uint64_t name_bit(const char *name, size_t n)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (unsigned char)name[i]) * 0x100000001b3ULL;
+	return 1ULL << ((h ^ h >> 32) & 63);
+}
+
+/* Name n bytes long, raw bytes in the document, is new in the open object: kept.  0 or -1. */
+static int name_once(struct json_reader *r, const char *name, size_t n, size_t raw)
+{
+	uint64_t bit = name_bit(name, n);
+	int d = r->depth;
+
+	if (r->name_filter[d] & bit) {
+		for (const char *p = r->names + r->name_at[d]; p < r->names + r->names_len;
+		     p += strlen(p) + 1)
+			if (!strcmp(p, name))
+				return jr_fail_back(r, raw, "\"%s\" appears twice", name);
+	}
+	if (r->names_len + n + 1 > sizeof(r->names))
+		return jr_fail(r, "more than %d bytes of member names in the objects open here",
+			       JR_NAME_BYTES);
+	memcpy(r->names + r->names_len, name, n + 1);
+	r->names_len += (uint32_t)(n + 1);
+	r->name_filter[d] |= bit;
+	return 0;
+}
+
 int jr_object_next(struct json_reader *r, char *key, size_t keylen)
 {
 	int more = next_member(r, '}');
+	uint64_t at;
+	size_t n;
 
 	if (more <= 0)
 		return more;
 	if (jr_peek(r) != JR_STRING)
 		return jr_fail(r, "expected a member name, found %s", what_is_next(r));
-	if (jr_string(r, key, keylen, NULL))
+	at = r->base + r->pos;
+	if (jr_string(r, key, keylen, &n) || name_once(r, key, n, r->base + r->pos - at))
 		return -1;
 	if (next_char(r) != ':')
 		return jr_fail(r, "expected ':' after \"%s\"", key);
@@ -229,7 +353,7 @@ int jr_array_next(struct json_reader *r)
 static int hex4(struct json_reader *r, unsigned *v)
 {
 	*v = 0;
-	if (r->pos + 4 > r->len)
+	if (fill(r, 4) < 4)
 		return jr_fail(r, "a \\u escape cut short");
 	for (int i = 0; i < 4; i++) {
 		char c = r->buf[r->pos++];
@@ -288,7 +412,7 @@ static int escape(struct json_reader *r, char *out, size_t cap, size_t *n)
 	unsigned cp, lo;
 	char c;
 
-	if (r->pos >= r->len)
+	if (!fill(r, 1))
 		return jr_fail(r, "the file ends inside a string (truncated?)");
 	c = r->buf[r->pos++];
 	if (c != 'u') {
@@ -302,7 +426,7 @@ static int escape(struct json_reader *r, char *out, size_t cap, size_t *n)
 	if (cp >= 0xdc00 && cp <= 0xdfff)
 		return jr_fail(r, "a lone low surrogate \\u%04x in a string", cp);
 	if (cp >= 0xd800 && cp <= 0xdbff) {
-		if (r->pos + 2 > r->len || r->buf[r->pos] != '\\' || r->buf[r->pos + 1] != 'u')
+		if (fill(r, 2) < 2 || r->buf[r->pos] != '\\' || r->buf[r->pos + 1] != 'u')
 			return jr_fail(r, "a high surrogate \\u%04x without its low half", cp);
 		r->pos += 2;
 		if (hex4(r, &lo))
@@ -326,7 +450,7 @@ int jr_string(struct json_reader *r, char *out, size_t cap, size_t *len)
 	for (;;) {
 		unsigned char c;
 
-		if (r->pos >= r->len)
+		if (r->pos == r->len && !fill(r, 1))
 			return jr_fail(r, "the file ends inside a string (truncated?)");
 		c = (unsigned char)r->buf[r->pos++];
 		if (c == '"')
@@ -350,10 +474,14 @@ int jr_string(struct json_reader *r, char *out, size_t cap, size_t *len)
 	return 0;
 }
 
-static int malformed_number(struct json_reader *r, size_t i)
+static int malformed_number(struct json_reader *r, size_t i, size_t cap)
 {
-	return i >= r->len ? jr_fail(r, "the file ends inside a number (truncated?)") :
-			     jr_fail(r, "a malformed number");
+	if (i < r->len)
+		return jr_fail(r, "a malformed number");
+	/* the window holds more than the longest number taken: this one is longer */
+	if (!window_is_end(r))
+		return jr_fail(r, "a number of more than %zu characters", cap - 1);
+	return jr_fail(r, "the file ends inside a number (truncated?)");
 }
 
 /*
@@ -367,6 +495,7 @@ static int number_token(struct json_reader *r, char *buf, size_t cap, bool *inte
 
 	if (expect_type(r, JR_NUMBER, "a number"))
 		return -1;
+	fill(r, cap + 1);
 	start = i = r->pos;
 	*integer = true;
 	if (i < r->len && s[i] == '-')
@@ -377,11 +506,11 @@ static int number_token(struct json_reader *r, char *buf, size_t cap, bool *inte
 		while (i < r->len && s[i] >= '0' && s[i] <= '9')
 			i++;
 	else
-		return malformed_number(r, i);
+		return malformed_number(r, i, cap);
 	if (i < r->len && s[i] == '.') {
 		*integer = false;
 		if (++i >= r->len || s[i] < '0' || s[i] > '9')
-			return malformed_number(r, i);
+			return malformed_number(r, i, cap);
 		while (i < r->len && s[i] >= '0' && s[i] <= '9')
 			i++;
 	}
@@ -391,7 +520,7 @@ static int number_token(struct json_reader *r, char *buf, size_t cap, bool *inte
 		if (i < r->len && (s[i] == '+' || s[i] == '-'))
 			i++;
 		if (i >= r->len || s[i] < '0' || s[i] > '9')
-			return malformed_number(r, i);
+			return malformed_number(r, i, cap);
 		while (i < r->len && s[i] >= '0' && s[i] <= '9')
 			i++;
 	}
@@ -461,7 +590,7 @@ static bool literal(struct json_reader *r, const char *word)
 {
 	size_t n = strlen(word);
 
-	if (r->len - r->pos < n || memcmp(r->buf + r->pos, word, n))
+	if (fill(r, n) < n || memcmp(r->buf + r->pos, word, n))
 		return false;
 	r->pos += n;
 	return true;
@@ -501,13 +630,15 @@ int jr_skip(struct json_reader *r)
 	case JR_STRING:
 		/* any length: walk it without keeping it */
 		r->pos++;
-		while (r->pos < r->len && r->buf[r->pos] != '"') {
+		for (;;) {
+			if (fill(r, 2) < 1 || (r->buf[r->pos] == '\\' && r->len - r->pos < 2))
+				return jr_fail(r, "the file ends inside a string (truncated?)");
+			if (r->buf[r->pos] == '"')
+				break;
 			if ((unsigned char)r->buf[r->pos] < 0x20)
 				return jr_fail(r, "a control character in a string");
 			r->pos += r->buf[r->pos] == '\\' ? 2 : 1;
 		}
-		if (r->pos >= r->len)
-			return jr_fail(r, "the file ends inside a string (truncated?)");
 		r->pos++;
 		return 0;
 	case JR_ARRAY:

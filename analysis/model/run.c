@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The run model's life: made empty, filled record by record, freed. */
+/* The run model's life: made empty, filled record by record (or counted), freed. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -108,4 +108,50 @@ uint64_t run_total_migrations(const struct run *r)
 	for (int c = 0; c < MT_NR_CAUSES; c++)
 		t += r->stats.migrations[c];
 	return t;
+}
+
+void run_tally_init(struct run_tally *t, const int64_t *t_ns, int n)
+{
+	memset(t, 0, sizeof(*t));
+	t->nthresholds = n < RUN_MAX_THRESHOLDS ? n : RUN_MAX_THRESHOLDS;
+	for (int i = 0; i < t->nthresholds; i++)
+		t->threshold_ns[i] = t_ns[i];
+}
+
+void run_tally_migration(struct run_tally *t, const struct mt_migrate *m, int64_t hot_ns)
+{
+	t->migrations++;
+	if (m->cause >= MT_NR_CAUSES)
+		return;
+	t->by_cause[m->cause]++;
+	t->age_ns[m->cause] += m->age_ns;
+	/* task_hot()'s rule: a pull on the kernel's own age when it has one, a wakeup
+	 * placement on ours (the wakeup path never asks: these are the moves T is about) */
+	if (m->cause == MT_CAUSE_LB_PULL && (m->flags & MT_RF_KAGE_VALID)) {
+		t->lb_judged++;
+		for (int i = 0; i < t->nthresholds; i++)
+			t->lb_hot[i] += MT_TASK_HOT(m->kernel_age_ns, t->threshold_ns[i]);
+	} else if (m->cause == MT_CAUSE_WAKEUP) {
+		t->wakeup_hot += MT_TASK_HOT((int64_t)m->age_ns, hot_ns);
+		for (int i = 0; i < t->nthresholds; i++)
+			t->wakeup_hot_at[i] += MT_TASK_HOT((int64_t)m->age_ns, t->threshold_ns[i]);
+	}
+}
+
+void run_record_ages(const struct run *r, uint64_t nrec[MT_NR_CAUSES],
+		     uint64_t age_ns[MT_NR_CAUSES])
+{
+	if (r->tally.records_dropped) {
+		memcpy(nrec, r->tally.by_cause, sizeof(r->tally.by_cause));
+		memcpy(age_ns, r->tally.age_ns, sizeof(r->tally.age_ns));
+		return;
+	}
+	memset(nrec, 0, MT_NR_CAUSES * sizeof(*nrec));
+	memset(age_ns, 0, MT_NR_CAUSES * sizeof(*age_ns));
+	for (size_t i = 0; i < r->nrecs; i++) {
+		if (r->recs[i].cause >= MT_NR_CAUSES)
+			continue;
+		nrec[r->recs[i].cause]++;
+		age_ns[r->recs[i].cause] += r->recs[i].age_ns;
+	}
 }

@@ -28,6 +28,7 @@
 #define RUN_MAX_CACHES 16
 #define RUN_NO_HOT_ARG INT64_MIN	/* setup.hot_ns_arg when --hot-ns was not given */
 #define RUN_MAX_NR_CPUS 4096		/* the largest CPU-pair matrix a file may declare */
+#define RUN_MAX_THRESHOLDS 16		/* what-if thresholds a tally counts at */
 
 enum run_kind { RUN_KIND_RUN, RUN_KIND_VALIDATE };
 
@@ -185,6 +186,25 @@ struct run_summary {
 	uint64_t wakeup_hot;		/* of them, hot by task_hot()'s rule at meta.hot_ns */
 };
 
+/*
+ * The records counted as a run file is read (run_file.h), for what needs them summed only:
+ * the reader's checks against the file's own totals, the OpenMetrics age sums and the
+ * what-if counts (judge/whatif.c says what they mean).  When the reader keeps no record
+ * (records_dropped), these stand for the arrays; otherwise they are counted as well.
+ */
+struct run_tally {
+	bool records_dropped;		/* recs and units are empty: counted here only */
+	uint64_t migrations, units;	/* records read of each kind */
+	uint64_t by_cause[MT_NR_CAUSES];	/* migration records of each cause */
+	uint64_t age_ns[MT_NR_CAUSES];	/* their age_ns summed, ns (mod 2^64, as a u64 sum) */
+	uint64_t wakeup_hot;		/* wakeup placements hot at meta.hot_ns */
+	int nthresholds;
+	int64_t threshold_ns[RUN_MAX_THRESHOLDS];	/* the what-if thresholds T, ns */
+	uint64_t lb_judged;		/* load-balancer pulls with the kernel's age */
+	uint64_t lb_hot[RUN_MAX_THRESHOLDS];		/* of them, hot at T */
+	uint64_t wakeup_hot_at[RUN_MAX_THRESHOLDS];	/* wakeup placements hot at T */
+};
+
 struct run {
 	struct run_environment env;
 	struct run_setup setup;
@@ -203,6 +223,7 @@ struct run {
 	size_t nunits, ucap;
 	uint64_t units_not_kept;
 	size_t max_kept;		/* 0: all */
+	struct run_tally tally;		/* a run file's records, counted as read */
 	/* analysis */
 	struct run_summary sum;
 	bool has_corr;			/* units were timed and correlated */
@@ -224,5 +245,13 @@ int run_record_add_unit(struct run *r, const struct mt_unit *u);
 /* The pair matrix for nr_cpus CPUs, zeroed.  0 or -ENOMEM / -EINVAL. */
 int run_alloc_pairs(struct run *r, int nr_cpus);
 uint64_t run_total_migrations(const struct run *r);
+/* An empty tally counting at thresholds t_ns[0..n) (n <= RUN_MAX_THRESHOLDS). */
+void run_tally_init(struct run_tally *t, const int64_t *t_ns, int n);
+/* One migration record into t; hot_ns is meta.hot_ns. */
+void run_tally_migration(struct run_tally *t, const struct mt_migrate *m, int64_t hot_ns);
+/* Per cause, the migration records and their summed age_ns: from the records, or the tally
+ * when the reader kept none. */
+void run_record_ages(const struct run *r, uint64_t nrec[MT_NR_CAUSES],
+		     uint64_t age_ns[MT_NR_CAUSES]);
 
 #endif

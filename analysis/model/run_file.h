@@ -7,23 +7,40 @@
 #ifndef MIGTRACE_RUN_FILE_H
 #define MIGTRACE_RUN_FILE_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "run.h"
 
-/* The largest run file a reader takes: 4 GiB is ~20 million records. */
-#define RUN_FILE_MAX_BYTES (4ULL << 30)
+/* What a reader holds of a file at once (json_reader.h): its memory does not grow with it. */
+#define RUN_FILE_WINDOW_BYTES (1u << 20)
+
+/*
+ * How to read: NULL keeps every record in the model.  drop_records keeps none, only counts
+ * them into r->tally (struct run_tally): enough for everything but what lists the records
+ * (run_file_write(), the CSV record files, the Perfetto trace), at a memory cost that does
+ * not grow with the file; the what-if counts are made at threshold_ns[0..nthresholds).
+ */
+struct run_read_opts {
+	bool drop_records;
+	int nthresholds;		/* at most RUN_MAX_THRESHOLDS */
+	const int64_t *threshold_ns;
+};
 
 /* Writes r to f; costs no memory in proportion to the records.  0 or -errno. */
 int run_file_write(FILE *f, const struct run *r);
 /*
  * Reads a run file held in buf[0..len) into *out (a new model; run_free() it).  0, or
- * -EINVAL (not a run file of this schema: err says what and where, one line, without the
- * file's name) or -ENOMEM.  *out is NULL on failure: nothing half-read is left.
+ * -EINVAL (not a run file of this schema, or one whose totals disagree with their parts:
+ * err says what and where, one line, without the file's name) or -ENOMEM (err says what
+ * it was reading).  *out is NULL on failure: nothing half-read is left.
  */
-int run_file_parse(const char *buf, size_t len, struct run **out, char *err, size_t errlen);
-/* Reads the file at path whole, then parses it.  -errno of the read as well. */
-int run_file_read(const char *path, struct run **out, char *err, size_t errlen);
+int run_file_parse(const char *buf, size_t len, const struct run_read_opts *o,
+		   struct run **out, char *err, size_t errlen);
+/* Reads the file at path ('-': stdin) through a window.  -errno of the read as well. */
+int run_file_read(const char *path, const struct run_read_opts *o, struct run **out,
+		  char *err, size_t errlen);
 
 #endif

@@ -3,9 +3,13 @@
  * Reading a run file back into the run model.  The schema is checked first (the first
  * member must be "schema", of this version exactly); then every section is read straight
  * into the model with the tables of run_schema.c, strictly: a member of the wrong type, out
- * of its range, a required one missing, an array longer than its place in the model, or
- * record counts that disagree with the arrays, and the file is refused with one line saying
- * where.  Members this reader does not know are skipped.  Nothing half-read is returned.
+ * of its range, negative where it cannot be, twice in its object, a required one missing,
+ * an array longer than its place in the model, or a total that disagrees with its parts
+ * (the counts in stats, the histograms, the CPU pairs and the records, checked as soon as
+ * both sides are read), and the file is refused with one line saying where.  Members this
+ * reader does not know are skipped.  Nothing half-read is returned.  A file is read through
+ * a window, and the records may be counted instead of kept (run_file.h): then what reading
+ * costs does not grow with the file.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -23,9 +27,13 @@
 struct file_reader {
 	struct json_reader jr;
 	struct run *r;
+	bool keep;				/* the records into the model, not only counted */
 	bool oom;
+	unsigned seen, checked;			/* sections read; checks made (checks[]) */
 	uint64_t records_read, units_read;	/* what stats says the arrays hold */
 	bool have_counts;
+	uint64_t unseen_found;			/* completeness's (by_cause has its own) */
+	uint64_t pairs_total;			/* the migrations cpu_pairs counts */
 };
 
 /* The top-level sections, each required once. */
@@ -40,12 +48,23 @@ static const char *const section_names[S_NR] = {
 };
 
 #define FAIL(fr, ...) jr_fail(&(fr)->jr, __VA_ARGS__)
+#define LLU(v) ((unsigned long long)(v))
 
 /*
  * Walks the members of an object: for each, fn(fr, key, ctx) reads the value (or returns 0
  * to have it skipped).  where names the object in messages.
  */
 typedef int (*member_fn)(struct file_reader *fr, const char *key, void *ctx);
+
+/* A member this reader skips is malformed (or has a member twice): where.key says which. */
+static int skip_failed(struct file_reader *fr, const char *where, const char *key)
+{
+	char at[192];
+
+	snprintf(at, sizeof(at), "%s%s%s", where, *where ? "." : "", key);
+	jr_context(&fr->jr, at);
+	return -1;
+}
 
 static int each_member(struct file_reader *fr, const char *where, member_fn fn, void *ctx)
 {
@@ -58,8 +77,10 @@ static int each_member(struct file_reader *fr, const char *where, member_fn fn, 
 	}
 	while ((more = jr_object_next(&fr->jr, key, sizeof(key))) > 0) {
 		rc = fn(fr, key, ctx);
-		if (rc < 0 || (!rc && jr_skip(&fr->jr)))
+		if (rc < 0)
 			return -1;
+		if (!rc && jr_skip(&fr->jr))
+			return skip_failed(fr, where, key);
 	}
 	if (more < 0)
 		jr_context(&fr->jr, where);
@@ -351,8 +372,11 @@ static int read_meta(struct file_reader *fr)
 	    rs_check(&fr->jr, &rs_meta, seen, "meta"))
 		return -1;
 	err = run_alloc_pairs(fr->r, fr->r->meta.nr_cpus);
-	if (err == -ENOMEM)
+	if (err == -ENOMEM) {
 		fr->oom = true;
+		return FAIL(fr, "meta.nr_cpus: out of memory for its %d x %d CPU-pair matrix",
+			    fr->r->meta.nr_cpus, fr->r->meta.nr_cpus);
+	}
 	if (err)
 		return FAIL(fr, "meta.nr_cpus: %d is not a number of CPUs from 1 to %d",
 			    fr->r->meta.nr_cpus, RUN_MAX_NR_CPUS);
@@ -381,7 +405,15 @@ static int by_cause_member(struct file_reader *fr, const char *key, void *ctx)
 
 static int completeness_member(struct file_reader *fr, const char *key, void *ctx)
 {
-	return rs_read(&fr->jr, fr->r, &rs_completeness, key, ctx);
+	__u64 *unseen = &fr->r->stats.migrations[MT_CAUSE_UNSEEN], by_cause = *unseen;
+	int rc = rs_read(&fr->jr, fr->r, &rs_completeness, key, ctx);
+
+	/* unseen_found is by_cause.unseen again: kept aside, to be checked against it */
+	if (rc > 0 && !strcmp(key, "unseen_found")) {
+		fr->unseen_found = *unseen;
+		*unseen = by_cause;
+	}
+	return rc;
 }
 
 static int stats_member(struct file_reader *fr, const char *key, void *ctx)
@@ -571,12 +603,24 @@ static int read_pairs(struct file_reader *fr)
 		return -1;
 	while ((more = jr_array_next(&fr->jr)) > 0) {
 		struct pair p = { 0 };
+		uint64_t *n;
 
 		if (each_member(fr, "cpu_pairs[]", pair_member, &p))
 			return -1;
 		if (p.seen != 7)
 			return FAIL(fr, "cpu_pairs[]: an entry without src, dst and count");
-		fr->r->pairs[p.src * fr->r->meta.nr_cpus + p.dst] = p.count;
+		n = &fr->r->pairs[p.src * fr->r->meta.nr_cpus + p.dst];
+		if (*n)
+			return FAIL(fr, "cpu_pairs[]: %lld -> %lld appears twice", (long long)p.src,
+				    (long long)p.dst);
+		/* zero would pass as "not listed yet" above, and the writer lists none */
+		if (!p.count)
+			return FAIL(fr, "cpu_pairs[]: %lld -> %lld has a count of 0 (only pairs "
+				    "with a migration are listed)", (long long)p.src,
+				    (long long)p.dst);
+		if (__builtin_add_overflow(fr->pairs_total, p.count, &fr->pairs_total))
+			return FAIL(fr, "cpu_pairs: the counts add up past 2^64 - 1");
+		*n = p.count;
 	}
 	return more;
 }
@@ -682,19 +726,24 @@ static int read_verdict(struct file_reader *fr)
 
 /* ---- records ---- */
 
+/* Each record is counted into the tally, and kept when fr->keep. */
 static int read_records(struct file_reader *fr, bool units)
 {
 	const char *where = units ? "units[]" : "migrations[]";
+	struct run *r = fr->r;
 	struct mt_migrate m;
 	struct mt_unit u;
-	int more, err;
+	int more, err = 0;
 
+	/* the tally judges the records at meta.hot_ns */
+	if (!units && !(fr->seen & (1u << S_META)))
+		return FAIL(fr, "migrations comes before meta (its hot_ns judges the records)");
 	if (jr_array_begin(&fr->jr)) {
 		jr_context(&fr->jr, units ? "units" : "migrations");
 		return -1;
 	}
 	/* every record is kept: the file holds what the run kept, max_kept applied already */
-	fr->r->max_kept = 0;
+	r->max_kept = 0;
 	while ((more = jr_array_next(&fr->jr)) > 0) {
 		memset(&m, 0, sizeof(m));
 		memset(&u, 0, sizeof(u));
@@ -702,16 +751,21 @@ static int read_records(struct file_reader *fr, bool units)
 			u.kind = MT_REC_UNIT;
 			if (rs_read_object(&fr->jr, &u, &rs_unit, where))
 				return -1;
-			err = run_record_add_unit(fr->r, &u);
+			r->tally.units++;
+			if (fr->keep)
+				err = run_record_add_unit(r, &u);
 		} else {
 			m.kind = MT_REC_MIGRATE;
 			if (rs_read_object(&fr->jr, &m, &rs_migration, where))
 				return -1;
-			err = run_record_add(fr->r, &m);
+			run_tally_migration(&r->tally, &m, r->meta.hot_ns);
+			if (fr->keep)
+				err = run_record_add(r, &m);
 		}
 		if (err) {
 			fr->oom = true;
-			return FAIL(fr, "out of memory for the records");
+			return FAIL(fr, "out of memory keeping the records (%llu read)",
+				    LLU(units ? r->tally.units : r->tally.migrations));
 		}
 	}
 	return more;
@@ -744,7 +798,7 @@ static int read_schema(struct file_reader *fr)
 		    RUN_SCHEMA);
 }
 
-static int read_section(struct file_reader *fr, enum section s)
+static int read_section(struct file_reader *fr, enum section s, const char *key)
 {
 	switch (s) {
 	case S_ENVIRONMENT:
@@ -772,30 +826,202 @@ static int read_section(struct file_reader *fr, enum section s)
 	case S_UNITS:
 		return read_records(fr, true);
 	default:
-		return jr_skip(&fr->jr);
+		return jr_skip(&fr->jr) ? skip_failed(fr, "", key) : 0;
 	}
 }
 
-/* What the sections say about each other. */
-static int check_whole(struct file_reader *fr)
-{
-	struct run *r = fr->r;
+/* ---- what the sections say about each other ---- */
 
-	if (fr->records_read != r->nrecs || fr->units_read != r->nunits)
-		return FAIL(fr, "stats says %llu migration and %llu unit records, the file holds "
-			    "%zu and %zu (cut short or edited?)",
-			    (unsigned long long)fr->records_read,
-			    (unsigned long long)fr->units_read, r->nrecs, r->nunits);
-	r->max_kept = (size_t)r->setup.max_records;
+/* The counters of stats against each other: the totals are the sums of their parts. */
+static int check_stats(struct file_reader *fr)
+{
+	const struct run *r = fr->r;
+	const struct mt_stats *st = &r->stats;
+	uint64_t sum = 0, total;
+
+	for (int c = 0; c < MT_NR_CAUSES; c++)
+		if (__builtin_add_overflow(sum, st->migrations[c], &sum))
+			return FAIL(fr, "stats.by_cause: its sum is past 2^64 - 1");
+	if (r->sum.migrations != sum)
+		return FAIL(fr, "stats.migrations: %llu, not the sum of stats.by_cause (%llu)",
+			    LLU(r->sum.migrations), LLU(sum));
+	/* every migration is recorded or counted lost (bpf/migtrace.bpf.c, emit()) */
+	if (__builtin_add_overflow(st->rb_records, st->rb_dropped, &total) || total != sum)
+		return FAIL(fr, "stats.migrations: %llu, not stats.records (%llu) + "
+			    "stats.records_lost (%llu)", LLU(sum), LLU(st->rb_records),
+			    LLU(st->rb_dropped));
+	if (fr->unseen_found != st->migrations[MT_CAUSE_UNSEEN])
+		return FAIL(fr, "stats.completeness.unseen_found: %llu, not stats.by_cause.unseen "
+			    "(%llu)", LLU(fr->unseen_found), LLU(st->migrations[MT_CAUSE_UNSEEN]));
+	/* the kernel does not count a fork placement in se.nr_migrations (judge/analyze.c) */
+	if (r->sum.kernel_counted != sum - st->migrations[MT_CAUSE_FORK])
+		return FAIL(fr, "stats.completeness.seen: %llu, not stats.migrations less fork "
+			    "placements (%llu)", LLU(r->sum.kernel_counted),
+			    LLU(sum - st->migrations[MT_CAUSE_FORK]));
+	if (r->sum.completeness_gap != (int64_t)(st->kernel_migrations - r->sum.kernel_counted))
+		return FAIL(fr, "stats.completeness.difference: %lld, not kernel_counted - seen "
+			    "(%lld)", (long long)r->sum.completeness_gap,
+			    (long long)(int64_t)(st->kernel_migrations - r->sum.kernel_counted));
+	if (st->lb_judged > st->migrations[MT_CAUSE_LB_PULL])
+		return FAIL(fr, "stats.lb_judged: %llu, more than stats.by_cause.lb_pull (%llu)",
+			    LLU(st->lb_judged), LLU(st->migrations[MT_CAUSE_LB_PULL]));
+	if (st->lb_hot > st->lb_judged)
+		return FAIL(fr, "stats.lb_hot: %llu, more than stats.lb_judged (%llu)",
+			    LLU(st->lb_hot), LLU(st->lb_judged));
+	if (r->sum.wakeup_hot > r->sum.wakeup_records)
+		return FAIL(fr, "stats.wakeup_hot: %llu, more than stats.wakeup_records (%llu)",
+			    LLU(r->sum.wakeup_hot), LLU(r->sum.wakeup_records));
+	return 0;
+}
+
+/* Each histogram the kernel kept beside a counter holds every event the counter counts. */
+static int check_histograms(struct file_reader *fr)
+{
+	const struct run *r = fr->r;
+	uint64_t n;
+
+	for (int c = -1; c < MT_NR_CAUSES; c++) {
+		const __u64 *h = c < 0 ? r->hists.kernel_age : r->hists.age[c];
+
+		n = 0;
+		for (int k = 0; k < MT_HIST_SLOTS; k++)
+			if (__builtin_add_overflow(n, h[k], &n))
+				return FAIL(fr, "histograms.%s%s: its counts add up past 2^64 - 1",
+					    c < 0 ? "kernel_age_lb_pull" : "age.",
+					    c < 0 ? "" : mt_cause_names[c]);
+		if (c < 0 && n != r->stats.lb_judged)
+			return FAIL(fr, "histograms.kernel_age_lb_pull: %llu pulls, not "
+				    "stats.lb_judged (%llu)", LLU(n), LLU(r->stats.lb_judged));
+		if (c >= 0 && n != r->stats.migrations[c])
+			return FAIL(fr, "histograms.age.%s: %llu migrations, not stats.by_cause.%s "
+				    "(%llu)", mt_cause_names[c], LLU(n), mt_cause_names[c],
+				    LLU(r->stats.migrations[c]));
+	}
+	return 0;
+}
+
+/* Every migration has its CPU pair: the recorded ones and the lost ones alike. */
+static int check_pairs(struct file_reader *fr)
+{
+	if (fr->pairs_total != fr->r->sum.migrations)
+		return FAIL(fr, "cpu_pairs: %llu migrations, not stats.migrations (%llu)",
+			    LLU(fr->pairs_total), LLU(fr->r->sum.migrations));
+	return 0;
+}
+
+/*
+ * A record array against stats (its members named `stats` "records" or "units"): read is
+ * what the array held, kept and not_kept what stats says of it, submitted what the kernel
+ * sent; max the config's max_records (0: all kept).
+ */
+static int check_kept(struct file_reader *fr, const char *kind, const char *stats,
+		      uint64_t read, uint64_t kept, uint64_t not_kept, uint64_t submitted,
+		      uint64_t max)
+{
+	uint64_t total;
+
+	if (read != kept)
+		return FAIL(fr, "stats says %llu %s records, the file holds %llu (cut short or "
+			    "edited?)", LLU(kept), kind, LLU(read));
+	if (__builtin_add_overflow(kept, not_kept, &total) || total != submitted)
+		return FAIL(fr, "stats.%s: %llu, not %s_read (%llu) + %s_not_kept (%llu)", stats,
+			    LLU(submitted), stats, LLU(kept), stats, LLU(not_kept));
+	/* the first max are kept, the rest counted (model/run.c, keep()); 0 keeps all */
+	if ((max && kept > max) || (not_kept && kept != max))
+		return FAIL(fr, "stats: %llu %s records kept and %llu not, with config.max_records "
+			    "%llu", LLU(kept), kind, LLU(not_kept), LLU(max));
+	return 0;
+}
+
+static int check_migrations(struct file_reader *fr)
+{
+	const struct run *r = fr->r;
+	const struct run_tally *t = &r->tally;
+
+	if (check_kept(fr, "migration", "records", t->migrations, fr->records_read,
+		       r->recs_not_kept, r->stats.rb_records, r->setup.max_records))
+		return -1;
+	if (r->sum.wakeup_records != t->by_cause[MT_CAUSE_WAKEUP])
+		return FAIL(fr, "stats.wakeup_records: %llu, not the wakeup placements in "
+			    "migrations (%llu)", LLU(r->sum.wakeup_records),
+			    LLU(t->by_cause[MT_CAUSE_WAKEUP]));
+	if (r->sum.wakeup_hot != t->wakeup_hot)
+		return FAIL(fr, "stats.wakeup_hot: %llu, not the wakeup placements in migrations "
+			    "hot at meta.hot_ns (%llu)", LLU(r->sum.wakeup_hot),
+			    LLU(t->wakeup_hot));
+	return 0;
+}
+
+static int check_units(struct file_reader *fr)
+{
+	const struct run *r = fr->r;
+
+	return check_kept(fr, "unit", "units", r->tally.units, fr->units_read,
+			  r->units_not_kept, r->stats.units, r->setup.max_records);
+}
+
+/* The correlation was made of the units of this file (judge/analyze.c). */
+static int check_correlation(struct file_reader *fr)
+{
+	const struct run *r = fr->r;
+
+	if (r->has_corr && r->corr.n_units != r->tally.units)
+		return FAIL(fr, "correlation.units: %zu, not stats.units_read (%llu)",
+			    r->corr.n_units, LLU(r->tally.units));
+	return 0;
+}
+
+/* A natural run's verdict counts the migration records of this file (judge/verdict.c). */
+static int check_verdict(struct file_reader *fr)
+{
+	const struct verdict *v = &fr->r->verdict;
+
+	if (!fr->r->has_verdict || !v->has_run_share)
+		return 0;
+	if (v->run_migrations != fr->r->tally.migrations)
+		return FAIL(fr, "verdict.run_migrations: %llu, not stats.records_read (%llu)",
+			    LLU(v->run_migrations), LLU(fr->r->tally.migrations));
+	if (v->band_migrations > v->run_migrations)
+		return FAIL(fr, "verdict.band_migrations: %llu, more than verdict.run_migrations "
+			    "(%llu)", LLU(v->band_migrations), LLU(v->run_migrations));
+	return 0;
+}
+
+#define SEC(s) (1u << (s))
+
+/* Each check, made once every section it compares is read: an error is placed where the
+ * last of them ends. */
+static const struct {
+	unsigned needs;
+	int (*check)(struct file_reader *fr);
+} checks[] = {
+	{ SEC(S_STATS), check_stats },
+	{ SEC(S_STATS) | SEC(S_HISTOGRAMS), check_histograms },
+	{ SEC(S_STATS) | SEC(S_PAIRS), check_pairs },
+	{ SEC(S_STATS) | SEC(S_CONFIG) | SEC(S_MIGRATIONS), check_migrations },
+	{ SEC(S_STATS) | SEC(S_CONFIG) | SEC(S_UNITS), check_units },
+	{ SEC(S_UNITS) | SEC(S_CORRELATION), check_correlation },
+	{ SEC(S_MIGRATIONS) | SEC(S_VERDICT), check_verdict },
+};
+
+static int check_sections(struct file_reader *fr)
+{
+	for (size_t i = 0; i < sizeof(checks) / sizeof(checks[0]); i++) {
+		if ((fr->checked & (1u << i)) || (checks[i].needs & fr->seen) != checks[i].needs)
+			continue;
+		fr->checked |= 1u << i;
+		if (checks[i].check(fr))
+			return -1;
+	}
 	return 0;
 }
 
 static int read_document(struct file_reader *fr)
 {
-	unsigned seen = 1u << S_SCHEMA;
 	char key[64];
 	int more;
 
+	fr->seen = SEC(S_SCHEMA);
 	if (read_schema(fr))
 		return -1;
 	while ((more = jr_object_next(&fr->jr, key, sizeof(key))) > 0) {
@@ -804,47 +1030,63 @@ static int read_document(struct file_reader *fr)
 		for (int i = 0; i < S_NR; i++)
 			if (!strcmp(key, section_names[i]))
 				s = (enum section)i;
-		if (s != S_NR && (seen & (1u << s)))
-			return FAIL(fr, "\"%s\" appears twice", key);
+		if (read_section(fr, s, key))
+			return -1;
 		if (s != S_NR)
-			seen |= 1u << s;
-		if (read_section(fr, s))
+			fr->seen |= SEC(s);
+		if (check_sections(fr))
 			return -1;
 	}
 	if (more < 0 || jr_end(&fr->jr))
 		return -1;
 	for (int i = 0; i < S_NR; i++)
-		if (!(seen & (1u << i)))
+		if (!(fr->seen & SEC(i)))
 			return FAIL(fr, "no \"%s\" section (a run file of %s always has it)",
 				    section_names[i], RUN_SCHEMA);
-	return check_whole(fr);
-}
-
-int run_file_parse(const char *buf, size_t len, struct run **out, char *err, size_t errlen)
-{
-	struct file_reader fr = { 0 };
-	int rc = 0;
-
-	*out = NULL;
-	fr.r = run_new();
-	if (!fr.r)
-		return -ENOMEM;
-	jr_init(&fr.jr, buf, len);
-	if (read_document(&fr)) {
-		jr_error(&fr.jr, err, errlen);
-		rc = fr.oom ? -ENOMEM : -EINVAL;
-		run_free(fr.r);
-		return rc;
-	}
-	*out = fr.r;
+	fr->r->max_kept = (size_t)fr->r->setup.max_records;
 	return 0;
 }
 
-int run_file_read(const char *path, struct run **out, char *err, size_t errlen)
+/* Reads the document jr was set up on into a new model. */
+static int read_run(struct file_reader *fr, const struct run_read_opts *o, struct run **out,
+		    char *err, size_t errlen)
 {
+	int rc;
+
+	fr->r = run_new();
+	if (!fr->r) {
+		snprintf(err, errlen, "out of memory reading it");
+		return -ENOMEM;
+	}
+	fr->keep = !o || !o->drop_records;
+	run_tally_init(&fr->r->tally, o ? o->threshold_ns : NULL, o ? o->nthresholds : 0);
+	fr->r->tally.records_dropped = !fr->keep;
+	if (read_document(fr)) {
+		jr_error(&fr->jr, err, errlen);
+		rc = fr->oom ? -ENOMEM : -EINVAL;
+		run_free(fr->r);
+		return rc;
+	}
+	*out = fr->r;
+	return 0;
+}
+
+int run_file_parse(const char *buf, size_t len, const struct run_read_opts *o,
+		   struct run **out, char *err, size_t errlen)
+{
+	struct file_reader fr = { 0 };
+
+	*out = NULL;
+	jr_init(&fr.jr, buf, len);
+	return read_run(&fr, o, out, err, errlen);
+}
+
+int run_file_read(const char *path, const struct run_read_opts *o, struct run **out,
+		  char *err, size_t errlen)
+{
+	struct file_reader *fr = NULL;
+	char *win = NULL;
 	struct stat st;
-	char *buf = NULL;
-	size_t len = 0;
 	ssize_t n;
 	int fd, rc;
 
@@ -860,48 +1102,33 @@ int run_file_read(const char *path, struct run **out, char *err, size_t errlen)
 		snprintf(err, errlen, "a directory, not a run file");
 		goto out;
 	}
-	/* read to the end whatever it is (a pipe has no size), within the bound */
-	for (size_t cap = 0;;) {
-		if (len == cap) {
-			char *p;
-
-			if (cap >= RUN_FILE_MAX_BYTES) {
-				rc = -EFBIG;
-				snprintf(err, errlen, "larger than %llu GiB: not a run file "
-					 "migtrace wrote", RUN_FILE_MAX_BYTES >> 30);
-				goto out;
-			}
-			cap = cap ? cap * 2 : (S_ISREG(st.st_mode) && st.st_size > 0 ?
-					       (size_t)st.st_size + 1 : 65536);
-			p = realloc(buf, cap);
-			if (!p) {
-				rc = -ENOMEM;
-				snprintf(err, errlen, "out of memory reading it");
-				goto out;
-			}
-			buf = p;
-		}
-		n = read(fd, buf + len, cap - len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			rc = -errno;
-			snprintf(err, errlen, "reading it failed: %s", strerror(-rc));
-			goto out;
-		}
-		if (!n)
-			break;
-		len += (size_t)n;
+	/* the reader holds a window of the file, whatever its size (a pipe has none) */
+	fr = calloc(1, sizeof(*fr));
+	win = malloc(RUN_FILE_WINDOW_BYTES);
+	if (!fr || !win) {
+		rc = -ENOMEM;
+		snprintf(err, errlen, "out of memory reading it");
+		goto out;
 	}
-	if (!len) {
+	do
+		n = read(fd, win, RUN_FILE_WINDOW_BYTES);
+	while (n < 0 && errno == EINTR);
+	if (n < 0) {
+		rc = -errno;
+		snprintf(err, errlen, "reading it failed: %s", strerror(-rc));
+		goto out;
+	}
+	if (!n) {
 		rc = -EINVAL;
 		snprintf(err, errlen, "empty: not a run file");
 		goto out;
 	}
-	rc = run_file_parse(buf, len, out, err, errlen);
+	jr_init_fd(&fr->jr, fd, win, RUN_FILE_WINDOW_BYTES, (size_t)n);
+	rc = read_run(fr, o, out, err, errlen);
 out:
 	if (fd >= 0)
 		close(fd);
-	free(buf);
+	free(win);
+	free(fr);
 	return rc;
 }

@@ -27,10 +27,10 @@ static const struct rs_field environment_f[] = {
 	FLD("machine", RS_STR, E, machine, 0),
 	FLD("cpu_model", RS_STR, E, cpu_model, RS_NULL_EMPTY),
 	FLD("online_cpus", RS_STR, E, online_cpus, 0),
-	FLD("nr_online", RS_INT, E, nr_online, 0),
-	FLD("cores", RS_INT, E, cores, 0),
-	FLD("packages", RS_INT, E, packages, 0),
-	FLD("threads_per_core", RS_INT, E, threads_per_core, 0),
+	FLD("nr_online", RS_INT, E, nr_online, RS_NONNEG),
+	FLD("cores", RS_INT, E, cores, RS_NONNEG),
+	FLD("packages", RS_INT, E, packages, RS_NONNEG),
+	FLD("threads_per_core", RS_INT, E, threads_per_core, RS_NONNEG),
 	FLD("cpu_mhz", RS_LONG, E, cpu_mhz, RS_NULL_NEG),
 	FLD("cache_source", RS_STR, E, cache_source, 0),
 };
@@ -51,11 +51,11 @@ TABLE(rs_tunable, "environment.tunable", tunable_f);
 
 #define C struct run_cache
 static const struct rs_field cache_f[] = {
-	FLD("level", RS_INT, C, level, 0),
+	FLD("level", RS_INT, C, level, RS_NONNEG),
 	FLD("type", RS_STR, C, type, 0),
 	FLD("size_bytes", RS_U64, C, size_bytes, 0),
-	FLD("instances", RS_INT, C, instances, RS_NULL_ZERO),
-	FLD("cpus_per_instance", RS_INT, C, cpus_per_instance, 0),
+	FLD("instances", RS_INT, C, instances, RS_NULL_ZERO | RS_NONNEG),
+	FLD("cpus_per_instance", RS_INT, C, cpus_per_instance, RS_NONNEG),
 	FLD("shared_cpus", RS_STR, C, shared_cpus, 0),
 	FLD("shared_known", RS_BOOL, C, shared_known, 0),
 	FLD("source", RS_STR, C, source, 0),
@@ -68,7 +68,7 @@ TABLE(rs_cache, "environment.caches[]", cache_f);
 static const struct rs_field config_f[] = {
 	ENM("kind", RS_ENUM, S, kind, kind_names, 0),
 	ENM("mode", RS_ENUM, S, mode, mode_names, 0),
-	FLD("pid", RS_LONG, S, pid_arg, RS_NULL_ZERO),
+	FLD("pid", RS_LONG, S, pid_arg, RS_NULL_ZERO | RS_NONNEG),
 	FLD("cpus", RS_STR, S, cpus_arg, RS_NULL_EMPTY),
 	FLD("user", RS_STR, S, user, RS_NULL_EMPTY),
 	FLD("duration_ns", RS_U64, S, duration_ns, RS_NULL_ZERO),
@@ -77,8 +77,8 @@ static const struct rs_field config_f[] = {
 	FLD("max_records", RS_U64, S, max_records, 0),
 	FLD("unit", RS_STR, S, unit_arg, RS_NULL_EMPTY),
 	FLD("calibration_file", RS_STR, S, calibration_file, RS_NULL_EMPTY),
-	FLD("cold_fraction", RS_DBL, S, cold_fraction, 0),
-	FLD("bootstrap", RS_INT, S, bootstrap, 0),
+	FLD("cold_fraction", RS_DBL, S, cold_fraction, RS_NONNEG),
+	FLD("bootstrap", RS_INT, S, bootstrap, RS_NONNEG),
 };
 TABLE(rs_config, "config", config_f);
 #undef S
@@ -88,16 +88,16 @@ static const struct rs_field cachewalk_f[] = {
 	FLD("controlled", RS_BOOL, W, controlled, 0),
 	FLD("ws_bytes", RS_U64, W, ws_bytes, 0),
 	FLD("polluter_cpus", RS_STR, W, polluter_cpus, RS_NULL_EMPTY),
-	FLD("polluter_mbps", RS_DBL, W, polluter_mbps, 0),
+	FLD("polluter_mbps", RS_DBL, W, polluter_mbps, RS_NONNEG),
 	FLD("polluter_bytes", RS_U64, W, polluter_bytes, 0),
-	FLD("threads", RS_INT, W, threads, 0),
+	FLD("threads", RS_INT, W, threads, RS_NONNEG),
 	ENM("sleep", RS_ENUM, W, sleep_kind, sleep_names, 0),
-	FLD("sleep_a_us", RS_DBL, W, sleep_a_us, 0),
-	FLD("sleep_b_us", RS_DBL, W, sleep_b_us, 0),
-	FLD("burst", RS_INT, W, burst, 0),
-	FLD("duration_s", RS_DBL, W, duration_s, 0),
-	FLD("load_threads", RS_INT, W, load_threads, 0),
-	FLD("samples", RS_INT, W, samples, 0),
+	FLD("sleep_a_us", RS_DBL, W, sleep_a_us, RS_NONNEG),
+	FLD("sleep_b_us", RS_DBL, W, sleep_b_us, RS_NONNEG),
+	FLD("burst", RS_INT, W, burst, RS_NONNEG),
+	FLD("duration_s", RS_DBL, W, duration_s, RS_NONNEG),
+	FLD("load_threads", RS_INT, W, load_threads, RS_NONNEG),
+	FLD("samples", RS_INT, W, samples, RS_NONNEG),
 	FLD("from_cpu", RS_INT, W, cpu_a, RS_NULL_NEG),
 	FLD("to_cpu", RS_INT, W, cpu_b, RS_NULL_NEG),
 	FLD("keepalive", RS_BOOL, W, keepalive, 0),
@@ -145,7 +145,7 @@ TABLE(rs_calib_cell, "calibration.measured.cells[]", calib_cell_f);
 #define M struct run_meta
 static const struct rs_field meta_f[] = {
 	FLD("command", RS_STR, M, command, 0),
-	FLD("pid", RS_INT, M, pid, 0),
+	FLD("pid", RS_INT, M, pid, RS_NONNEG),
 	FLD("attached", RS_BOOL, M, attached, 0),
 	FLD("hot_ns", RS_S64, M, hot_ns, 0),
 	FLD("hot_source", RS_STR, M, hot_source, 0),
@@ -154,7 +154,7 @@ static const struct rs_field meta_f[] = {
 	FLD("unit_probe_cost_ns", RS_DBL, M, unit_probe_ns, RS_NULL_NEG | RS_OPTIONAL),
 	FLD("nr_cpus", RS_INT, M, nr_cpus, 0),
 	FLD("start_time", RS_STR, M, start_time, RS_NULL_EMPTY),
-	FLD("duration_s", RS_DBL, M, duration_s, 0),
+	FLD("duration_s", RS_DBL, M, duration_s, RS_NONNEG),
 	FLD("exit_status", RS_INT, M, exit_status, 0),
 	FLD("end_reason", RS_STR, M, end_reason, 0),
 	FLD("interrupted", RS_BOOL, M, interrupted, 0),
@@ -196,9 +196,9 @@ TABLE(rs_completeness, "stats.completeness", completeness_f);
 
 #define T struct run_cost
 static const struct rs_field cost_f[] = {
-	FLD("self_user_s", RS_DBL, T, self_user_s, 0),
-	FLD("self_sys_s", RS_DBL, T, self_sys_s, 0),
-	FLD("self_startup_s", RS_DBL, T, self_startup_s, 0),
+	FLD("self_user_s", RS_DBL, T, self_user_s, RS_NONNEG),
+	FLD("self_sys_s", RS_DBL, T, self_sys_s, RS_NONNEG),
+	FLD("self_startup_s", RS_DBL, T, self_startup_s, RS_NONNEG),
 	FLD("self_max_rss_kib", RS_LONG, T, self_max_rss_kib, 0),
 	FLD("workload_cpu_s", RS_DBL, T, workload_cpu_s, RS_NULL_NEG),
 	FLD("bpf_stats_enabled", RS_BOOL, T, bpf_stats, 0),
@@ -219,8 +219,8 @@ TABLE(rs_cost, "cost", cost_f);
 #define Q struct corr_result
 static const struct rs_field correlation_f[] = {
 	ENM("mode", RS_ENUM, Q, mode, mode_names, 0),
-	FLD("cold_fraction", RS_DBL, Q, cold_fraction, 0),
-	FLD("baseline_unit_ns", RS_DBL, Q, baseline_ns, 0),
+	FLD("cold_fraction", RS_DBL, Q, cold_fraction, RS_NONNEG),
+	FLD("baseline_unit_ns", RS_DBL, Q, baseline_ns, RS_NONNEG),
 	FLD("threads", RS_SIZE, Q, n_threads, 0),
 	FLD("units", RS_SIZE, Q, n_units, 0),
 	FLD("warm_units", RS_SIZE, Q, n_baseline, 0),
@@ -232,9 +232,9 @@ static const struct rs_field correlation_f[] = {
 	FLD("max_cell", RS_INT, Q, max_cell, 0),
 	{ .name = "hot_state", .type = RS_ENUM, .off = offsetof(Q, hot_state),
 	  .size = sizeof(enum corr_hot_state), .names = corr_hot_state_names, .nnames = 4 },
-	FLD("observed_hot_ns", RS_DBL, Q, hot_ns, 0),
-	FLD("observed_hot_lo_ns", RS_DBL, Q, hot_lo_ns, 0),
-	FLD("observed_hot_hi_ns", RS_DBL, Q, hot_hi_ns, 0),
+	FLD("observed_hot_ns", RS_DBL, Q, hot_ns, RS_NONNEG),
+	FLD("observed_hot_lo_ns", RS_DBL, Q, hot_lo_ns, RS_NONNEG),
+	FLD("observed_hot_hi_ns", RS_DBL, Q, hot_hi_ns, RS_NONNEG),
 	FLD("lost_ns", RS_DBL, Q, lost_ns, 0),
 	FLD("cost_fraction_of_slice", RS_DBL, Q, cost_frac_slice, 0),
 	/* migtrace.run/3 */
@@ -259,9 +259,9 @@ TABLE(rs_correlation, "correlation", correlation_f);
 
 #define L struct corr_cell
 static const struct rs_field cell_f[] = {
-	FLD("age_ns", RS_DBL, L, age_ns, 0),
-	FLD("age_hi_ns", RS_DBL, L, age_hi_ns, 0),
-	FLD("age_median_ns", RS_DBL, L, age_median_ns, 0),
+	FLD("age_ns", RS_DBL, L, age_ns, RS_NONNEG),
+	FLD("age_hi_ns", RS_DBL, L, age_hi_ns, RS_NONNEG),
+	FLD("age_median_ns", RS_DBL, L, age_median_ns, RS_NONNEG),
 	FLD("n_migrated", RS_SIZE, L, n_mig, 0),
 	FLD("n_stayed", RS_SIZE, L, n_stay, 0),
 	FLD("penalty_migrated_ns", RS_DBL, L, pen_mig_ns, 0),
@@ -269,7 +269,7 @@ static const struct rs_field cell_f[] = {
 	FLD("migration_cost_ns", RS_DBL, L, cost_ns, 0),
 	FLD("migration_cost_lo_ns", RS_DBL, L, cost_lo_ns, 0),
 	FLD("migration_cost_hi_ns", RS_DBL, L, cost_hi_ns, 0),
-	FLD("unit_ns", RS_DBL, L, unit_ns, 0),
+	FLD("unit_ns", RS_DBL, L, unit_ns, RS_NONNEG),
 	/* migtrace.run/3 */
 	FLD("fit_cost_ns", RS_DBL, L, fit_cost_ns, RS_OPTIONAL),
 	FLD("rate_mbps", RS_DBL, L, rate_mbps, RS_OPTIONAL),
@@ -294,19 +294,19 @@ TABLE(rs_corr_rate, "correlation.rates[]", corr_rate_f);
 static const struct rs_field verdict_f[] = {
 	ENM("verdict", RS_ENUM, V, kind, verdict_names, 0),
 	FLD("kernel_ns", RS_DBL, V, kernel_ns, 0),
-	FLD("observed_hot_ns", RS_DBL, V, hot_ns, 0),
-	FLD("observed_hot_lo_ns", RS_DBL, V, hot_lo_ns, 0),
-	FLD("observed_hot_hi_ns", RS_DBL, V, hot_hi_ns, 0),
+	FLD("observed_hot_ns", RS_DBL, V, hot_ns, RS_NONNEG),
+	FLD("observed_hot_lo_ns", RS_DBL, V, hot_lo_ns, RS_NONNEG),
+	FLD("observed_hot_hi_ns", RS_DBL, V, hot_hi_ns, RS_NONNEG),
 	FLD("factor", RS_DBL, V, factor, 0),
 	FLD("factor_is_bound", RS_BOOL, V, factor_is_bound, 0),
 	FLD("band_lo_ns", RS_DBL, V, band_lo_ns, 0),
 	FLD("band_hi_ns", RS_DBL, V, band_hi_ns, 0),
-	FLD("band_cells", RS_INT, V, band_cells, 0),
+	FLD("band_cells", RS_INT, V, band_cells, RS_NONNEG),
 	FLD("band_cost_ns", RS_DBL, V, band_cost_ns, 0),
 	FLD("band_cost_share", RS_DBL, V, band_cost_share, 0),
-	FLD("unit_ns", RS_DBL, V, unit_ns, 0),
+	FLD("unit_ns", RS_DBL, V, unit_ns, RS_NONNEG),
 	FLD("max_cost_ns", RS_DBL, V, max_cost_ns, 0),
-	FLD("cold_fraction", RS_DBL, V, cold_fraction, 0),
+	FLD("cold_fraction", RS_DBL, V, cold_fraction, RS_NONNEG),
 	PRS("run_migrations", RS_U64, V, run_migrations, has_run_share),
 	PRS("band_migrations", RS_U64, V, band_migrations, has_run_share),
 	PRS("calibrated_ns", RS_DBL, V, calib_ns, has_calib),
@@ -717,6 +717,20 @@ static int read_null(struct json_reader *r, void *base, const struct rs_field *f
 	return 1;
 }
 
+/*
+ * Whether f is never negative: said so, or written as null when negative (a kernel age is
+ * null for another reason: its flag).
+ */
+static bool never_negative(const struct rs_field *f)
+{
+	return (f->flags & RS_NONNEG) || ((f->flags & RS_NULL_NEG) && !(f->flags & RS_KAGE));
+}
+
+static int negative(struct json_reader *r, double v)
+{
+	return jr_fail(r, "%g is negative (a time, a duration or a count: 0 or more)", v);
+}
+
 static int read_value(struct json_reader *r, void *base, const struct rs_field *f)
 {
 	char *p = (char *)base + f->off;
@@ -738,7 +752,11 @@ static int read_value(struct json_reader *r, void *base, const struct rs_field *
 	case RS_DBL:
 		/* null is not a number: only the members that say so may be null, and
 		 * jr_double's NAN for it is what the writer wrote for a non-finite value */
-		return jr_double(r, (double *)p);
+		if (jr_double(r, (double *)p))
+			return -1;
+		if (*(double *)p < 0 && never_negative(f))
+			return negative(r, *(double *)p);
+		return 0;
 	case RS_BOOL:
 		return jr_bool(r, (bool *)p);
 	case RS_STR:
@@ -765,37 +783,54 @@ static int read_value(struct json_reader *r, void *base, const struct rs_field *
 		int_range(f->type, &min, &max);
 		if (jr_s64(r, min, max, &v))
 			return -1;
+		if (v < 0 && never_negative(f))
+			return negative(r, (double)v);
 		set_int(p, f->type, v);
 		return 0;
 	}
 }
 
+/*
+ * The member of t named key, or -1.  A file lists them in the table's order (the writer
+ * walks it): the first one not seen yet is tried first.
+ */
+static int field_of(const struct rs_table *t, const char *key, uint64_t seen)
+{
+	int i = ~seen ? __builtin_ctzll(~seen) : t->n;
+
+	/* a column of the exports only is no member of the file */
+	if (i < t->n && !strcmp(t->f[i].name, key) && !(t->f[i].flags & RS_EXPORTS_ONLY))
+		return i;
+	for (i = 0; i < t->n; i++)
+		if (!strcmp(t->f[i].name, key) && !(t->f[i].flags & RS_EXPORTS_ONLY))
+			return i;
+	return -1;
+}
+
 int rs_read(struct json_reader *r, void *base, const struct rs_table *t, const char *key,
 	    uint64_t *seen)
 {
+	int i = field_of(t, key, *seen);
+	const struct rs_field *f;
 	char where[128];
+	int rc;
 
-	for (int i = 0; i < t->n; i++) {
-		const struct rs_field *f = &t->f[i];
-		int rc;
-
-		if (strcmp(f->name, key) || (f->flags & RS_EXPORTS_ONLY))
-			continue;
-		rc = read_null(r, base, f);
-		if (!rc) {
-			rc = read_value(r, base, f) ? -1 : 1;
-			if (rc > 0 && (f->flags & RS_PRESENT))
-				set_present(base, f, true);
-		}
-		if (rc < 0) {
-			snprintf(where, sizeof(where), "%s.%s", t->object, f->name);
-			jr_context(r, where);
-			return -1;
-		}
-		*seen |= 1ULL << i;
-		return 1;
+	if (i < 0)
+		return 0;
+	f = &t->f[i];
+	rc = read_null(r, base, f);
+	if (!rc) {
+		rc = read_value(r, base, f) ? -1 : 1;
+		if (rc > 0 && (f->flags & RS_PRESENT))
+			set_present(base, f, true);
 	}
-	return 0;
+	if (rc < 0) {
+		snprintf(where, sizeof(where), "%s.%s", t->object, f->name);
+		jr_context(r, where);
+		return -1;
+	}
+	*seen |= 1ULL << i;
+	return 1;
 }
 
 int rs_check(struct json_reader *r, const struct rs_table *t, uint64_t seen, const char *where)
@@ -823,8 +858,12 @@ int rs_read_object(struct json_reader *r, void *base, const struct rs_table *t,
 	}
 	while ((more = jr_object_next(r, key, sizeof(key))) > 0) {
 		rc = rs_read(r, base, t, key, &seen);
-		if (rc < 0 || (!rc && jr_skip(r)))
+		if (rc < 0)
 			return -1;
+		if (!rc && jr_skip(r)) {
+			jr_context(r, where);
+			return -1;
+		}
 	}
 	if (more < 0) {
 		jr_context(r, where);

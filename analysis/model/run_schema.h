@@ -44,6 +44,9 @@ enum rs_type {
 #define RS_EXPORTS_ONLY	(1u << 8)	/* not a member of the file: a CSV column, a gauge */
 #define RS_EXPORTS_NULL	(1u << 9)	/* the null rule is the exports' (empty, no gauge): the
 					 * file writes the member as it is */
+#define RS_NONNEG	(1u << 10)	/* number: a time, a duration, a count: never < 0 (a
+					 * negative one is refused; with RS_NULL_NEG, null says
+					 * it, so a negative number is refused there too) */
 
 struct rs_field {
 	const char *name;

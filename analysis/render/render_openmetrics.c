@@ -79,16 +79,11 @@ static double slot_mid_us(int k)
 /* The age sums are exact when every migration counted has its record here. */
 static bool age_sums_exact(const struct run *r, double sum_s[MT_NR_CAUSES])
 {
-	uint64_t nrec[MT_NR_CAUSES] = { 0 }, ns[MT_NR_CAUSES] = { 0 };
+	uint64_t nrec[MT_NR_CAUSES], ns[MT_NR_CAUSES];
 	bool exact = !r->stats.rb_dropped && !r->recs_not_kept;
 
 	memset(sum_s, 0, MT_NR_CAUSES * sizeof(double));
-	for (size_t i = 0; i < r->nrecs; i++) {
-		if (r->recs[i].cause >= MT_NR_CAUSES)
-			continue;
-		nrec[r->recs[i].cause]++;
-		ns[r->recs[i].cause] += r->recs[i].age_ns;
-	}
+	run_record_ages(r, nrec, ns);
 	for (int c = 0; c < MT_NR_CAUSES; c++) {
 		uint64_t n = 0;
 

@@ -55,7 +55,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (!devnull && !(devnull = fopen("/dev/null", "w")))
 		abort();
-	rc = run_file_parse((const char *)data, size, &r, err, sizeof(err));
+	rc = run_file_parse((const char *)data, size, NULL, &r, err, sizeof(err));
 	if (rc) {
 		if ((rc != -EINVAL && rc != -ENOMEM) || r || !err[0] || strchr(err, '\n'))
 			abort();
@@ -64,7 +64,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	render_text(devnull, r);
 	exports(devnull, r);
 	one = serialise(r, &n1);
-	if (run_file_parse(one, n1, &again, err, sizeof(err)))
+	if (run_file_parse(one, n1, NULL, &again, err, sizeof(err)))
 		abort();	/* what the writer wrote, the reader must take */
 	two = serialise(again, &n2);
 	if (n1 != n2 || memcmp(one, two, n1))

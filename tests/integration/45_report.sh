@@ -65,6 +65,11 @@ sed 's|migtrace.run/2|migtrace.run/1|' "$DATA/sample-run.json" >"$MT_TMP/old.jso
 printf '{"schema":"migtrace.calibrate/1","cells":[]}\n' >"$MT_TMP/calib.json"
 sed 's/"records_read":[0-9]*/"records_read":1/' "$DATA/sample-run.json" >"$MT_TMP/counts.json"
 head -c 3000 /dev/urandom >"$MT_TMP/random.json"
+# edited files: a member twice inside a section (the last would win: 22 and 28 shown as 28),
+# a total that is not the sum of its parts, a negative duration
+sed 's/"affinity":28/"affinity":22,"affinity":28/' "$DATA/sample-run.json" >"$MT_TMP/twice.json"
+sed 's/"migrations":30,/"migrations":18446744073709551615,/' "$DATA/sample-run.json" >"$MT_TMP/total.json"
+sed 's/"duration_s":0.102027983/"duration_s":-1/' "$DATA/sample-run.json" >"$MT_TMP/negative.json"
 : >"$MT_TMP/empty.json"
 bad_input report_missing_file "no-such.json: cannot open it: No such file" "$MT_TMP/no-such.json"
 bad_input report_truncated "truncated.json: line [0-9]+, column [0-9]+: .*truncated" \
@@ -77,6 +82,12 @@ bad_input report_other_schema "calib.json: .*schema migtrace.calibrate/1: not a 
 	"$MT_TMP/calib.json"
 bad_input report_counts_disagree "counts.json: .*stats says 1 migration" "$MT_TMP/counts.json"
 bad_input report_not_json "random.json: .*not a migtrace run file" "$MT_TMP/random.json"
+bad_input report_member_twice 'twice.json: line 7, column [0-9]+: stats.by_cause: "affinity" appears twice' \
+	"$MT_TMP/twice.json"
+bad_input report_total_not_its_parts "total.json: line 7, column [0-9]+: stats.migrations: 18446744073709551615, not the sum of stats.by_cause \(30\)" \
+	"$MT_TMP/total.json"
+bad_input report_negative_duration "negative.json: line 6, column [0-9]+: meta.duration_s: -1 is negative" \
+	"$MT_TMP/negative.json"
 bad_input report_empty "empty.json: empty: not a run file" "$MT_TMP/empty.json"
 bad_input report_directory "$MT_TMP: a directory, not a run file" "$MT_TMP"
 # the second of two files bad: nothing of the first is printed either
@@ -118,6 +129,31 @@ if [ -x "$fuzzer" ]; then
 else
 	fail fuzz_run_file_reader "no fuzzer at $fuzzer (make fuzzers; clang and libclang-rt-14-dev)"
 fi
+
+# 3b. Memory: the text of a 200 000-record run file (54 MB; bench/bench.py's generator) is
+#     read through a window with the records counted, not kept, so it fits in 30 MiB of
+#     address space; what keeps every record (--csv) runs out there, and out of memory is
+#     exit 1 (the file is not at fault), one line saying what to do, nothing written.
+python3 -c 'import sys; sys.path.insert(0, sys.argv[1]); import bench; bench.write_big_run(sys.argv[2], sys.argv[3], 200000)' \
+	"$MT_ROOT/bench" "$DATA/sample-run.json" "$MT_TMP/big.json"
+"$MT" report "$MT_TMP/big.json" >"$MT_TMP/big.txt"
+check report_big_text_bounded bash -c '(ulimit -v 30000; "$1" report "$2") | cmp - "$3" &&
+	grep -q "^migrations: 200010 " "$3"' _ "$MT" "$MT_TMP/big.json" "$MT_TMP/big.txt"
+# out_of_memory NAME EXPECT ARGS...: report ARGS under the limit fails so: exit 1, one line
+out_of_memory() {
+	local name=$1 expect=$2 out rc
+	shift 2
+	out=$(ulimit -v 30000; "$MT" report "$@" 2>"$MT_TMP/err")
+	rc=$?
+	check "$name" bash -c '[ "$1" = 1 ] && [ -z "$2" ] && [ "$(wc -l <"$3")" = 1 ] &&
+		grep -qE "$4" "$3" && [ ! -e "$5" ]' _ "$rc" "$out" "$MT_TMP/err" "$expect" "$MT_TMP/oom-csv"
+}
+out_of_memory report_oom_records 'big.json: line [0-9]+, column [0-9]+: out of memory keeping the records \([0-9]+ read\): free memory or raise the limit \(ulimit -v\), or leave out --json, --csv and --perfetto' \
+	--csv "$MT_TMP/oom-csv" "$MT_TMP/big.json"
+sed 's/"nr_cpus":2,/"nr_cpus":4096,/' "$DATA/sample-run.json" >"$MT_TMP/cpus.json"
+out_of_memory report_oom_pairs 'cpus.json: .*meta.nr_cpus: out of memory for its 4096 x 4096 CPU-pair matrix: free memory' \
+	"$MT_TMP/cpus.json"
+rm -f "$MT_TMP/big.json"
 
 # 4. Live runs: report prints what run and validate printed, byte for byte (the workloads'
 #    own lines, "wakeup: …", "cachewalk: …", are theirs, not migtrace's).

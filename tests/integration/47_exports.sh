@@ -113,6 +113,12 @@ d = json.load(open(sys.argv[1]))
 d["migrations"] = d["migrations"][:10]
 d["stats"]["records_read"] = 10
 d["stats"]["records_not_kept"] = 20
+# as a run with --max-records 10: the first 10 of each kind kept, the rest counted, the
+# correlation made of the units kept
+d["config"]["max_records"] = 10
+d["units"] = d["units"][:10]
+d["stats"]["units_read"], d["stats"]["units_not_kept"] = 10, 110
+d["correlation"]["units"] = 10
 json.dump(d, open(sys.argv[2], "w"))
 PY
 "$MT" report --openmetrics "$E/cut.prom" "$MT_TMP/cut.json" >/dev/null
@@ -168,7 +174,8 @@ PY
 
 # 4. What-if against a hand computation: the sample has no pulls or wakeups, so a copy whose
 #    first 12 records are made pulls (kernel ages 0.1, 0.6, 3, 20 ms) and wakeups (ages 0.2,
-#    1, 4, 30 ms); the cost: each cell whose age is under T, n_migrated x cost.
+#    1, 4, 30 ms); the cost: each cell whose age is under T, n_migrated x cost.  The counts
+#    and histograms follow the records, as a run's do (the reader checks that they agree).
 python3 - "$DATA/sample-run.json" "$MT_TMP/mod.json" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
@@ -177,6 +184,25 @@ for i, m in enumerate(d["migrations"][:12]):
         m["cause"], m["kernel_age_ns"], m["flags"] = "lb_pull", [100000, 600000, 3000000, 20000000][i // 3], m["flags"] | 1
     elif i % 3 == 1:
         m["cause"], m["age_ns"] = "wakeup", [200000, 1000000, 4000000, 30000000][i // 3]
+s, h, hot = d["stats"], d["histograms"], d["meta"]["hot_ns"]
+def slot(ns):  # the kernel's log2 µs slot (bpf/migtrace.bpf.c, log2_slot)
+    return min(max((ns // 1000).bit_length() - 1, 0), 27)
+s["by_cause"] = {c: 0 for c in s["by_cause"]}
+h["age"] = {c: [0] * 28 for c in h["age"]}
+h["kernel_age_lb_pull"] = [0] * 28
+s["lb_judged"] = s["lb_hot"] = s["wakeup_records"] = s["wakeup_hot"] = 0
+for m in d["migrations"]:
+    s["by_cause"][m["cause"]] += 1
+    h["age"][m["cause"]][slot(m["age_ns"])] += 1
+    if m["cause"] == "lb_pull":
+        h["kernel_age_lb_pull"][slot(m["kernel_age_ns"])] += 1
+        s["lb_judged"] += 1
+        s["lb_hot"] += m["kernel_age_ns"] < hot
+    if m["cause"] == "wakeup":
+        s["wakeup_records"] += 1
+        s["wakeup_hot"] += m["age_ns"] < hot
+c = s["completeness"]
+c["kernel_counted"] = c["seen"] = s["migrations"] - s["by_cause"]["fork"]
 json.dump(d, open(sys.argv[2], "w"))
 PY
 "$MT" report --csv "$E/mod" --what-if "$WHATIF" "$MT_TMP/mod.json" >"$E/mod.txt"

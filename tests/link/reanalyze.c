@@ -22,7 +22,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: reanalyze RUN.json [OUT.json]\n");
 		return 2;
 	}
-	if (run_file_read(argv[1], &r, err, sizeof(err))) {
+	if (run_file_read(argv[1], NULL, &r, err, sizeof(err))) {
 		fprintf(stderr, "reanalyze: %s\n", err);
 		return 2;
 	}

@@ -5,6 +5,7 @@
  * in one line, and every member of the schema documented in docs/run-file.md.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -13,11 +14,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "json_reader.h"
 #include "json_writer.h"
 #include "render_export.h"
+#include "render_text.h"
 #include "run_file.h"
 #include "run_schema.h"
 #include "verdict.h"
@@ -247,8 +250,13 @@ static struct run *sample_run(void)
 	assert_int_equal(run_alloc_pairs(r, 4), 0);
 	r->pairs[0 * 4 + 1] = 7;
 	r->pairs[1 * 4 + 0] = 5;
+	/* the counts agree with each other as a run's do: 12 migrations, 2 records read and
+	 * 10 lost, all of them in the age histogram and the CPU pairs */
 	r->stats.migrations[MT_CAUSE_AFFINITY] = 12;
 	r->stats.kernel_migrations = 12;
+	r->stats.rb_records = 2;
+	r->stats.rb_dropped = 10;
+	r->stats.units = 1;
 	r->hists.age[MT_CAUSE_AFFINITY][3] = 12;
 	r->hists.slice[27] = 1;
 	r->cost.workload_cpu_s = -1;	/* -p: written as null, read back as -1 */
@@ -279,6 +287,7 @@ static struct run *sample_run(void)
 	r->corr.mode = CORR_CONTROLLED;
 	r->corr.cold_fraction = 0.1;
 	r->corr.ncells = 2;
+	r->corr.n_units = 1;
 	r->corr.cells[0] = (struct corr_cell){ .age_ns = 50000, .n_mig = 4, .n_stay = 4,
 					       .cost_ns = 414000.25, .cost_lo_ns = -0.0,
 					       .cost_hi_ns = 436000, .age_median_ns = 135000 };
@@ -292,6 +301,45 @@ static struct run *sample_run(void)
 	r->verdict.hot_hi_ns = INFINITY;	/* written as null */
 	r->verdict.has_calib = true;
 	r->verdict.calib_ns = 298123.5;
+	return r;
+}
+
+/* m into r as a run has it: recorded, and in every count, histogram and pair it is part of. */
+static void add_migration(struct run *r, const struct mt_migrate *m)
+{
+	assert_int_equal(run_record_add(r, m), 0);
+	r->stats.rb_records++;
+	r->stats.migrations[m->cause]++;
+	r->hists.age[m->cause][0]++;
+	if (m->cause == MT_CAUSE_LB_PULL && (m->flags & MT_RF_KAGE_VALID)) {
+		r->stats.lb_judged++;
+		r->stats.lb_hot += MT_TASK_HOT(m->kernel_age_ns, r->meta.hot_ns);
+		r->hists.kernel_age[0]++;
+	}
+	if (m->cause == MT_CAUSE_WAKEUP) {
+		r->sum.wakeup_records++;
+		r->sum.wakeup_hot += MT_TASK_HOT((int64_t)m->age_ns, r->meta.hot_ns);
+	}
+	r->pairs[m->src_cpu * r->meta.nr_cpus + m->dst_cpu]++;
+	r->sum.migrations++;
+	r->sum.kernel_counted++;
+	r->stats.kernel_migrations++;
+}
+
+/* The sample with n more records: wakeups and pulls, young and old. */
+static struct run *sample_run_with(size_t n)
+{
+	struct run *r = sample_run();
+
+	for (size_t i = 0; i < n; i++) {
+		struct mt_migrate m = { .kind = MT_REC_MIGRATE, .pid = 50 + i % 7, .src_cpu = 1,
+					.cause = i % 2 ? MT_CAUSE_WAKEUP : MT_CAUSE_LB_PULL,
+					.flags = i % 3 ? MT_RF_KAGE_VALID : 0,
+					.age_ns = 1000 * (i % 1000), .ts_ns = 1000000 + i,
+					.kernel_age_ns = 3000 * (int64_t)(i % 500) };
+
+		add_migration(r, &m);
+	}
 	return r;
 }
 
@@ -314,7 +362,7 @@ static void round_trip(void **state)
 
 	(void)state;
 	one = write_run(r, &n1);
-	assert_int_equal(run_file_parse(one, n1, &back, err, sizeof(err)), 0);
+	assert_int_equal(run_file_parse(one, n1, NULL, &back, err, sizeof(err)), 0);
 	two = write_run(back, &n2);
 	assert_int_equal(n1, n2);
 	assert_memory_equal(one, two, n1);
@@ -370,7 +418,7 @@ static void refuses_bad_files(void **state)
 		{ "migtrace.run/3", "migtrace.run/1", "reads migtrace.run/2 and migtrace.run/3 only" },
 		{ "migtrace.run/3", "migtrace.calibrate/1", "not a run file" },
 		{ "{\n\"schema\"", "{\n\"other\":1,\"schema\"", "first member is not \"schema\"" },
-		{ "\"records_read\":2", "\"records_read\":3", "the file holds 2 and 1" },
+		{ "\"records_read\":2", "\"records_read\":3", "the file holds 2" },
 		{ "\"nr_cpus\":4", "\"nr_cpus\":0", "meta.nr_cpus" },
 		{ "\"pid\":42", "\"pid\":\"42\"", "meta.pid: expected a number, found a string" },
 		{ "\"pid\":42", "\"pid\":4294967296", "meta.pid" },
@@ -399,6 +447,68 @@ static void refuses_bad_files(void **state)
 		  "fill_min_ns: expected a number" },
 		{ "\"fills_undisturbed\":901", "\"fills_undisturbed\":1001",
 		  "cells[1]: fills_undisturbed 1001 is not a count of the 1000 fills" },
+		/* a member twice, at any depth, is refused: the last would win silently */
+		{ "\"pid\":42", "\"pid\":42,\"pid\":43", "meta: \"pid\" appears twice" },
+		{ "\"same_cpu_events\":0", "\"same_cpu_events\":0,\"same_cpu_events\":1",
+		  "stats: \"same_cpu_events\" appears twice" },
+		{ "\"affinity\":12", "\"affinity\":22,\"affinity\":12",
+		  "stats.by_cause: \"affinity\" appears twice" },
+		{ "\"bootstrap\":200", "\"bootstrap\":200,\"bootstrap\":100",
+		  "config: \"bootstrap\" appears twice" },
+		{ "\"age_ns\":51000", "\"age_ns\":51000,\"age_ns\":1",
+		  "migrations[]: \"age_ns\" appears twice" },
+		{ "\"unit\":\"log2", "\"unit\":\"x\",\"unit\":\"log2",
+		  "histograms: \"unit\" appears twice" },
+		{ "\"run_cnt\":99", "\"run_cnt\":99,\"run_cnt\":98",
+		  "cost.programs: \"run_cnt\" appears twice" },
+		{ "\"ts_ns\":\"CLOCK", "\"ts_ns\":1,\"ts_ns\":\"CLOCK",
+		  "meta.clocks: \"ts_ns\" appears twice" },
+		{ "{\"src\":0,\"dst\":1,\"count\":7}",
+		  "{\"src\":0,\"dst\":1,\"count\":7},{\"src\":0,\"dst\":1,\"count\":7}",
+		  "cpu_pairs[]: 0 -> 1 appears twice" },
+		/* totals that disagree with their parts */
+		{ "\"migrations\":12", "\"migrations\":18446744073709551615",
+		  "stats.migrations: 18446744073709551615, not the sum of stats.by_cause (12)" },
+		{ "\"affinity\":12", "\"affinity\":13",
+		  "stats.migrations: 12, not the sum of stats.by_cause (13)" },
+		{ "\"unseen\":0", "\"unseen\":18446744073709551615",
+		  "stats.by_cause: its sum is past 2^64 - 1" },
+		{ "\"records\":2", "\"records\":3",
+		  "stats.migrations: 12, not stats.records (3) + stats.records_lost (10)" },
+		{ "\"records_not_kept\":0", "\"records_not_kept\":1",
+		  "stats.records: 2, not records_read (2) + records_not_kept (1)" },
+		{ "\"units_not_kept\":0", "\"units_not_kept\":1",
+		  "stats.units: 1, not units_read (1) + units_not_kept (1)" },
+		{ "\"max_records\":200000", "\"max_records\":1",
+		  "stats: 2 migration records kept and 0 not, with config.max_records 1" },
+		{ "\"unseen_found\":0", "\"unseen_found\":1",
+		  "stats.completeness.unseen_found: 1, not stats.by_cause.unseen (0)" },
+		{ "\"seen\":12", "\"seen\":11",
+		  "stats.completeness.seen: 11, not stats.migrations less fork placements (12)" },
+		{ "\"difference\":0", "\"difference\":5",
+		  "stats.completeness.difference: 5, not kernel_counted - seen (0)" },
+		{ "\"wakeup_records\":0", "\"wakeup_records\":1",
+		  "stats.wakeup_records: 1, not the wakeup placements in migrations (0)" },
+		{ "\"lb_judged\":0", "\"lb_judged\":1",
+		  "stats.lb_judged: 1, more than stats.by_cause.lb_pull (0)" },
+		{ "\"lb_hot\":0", "\"lb_hot\":1",
+		  "stats.lb_hot: 1, more than stats.lb_judged (0)" },
+		{ "\"kernel_age_lb_pull\":[0,", "\"kernel_age_lb_pull\":[1,",
+		  "histograms.kernel_age_lb_pull: 1 pulls, not stats.lb_judged (0)" },
+		{ "[0,0,0,12,", "[0,0,0,11,",
+		  "histograms.age.affinity: 11 migrations, not stats.by_cause.affinity (12)" },
+		{ "\"count\":7", "\"count\":8",
+		  "cpu_pairs: 13 migrations, not stats.migrations (12)" },
+		{ "\"count\":7", "\"count\":0", "cpu_pairs[]: 0 -> 1 has a count of 0" },
+		{ "\"units\":1,\"warm_units\"", "\"units\":2,\"warm_units\"",
+		  "correlation.units: 2, not stats.units_read (1)" },
+		/* times and durations are not negative */
+		{ "\"duration_s\":1.25", "\"duration_s\":-1",
+		  "meta.duration_s: -1 is negative" },
+		{ "\"self_user_s\":0", "\"self_user_s\":-0.5",
+		  "cost.self_user_s: -0.5 is negative" },
+		{ "\"workload_cpu_s\":null", "\"workload_cpu_s\":-1",
+		  "cost.workload_cpu_s: -1 is negative" },
 	};
 	struct run *r = sample_run(), *back = (struct run *)1;
 	char err[400], *text, *e;
@@ -409,7 +519,9 @@ static void refuses_bad_files(void **state)
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		e = edit(text, bad[i].from, bad[i].to);
 		err[0] = '\0';
-		assert_int_equal(run_file_parse(e, strlen(e), &back, err, sizeof(err)), -EINVAL);
+		if (run_file_parse(e, strlen(e), NULL, &back, err, sizeof(err)) != -EINVAL)
+			fail_msg("case %zu: '%s' made '%s' and the file was not refused", i,
+				 bad[i].from, bad[i].to);
 		assert_null(back);
 		if (!strstr(err, bad[i].says))
 			fail_msg("case %zu: '%s' does not say '%s'", i, err, bad[i].says);
@@ -418,7 +530,7 @@ static void refuses_bad_files(void **state)
 	}
 	/* every cut of the file is refused, never half-read */
 	for (size_t cut = 0; cut + 1 < n; cut += 97) {
-		assert_int_equal(run_file_parse(text, cut, &back, err, sizeof(err)), -EINVAL);
+		assert_int_equal(run_file_parse(text, cut, NULL, &back, err, sizeof(err)), -EINVAL);
 		assert_null(back);
 	}
 	free(text);
@@ -436,7 +548,7 @@ static void matrix_absent(void **state)
 	r->calib.has_matrix = false;
 	one = write_run(r, &n1);
 	assert_null(strstr(one, "\"cells\":[\n{\"src_cpu\""));
-	assert_int_equal(run_file_parse(one, n1, &back, err, sizeof(err)), 0);
+	assert_int_equal(run_file_parse(one, n1, NULL, &back, err, sizeof(err)), 0);
 	assert_true(back->calib.inline_run && !back->calib.has_matrix);
 	assert_non_null(render_plot_no_matrix(back));
 	two = write_run(back, &n2);
@@ -447,11 +559,179 @@ static void matrix_absent(void **state)
 	r->calib.has_matrix = true;
 	free(one);
 	one = write_run(r, &n1);
-	assert_int_equal(run_file_parse(one, n1, &back, err, sizeof(err)), 0);
+	assert_int_equal(run_file_parse(one, n1, NULL, &back, err, sizeof(err)), 0);
 	assert_null(render_plot_no_matrix(back));
 	free(one);
 	free(two);
 	run_free(back);
+	run_free(r);
+}
+
+/* A document in a temporary file, its descriptor at its start. */
+static int temp_fd(const char *text, size_t n)
+{
+	FILE *f = tmpfile();
+	int fd;
+
+	assert_non_null(f);
+	fd = dup(fileno(f));
+	fclose(f);
+	assert_int_equal(write(fd, text, n), (ssize_t)n);
+	assert_int_equal(lseek(fd, 0, SEEK_SET), 0);
+	return fd;
+}
+
+/* The whole of text walked from memory and from a file through a 256-byte window: the same
+ * result, the same error at the same line and column. */
+static void walk_both(const char *text, size_t n)
+{
+	char win[256], e1[300] = "", e2[300] = "";
+	struct json_reader *a = malloc(sizeof(*a)), *b = malloc(sizeof(*b));
+	int fd = temp_fd(text, n), rc1, rc2;
+	ssize_t first;
+
+	assert_non_null(a);
+	assert_non_null(b);
+	jr_init(a, text, n);
+	rc1 = jr_skip(a) || jr_end(a) ? -1 : 0;
+	if (rc1)
+		jr_error(a, e1, sizeof(e1));
+	first = read(fd, win, 100);
+	assert_true(first >= 0);
+	jr_init_fd(b, fd, win, sizeof(win), (size_t)first);
+	rc2 = jr_skip(b) || jr_end(b) ? -1 : 0;
+	if (rc2)
+		jr_error(b, e2, sizeof(e2));
+	if (rc1 != rc2 || strcmp(e1, e2))
+		fail_msg("from memory: %d '%s'; through a window: %d '%s'", rc1, e1, rc2, e2);
+	close(fd);
+	free(a);
+	free(b);
+}
+
+static void reader_window(void **state)
+{
+	static const struct {
+		const char *from, *to;
+	} edits[] = {
+		{ "", "" },				/* as written */
+		{ "\"pid\":42", "\"pid\":42,\"pid\":43" },
+		{ "\"pid\":42", "\"pid\":4x2" },
+		/* a number longer than any kept */
+		{ "\"pid\":42", "\"pid\":12345678901234567890123456789012345678901234567890"
+		  "12345678901234567890" },
+		{ "\"command\":\"", "\"command\":\"\\u00e9\\ud83d\\ude00\\n" },
+		{ "\"command\":\"", "\"command\":\"\\ud83d" },
+		/* escapes in a string skipped */
+		{ "\"unit\":\"log2", "\"unit\":\"\\\"\\u00b5\\\\log2" },
+		{ "\"attached\":false", "\"attached\":fals" },
+	};
+	struct run *r = sample_run_with(40);
+	char *text, *e;
+	size_t n;
+
+	(void)state;
+	text = write_run(r, &n);
+	assert_true(n > 4 * 256);
+	for (size_t i = 0; i < sizeof(edits) / sizeof(edits[0]); i++) {
+		e = *edits[i].from ? edit(text, edits[i].from, edits[i].to) : strdup(text);
+		assert_non_null(e);
+		walk_both(e, strlen(e));
+		/* and cut short anywhere */
+		for (size_t cut = 1; i < 2 && cut < strlen(e); cut += 331)
+			walk_both(e, cut);
+		free(e);
+	}
+	free(text);
+	run_free(r);
+}
+
+/*
+ * A report that keeps no record counts them as it reads: no record in the model, and the
+ * text, the what-if, the OpenMetrics exposition as from the records kept.
+ */
+static void dropped_records_counted(void **state)
+{
+	static const int64_t t_ns[] = { 500, 100000, 700000, 5000000 };
+	const struct run_read_opts o = { .drop_records = true, .nthresholds = 4,
+					 .threshold_ns = t_ns };
+	struct run *r = sample_run_with(300), *kept, *dropped;
+	struct whatif wk, wd;
+	char err[400], *text, *out[2][2];
+	struct mem m;
+	size_t n;
+
+	(void)state;
+	text = write_run(r, &n);
+	assert_int_equal(run_file_parse(text, n, NULL, &kept, err, sizeof(err)), 0);
+	assert_int_equal(run_file_parse(text, n, &o, &dropped, err, sizeof(err)), 0);
+	assert_int_equal(kept->nrecs, 302);
+	assert_true(!dropped->nrecs && !dropped->recs && !dropped->nunits && !dropped->units);
+	assert_int_equal(dropped->tally.migrations, 302);
+	assert_int_equal(dropped->tally.units, 1);
+	whatif_compute(kept, t_ns, 4, &wk);
+	whatif_compute(dropped, t_ns, 4, &wd);
+	assert_memory_equal(&wk, &wd, sizeof(wk));
+	assert_true(wk.row[1].lb_hot > 0 && wk.row[1].lb_hot < wk.row[1].lb_judged);
+	assert_true(wk.row[1].wakeup_hot > 0 && wk.row[1].wakeup_hot < wk.row[1].wakeups);
+	for (int i = 0; i < 2; i++) {
+		struct run *x = i ? dropped : kept;
+
+		mem_open(&m);
+		render_text(m.f, x);
+		out[i][0] = mem_close(&m);
+		mem_open(&m);
+		render_openmetrics(m.f, x, i ? &wd : &wk);
+		out[i][1] = mem_close(&m);
+	}
+	assert_string_equal(out[0][0], out[1][0]);
+	assert_string_equal(out[0][1], out[1][1]);
+	for (int i = 0; i < 4; i++)
+		free(out[i / 2][i % 2]);
+	free(text);
+	run_free(kept);
+	run_free(dropped);
+	run_free(r);
+}
+
+/* A file larger than the reader's window reads as it does from memory, and from a pipe. */
+static void read_file_through_window(void **state)
+{
+	struct run *r = sample_run_with(20000), *back;
+	char err[400], path[] = "/tmp/test_run_file.XXXXXX", *one, *two;
+	size_t n1, n2;
+	int fd;
+
+	(void)state;
+	one = write_run(r, &n1);
+	assert_true(n1 > 2 * RUN_FILE_WINDOW_BYTES);
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, one, n1), (ssize_t)n1);
+	close(fd);
+	if (run_file_read(path, NULL, &back, err, sizeof(err)))
+		fail_msg("%s", err);
+	two = write_run(back, &n2);
+	assert_int_equal(n1, n2);
+	assert_memory_equal(one, two, n1);
+	run_free(back);
+	free(two);
+	/* an error past the first window: its line and column as from memory */
+	one = edit(two = one, "\"ts_ns\":1019000,", "\"ts_ns\":1019000,\"ts_ns\":1,");
+	free(two);
+	fd = open(path, O_WRONLY | O_TRUNC);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, one, strlen(one)), (ssize_t)strlen(one));
+	close(fd);
+	assert_int_equal(run_file_read(path, NULL, &back, err, sizeof(err)), -EINVAL);
+	assert_null(back);
+	assert_non_null(strstr(err, "migrations[]: \"ts_ns\" appears twice"));
+	two = strdup(err);
+	assert_int_equal(run_file_parse(one, strlen(one), NULL, &back, err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, two);
+	unlink(path);
+	free(one);
+	free(two);
 	run_free(r);
 }
 
@@ -461,11 +741,11 @@ static void read_file_errors(void **state)
 	char err[400];
 
 	(void)state;
-	assert_int_equal(run_file_read("/nonexistent/run.json", &back, err, sizeof(err)),
+	assert_int_equal(run_file_read("/nonexistent/run.json", NULL, &back, err, sizeof(err)),
 			 -ENOENT);
 	assert_non_null(strstr(err, "No such file"));
-	assert_int_equal(run_file_read("/", &back, err, sizeof(err)), -EISDIR);
-	assert_int_equal(run_file_read("/dev/null", &back, err, sizeof(err)), -EINVAL);
+	assert_int_equal(run_file_read("/", NULL, &back, err, sizeof(err)), -EISDIR);
+	assert_int_equal(run_file_read("/dev/null", NULL, &back, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "empty"));
 }
 
@@ -548,6 +828,9 @@ int main(void)
 		cmocka_unit_test(round_trip),
 		cmocka_unit_test(refuses_bad_files),
 		cmocka_unit_test(matrix_absent),
+		cmocka_unit_test(reader_window),
+		cmocka_unit_test(dropped_records_counted),
+		cmocka_unit_test(read_file_through_window),
 		cmocka_unit_test(read_file_errors),
 		cmocka_unit_test(schema_tables_and_docs),
 	};

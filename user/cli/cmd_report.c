@@ -2,8 +2,11 @@
 /*
  * migtrace report: a saved run rendered again, or two runs compared.  A run file is read
  * whole and checked before anything is printed, so bad input (missing, truncated, corrupt,
- * another schema) is one line and exit status 2 with no output at all; outputs go through
- * atomic_file, so a failed write leaves nothing half-written behind.
+ * another schema, totals that disagree) is one line and exit status 2 with no output at
+ * all; outputs go through atomic_file, so a failed write leaves nothing half-written
+ * behind.  The records are kept only for the outputs that list them (--json, --csv,
+ * --perfetto); otherwise the reader counts them as it goes, and a report's memory does not
+ * grow with the file.  Out of memory is exit 1, whatever ran out: the file is not at fault.
  */
 #include <argp.h>
 #include <errno.h>
@@ -37,7 +40,10 @@ static const char doc[] =
 "them side by side: migrations by cause, the age histogram, the migration cost\n"
 "by age and the hot times, with '*' where a difference is larger than both\n"
 "runs' own 95 % intervals.  FILE may be '-' for stdin.  A file that is not a\n"
-"run file of this schema (docs/run-file.md) is refused in one line, exit 2.\n"
+"run file of this schema (docs/run-file.md), or whose totals disagree with\n"
+"their parts, is refused in one line, exit 2.  Out of memory is exit 1: the\n"
+"text, --what-if, --openmetrics and --plot hold no record, --json, --csv and\n"
+"--perfetto hold every record of the file (96 bytes each).\n"
 "\n"
 "USAGE: migtrace report [-o OUT] [--json OUT] [EXPORTS] FILE\n"
 "       migtrace report [-o OUT] A.json B.json\n"
@@ -96,7 +102,8 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	return 0;
 }
 
-/* The text, to stdout or (-o) a file written whole or not at all.  0 or exit status 2. */
+/* The text, to stdout or (-o) a file written whole or not at all.  0 or an exit status: 2,
+ * or 1 out of memory. */
 static int write_text(const struct report_env *env, struct run *const runs[2])
 {
 	struct run_compare *cmp = NULL;
@@ -107,11 +114,14 @@ static int write_text(const struct report_env *env, struct run *const runs[2])
 	if (env->json && !strcmp(env->json, "-"))
 		af.f = stderr;
 	if (env->nfiles == 2 && !(cmp = malloc(sizeof(*cmp)))) {
-		fprintf(stderr, "migtrace report: out of memory\n");
+		fprintf(stderr, "migtrace report: out of memory comparing the runs\n");
 		return MT_EXIT_FAIL;
 	}
-	if (env->output && atomic_file_open(&af, env->output))
+	err = env->output ? atomic_file_open(&af, env->output) : 0;
+	if (err) {
+		rc = err == -ENOMEM ? MT_EXIT_FAIL : MT_EXIT_USAGE;
 		goto out;
+	}
 	if (cmp) {
 		run_compare(runs[0], runs[1], cmp);
 		render_compare(af.f, cmp, env->files[0], env->files[1]);
@@ -139,8 +149,9 @@ int cmd_report(int argc, char **argv)
 	static const struct argp argp = { opts, parse_arg, NULL, doc, children, NULL, NULL };
 	struct report_env env = { 0 };
 	struct run *runs[2] = { NULL, NULL };
+	struct run_read_opts opts = { 0 };
+	int rc = MT_EXIT_USAGE, e;
 	char err[400];
-	int rc = MT_EXIT_USAGE;
 
 	if (argp_parse(&argp, argc, argv, 0, NULL, &env))
 		return MT_EXIT_USAGE;
@@ -149,21 +160,35 @@ int cmd_report(int argc, char **argv)
 	    (env.json && atomic_file_check(env.json)) ||
 	    export_check(&env.exports, "migtrace report"))
 		return MT_EXIT_USAGE;
+	/* only the outputs that list the records need them kept */
+	opts.drop_records = !env.json && !env.exports.csv_dir && !env.exports.perfetto;
+	opts.nthresholds = env.exports.nwhatif;
+	opts.threshold_ns = env.exports.whatif_ns;
 	for (int i = 0; i < env.nfiles; i++) {
-		int e = run_file_read(env.files[i], &runs[i], err, sizeof(err));
+		int e = run_file_read(env.files[i], &opts, &runs[i], err, sizeof(err));
 
+		if (e == -ENOMEM) {
+			fprintf(stderr, "migtrace report: %s: %s: free memory or raise the limit "
+				"(ulimit -v)%s\n", env.files[i], err, opts.drop_records ? "" :
+				", or leave out --json, --csv and --perfetto, which hold every "
+				"record");
+			rc = MT_EXIT_FAIL;
+			goto cleanup;
+		}
 		if (e) {
 			fprintf(stderr, "migtrace report: %s: %s\n", env.files[i], err);
-			rc = e == -ENOMEM ? MT_EXIT_FAIL : MT_EXIT_USAGE;
 			goto cleanup;
 		}
 	}
-	/* the run file first: if it cannot be written, no text has been printed either */
-	if (env.json && run_output_save(env.json, runs[0], "migtrace report"))
+	/* the run file first: if it cannot be written, no text has been printed either; the
+	 * exports next, each whole or not at all; the text last, as before */
+	e = env.json ? run_output_save(env.json, runs[0], "migtrace report") : 0;
+	if (!e)
+		e = export_files(&env.exports, runs[0], "migtrace report");
+	if (e) {
+		rc = e == -ENOMEM ? MT_EXIT_FAIL : MT_EXIT_USAGE;
 		goto cleanup;
-	/* the exports next, each whole or not at all; the text last, as before */
-	if (export_files(&env.exports, runs[0], "migtrace report"))
-		goto cleanup;
+	}
 	rc = write_text(&env, runs);
 cleanup:
 	run_free(runs[0]);
