@@ -78,8 +78,9 @@ static struct cmp_value hot_time(const struct run *r)
 
 static struct cmp_value cell_cost(const struct corr_cell *c)
 {
-	struct cmp_value v = { .known = true, .est = c->cost_ns, .lo = c->cost_lo_ns,
-			       .hi = c->cost_hi_ns };
+	/* a cell with one arm has no cost */
+	struct cmp_value v = { .known = isfinite(c->cost_ns), .est = c->cost_ns,
+			       .lo = c->cost_lo_ns, .hi = c->cost_hi_ns };
 
 	return v;
 }

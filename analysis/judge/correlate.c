@@ -18,8 +18,8 @@
  * not independent, and that redoes the cells, the fit, its maximum and the fall each time.
  *
  * correlate_units() runs the stages in order over one work context: order the units per
- * thread, lay out the cells, collect the samples, estimate each cell, drop the one-armed
- * cells, lay out the curves, bootstrap, read the falls, sum what the run's migrations cost.
+ * thread, lay out the cells, collect the samples, estimate each cell, drop the empty cells,
+ * lay out the curves, bootstrap, read the falls, sum what the run's migrations cost.
  */
 #include <errno.h>
 #include <math.h>
@@ -112,6 +112,7 @@ struct corr_work {
 	int ncurves;
 	struct corr_fall by_age;	/* the pooled curve's fall on the age axis */
 	int capped;			/* the curve at full displacement; -1: none */
+	struct curve stay;		/* the age axis: every cell with same-CPU wakes, by age */
 	bool use_floor;			/* the point estimates have a residual: every resample
 					 * falls toward its own */
 	bool nothing_streamed;		/* no trial recorded a polluter's bytes */
@@ -442,15 +443,19 @@ static void estimate_cells(struct corr_work *w)
 	}
 }
 
-/* Cells without both arms say nothing about the difference: dropped, samples remapped. */
-static void drop_one_armed_cells(struct corr_work *w)
+/*
+ * Cells without a sample are dropped, samples remapped.  A cell with one arm stays: it has no
+ * cost (NAN: the curves of cost leave it out), but its same-CPU wakes say how the co-runners
+ * decay the cache, which a natural run sees at every age and migrates at few.
+ */
+static void drop_empty_cells(struct corr_work *w)
 {
 	struct corr_result *r = w->r;
 	int k = 0, map[CORR_MAX_CELLS];
 
 	for (int c = 0; c < r->ncells; c++) {
 		map[c] = -1;
-		if (r->cells[c].n_mig && r->cells[c].n_stay) {
+		if (r->cells[c].n_mig || r->cells[c].n_stay) {
 			map[c] = k;
 			r->cells[k++] = r->cells[c];
 		}
@@ -508,6 +513,8 @@ static void add_curve(struct corr_work *w, enum corr_axis axis, double rate, boo
 			continue;
 		if (capped && !(cl->displaced_bytes >= CORR_CAPPED * w->o->footprint_bytes))
 			continue;
+		if (!(nm > 0 && nst > 0))
+			continue;	/* one arm: no cost to fit */
 		/* insertion by x: the cells are few */
 		for (k = cv->n; k > 0 && cv->x[k - 1] > x; k--) {
 			cv->x[k] = cv->x[k - 1];
@@ -529,8 +536,17 @@ static void lay_out_curves(struct corr_work *w)
 	r->axis = displaced_axis(w) ? CORR_AXIS_DISPLACED : CORR_AXIS_AGE;
 	add_curve(w, r->axis, NAN, false,
 		  r->axis == CORR_AXIS_DISPLACED ? &r->dstar : &w->by_age);
-	if (r->axis != CORR_AXIS_DISPLACED)
+	if (r->axis != CORR_AXIS_DISPLACED) {
+		/* the same-CPU wakes, by age: every cell that has them */
+		for (int c = 0; c < r->ncells; c++) {
+			if (!r->cells[c].n_stay)
+				continue;
+			w->stay.cell[w->stay.n] = c;
+			w->stay.x[w->stay.n] = cell_x(r, c, CORR_AXIS_AGE);
+			w->stay.w[w->stay.n++] = (double)r->cells[c].n_stay;
+		}
 		return;
+	}
 	add_curve(w, CORR_AXIS_AGE, NAN, true, &r->capped);
 	r->capped_cells = w->curve[w->ncurves - 1].n;
 	w->capped = w->ncurves - 1;
@@ -561,7 +577,7 @@ static void lay_out_curves(struct corr_work *w)
 		rt->ncells = cv->n;
 		/* a rate whose trials all displaced the same (the whole buffer) has no D range:
 		 * it tells the residual cost, not where the cost falls */
-		if (cv->x[cv->n - 1] < 2 * cv->x[0])
+		if (!cv->n || cv->x[cv->n - 1] < 2 * cv->x[0])
 			w->ncurves--;
 		add_curve(w, CORR_AXIS_AGE, rt->rate_mbps, false, &rt->hot);
 		for (size_t i = 0; i < w->ns; i++) {
@@ -650,7 +666,7 @@ static double halves(const double *y, const double *wt, int n)
 static enum corr_hot_state stay_rise(const struct corr_work *w, const double *stay, double *at,
 				     double *first, double *last, double *raw)
 {
-	const struct curve *cv = &w->curve[0];
+	const struct curve *cv = &w->stay;
 	double x[CORR_MAX_CELLS], y[CORR_MAX_CELLS], wt[CORR_MAX_CELLS], f[CORR_MAX_CELLS];
 	int n = 0;
 	enum corr_hot_state st;
@@ -806,9 +822,9 @@ static int bootstrap(struct corr_work *w)
 			enum corr_hot_state st = stay_rise(w, stay, &at, &first, &last, &raw);
 
 			if (st == CORR_HOT_ABOVE)
-				at = w->curve[0].x[w->curve[0].n - 1] * 2;
+				at = w->stay.x[w->stay.n - 1] * 2;
 			else if (st == CORR_HOT_NO_COST)
-				at = w->curve[0].x[0] / 2;
+				at = w->stay.x[0] / 2;
 			w->boot_rise[b] = at;
 			w->boot_rise_by[b] = raw;
 		}
@@ -921,7 +937,7 @@ static void regime(struct corr_work *w)
 static void read_stay_decay(struct corr_work *w)
 {
 	struct corr_fall *f = &w->r->stay_decay;
-	const struct curve *cv = &w->curve[0];
+	const struct curve *cv = &w->stay;
 	double stay[CORR_MAX_CELLS], by_lo, by_hi, raw;
 
 	for (int c = 0; c < w->r->ncells; c++)
@@ -1054,7 +1070,7 @@ int correlate_units(const struct mt_unit *units, size_t n, const struct corr_opt
 	collect_samples(&w);
 	sort_cells(&w);
 	estimate_cells(&w);
-	drop_one_armed_cells(&w);
+	drop_empty_cells(&w);
 	if (!r->ncells)
 		goto cleanup;
 	index_samples(&w);
