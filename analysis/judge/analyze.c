@@ -58,6 +58,11 @@ static int correlate(struct run *r)
 	struct corr_opts co;
 
 	corr_default_opts(&co, r->setup.mode);
+	/* natural: the pulls' records, for the kernel's own age of each */
+	if (r->setup.mode == CORR_NATURAL) {
+		co.migs = r->recs;
+		co.nmigs = r->nrecs;
+	}
 	if (r->setup.cachewalk) {
 		co.ws_bytes = (double)cw->ws_bytes;
 		if (r->setup.mode == CORR_CONTROLLED && polluter_on_a(cw, &r->meta.cpus))

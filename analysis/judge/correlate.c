@@ -70,8 +70,17 @@ struct sample {
 	double rate_mbps;	/* controlled: the trial's target rate */
 	int block;		/* the bootstrap's unit: round, or span of time */
 	int cell;		/* -1 once its cell is dropped */
-	bool mig;		/* after a migration (else after a same-CPU wake) */
+	int arm;		/* ARM_STAY, ARM_MIG or ARM_OTHER */
 };
+
+/*
+ * The arms a sample joins.  A natural run's evidence is what task_hot() judges: the units
+ * after a load-balancer pull, aged by the kernel's clock; the units after every other kind
+ * of move (wakeup placement, above all) are measured and reported beside them, never
+ * counted as evidence (docs/design.md, "Which moves are evidence").  A controlled run's
+ * migrations are all evidence: they are the experiment.
+ */
+enum { ARM_STAY, ARM_MIG, ARM_OTHER, NR_ARMS };
 
 /* A curve: cells in order of its axis, with their x and the fit's weights. */
 struct curve {
@@ -100,11 +109,14 @@ struct corr_work {
 	size_t vcap;
 	double *tmp;		/* max(n, B + 1) */
 	double *costs;		/* B x ncells bootstrap costs */
+	double *other_costs;	/* B x ncells: the other moves' */
 	double *stays;		/* B x ncells bootstrap stayed-arm penalties */
 	double *boot_rise;	/* B resampled rises of the stayed arm: where, ns */
 	double *boot_rise_by;	/* ... and by how much, ns */
 	size_t *by_cell;	/* sample indexes grouped by cell and arm */
-	size_t arm_at[CORR_MAX_CELLS][2], arm_n[CORR_MAX_CELLS][2];
+	size_t arm_at[CORR_MAX_CELLS][NR_ARMS], arm_n[CORR_MAX_CELLS][NR_ARMS];
+	const struct mt_migrate **pulls;	/* natural: the run's pull records, by pid, ts */
+	size_t npulls;
 	int *mult;		/* a resample: how many times each block was drawn */
 	int nblocks;
 	int B;			/* bootstrap resamples */
@@ -171,12 +183,12 @@ static double estimate_of(const double *v, size_t n, double *scratch)
 }
 
 /* One arm of one cell: its penalties into w->v.  Returns how many. */
-static size_t arm_penalties(struct corr_work *w, int cell, bool mig)
+static size_t arm_penalties(struct corr_work *w, int cell, int arm)
 {
 	size_t k = 0;
 
 	for (size_t i = 0; i < w->ns; i++)
-		if (w->smp[i].cell == cell && w->smp[i].mig == mig)
+		if (w->smp[i].cell == cell && w->smp[i].arm == arm)
 			w->v[k++] = w->smp[i].penalty_ns;
 	return k;
 }
@@ -214,10 +226,12 @@ static void work_free(struct corr_work *w)
 	free(w->v);
 	free(w->tmp);
 	free(w->costs);
+	free(w->other_costs);
 	free(w->stays);
 	free(w->boot_rise);
 	free(w->boot_rise_by);
 	free(w->by_cell);
+	free(w->pulls);
 	free(w->mult);
 	for (int c = 0; c < w->ncurves; c++) {
 		free(w->curve[c].boot_at);
@@ -303,6 +317,69 @@ static double slice_from(const struct corr_work *w, size_t i, size_t hi)
 	return slice;
 }
 
+/* Which arm unit x joins (see ARM_STAY). */
+static int sample_arm(const struct corr_work *w, const struct mt_unit *x)
+{
+	if (!x->migs_before)
+		return ARM_STAY;
+	if (w->o->mode == CORR_CONTROLLED)
+		return ARM_MIG;
+	return x->mig_cause == MT_CAUSE_LB_PULL ? ARM_MIG : ARM_OTHER;
+}
+
+static int cmp_pull(const void *a, const void *b)
+{
+	const struct mt_migrate *x = *(const struct mt_migrate *const *)a;
+	const struct mt_migrate *y = *(const struct mt_migrate *const *)b;
+
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	return x->ts_ns < y->ts_ns ? -1 : x->ts_ns > y->ts_ns;
+}
+
+/*
+ * A natural pull's age, as task_hot() judged it: the kernel's own (rq_clock_task(src) -
+ * se.exec_start) from the pull's record, found by thread and time; migtrace's age when the
+ * record was not kept or has no valid kernel age (counted).
+ */
+static double evidence_age(struct corr_work *w, const struct mt_unit *x)
+{
+	size_t lo = 0, hi = w->npulls;
+
+	if (w->o->mode == CORR_CONTROLLED)
+		return (double)x->mig_age_ns;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		const struct mt_migrate *m = w->pulls[mid];
+
+		if (m->pid < x->pid || (m->pid == x->pid && m->ts_ns < x->mig_ts_ns))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < w->npulls && w->pulls[lo]->pid == x->pid && w->pulls[lo]->ts_ns == x->mig_ts_ns &&
+	    (w->pulls[lo]->flags & MT_RF_KAGE_VALID)) {
+		w->r->n_kernel_aged++;
+		return (double)w->pulls[lo]->kernel_age_ns;
+	}
+	return (double)x->mig_age_ns;
+}
+
+/* Natural runs: the pull records, sorted for evidence_age(). */
+static int index_pulls(struct corr_work *w)
+{
+	if (w->o->mode != CORR_NATURAL || !w->o->nmigs)
+		return 0;
+	w->pulls = malloc(w->o->nmigs * sizeof(*w->pulls));
+	if (!w->pulls)
+		return -ENOMEM;
+	for (size_t i = 0; i < w->o->nmigs; i++)
+		if (w->o->migs[i].cause == MT_CAUSE_LB_PULL)
+			w->pulls[w->npulls++] = &w->o->migs[i];
+	qsort(w->pulls, w->npulls, sizeof(*w->pulls), cmp_pull);
+	return 0;
+}
+
 /* One thread, units [lo, hi): its warm baseline, then a sample per event unit. */
 static void thread_samples(struct corr_work *w, size_t lo, size_t hi)
 {
@@ -319,17 +396,21 @@ static void thread_samples(struct corr_work *w, size_t lo, size_t hi)
 	w->thread_base[w->nthreads++] = b;
 	for (size_t i = lo; i < hi; i++) {
 		const struct mt_unit *x = &w->u[i];
-		bool mig = x->migs_before > 0;
-		double age = mig ? (double)x->mig_age_ns : (double)x->last_off_ns;
 		struct sample *s = &w->smp[w->ns];
-		int cell;
+		double age;
+		int arm, cell;
 
-		if (!event_unit(w, x) || (cell = find_cell(w, x, age)) < 0)
+		if (!event_unit(w, x))
+			continue;
+		arm = sample_arm(w, x);
+		age = arm == ARM_MIG ? evidence_age(w, x) :
+		      arm == ARM_OTHER ? (double)x->mig_age_ns : (double)x->last_off_ns;
+		if ((cell = find_cell(w, x, age)) < 0)
 			continue;
 		s->penalty_ns = (double)(x->end_ns - x->start_ns) - b;
 		s->age_ns = age;
 		s->cell = cell;
-		s->mig = mig;
+		s->arm = arm;
 		s->slice_ns = slice_from(w, i, hi);
 		s->streamed_bytes = (double)x->streamed_bytes;
 		s->off_ns = (double)x->last_off_ns;
@@ -337,8 +418,10 @@ static void thread_samples(struct corr_work *w, size_t lo, size_t hi)
 		/* natural runs: the unit's start, turned into a block once the span is known */
 		s->block = w->o->mode == CORR_CONTROLLED ? (int)x->round : 0;
 		w->scratch[w->ns] = (double)x->start_ns;
-		if (mig)
+		if (arm == ARM_MIG)
 			w->r->n_mig_events++;
+		else if (arm == ARM_OTHER)
+			w->r->n_other_events++;
 		else
 			w->r->n_stay_events++;
 		w->ns++;
@@ -433,11 +516,15 @@ static void estimate_cells(struct corr_work *w)
 			cl->displaced_bytes = nd ? median_inplace(w->tmp, nd) : NAN;
 			cl->achieved_mbps = off > 0 ? streamed / off * 1e3 : NAN;
 		}
-		cl->n_mig = arm_penalties(w, c, true);
+		cl->n_mig = arm_penalties(w, c, ARM_MIG);
 		cl->pen_mig_ns = estimate_of(w->v, cl->n_mig, w->scratch);
-		cl->n_stay = arm_penalties(w, c, false);
+		cl->n_stay = arm_penalties(w, c, ARM_STAY);
 		cl->pen_stay_ns = estimate_of(w->v, cl->n_stay, w->scratch);
 		cl->cost_ns = cl->n_mig && cl->n_stay ? cl->pen_mig_ns - cl->pen_stay_ns : NAN;
+		cl->n_other = arm_penalties(w, c, ARM_OTHER);
+		cl->pen_other_ns = estimate_of(w->v, cl->n_other, w->scratch);
+		cl->cost_other_ns = cl->n_other && cl->n_stay ? cl->pen_other_ns - cl->pen_stay_ns :
+				    NAN;
 		cl->unit_ns = r->baseline_ns;
 		cl->fit_cost_ns = NAN;
 	}
@@ -455,7 +542,7 @@ static void drop_empty_cells(struct corr_work *w)
 
 	for (int c = 0; c < r->ncells; c++) {
 		map[c] = -1;
-		if (r->cells[c].n_mig || r->cells[c].n_stay) {
+		if (r->cells[c].n_mig || r->cells[c].n_stay || r->cells[c].n_other) {
 			map[c] = k;
 			r->cells[k++] = r->cells[c];
 		}
@@ -472,10 +559,10 @@ static void index_samples(struct corr_work *w)
 
 	w->nblocks = 0;
 	for (int c = 0; c < w->r->ncells; c++) {
-		for (int arm = 0; arm < 2; arm++) {
+		for (int arm = 0; arm < NR_ARMS; arm++) {
 			w->arm_at[c][arm] = at;
 			for (size_t i = 0; i < w->ns; i++)
-				if (w->smp[i].cell == c && w->smp[i].mig == (arm == 1))
+				if (w->smp[i].cell == c && w->smp[i].arm == arm)
 					w->by_cell[at++] = i;
 			w->arm_n[c][arm] = at - w->arm_at[c][arm];
 		}
@@ -791,10 +878,12 @@ static int bootstrap(struct corr_work *w)
 
 	w->costs = malloc((size_t)w->B * (size_t)nc * sizeof(double));
 	w->stays = malloc((size_t)w->B * (size_t)nc * sizeof(double));
+	w->other_costs = malloc((size_t)w->B * (size_t)nc * sizeof(double));
 	w->boot_rise = malloc((size_t)w->B * sizeof(double));
 	w->boot_rise_by = malloc((size_t)w->B * sizeof(double));
 	w->mult = calloc((size_t)w->nblocks + 1, sizeof(int));
-	if (!w->costs || !w->stays || !w->boot_rise || !w->boot_rise_by || !w->mult)
+	if (!w->costs || !w->stays || !w->other_costs || !w->boot_rise || !w->boot_rise_by ||
+	    !w->mult)
 		return -ENOMEM;
 	for (int c = 0; c < w->ncurves; c++) {
 		w->curve[c].boot_at = malloc((size_t)w->B * sizeof(double));
@@ -811,8 +900,10 @@ static int bootstrap(struct corr_work *w)
 		double *stay = &w->stays[(size_t)b * nc];
 
 		for (int c = 0; c < nc; c++) {
-			stay[c] = resampled_arm(w, c, 0, &err);
-			cost[c] = resampled_arm(w, c, 1, &err) - stay[c];
+			stay[c] = resampled_arm(w, c, ARM_STAY, &err);
+			cost[c] = resampled_arm(w, c, ARM_MIG, &err) - stay[c];
+			w->other_costs[(size_t)b * nc + c] = resampled_arm(w, c, ARM_OTHER, &err) -
+							     stay[c];
 		}
 		if (err)
 			return err;
@@ -833,19 +924,36 @@ static int bootstrap(struct corr_work *w)
 }
 
 /* Each cell's 95 % interval from the resampled costs. */
+/* A cell's 95 % interval from its resampled values, the non-finite left out. */
+static void cell_interval(struct corr_work *w, const double *boot, int c, double *lo,
+			  double *hi)
+{
+	int nc = w->r->ncells;
+	size_t k = 0;
+
+	for (int b = 0; b < w->B; b++)
+		if (isfinite(boot[(size_t)b * nc + c]))
+			w->tmp[k++] = boot[(size_t)b * nc + c];
+	*lo = k ? quantile_sorted_inplace(w->tmp, k, 0.025) : NAN;
+	*hi = k ? quantile_sorted_inplace(w->tmp, k, 0.975) : NAN;
+}
+
+/*
+ * Each cell's 95 % intervals; a cost whose interval lies wholly below 0 is a bias, not a
+ * cache that got warmer: the arms differ in something else (docs/design.md, "Comparable
+ * arms"), and its curve gives no verdict.
+ */
 static void cell_intervals(struct corr_work *w)
 {
 	struct corr_result *r = w->r;
-	int nc = r->ncells;
 
-	for (int c = 0; c < nc; c++) {
-		size_t k = 0;
+	for (int c = 0; c < r->ncells; c++) {
+		struct corr_cell *cl = &r->cells[c];
 
-		for (int b = 0; b < w->B; b++)
-			if (isfinite(w->costs[(size_t)b * nc + c]))
-				w->tmp[k++] = w->costs[(size_t)b * nc + c];
-		r->cells[c].cost_lo_ns = k ? quantile_sorted_inplace(w->tmp, k, 0.025) : NAN;
-		r->cells[c].cost_hi_ns = k ? quantile_sorted_inplace(w->tmp, k, 0.975) : NAN;
+		cell_interval(w, w->costs, c, &cl->cost_lo_ns, &cl->cost_hi_ns);
+		cell_interval(w, w->other_costs, c, &cl->cost_other_lo_ns, &cl->cost_other_hi_ns);
+		r->bias_cells += cl->cost_hi_ns < 0;
+		r->bias_other_cells += cl->cost_other_hi_ns < 0;
 	}
 }
 
@@ -1026,11 +1134,13 @@ static void run_cost(struct corr_work *w)
 	for (size_t i = 0; i < w->ns; i++) {
 		const struct sample *s = &w->smp[i];
 		const struct corr_cell *cl;
+		double cost;
 
-		if (!s->mig || s->cell < 0)
+		if (s->arm == ARM_STAY || s->cell < 0)
 			continue;
 		cl = &r->cells[s->cell];
-		r->lost_ns += cl->cost_ns > 0 ? cl->cost_ns : 0;
+		cost = s->arm == ARM_MIG ? cl->cost_ns : cl->cost_other_ns;
+		r->lost_ns += cost > 0 ? cost : 0;
 		if (s->slice_ns > 0)
 			w->tmp[k++] = s->penalty_ns / s->slice_ns;
 	}
@@ -1063,6 +1173,8 @@ int correlate_units(const struct mt_unit *units, size_t n, const struct corr_opt
 	if (!n)
 		return 0;
 	err = work_alloc(&w, units, n);
+	if (!err)
+		err = index_pulls(&w);
 	if (err)
 		goto cleanup;
 	if (o->mode == CORR_NATURAL)

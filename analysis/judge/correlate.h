@@ -33,6 +33,10 @@ struct corr_opts {
 	 * growing; 0: no polluter there, the cost is read against the age */
 	double footprint_bytes;		/* bytes */
 	double ws_bytes;		/* the working set, bytes; 0: not known */
+	/* natural runs: the run's migration records, for the pulls' kernel ages; may be
+	 * NULL (then migtrace's own ages are used) */
+	const struct mt_migrate *migs;
+	size_t nmigs;
 };
 
 void corr_default_opts(struct corr_opts *o, enum corr_mode mode);

@@ -20,6 +20,12 @@
 #include "decay.h"
 #include "verdict.h"
 
+/*
+ * A natural run's verdict stands on the units after load-balancer pulls, in cells that also
+ * have same-CPU wakes: with fewer than this, no verdict (a hot time from a handful of pulls
+ * would look as sure as one from hundreds).
+ */
+#define VERDICT_MIN_PULLS 30
 /* K within an interval wider than this (hi / lo) is undetermined rather than about right. */
 #define VERDICT_ABOUT_RIGHT_SPAN 4.0
 
@@ -192,6 +198,15 @@ void verdict_decide(const struct verdict_in *in, struct verdict *v)
 	if (r->stay_decay.state != CORR_HOT_NO_DATA)
 		v->decay_kind = judge(K, r->stay_decay.at, r->stay_decay.lo, r->stay_decay.hi,
 				      &v->decay_factor, &v->decay_factor_lo, &v->decay_factor_hi);
+	if (r->mode == CORR_NATURAL) {
+		v->min_judged = VERDICT_MIN_PULLS;
+		for (int c = 0; c < r->ncells; c++)
+			if (r->cells[c].n_stay)
+				v->judged += r->cells[c].n_mig;
+		v->bias = r->bias_cells > 0;
+		if (v->judged < v->min_judged || v->bias)
+			return;		/* undetermined: the text says which */
+	}
 	if (r->hot_state == CORR_HOT_NO_DATA)
 		return;
 	v->hot_ns = r->hot_ns;

@@ -48,6 +48,11 @@ struct corr_cell {
 	double cost_lo_ns, cost_hi_ns;	/* its 95 % bootstrap interval, ns */
 	double unit_ns;			/* median baseline unit of the cell's threads, ns */
 	double fit_cost_ns;		/* the monotone fit of the cost at this cell (its axis), ns */
+	/* natural runs: the moves that are not evidence (wakeup placements above all) */
+	size_t n_other;			/* samples */
+	double pen_other_ns;		/* trimmed mean penalty, ns */
+	double cost_other_ns;		/* pen_other - pen_stay, ns */
+	double cost_other_lo_ns, cost_other_hi_ns;	/* its 95 % interval, ns */
 	/* a controlled grid with a polluter (axis displaced): the cell's rate and what the
 	 * trials measured; NAN otherwise */
 	double rate_mbps;		/* the polluter's target, MB/s; 0: as fast as it can */
@@ -96,7 +101,13 @@ struct corr_result {
 	size_t n_threads;
 	size_t n_units;			/* all unit records */
 	size_t n_baseline;		/* warm back-to-back units */
-	size_t n_mig_events, n_stay_events;	/* units joined to a migration, to a wake */
+	size_t n_mig_events, n_stay_events;	/* units joined to a migration, to a wake; natural
+						 * runs: the migrations are load-balancer pulls */
+	size_t n_other_events;		/* natural: units after another kind of move */
+	size_t n_kernel_aged;		/* natural: pulls aged by the kernel's clock (the rest
+					 * by migtrace's: the record was not kept) */
+	int bias_cells;			/* cells whose cost interval lies below 0 */
+	int bias_other_cells;		/* the same, for the other moves */
 	size_t n_spanning;		/* excluded: a switch or migration inside the unit */
 	size_t n_unseen;		/* controlled: a "migrated" unit with no migration seen */
 	double max_cost_ns;		/* max over cells of cost_ns, significant cells first, ns */
@@ -190,6 +201,11 @@ struct verdict {
 	/* VERDICT_BY_RATE: D* and the co-runners' rate at which K is the hot time */
 	double dstar_bytes, dstar_lo_bytes, dstar_hi_bytes;	/* bytes */
 	double fit_rate_mbps, fit_rate_lo_mbps, fit_rate_hi_mbps;	/* D* / K, MB/s */
+	/* natural runs: the load-balancer pulls the verdict stands on, the fewest it needs, and
+	 * whether a cost below 0 (a biased comparison) kept it from a verdict */
+	uint64_t judged;
+	uint64_t min_judged;
+	bool bias;
 	/* the age axis: K against the same-CPU wakes' decay (corr_result.stay_decay) */
 	enum verdict_kind decay_kind;
 	double decay_factor, decay_factor_lo, decay_factor_hi;

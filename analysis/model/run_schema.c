@@ -238,6 +238,10 @@ static const struct rs_field correlation_f[] = {
 	FLD("lost_ns", RS_DBL, Q, lost_ns, 0),
 	FLD("cost_fraction_of_slice", RS_DBL, Q, cost_frac_slice, 0),
 	/* migtrace.run/3 */
+	FLD("other_units", RS_SIZE, Q, n_other_events, RS_OPTIONAL),
+	FLD("kernel_aged_pulls", RS_SIZE, Q, n_kernel_aged, RS_OPTIONAL),
+	FLD("bias_cells", RS_INT, Q, bias_cells, RS_OPTIONAL),
+	FLD("bias_other_cells", RS_INT, Q, bias_other_cells, RS_OPTIONAL),
 	FLD("bootstrap_resamples", RS_INT, Q, bootstrap, RS_OPTIONAL),
 	FLD("bootstrap_blocks", RS_INT, Q, blocks, RS_OPTIONAL),
 	ENM("axis", RS_ENUM, Q, axis, axis_names, RS_OPTIONAL),
@@ -275,6 +279,11 @@ static const struct rs_field cell_f[] = {
 	FLD("rate_mbps", RS_DBL, L, rate_mbps, RS_OPTIONAL),
 	FLD("achieved_mbps", RS_DBL, L, achieved_mbps, RS_OPTIONAL),
 	FLD("displaced_bytes", RS_DBL, L, displaced_bytes, RS_OPTIONAL),
+	FLD("n_other", RS_SIZE, L, n_other, RS_OPTIONAL),
+	FLD("penalty_other_ns", RS_DBL, L, pen_other_ns, RS_OPTIONAL),
+	FLD("cost_other_ns", RS_DBL, L, cost_other_ns, RS_OPTIONAL),
+	FLD("cost_other_lo_ns", RS_DBL, L, cost_other_lo_ns, RS_OPTIONAL),
+	FLD("cost_other_hi_ns", RS_DBL, L, cost_other_hi_ns, RS_OPTIONAL),
 };
 TABLE(rs_cell, "correlation.cells[]", cell_f);
 
@@ -320,6 +329,9 @@ static const struct rs_field verdict_f[] = {
 	FLD("fit_rate_mbps", RS_DBL, V, fit_rate_mbps, RS_OPTIONAL),
 	FLD("fit_rate_lo_mbps", RS_DBL, V, fit_rate_lo_mbps, RS_OPTIONAL),
 	FLD("fit_rate_hi_mbps", RS_DBL, V, fit_rate_hi_mbps, RS_OPTIONAL),
+	FLD("judged_pulls", RS_U64, V, judged, RS_OPTIONAL),
+	FLD("min_judged_pulls", RS_U64, V, min_judged, RS_OPTIONAL),
+	FLD("bias", RS_BOOL, V, bias, RS_OPTIONAL),
 	ENM("decay_verdict", RS_ENUM, V, decay_kind, verdict_names, RS_OPTIONAL),
 	FLD("decay_factor", RS_DBL, V, decay_factor, RS_OPTIONAL),
 	FLD("decay_factor_lo", RS_DBL, V, decay_factor_lo, RS_OPTIONAL),

@@ -82,14 +82,27 @@ static char *fmt_factor(char *buf, int len, double factor, double lo, double hi,
 	return buf;
 }
 
+/* A cost and its interval: "412 µs [356 µs, 468 µs]". */
+static char *fmt_ci(char *buf, int len, double est, double lo, double hi)
+{
+	char a[32], b[32], d[32];
+
+	snprintf(buf, len, "%s [%s, %s]", fmt_ns(a, sizeof(a), est), fmt_ns(b, sizeof(b), lo),
+		 fmt_ns(d, sizeof(d), hi));
+	return buf;
+}
+
 static void print_table(FILE *f, const struct corr_result *c)
 {
-	bool grid = c->axis == CORR_AXIS_DISPLACED;
-	char a[32], b[32], d[32], e[32], g[32], x[32], ci[112];
+	bool grid = c->axis == CORR_AXIS_DISPLACED, natural = c->mode == CORR_NATURAL;
+	char a[32], b[32], d[32], e[32], g[32], ci[112], other[160];
 
-	fprintf(f, "  %10s %10s %10s %16s %16s %30s %10s\n", "age", "measured",
-		grid ? "displaced" : "", "after migration", "after same-CPU",
-		"migration cost (95% CI)", "fit");
+	/* natural runs: the pulls are the evidence, the other moves are measured beside them */
+	fprintf(f, "  %10s %10s%s%s %16s %16s %30s %10s%s\n", "age", "measured",
+		grid ? " " : "", grid ? " displaced" : "",
+		natural ? "after pull" : "after migration", "after same-CPU",
+		"migration cost (95% CI)", "fit",
+		natural ? "   after other move    its cost (95% CI)" : "");
 	for (int i = 0; i < c->ncells; i++) {
 		const struct corr_cell *cl = &c->cells[i];
 
@@ -103,22 +116,23 @@ static void print_table(FILE *f, const struct corr_result *c)
 				fmt_rate(a, sizeof(a), cl->rate_mbps) : "as fast as it can",
 				fmt_rate(b, sizeof(b), rt ? rt->achieved_mbps : NAN));
 		}
-		snprintf(ci, sizeof(ci), "%s [%s, %s]", fmt_ns(a, sizeof(a), cl->cost_ns),
-			 fmt_ns(d, sizeof(d), cl->cost_lo_ns),
-			 fmt_ns(e, sizeof(e), cl->cost_hi_ns));
+		fmt_ci(ci, sizeof(ci), cl->cost_ns, cl->cost_lo_ns, cl->cost_hi_ns);
 		if (c->mode == CORR_CONTROLLED)
 			snprintf(g, sizeof(g), "%s", fmt_ns(a, sizeof(a), cl->age_ns));
 		else
 			snprintf(g, sizeof(g), ">=%s", fmt_ns(a, sizeof(a), cl->age_ns));
+		fprintf(f, "  %10s %10s", g, fmt_ns(b, sizeof(b), cl->age_median_ns));
 		if (grid)
-			fmt_axis(x, sizeof(x), cl->displaced_bytes, CORR_AXIS_DISPLACED);
-		else
-			x[0] = '\0';
-		fprintf(f, "  %10s %10s %10s %10s (%3zu) %10s (%3zu) %30s %10s\n", g,
-			fmt_ns(b, sizeof(b), cl->age_median_ns), x,
-			fmt_ns(d, sizeof(d), cl->pen_mig_ns), cl->n_mig,
-			fmt_ns(e, sizeof(e), cl->pen_stay_ns), cl->n_stay, ci,
+			fprintf(f, " %10s", fmt_axis(a, sizeof(a), cl->displaced_bytes,
+						      CORR_AXIS_DISPLACED));
+		fprintf(f, " %10s (%3zu) %10s (%3zu) %30s %10s", fmt_ns(d, sizeof(d), cl->pen_mig_ns),
+			cl->n_mig, fmt_ns(e, sizeof(e), cl->pen_stay_ns), cl->n_stay, ci,
 			fmt_ns(a, sizeof(a), cl->fit_cost_ns));
+		if (natural)
+			fprintf(f, " %10s (%3zu) %30s", fmt_ns(b, sizeof(b), cl->pen_other_ns),
+				cl->n_other, fmt_ci(other, sizeof(other), cl->cost_other_ns,
+						    cl->cost_other_lo_ns, cl->cost_other_hi_ns));
+		fprintf(f, "\n");
 	}
 	fprintf(f, "  (penalty = first unit after the event - the thread's warm unit; "
 		"%.0f %%-trimmed means, n in parentheses; fit: the monotone decay of the cost over "
@@ -127,6 +141,18 @@ static void print_table(FILE *f, const struct corr_result *c)
 		fprintf(f, "  left out: %zu units with a switch or migration inside, %zu "
 			"\"migrated\" units whose migration the tracepoint did not show\n",
 			c->n_spanning, c->n_unseen);
+	if (!natural)
+		return;
+	fprintf(f, "  evidence: %zu units after a load-balancer pull (%zu aged by the kernel's "
+		"clock, rq_clock_task(src) - se.exec_start; the rest by migtrace's, their record "
+		"not kept); %zu after other moves (wakeup placement, above all), which task_hot() "
+		"never judges: measured, not evidence\n", c->n_mig_events, c->n_kernel_aged,
+		c->n_other_events);
+	if (c->bias_other_cells)
+		fprintf(f, "  bias: after the other moves the cost lies below 0 at %d age%s: a unit "
+			"placed on an idle CPU is not comparable with one after a same-CPU wake (the "
+			"destination's load and the wait before running differ, not only the cache)\n",
+			c->bias_other_cells, c->bias_other_cells == 1 ? "" : "s");
 }
 
 /* Where the refill comes from, and what that means for the D* measured. */
@@ -285,6 +311,24 @@ static void print_by_age(FILE *f, const struct run *r, const struct verdict *v)
 	fprintf(f, "  observed hot time:   %s\n",
 		fmt_fall(g, sizeof(g), &(struct corr_fall){ .state = c->hot_state, .at = c->hot_ns,
 			 .lo = c->hot_lo_ns, .hi = c->hot_hi_ns }, CORR_AXIS_AGE));
+	if (v->min_judged) {
+		fprintf(f, "  judged:              %llu load-balancer pulls in ages with same-CPU "
+			"wakes (a verdict needs %llu)\n", (unsigned long long)v->judged,
+			(unsigned long long)v->min_judged);
+		if (v->judged < v->min_judged) {
+			fprintf(f, "  => undetermined: %llu pulls timed, fewer than the %llu a verdict "
+				"needs (the other moves are not what task_hot() judges)\n",
+				(unsigned long long)v->judged, (unsigned long long)v->min_judged);
+			return;
+		}
+		if (v->bias) {
+			fprintf(f, "  => undetermined: after a pull the cost lies below 0 at %d age%s: "
+				"a biased comparison (the arms differ in more than the move: the "
+				"destination's load, the wait before running), not a warmer cache; no "
+				"verdict from it\n", c->bias_cells, c->bias_cells == 1 ? "" : "s");
+			return;
+		}
+	}
 	switch (v->kind) {
 	case VERDICT_TOO_LOW:
 	case VERDICT_TOO_HIGH:

@@ -270,6 +270,7 @@ static void natural_buckets(void **state)
 		u = push(&s, 9, (age < 1000 * US ? 160 : 110) * US + jitter(k++), CW_TAG_NATURAL);
 		u->migs_before = 1;
 		u->mig_age_ns = age;
+		u->mig_cause = MT_CAUSE_LB_PULL;
 		u->switches_before = 1;
 		push(&s, 9, 100 * US + jitter(k++), CW_TAG_NATURAL);
 		u = push(&s, 9, 110 * US + jitter(k++), CW_TAG_NATURAL);
@@ -289,6 +290,83 @@ static void natural_buckets(void **state)
 	assert_true(fabs(r.lost_ns - 20 * 50 * US) < 20 * 500);	/* 20 migrations at 50 µs */
 	/* the same-CPU wakes' penalty is 10 µs at both ages: no rise to read */
 	assert_int_equal(r.stay_decay.state, CORR_HOT_NO_COST);
+	free(s.u);
+}
+
+/*
+ * Natural: the verdict stands on pulls.  Units after wakeup placements are measured beside
+ * them (here a cost below 0: a biased comparison, as units placed on an idle CPU can be) and
+ * never count; a pull's age is the kernel's from its record; below 30 pulls, no verdict.
+ */
+static void natural_pulls_are_evidence(void **state)
+{
+	struct stream s = { 0 };
+	struct mt_migrate migs[60];
+	struct corr_result r;
+	struct corr_opts o;
+	struct verdict_in vin = { .corr = &r, .kernel_ns = 500 * US };
+	struct verdict v;
+	size_t k = 0, nm = 0;
+
+	(void)state;
+	for (int rep = 0; rep < 60; rep++) {
+		bool pull = rep % 2;
+		uint64_t age = 150 * US;
+		struct mt_unit *u;
+
+		/* the pull: 50 µs dearer; its record says the kernel saw it 40 µs younger */
+		u = push(&s, 9, (pull ? 160 : 80) * US + jitter(k++), CW_TAG_NATURAL);
+		u->migs_before = 1;
+		u->mig_age_ns = age;
+		u->mig_ts_ns = u->start_ns - 1000;
+		u->switches_before = 1;
+		u->mig_cause = pull ? MT_CAUSE_LB_PULL : MT_CAUSE_WAKEUP;
+		if (pull) {
+			memset(&migs[nm], 0, sizeof(migs[nm]));
+			migs[nm].pid = 9;
+			migs[nm].ts_ns = u->mig_ts_ns;
+			migs[nm].cause = MT_CAUSE_LB_PULL;
+			migs[nm].flags = MT_RF_KAGE_VALID;
+			migs[nm++].kernel_age_ns = 110 * US;
+		}
+		push(&s, 9, 100 * US + jitter(k++), CW_TAG_NATURAL);
+		u = push(&s, 9, 110 * US + jitter(k++), CW_TAG_NATURAL);
+		u->switches_before = 1;
+		u->last_off_ns = age;
+		push(&s, 9, 100 * US + jitter(k++), CW_TAG_NATURAL);
+	}
+	corr_default_opts(&o, CORR_NATURAL);
+	o.migs = migs;
+	o.nmigs = nm;
+	assert_int_equal(correlate_units(s.u, s.n, &o, &r), 0);
+	assert_int_equal(r.n_mig_events, 30);
+	assert_int_equal(r.n_other_events, 30);
+	assert_int_equal(r.n_kernel_aged, 30);
+	/* the pulls land in the 100-200 µs bucket by the kernel's 110 µs age, like the stays */
+	for (int c = 0; c < r.ncells; c++) {
+		if (r.cells[c].age_ns != 100 * US)
+			continue;
+		assert_int_equal(r.cells[c].n_mig, 30);
+		assert_true(fabs(r.cells[c].cost_ns - 50 * US) < 500);
+		assert_true(fabs(r.cells[c].cost_other_ns + 30 * US) < 500);
+		assert_true(r.cells[c].cost_other_hi_ns < 0);
+	}
+	assert_int_equal(r.bias_cells, 0);
+	assert_int_equal(r.bias_other_cells, 1);	/* said, not judged */
+	verdict_decide(&vin, &v);
+	assert_int_equal(v.judged, 30);
+	assert_int_equal(v.min_judged, 30);
+	assert_false(v.bias);
+	/* one pull fewer: below the minimum, no verdict */
+	for (size_t i = 0; i < s.n; i++)
+		if (s.u[i].mig_cause == MT_CAUSE_LB_PULL) {
+			s.u[i].mig_cause = MT_CAUSE_WAKEUP;
+			break;
+		}
+	assert_int_equal(correlate_units(s.u, s.n, &o, &r), 0);
+	verdict_decide(&vin, &v);
+	assert_int_equal(v.judged, 29);
+	assert_int_equal(v.kind, VERDICT_UNDETERMINED);
 	free(s.u);
 }
 
@@ -441,6 +519,7 @@ int main(void)
 		cmocka_unit_test(order_does_not_matter),
 		cmocka_unit_test(join_edge_cases),
 		cmocka_unit_test(natural_buckets),
+		cmocka_unit_test(natural_pulls_are_evidence),
 		cmocka_unit_test(grid_recovers_dstar),
 		cmocka_unit_test(flat_grid_is_undetermined),
 		cmocka_unit_test(bootstrap_by_round),
