@@ -13,6 +13,7 @@
 
 #include "run.h"
 #include "run_schema.h"
+#include "unit.h"
 
 #define FLD(n, t, S, m, fl) \
 	{ .name = n, .type = t, .off = offsetof(S, m), .size = sizeof(((S *)0)->m), .flags = fl }
@@ -390,6 +391,11 @@ bool rs_is_null(const void *base, const struct rs_field *f)
 	return written_null(base, f);
 }
 
+bool rs_is_absent(const void *base, const struct rs_field *f)
+{
+	return (f->flags & RS_IF_MIG) && !unit_migrated(base);
+}
+
 int64_t rs_int(const void *base, const struct rs_field *f)
 {
 	return get_int((const char *)base + f->off, f->type);
@@ -403,7 +409,7 @@ void rs_write(struct json_writer *w, const void *base, const struct rs_table *t)
 		char hex[16];
 		int64_t e;
 
-		if ((f->flags & RS_IF_MIG) && !((const struct mt_unit *)base)->migs_before)
+		if (rs_is_absent(base, f))
 			continue;
 		jw_name(w, f->name);
 		if (written_null(base, f)) {

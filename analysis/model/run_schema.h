@@ -61,6 +61,9 @@ extern const int rs_ntables;
 
 /* Whether member f of base is written as null (the exports write it empty). */
 bool rs_is_null(const void *base, const struct rs_field *f);
+/* Whether member f of base is left out (a unit's migration members when it follows none;
+ * the exports write it empty). */
+bool rs_is_absent(const void *base, const struct rs_field *f);
 /* An integer or enum member of base, widened. */
 int64_t rs_int(const void *base, const struct rs_field *f);
 /* Writes every member of t from base into the object being written. */

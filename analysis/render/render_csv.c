@@ -72,8 +72,7 @@ static void csv_row(FILE *f, const void *base, const struct rs_table *t)
 
 		if (i)
 			fputc(',', f);
-		if (((fl->flags & RS_IF_MIG) && !((const struct mt_unit *)base)->migs_before) ||
-		    rs_is_null(base, fl))
+		if (rs_is_absent(base, fl) || rs_is_null(base, fl))
 			continue;
 		switch (fl->type) {
 		case RS_U64:
