@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "unit_join.h"
 
 /*
@@ -136,27 +137,13 @@ static struct thread *thread_of(struct unit_join *uj, uint32_t tid, uint32_t tgi
 	return th;
 }
 
-static int grow(void **p, size_t *cap, size_t n, size_t size)
-{
-	void *q;
-
-	if (n < *cap)
-		return 0;
-	q = realloc(*p, (*cap ? *cap * 2 : 16) * size);
-	if (!q)
-		return -ENOMEM;
-	*p = q;
-	*cap = *cap ? *cap * 2 : 16;
-	return 0;
-}
-
 /* Inserted in time order: records of one thread come nearly sorted, so from the end. */
 static int add_event(struct unit_join *uj, uint32_t tid, uint32_t tgid, const struct event *e)
 {
 	struct thread *th = thread_of(uj, tid, tgid);
 	size_t i;
 
-	if (!th || grow((void **)&th->ev, &th->evcap, th->nev, sizeof(*th->ev)))
+	if (!th || array_grow((void **)&th->ev, &th->evcap, th->nev, sizeof(*th->ev), 16))
 		return -ENOMEM;
 	for (i = th->nev; i > 0 && th->ev[i - 1].ts_ns > e->ts_ns; i--)
 		;
@@ -187,7 +174,7 @@ int unit_join_unit(struct unit_join *uj, const struct uj_unit *u)
 {
 	struct thread *th = thread_of(uj, u->tid, 0);
 
-	if (!th || grow((void **)&th->pend, &th->pcap, th->npend, sizeof(*th->pend)))
+	if (!th || array_grow((void **)&th->pend, &th->pcap, th->npend, sizeof(*th->pend), 16))
 		return -ENOMEM;
 	th->pend[th->npend++] = *u;
 	return 0;
