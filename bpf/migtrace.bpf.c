@@ -161,8 +161,8 @@ bool has_queued_stamp = false;
 /*
  * src * nr_cpus + dst -> count of the migrations whose record was lost (ring buffer full);
  * user space counts the pairs of the records it reads and adds these.  (Counting every
- * migration here cost ~70 ns each under hackbench: the atomic add on a line both CPUs
- * write.)  User space sizes it to nr_cpus^2.
+ * migration here would cost each one an atomic add on a line every CPU writes: see
+ * docs/design.md, "What watching costs".)  User space sizes it to nr_cpus^2.
  */
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
@@ -193,7 +193,8 @@ __u64 traced_tgid_bits[MT_TGID_WORDS] SEC(".data.filter") = {};
 /*
  * floor(log2(µs)), 0 for < 2 µs, the last slot open: a binary search, no loop.  A global
  * function, so the verifier checks it once and its callers see one unknown result, not a
- * path per slot (which cost mt_migrate 35k processed instructions and 45 ms of load time).
+ * path per slot (which multiplied the instructions it processed in mt_migrate, and the
+ * load time).
  */
 __noinline __u32 log2_slot(__u64 ns)
 {
@@ -372,9 +373,9 @@ static __always_inline struct task_ctx *traced(struct task_struct *p)
 /*
  * The clock of the task's run queue, for the wake-up latency: both ends of it are seen with
  * that rq's lock held and its clock just updated (try_to_wake_up and __schedule both call
- * update_rq_clock), so three loads replace a bpf_ktime_get_ns(), which costs ~90 ns in this
- * VM.  It is the clock the kernel's own run_delay (schedstat) uses.  0 for a task without a
- * fair run queue (RT, DL) or without FAIR_GROUP_SCHED.
+ * update_rq_clock), so three loads of lines the scheduler has just written replace a
+ * bpf_ktime_get_ns() call.  It is the clock the kernel's own run_delay (schedstat) uses.
+ * 0 for a task without a fair run queue (RT, DL) or without FAIR_GROUP_SCHED.
  */
 static __always_inline __u64 rq_clock_of(struct task_struct *p)
 {
@@ -696,8 +697,9 @@ int BPF_PROG(mt_migrate, struct task_struct *p, int dest_cpu)
 
 /*
  * Never attached: user space runs it once after load (BPF_PROG_TEST_RUN) to learn what
- * CO-RE resolved against this kernel's BTF, which decides which programs to attach.  A
- * second parse of the kernel's BTF in user space cost ~45 ms of start-up here.
+ * CO-RE resolved against this kernel's BTF, which decides which programs to attach: a second
+ * parse of the kernel's BTF in user space would lengthen every start-up (docs/design.md,
+ * "No program at a wake-up").
  */
 SEC("raw_tp")
 int mt_features(void *ctx)
