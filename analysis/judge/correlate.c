@@ -20,6 +20,7 @@
 
 #include "correlate.h"
 #include "stats.h"
+#include "unit.h"
 
 void corr_default_opts(struct corr_opts *o, enum corr_mode mode)
 {
@@ -91,11 +92,7 @@ static int cmp_cell(const void *a, const void *b)
 
 static bool warm_unit(const struct mt_unit *u, enum corr_mode mode)
 {
-	if (u->switches_before || u->migs_before || u->switches_during || u->migs_during)
-		return false;
-	if (u->prev_end_ns == 0)
-		return false;	/* the thread's first unit: cold pages, not a baseline */
-	return mode == CORR_NATURAL || u->tag == CW_TAG_BASELINE;
+	return unit_warm(u) && (mode == CORR_NATURAL || u->tag == CW_TAG_BASELINE);
 }
 
 enum corr_hot_state corr_hot_time(const double *age, const double *cost, const bool *sig,
@@ -239,7 +236,7 @@ static int find_cell(struct corr_work *w, const struct mt_unit *u, double age)
  */
 static bool event_unit(struct corr_work *w, const struct mt_unit *x)
 {
-	bool mig = x->migs_before > 0;
+	bool mig = unit_migrated(x);
 
 	if (w->o->mode == CORR_CONTROLLED) {
 		if (x->tag != CW_TAG_MIGRATED && x->tag != CW_TAG_STAYED)
@@ -250,14 +247,14 @@ static bool event_unit(struct corr_work *w, const struct mt_unit *x)
 		}
 		if (x->tag == CW_TAG_STAYED && mig)
 			return false;	/* the scheduler moved it anyway */
-	} else if (!mig && !x->switches_before) {
+	} else if (unit_clean_before(x)) {
 		return false;		/* a warm unit */
 	}
-	if (x->switches_during || x->migs_during) {
+	if (!unit_clean_inside(x)) {
 		w->r->n_spanning++;
 		return false;
 	}
-	return x->switches_before || mig;
+	return !unit_clean_before(x);
 }
 
 /* The run slice unit i starts: it and the back-to-back units after it, up to thread end hi. */
@@ -266,8 +263,8 @@ static double slice_from(const struct corr_work *w, size_t i, size_t hi)
 	const struct mt_unit *x = &w->u[i];
 	double slice = (double)(x->end_ns - x->start_ns);
 
-	for (size_t k = i + 1; k < hi && !w->u[k].switches_before && !w->u[k].migs_before &&
-	     !w->u[k].switches_during; k++)
+	for (size_t k = i + 1; k < hi && unit_clean_before(&w->u[k]) && unit_clean_inside(&w->u[k]);
+	     k++)
 		slice = (double)(w->u[k].end_ns - x->start_ns);
 	return slice;
 }
@@ -288,7 +285,7 @@ static void thread_samples(struct corr_work *w, size_t lo, size_t hi)
 	w->thread_base[w->nthreads++] = b;
 	for (size_t i = lo; i < hi; i++) {
 		const struct mt_unit *x = &w->u[i];
-		bool mig = x->migs_before > 0;
+		bool mig = unit_migrated(x);
 		double age = mig ? (double)x->mig_age_ns : (double)x->last_off_ns;
 		struct sample *s = &w->smp[w->ns];
 		int cell;

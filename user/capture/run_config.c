@@ -25,9 +25,9 @@
 /*
  * The ring buffer's default size: 32 KiB a CPU, a power of two from 64 KiB to 1 MiB.  Small
  * enough to stay in the caches of a small machine, where writing a record into lines the
- * reader has left cold was most of a migration's cost (hackbench on 2 CPUs, bracketed, 7
- * reps: 1511 ns a migration at 1 MiB, 1275 ns at 64 KiB); large enough for the bursts of a
- * big one.  The reader is woken at a quarter full; a full ring is counted, never waited on.
+ * reader has left cold was most of a migration's cost (docs/design.md, "What grows with the
+ * number of CPUs"); large enough for the bursts of a big one.  The reader is woken at a
+ * quarter full; a full ring is counted, never waited on.
  */
 static uint64_t default_ringbuf_bytes(void)
 {

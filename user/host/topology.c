@@ -39,11 +39,6 @@ int topo_mask_weight(const struct topo_mask *m)
 	return w;
 }
 
-bool topo_mask_equal(const struct topo_mask *a, const struct topo_mask *b)
-{
-	return memcmp(a->bits, b->bits, sizeof(a->bits)) == 0;
-}
-
 /* Reads one line of a sysfs file into buf, newline stripped.  -errno on failure. */
 static int read_line(const char *path, char *buf, size_t len)
 {

@@ -107,7 +107,6 @@ const char *topo_source_name(enum topo_source s);
 void topo_mask_set(struct topo_mask *m, int cpu);
 bool topo_mask_test(const struct topo_mask *m, int cpu);
 int topo_mask_weight(const struct topo_mask *m);
-bool topo_mask_equal(const struct topo_mask *a, const struct topo_mask *b);
 /* The CPUs of m in the kernel's list form ("0-3,8"); returns buf. */
 char *topo_mask_format(const struct topology *t, const struct topo_mask *m, char *buf,
 		       size_t len);
