@@ -164,6 +164,7 @@ static int parse_values(const char *arg, struct sweep_env *env, char *bad, size_
 static error_t parse_arg(int key, char *arg, struct argp_state *state)
 {
 	struct sweep_env *env = state->input;
+	static struct cpu_set_list cpus;
 	char bad[300];
 
 	mt_cli_once(state, key, arg);
@@ -185,6 +186,18 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 				   SWEEP_MAX_REPS);
 		break;
 	case 'c':
+		/* a list that cannot be right is refused before the tunable is touched */
+		switch (parse_cpu_list(arg, &cpus, bad, sizeof(bad))) {
+		case 0:
+			break;
+		case -EEXIST:
+			argp_error(state, "--cpus: CPU %s is listed twice in '%s'; list each CPU "
+				   "once", bad, arg);
+			break;
+		default:
+			argp_error(state, "--cpus: '%s' is not a CPU number or range (e.g. 0-3,5)",
+				   bad);
+		}
 		env->cfg.cpus_arg = arg;
 		break;
 	case 'o':
