@@ -24,9 +24,9 @@ for bin in .output/fuzz/fuzz_*; do
 	name=$(basename "$bin")
 	corpus=tests/fuzz/corpus/$name
 	mkdir -p "$corpus" "$work/$name/new" "$work/$name/crash" "$work/$name/tmp"
-	TMPDIR=$work/$name/tmp "$bin" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=1024 -print_final_stats=1 \
-		-artifact_prefix="$work/$name/crash/" "$work/$name/new" "$corpus" \
-		>"$work/$name/log" 2>&1
+	TMPDIR=$work/$name/tmp "$bin" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=1024 \
+		-print_final_stats=1 -artifact_prefix="$work/$name/crash/" "$work/$name/new" \
+		"$corpus" >"$work/$name/log" 2>&1
 	rc=$?
 	runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$work/$name/log")
 	if [ "$rc" = 0 ]; then

@@ -134,13 +134,15 @@ if [ -n "$cg" ]; then
 		calibrate --size 1G "${J[@]}"
 	rmdir "$cg"
 else
-	skip ws_beyond_cgroup "no memory cgroup can be made here (not root, or no memory controller)"
+	skip ws_beyond_cgroup "no memory cgroup can be made here (not root, or no memory" \
+		"controller)"
 fi
 
 # a long experiment says how long, on stderr, before the calibration (the line comes first)
 timeout -s INT 3 "$MT" validate --ages 4000000 -o "$MT_TMP/long.json" >/dev/null \
 	2>"$MT_TMP/long.err"
-check val_long_says_duration bash -c 'head -n 1 "$1" | grep -q "^migtrace validate: this will take about 240 s: 1 ages x 2 arms x 30 samples"' \
+check val_long_says_duration bash -c 'head -n 1 "$1" |
+	grep -q "^migtrace validate: this will take about 240 s: 1 ages x 2 arms x 30 samples"' \
 	_ "$MT_TMP/long.err"
 
 # an option's value given twice: the last would win without a word

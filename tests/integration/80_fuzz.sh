@@ -18,7 +18,8 @@ MT_RESULTS=$MT_RESULTS bash "$MT_ROOT/tests/fuzz/run.sh" "${MT_FUZZ_SECONDS:-8}"
 if private_tmp_ok; then
 	in_private_tmp "$MT_TMP/left" env MT_RESULTS=/dev/null bash "$MT_ROOT/tests/fuzz/run.sh" 2 \
 		>/dev/null 2>&1
-	check fuzz_run_leaves_no_temp bash -c '[ ! -s "$1" ] || { cat "$1"; exit 1; }' _ "$MT_TMP/left"
+	check fuzz_run_leaves_no_temp bash -c '[ ! -s "$1" ] || { cat "$1"; exit 1; }' _ \
+		"$MT_TMP/left"
 else
 	skip fuzz_run_leaves_no_temp "no /tmp of its own can be made here (unshare -m needs root)"
 fi

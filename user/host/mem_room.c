@@ -3,7 +3,8 @@
  * The memory a buffer can take: MemAvailable, or a memory cgroup's limit less its charge.
  * A buffer that does not fit ends in the OOM killer (exit 137 and no word) rather than in an
  * error: commands that allocate one by the user's size ask here first (docs/design.md,
- * "Honesty in the numbers").  cgroup v2 and v1 are both read, each level from this process's cgroup up.
+ * "Honesty in the numbers").  cgroup v2 and v1 are both read, each level from this
+ * process's cgroup up.
  */
 #include <errno.h>
 #include <inttypes.h>

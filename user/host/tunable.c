@@ -474,7 +474,7 @@ static int refuse_held(const char *root)
 
 /* Writes text to a new file beside path, then links it to path: the record appears whole,
  * and only when none is there (link(2) fails with EEXIST), so that of two sweeps started
- * together exactly one holds the tunable.  0, -EEXIST, or -errno with a message. */
+ * together exactly one holds the tunable.  0, -EEXIST, or -errno. */
 static int record_create(const char *path, const char *text)
 {
 	char tmp[700];
@@ -483,10 +483,8 @@ static int record_create(const char *path, const char *text)
 
 	snprintf(tmp, sizeof(tmp), "%s.%d", path, (int)getpid());
 	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-	if (fd < 0) {
-		err = -errno;
-		goto report;
-	}
+	if (fd < 0)
+		return -errno;
 	errno = 0;
 	if (write(fd, text, len) != (ssize_t)len || fsync(fd))
 		err = errno ? -errno : -EIO;
@@ -495,12 +493,6 @@ static int record_create(const char *path, const char *text)
 	if (!err && link(tmp, path))
 		err = -errno;
 	unlink(tmp);
-	if (err == -EEXIST)
-		return err;
-report:
-	if (err)
-		fprintf(stderr, "migtrace: writing the restore record %s failed: %s\n", path,
-			strerror(-err));
 	return err;
 }
 
@@ -537,8 +529,16 @@ int tunable_guard_begin(struct tunable *t)
 		if (err != -ENOENT)
 			return err;
 	}
-	if (err)
-		return err == -ENOENT ? -EBUSY : err;
+	if (err == -ENOENT) {
+		fprintf(stderr, "migtrace: %s: other migtraces kept taking and releasing the "
+			"tunable; nothing was changed: try again\n", RECORD_PATH);
+		return -EBUSY;
+	}
+	if (err) {
+		fprintf(stderr, "migtrace: writing the restore record %s failed: %s; nothing was "
+			"changed\n", path, strerror(-err));
+		return err;
+	}
 	/*
 	 * t's value was read before the record was ours: another sweep may have held the
 	 * tunable then and restored it since.  What the kernel holds now is the original.
