@@ -16,6 +16,8 @@ each other, not with another run's.
 """
 import argparse
 import os
+import shutil
+import signal
 import statistics
 import sys
 import tempfile
@@ -46,17 +48,24 @@ def main():
                              "unit": "s"}
     configs = ["bracket"] + args.builds
     runs = {c: [] for c in configs}
-    tmp = tempfile.mkdtemp(prefix="migtrace-ab.")
     own_migtrace = bench.MIGTRACE	# what migtrace-other runs
-    for rep in range(args.reps):
-        for c in bench.rotated(configs, rep):
-            if c == "bracket" or c in OWN_CONFIGS:
-                bench.MIGTRACE = own_migtrace
-                runs[c].append(bench.run_bracketed(c, "ab", tmp))
-            else:
-                bench.MIGTRACE = os.path.abspath(c)
-                runs[c].append(bench.run_bracketed("migtrace", "ab", tmp))
-        print("ab: rep %d/%d done" % (rep + 1, args.reps), file=sys.stderr, flush=True)
+    # The run files and the FIFO each run is held on: removed on every way out, a signal's
+    # included (SIGTERM and SIGHUP end it as Ctrl-C does, through the finally).
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, lambda n, _: sys.exit(128 + n))
+    tmp = tempfile.mkdtemp(prefix="migtrace-ab.")
+    try:
+        for rep in range(args.reps):
+            for c in bench.rotated(configs, rep):
+                if c == "bracket" or c in OWN_CONFIGS:
+                    bench.MIGTRACE = own_migtrace
+                    runs[c].append(bench.run_bracketed(c, "ab", tmp))
+                else:
+                    bench.MIGTRACE = os.path.abspath(c)
+                    runs[c].append(bench.run_bracketed("migtrace", "ab", tmp))
+            print("ab: rep %d/%d done" % (rep + 1, args.reps), file=sys.stderr, flush=True)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
     base = runs["bracket"]
     print("%-40s %12s %12s %12s %12s" % ("build (minus the bracket)", "ns/sw med", "ns/sw min",
                                           "ns/mig med", "ns/mig min"))

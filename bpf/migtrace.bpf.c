@@ -36,6 +36,7 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 
+#include "compat.bpf.h"
 #include "migtrace.h"
 
 char LICENSE[] SEC("license") = "GPL";
@@ -160,8 +161,8 @@ bool has_queued_stamp = false;
 /*
  * src * nr_cpus + dst -> count of the migrations whose record was lost (ring buffer full);
  * user space counts the pairs of the records it reads and adds these.  (Counting every
- * migration here cost ~70 ns each under hackbench: the atomic add on a line both CPUs
- * write.)  User space sizes it to nr_cpus^2.
+ * migration here would cost each one an atomic add on a line every CPU writes: see
+ * docs/design.md, "What watching costs".)  User space sizes it to nr_cpus^2.
  */
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
@@ -189,33 +190,11 @@ struct {
  */
 __u64 traced_tgid_bits[MT_TGID_WORDS] SEC(".data.filter") = {};
 
-/* Kernels before 5.14 name the state "state"; before 5.16 x86 keeps the CPU in task. */
-struct task_struct___pre514 {
-	long state;
-} __attribute__((preserve_access_index));
-
-struct task_struct___pre516 {
-	unsigned int cpu;
-} __attribute__((preserve_access_index));
-
-static __always_inline __u32 task_cpu_of(struct task_struct *p)
-{
-	if (bpf_core_field_exists(p->thread_info.cpu))
-		return p->thread_info.cpu;
-	return ((struct task_struct___pre516 *)p)->cpu;
-}
-
-static __always_inline long task_state_of(struct task_struct *p)
-{
-	if (bpf_core_field_exists(p->__state))
-		return p->__state;
-	return ((struct task_struct___pre514 *)p)->state;
-}
-
 /*
  * floor(log2(µs)), 0 for < 2 µs, the last slot open: a binary search, no loop.  A global
  * function, so the verifier checks it once and its callers see one unknown result, not a
- * path per slot (which cost mt_migrate 35k processed instructions and 45 ms of load time).
+ * path per slot (which multiplied the instructions it processed in mt_migrate, and the
+ * load time).
  */
 __noinline __u32 log2_slot(__u64 ns)
 {
@@ -394,34 +373,15 @@ static __always_inline struct task_ctx *traced(struct task_struct *p)
 /*
  * The clock of the task's run queue, for the wake-up latency: both ends of it are seen with
  * that rq's lock held and its clock just updated (try_to_wake_up and __schedule both call
- * update_rq_clock), so three loads replace a bpf_ktime_get_ns(), which costs ~90 ns in this
- * VM.  It is the clock the kernel's own run_delay (schedstat) uses.  0 for a task without a
- * fair run queue (RT, DL) or without FAIR_GROUP_SCHED.
+ * update_rq_clock), so three loads of lines the scheduler has just written replace a
+ * bpf_ktime_get_ns() call.  It is the clock the kernel's own run_delay (schedstat) uses.
+ * 0 for a task without a fair run queue (RT, DL) or without FAIR_GROUP_SCHED.
  */
 static __always_inline __u64 rq_clock_of(struct task_struct *p)
 {
-	struct rq *rq;
+	struct rq *rq = task_fair_rq_of(p);
 
-	if (!bpf_core_field_exists(struct cfs_rq, rq))
-		return 0;
-	rq = p->se.cfs_rq->rq;
 	return rq ? rq->clock : 0;
-}
-
-/*
- * When the task was last put on a run queue, on that rq's clock: sched_info.last_queued,
- * which the kernel stamps at every enqueue (a wake-up among them) for its own run_delay
- * (schedstat) and clears at the switch-in that follows, in context_switch() -- after
- * sched_switch has fired, so a switch-in still sees it.  One line of the task the switch
- * has just touched, where a sched_wakeup program cost a run per wake-up (~150 ns with
- * bpf_stats in this VM, 200 k runs in a 2.6 s pinned pipe).  0 without CONFIG_SCHED_INFO,
- * or when the kernel did not stamp this enqueue.
- */
-static __always_inline __u64 queued_clock_of(struct task_struct *p)
-{
-	if (!bpf_core_field_exists(p->sched_info.last_queued))
-		return 0;
-	return p->sched_info.last_queued;
 }
 
 static __always_inline bool is_stopper(struct task_struct *cur)
@@ -686,8 +646,7 @@ int BPF_PROG(mt_migrate, struct task_struct *p, int dest_cpu)
 		cause = MT_CAUSE_WAKEUP;
 	else if (policy == SCHED_FIFO || policy == SCHED_RR || policy == SCHED_DEADLINE)
 		cause = MT_CAUSE_UNKNOWN;	/* RT/DL push-pull: not the fair balancer */
-	else if (stopper && bpf_core_field_exists(p->in_execve) &&
-		 BPF_CORE_READ_BITFIELD_PROBED(p, in_execve))
+	else if (stopper && task_in_execve(p))
 		cause = MT_CAUSE_EXEC;
 	else if (stopper && node_of(src) != node_of(dst))
 		cause = MT_CAUSE_UNKNOWN;	/* active balance or NUMA balancing */
@@ -713,12 +672,8 @@ int BPF_PROG(mt_migrate, struct task_struct *p, int dest_cpu)
 	/* A task the stopper displaced was running: its age is 0 by definition. */
 	age = state == MT_STATE_RUNNING ? 0 : off;
 
-	/*
-	 * The source rq: through the task's cfs_rq (FAIR_GROUP_SCHED), which set_task_cpu()
-	 * has not switched yet.  (The runqueues per-CPU symbol needs KALLSYMS_ALL.)
-	 */
-	/* direct loads through BTF (faulting loads, not helper calls) */
-	rq = bpf_core_field_exists(struct cfs_rq, rq) ? p->se.cfs_rq->rq : NULL;
+	/* The source rq: the task's cfs_rq has not been switched yet by set_task_cpu(). */
+	rq = task_fair_rq_of(p);
 	if (rq) {
 		__u64 exec_start = p->se.exec_start;
 		__u64 clock_task = rq->clock_task;
@@ -742,13 +697,14 @@ int BPF_PROG(mt_migrate, struct task_struct *p, int dest_cpu)
 
 /*
  * Never attached: user space runs it once after load (BPF_PROG_TEST_RUN) to learn what
- * CO-RE resolved against this kernel's BTF, which decides which programs to attach.  A
- * second parse of the kernel's BTF in user space cost ~45 ms of start-up here.
+ * CO-RE resolved against this kernel's BTF, which decides which programs to attach: a second
+ * parse of the kernel's BTF in user space would lengthen every start-up (docs/design.md,
+ * "No program at a wake-up").
  */
 SEC("raw_tp")
 int mt_features(void *ctx)
 {
-	has_queued_stamp = bpf_core_field_exists(struct sched_info, last_queued);
+	has_queued_stamp = has_queued_clock();
 	return 0;
 }
 

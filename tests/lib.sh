@@ -49,3 +49,15 @@ need_bpf_pair() {
 	if [ "$(nproc)" -lt 2 ]; then bpf_skip "$1" "one CPU: nothing can migrate"; return 1; fi
 	return 0
 }
+
+# in_private_tmp LEFT CMD...: runs CMD with a /tmp of its own (a new, empty tmpfs in a mount
+# namespace of its own, so that no other test's files mix in), then writes to LEFT the names
+# CMD left there.  CMD's output goes where this call's does; its status is returned.
+# private_tmp_ok says whether such a /tmp can be made here (root, unshare).
+in_private_tmp() {
+	local left=$1
+	shift
+	unshare -m sh -c 'mount -t tmpfs mt-private-tmp /tmp || exit 99
+		"$@"; rc=$?; ls -A /tmp >&3; exit $rc' sh "$@" 3>"$left"
+}
+private_tmp_ok() { unshare -m sh -c 'mount -t tmpfs mt-private-tmp /tmp' 2>/dev/null; }

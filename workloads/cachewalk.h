@@ -17,6 +17,12 @@
 
 #define CACHEWALK_MAX_AGES 64
 #define CACHEWALK_MAX_RATES 8
+/*
+ * The oldest age the experiment waits out: the most the migration-cost tunable can hold (an
+ * unsigned int of ns, sysctl and debugfs alike), 4.29 s.  A hot time beyond it could not be
+ * set, so no verdict needs such an age, and each sample of one waits that long.
+ */
+#define CACHEWALK_MAX_AGE_NS 4294967295ULL
 #define CACHEWALK_MAX_ARGS 40
 
 enum cachewalk_sleep { CW_SLEEP_FIXED, CW_SLEEP_UNIFORM, CW_SLEEP_EXP };

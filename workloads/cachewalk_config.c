@@ -109,6 +109,10 @@ static int parse_ages(struct cachewalk_config *c, const char *s, char *err, size
 			return fail(err, errlen, "--ages: more than %d ages", CACHEWALK_MAX_AGES);
 		if (number(tok, &us))
 			return fail(err, errlen, "--ages: '%s' is not an age in µs", tok);
+		if (us * 1000 > (double)CACHEWALK_MAX_AGE_NS)
+			return fail(err, errlen, "--ages: '%s' µs is beyond %llu µs (4.29 s), the "
+				    "most the migration-cost tunable can hold (a u32 of ns)", tok,
+				    CACHEWALK_MAX_AGE_NS / 1000);
 		c->ages_ns[n++] = (uint64_t)(us * 1000 + 0.5);
 	}
 	if (!n)

@@ -29,6 +29,7 @@
 #include "correlate.h"
 #include "decay.h"
 #include "stats.h"
+#include "unit.h"
 
 /* Natural runs' bootstrap blocks: the run cut into this many spans of time. */
 #define CORR_NATURAL_BLOCKS 50
@@ -159,11 +160,7 @@ static int cmp_cell(const void *a, const void *b)
 
 static bool warm_unit(const struct mt_unit *u, enum corr_mode mode)
 {
-	if (u->switches_before || u->migs_before || u->switches_during || u->migs_during)
-		return false;
-	if (u->prev_end_ns == 0)
-		return false;	/* the thread's first unit: cold pages, not a baseline */
-	return mode == CORR_NATURAL || u->tag == CW_TAG_BASELINE;
+	return unit_warm(u) && (mode == CORR_NATURAL || u->tag == CW_TAG_BASELINE);
 }
 
 /* A controlled grid with a polluter on A whose trials say what it streamed (a file of an
@@ -284,7 +281,7 @@ static int find_cell(struct corr_work *w, const struct mt_unit *u, double age)
  */
 static bool event_unit(struct corr_work *w, const struct mt_unit *x)
 {
-	bool mig = x->migs_before > 0;
+	bool mig = unit_migrated(x);
 
 	if (w->o->mode == CORR_CONTROLLED) {
 		if (x->tag != CW_TAG_MIGRATED && x->tag != CW_TAG_STAYED)
@@ -295,14 +292,14 @@ static bool event_unit(struct corr_work *w, const struct mt_unit *x)
 		}
 		if (x->tag == CW_TAG_STAYED && mig)
 			return false;	/* the scheduler moved it anyway */
-	} else if (!mig && !x->switches_before) {
+	} else if (unit_clean_before(x)) {
 		return false;		/* a warm unit */
 	}
-	if (x->switches_during || x->migs_during) {
+	if (!unit_clean_inside(x)) {
 		w->r->n_spanning++;
 		return false;
 	}
-	return x->switches_before || mig;
+	return !unit_clean_before(x);
 }
 
 /* The run slice unit i starts: it and the back-to-back units after it, up to thread end hi. */
@@ -311,8 +308,8 @@ static double slice_from(const struct corr_work *w, size_t i, size_t hi)
 	const struct mt_unit *x = &w->u[i];
 	double slice = (double)(x->end_ns - x->start_ns);
 
-	for (size_t k = i + 1; k < hi && !w->u[k].switches_before && !w->u[k].migs_before &&
-	     !w->u[k].switches_during; k++)
+	for (size_t k = i + 1; k < hi && unit_clean_before(&w->u[k]) && unit_clean_inside(&w->u[k]);
+	     k++)
 		slice = (double)(w->u[k].end_ns - x->start_ns);
 	return slice;
 }
@@ -320,7 +317,7 @@ static double slice_from(const struct corr_work *w, size_t i, size_t hi)
 /* Which arm unit x joins (see ARM_STAY). */
 static int sample_arm(const struct corr_work *w, const struct mt_unit *x)
 {
-	if (!x->migs_before)
+	if (!unit_migrated(x))
 		return ARM_STAY;
 	if (w->o->mode == CORR_CONTROLLED)
 		return ARM_MIG;

@@ -1,23 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The sweep's summary per value (sweep.h): medians over repetitions, the best value. */
-#include <stdlib.h>
 #include <string.h>
 
+#include "stats.h"
 #include "sweep_summary.h"
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-/* Sorts v in place. */
-static double median(double *v, int n)
-{
-	qsort(v, (size_t)n, sizeof(*v), cmp_double);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
 
 /* The value with the highest median throughput, and the runner-up.  -1: none. */
 static void best_of(struct sweep *s)
@@ -74,11 +60,11 @@ void sweep_summarize(struct sweep *s)
 			}
 		}
 		if (x->n) {
-			x->tmed = median(t, x->n);
+			x->tmed = median_inplace(t, (size_t)x->n);	/* sorts t */
 			x->tmin = t[0];
 			x->tmax = t[x->n - 1];
 		}
-		x->idle_med = ni ? median(idle, ni) : -1;
+		x->idle_med = ni ? median_inplace(idle, (size_t)ni) : -1;
 	}
 	base = s->nvalues ? s->sv[0].tmed : 0;
 	for (int v = 0; v < s->nvalues; v++) {

@@ -10,15 +10,6 @@ uint64_t hist_slot_low_us(int slot)
 	return slot == 0 ? 0 : 1ULL << slot;
 }
 
-uint64_t hist_total(const __u64 *slots, int nslots)
-{
-	uint64_t t = 0;
-
-	for (int i = 0; i < nslots; i++)
-		t += slots[i];
-	return t;
-}
-
 void hist_print_log2(FILE *f, const __u64 *slots, int nslots, const char *unit)
 {
 	int last = -1;

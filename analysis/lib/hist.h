@@ -9,7 +9,6 @@
 
 /* Slot k holds [2^k, 2^(k+1)) µs, slot 0 holds [0, 2) µs; the last slot is open. */
 void hist_print_log2(FILE *f, const __u64 *slots, int nslots, const char *unit);
-uint64_t hist_total(const __u64 *slots, int nslots);
 /* Lower bound of slot k in µs. */
 uint64_t hist_slot_low_us(int slot);
 

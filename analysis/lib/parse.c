@@ -71,10 +71,14 @@ int parse_cpu_list(const char *s, struct cpu_set_list *out, char *bad_token, siz
 			hi = lo;
 		}
 		for (int c = lo; c <= hi; c++) {
-			if (!seen[c]) {
-				seen[c] = 1;
-				out->cpu[out->n++] = c;
+			/* "0,1,0" is a typo or a misunderstanding: dropping the repeat hides it */
+			if (seen[c]) {
+				if (bad_token && bad_len)
+					snprintf(bad_token, bad_len, "%d", c);
+				return -EEXIST;
 			}
+			seen[c] = 1;
+			out->cpu[out->n++] = c;
 		}
 		if (!*end)
 			break;

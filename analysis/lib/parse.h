@@ -16,9 +16,10 @@ struct cpu_set_list {
 };
 
 /*
- * Parses "0-3,5,7-8" (the kernel's cpulist format).  On failure returns -EINVAL and, when
- * bad_token is non-NULL, copies the offending token into it (NUL-terminated, at most
- * bad_len bytes).
+ * Parses "0-3,5,7-8" (the kernel's cpulist format) into a sorted list.  On failure returns
+ * -EINVAL and, when bad_token is non-NULL, copies the offending token into it (NUL-terminated,
+ * at most bad_len bytes); a CPU listed twice ("0,1,0", "0-3,2") is -EEXIST with that CPU's
+ * number in bad_token.
  */
 int parse_cpu_list(const char *s, struct cpu_set_list *out, char *bad_token, size_t bad_len);
 bool cpu_list_has(const struct cpu_set_list *l, int cpu);

@@ -135,7 +135,12 @@ double trimmed_mean_select_inplace(double *v, size_t n, double trim)
 
 double median_inplace(double *v, size_t n)
 {
-	return quantile_sorted_inplace(v, n, 0.5);
+	if (!n)
+		return 0;
+	qsort(v, n, sizeof(*v), cmp_double);
+	/* the two middle values' mean, as (a + b) / 2: the sweep file's medians were always
+	 * written so, and a + (b - a) / 2 can differ in the last digit */
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 int summarize_u64(const uint64_t *v, size_t n, struct sample_summary *out)

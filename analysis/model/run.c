@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "run.h"
 
 const char *const mt_cause_names[MT_NR_CAUSES] = {
@@ -47,21 +48,6 @@ void run_free(struct run *r)
 	free(r);
 }
 
-/* Makes room for one more element of size elem in *buf (capacity *cap, n in use). */
-static int grow(void **buf, size_t *cap, size_t n, size_t elem, size_t first)
-{
-	if (n == *cap) {
-		size_t c = *cap ? *cap * 2 : first;
-		void *p = realloc(*buf, c * elem);
-
-		if (!p)
-			return -ENOMEM;
-		*buf = p;
-		*cap = c;
-	}
-	return 0;
-}
-
 /* Appends one record of size bytes, or past max_kept (0: no limit) only counts it. */
 static int keep(void **buf, size_t *cap, size_t *n, uint64_t *not_kept, size_t max_kept,
 		const void *rec, size_t size, size_t first)
@@ -70,7 +56,7 @@ static int keep(void **buf, size_t *cap, size_t *n, uint64_t *not_kept, size_t m
 		(*not_kept)++;
 		return 0;
 	}
-	if (grow(buf, cap, *n, size, first))
+	if (array_grow(buf, cap, *n, size, first))
 		return -ENOMEM;
 	memcpy((char *)*buf + *n * size, rec, size);
 	(*n)++;

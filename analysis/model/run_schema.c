@@ -13,6 +13,7 @@
 
 #include "run.h"
 #include "schema_def.h"
+#include "unit.h"
 
 static const char *const kind_names[] = { "run", "validate" };
 static const char *const mode_names[] = { "natural", "controlled" };
@@ -491,6 +492,11 @@ bool rs_is_null(const void *base, const struct rs_field *f)
 	return written_null(base, f);
 }
 
+bool rs_is_absent(const void *base, const struct rs_field *f)
+{
+	return (f->flags & RS_IF_MIG) && !unit_migrated(base);
+}
+
 int64_t rs_int(const void *base, const struct rs_field *f)
 {
 	return get_int((const char *)base + f->off, f->type);
@@ -556,8 +562,7 @@ void rs_write(struct json_writer *w, const void *base, const struct rs_table *t)
 		char hex[16];
 		int64_t e;
 
-		if (((f->flags & RS_IF_MIG) && !((const struct mt_unit *)base)->migs_before) ||
-		    (f->flags & RS_EXPORTS_ONLY))
+		if (rs_is_absent(base, f) || (f->flags & RS_EXPORTS_ONLY))
 			continue;
 		jw_name(w, f->name);
 		if (!(f->flags & RS_EXPORTS_NULL) && written_null(base, f)) {

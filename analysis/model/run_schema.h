@@ -78,6 +78,9 @@ extern const int rs_ntables;
 /* Whether member f of base is null in the exports (written empty, no gauge); the file writes
  * it as null too unless f says RS_EXPORTS_NULL. */
 bool rs_is_null(const void *base, const struct rs_field *f);
+/* Whether member f of base is left out (a unit's migration members when it follows none;
+ * the exports write it empty). */
+bool rs_is_absent(const void *base, const struct rs_field *f);
 /* An integer or enum member of base, widened. */
 int64_t rs_int(const void *base, const struct rs_field *f);
 /* A number member of base as a double (a bool: 0 or 1); for RS_U64_NAMED, its value i. */

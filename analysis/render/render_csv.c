@@ -144,7 +144,7 @@ static void csv_row(FILE *f, const void *base, const struct rs_table *t)
 
 		if (i)
 			fputc(',', f);
-		if ((fl->flags & RS_IF_MIG) && !((const struct mt_unit *)base)->migs_before)
+		if (rs_is_absent(base, fl))
 			csv_empty(f, fl);
 		else
 			csv_cells(f, base, fl, false);

@@ -14,6 +14,7 @@
 
 #include "json_writer.h"
 #include "render_export.h"
+#include "unit.h"
 
 /* The CPU tracks' process and threads: above PID_MAX_LIMIT (2^22), so no task has them. */
 #define CPU_PID (1 << 22)
@@ -137,7 +138,7 @@ static void unit_event(struct json_writer *w, const struct mt_unit *u, bool on_c
 	jw_field_u64(w, "tag", u->tag);
 	jw_field_u64(w, "migs_before", u->migs_before);
 	jw_field_u64(w, "switches_during", u->switches_during);
-	if (u->migs_before) {
+	if (unit_migrated(u)) {
 		jw_field_u64(w, "mig_age_ns", u->mig_age_ns);
 		jw_field_string(w, "mig_cause", u->mig_cause < MT_NR_CAUSES ?
 				mt_cause_names[u->mig_cause] : "?");
@@ -175,7 +176,7 @@ static void migration_event(struct json_writer *w, const struct mt_migrate *m, b
 /* A unit that ran whole on one CPU: its slice goes on that CPU's track too. */
 static bool whole_on_cpu(const struct mt_unit *u)
 {
-	return u->cpu_start == u->cpu_end && !u->switches_during && !u->migs_during &&
+	return unit_clean_inside(u) && u->cpu_start == u->cpu_end &&
 	       u->cpu_start < RUN_MAX_NR_CPUS;
 }
 

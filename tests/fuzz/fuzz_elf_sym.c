@@ -4,6 +4,7 @@
  * answer 0, -ENOENT, -ENOEXEC or another -errno, and never crash on a malformed ELF.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,14 +12,32 @@
 
 #include "elf_sym.h"
 
+/* The file each input is written to: in $TMPDIR (run.sh gives each fuzzer its own, which it
+ * removes however the fuzzer ends), removed at a normal exit. */
+static char path[PATH_MAX];
+
+static void remove_file(void)
+{
+	unlink(path);
+}
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	const char *dir = getenv("TMPDIR");
+
+	(void)argc;
+	(void)argv;
+	snprintf(path, sizeof(path), "%s/mt-fuzz-elf.%d", dir && *dir ? dir : "/tmp",
+		 (int)getpid());
+	atexit(remove_file);
+	return 0;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static char path[64];
 	FILE *f;
 	int err;
 
-	if (!path[0])
-		snprintf(path, sizeof(path), "/tmp/mt-fuzz-elf.%d", (int)getpid());
 	f = fopen(path, "w");
 	if (!f)
 		return 0;

@@ -6,6 +6,8 @@
  * accept or refuse it without crashing, and what it accepts must be within bounds.
  */
 #include <errno.h>
+#include <ftw.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,7 +27,36 @@ static const char *const files[] = {
 	"cpu1/cache/index2/level", "cpu1/cache/index2/size", "cpu1/cache/index2/shared_cpu_list",
 };
 
-static char root[64];
+/* The fake tree: in $TMPDIR (run.sh gives each fuzzer its own, which it removes however the
+ * fuzzer ends), removed at a normal exit. */
+static char root[PATH_MAX];
+
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	remove(path);
+	return 0;
+}
+
+static void remove_tree(void)
+{
+	nftw(root, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	const char *dir = getenv("TMPDIR");
+
+	(void)argc;
+	(void)argv;
+	snprintf(root, sizeof(root), "%s/mt-fuzz-topo.%d", dir && *dir ? dir : "/tmp",
+		 (int)getpid());
+	mkdir(root, 0755);
+	atexit(remove_tree);
+	return 0;
+}
 
 static void mkdirs(const char *path)
 {
@@ -47,10 +78,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct topology t;
 	char path[512];
 
-	if (!root[0]) {
-		snprintf(root, sizeof(root), "/tmp/mt-fuzz-topo.%d", (int)getpid());
-		mkdir(root, 0755);
-	}
 	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
 		const char *nl = p < end ? memchr(p, '\n', (size_t)(end - p)) : NULL;
 		size_t len = nl ? (size_t)(nl - p) : (size_t)(end - p);

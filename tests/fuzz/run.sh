@@ -10,18 +10,23 @@ keep=0
 [ "${1:-}" = --keep ] && { keep=1; shift; }
 seconds=${1:-10}
 results=${MT_RESULTS:-/dev/null}
-work=$(mktemp -d /tmp/migtrace-fuzz.XXXXXX)
+work=$(mktemp -d "${TMPDIR:-/tmp}/migtrace-fuzz.XXXXXX")
+# Removed on every way out: a fuzzer's own files are in its TMPDIR inside it, since a
+# fuzzer that crashes or times out leaves by _Exit(), past its atexit() clean-up.
 trap 'rm -rf "$work"' EXIT
+trap 'exit 129' HUP
+trap 'exit 130' INT
+trap 'exit 143' TERM
 status=0
 
 for bin in .output/fuzz/fuzz_*; do
 	[ -x "$bin" ] && [ "${bin%.d}" = "$bin" ] || continue
 	name=$(basename "$bin")
 	corpus=tests/fuzz/corpus/$name
-	mkdir -p "$corpus" "$work/$name/new" "$work/$name/crash"
-	"$bin" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=1024 -print_final_stats=1 \
-		-artifact_prefix="$work/$name/crash/" "$work/$name/new" "$corpus" \
-		>"$work/$name/log" 2>&1
+	mkdir -p "$corpus" "$work/$name/new" "$work/$name/crash" "$work/$name/tmp"
+	TMPDIR=$work/$name/tmp "$bin" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=1024 \
+		-print_final_stats=1 -artifact_prefix="$work/$name/crash/" "$work/$name/new" \
+		"$corpus" >"$work/$name/log" 2>&1
 	rc=$?
 	runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$work/$name/log")
 	if [ "$rc" = 0 ]; then

@@ -88,6 +88,63 @@ bad val_ages_empty "--ages" validate --ages '' "${V[@]}"
 bad val_size_unit "'12Q'" validate --size 12Q "${V[@]}"
 bad val_output_missing_dir "$MT_TMP/nodir/v.json" validate -o "$MT_TMP/nodir/v.json"
 
+# a CPU listed twice in any --cpus (it was dropped without a word), in every command
+bad run_cpus_twice "CPU 1 is listed twice in '0-1,1'" run --cpus 0-1,1 "${O[@]}" "${W[@]}"
+bad val_cpus_twice "CPU 0 is listed twice in '0,1,0'" validate --cpus 0,1,0 "${V[@]}"
+bad cal_cpus_twice "CPU 0 is listed twice" calibrate --cpus 0,0 "${J[@]}"
+bad sweep_cpus_twice "CPU 0 is listed twice" sweep --values 1ms,5ms --cpus 0,1,0 \
+	-o "$MT_TMP/out/s.json" "${W[@]}"
+
+# an age beyond what the tunable can hold (each sample would wait it out: 1e9 µs is 1000 s)
+bad val_ages_beyond_tunable "'1e9' µs is beyond 4294967 µs" validate --ages 50,1e9 "${V[@]}"
+bad run_ages_beyond_tunable "'5000000' µs is beyond" run "${O[@]}" cachewalk --controlled \
+	--ages 5000000
+
+# cachewalk's working set beyond what memory can take: refused before the calibration, not an
+# OOM kill (exit 137, no word) after it
+mem_kb=$(awk '/^MemTotal:/ {print $2}' /proc/meminfo)
+bad val_ws_beyond_memory "(MemAvailable)" validate --ws $((mem_kb * 2))K "${V[@]}"
+bad run_ws_beyond_memory "(MemAvailable)" run "${O[@]}" cachewalk --controlled \
+	--ws $((mem_kb * 2))K
+
+# mem_cgroup BYTES: a new memory cgroup limited to BYTES (cgroup v2, else v1 under this
+# shell's own), its directory printed; nothing printed where none can be made
+mem_cgroup() {
+	local d rel
+	if grep -qw memory /sys/fs/cgroup/cgroup.subtree_control 2>/dev/null; then
+		d=/sys/fs/cgroup/migtrace-test.$$
+		mkdir "$d" 2>/dev/null && echo "$1" >"$d/memory.max" && echo "$d" && return
+	else
+		rel=$(awk -F: '$2 ~ /(^|,)memory(,|$)/ {print $3}' /proc/self/cgroup)
+		d=/sys/fs/cgroup/memory${rel%/}/migtrace-test.$$
+		[ -n "$rel" ] && mkdir "$d" 2>/dev/null &&
+			echo "$1" >"$d/memory.limit_in_bytes" && echo "$d" && return
+	fi
+	rmdir "$d" 2>/dev/null
+}
+cg=$(mem_cgroup $((2 << 30)))
+if [ -n "$cg" ]; then
+	# migtrace started inside the 2 GiB cgroup, where 10G passes MemAvailable but not the limit
+	printf '#!/bin/sh\necho $$ >"%s/cgroup.procs" && exec "%s" "$@"\n' "$cg" "$MT" \
+		>"$MT_TMP/in-cgroup"
+	chmod +x "$MT_TMP/in-cgroup"
+	MT=$MT_TMP/in-cgroup bad val_ws_beyond_cgroup "under the cgroup's memory limit of 2.0 GiB" \
+		validate --ws 10G "${V[@]}"
+	MT=$MT_TMP/in-cgroup bad cal_size_beyond_cgroup "under the cgroup's memory limit" \
+		calibrate --size 1G "${J[@]}"
+	rmdir "$cg"
+else
+	skip ws_beyond_cgroup "no memory cgroup can be made here (not root, or no memory" \
+		"controller)"
+fi
+
+# a long experiment says how long, on stderr, before the calibration (the line comes first)
+timeout -s INT 3 "$MT" validate --ages 4000000 -o "$MT_TMP/long.json" >/dev/null \
+	2>"$MT_TMP/long.err"
+check val_long_says_duration bash -c 'head -n 1 "$1" |
+	grep -q "^migtrace validate: this will take about 240 s: 1 ages x 2 arms x 30 samples"' \
+	_ "$MT_TMP/long.err"
+
 # an option's value given twice: the last would win without a word
 bad run_output_repeated "--output given twice" run -o "$MT_TMP/out/a.json" "${O[@]}" "${W[@]}"
 bad run_pid_repeated "--pid given twice ('1', then '2')" run -p 1 -p 2 "${O[@]}"

@@ -221,3 +221,17 @@ if command -v strace >/dev/null; then
 else
 	fail sighup_while_writing "strace is not installed (make deps)"
 fi
+
+# 13. A tight open-file limit: every map, program and link is a descriptor.  run raises its
+#     soft limit to what loading needs, up to the hard limit, and the workload keeps the
+#     limit it was given; under a hard limit too low, one line names the limit and the fix.
+#     (Before, `ulimit -Sn 16` ended in "loading the BPF programs failed: Invalid argument".)
+out=$(bash -c 'ulimit -Sn 16; exec "$1" run -- sh -c "echo workload-nofile \$(ulimit -Sn)"' \
+	_ "$MT" 2>&1); rc=$?
+check nofile_soft_raised bash -c '[ "$1" = 0 ] && grep -qx "workload-nofile 16" <<<"$2" &&
+	! grep -q "failed" <<<"$2"' _ "$rc" "$out"
+rm -f "$MT_TMP/ran"
+out=$(bash -c 'ulimit -n 16; exec "$1" run -- touch "$2"' _ "$MT" "$MT_TMP/ran" 2>&1); rc=$?
+check nofile_hard_named bash -c '[ "$1" = 1 ] && [ ! -e "$2" ] && [ "$(wc -l <<<"$3")" = 1 ] &&
+	grep -q "^migtrace: the open-file limit (RLIMIT_NOFILE) is 16, hard limit 16, .*needs [0-9]* descriptors.*raise it with \`ulimit -n 1024\`" <<<"$3"' \
+	_ "$rc" "$MT_TMP/ran" "$out"

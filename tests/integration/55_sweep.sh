@@ -3,7 +3,8 @@
 # fake trees (--root: the tunable, its restore record and sched_schedstats are files under
 # the root, the workload and the tracer are real): every value set and read back, in a
 # rotated order, and the original restored on a normal end, a failing or crashing workload,
-# SIGTERM, and SIGKILL followed by `sweep --restore`; a stale record refuses a new sweep.
+# SIGTERM, and SIGKILL followed by `sweep --restore`; a stale record refuses a new sweep, and
+# of two sweeps started together one is refused, exit 75.
 . "$(dirname "$0")/../lib.sh"
 
 # 1. The command line: help, and bad input in one line with exit 2 before anything runs.
@@ -239,3 +240,25 @@ check sweep_restore_exit_0 test "$rc" = 0
 check sweep_restore_value_back restored "$R"
 "$MT" sweep --root "$R" --restore >/dev/null 2>&1; rc=$?
 check sweep_restore_nothing_left_exit_0 test "$rc" = 0
+
+# 7. Two sweeps at once: one holds the tunable, the other is refused in one line before it
+#    changes anything (exit 75, "try again later"), and the original is back at the end.
+#    (Two sweeps sharing one record left the value changed: the first restored and removed
+#    the record while the second went on setting values, then had nothing to restore.)
+for trial in 1 2 3 4 5; do
+	fake "$R"
+	"$MT" sweep --root "$R" --values 1ms,5ms --reps 1 -- sleep 0.2 >/dev/null \
+		2>"$MT_TMP/a.err" &
+	a=$!
+	"$MT" sweep --root "$R" --values 2ms,10ms --reps 2 -- sleep 0.2 >/dev/null \
+		2>"$MT_TMP/b.err"; brc=$?
+	wait "$a"; arc=$?
+	check "sweep_concurrent_${trial}_restored" restored "$R"
+	# whichever started second is the one refused, the other ends normally
+	if [ "$arc" = 0 ]; then refused=$MT_TMP/b.err; else refused=$MT_TMP/a.err; fi
+	check "sweep_concurrent_${trial}_one_ran_one_refused" bash -c \
+		'[ "$1:$2" = 0:75 ] || [ "$1:$2" = 75:0 ]' _ "$arc" "$brc"
+	check "sweep_concurrent_${trial}_refused_one_line" bash -c '[ "$(wc -l <"$1")" = 1 ] &&
+		grep -q "^migtrace: .*another migtrace (pid [0-9]*) is sweeping .*: wait for it" \
+		"$1"' _ "$refused"
+done

@@ -58,9 +58,19 @@ check bench_figures_sane json "$MT_TMP/bench.json" \
 check bench_restores_bpf_stats test "$(cat /proc/sys/kernel/bpf_stats_enabled)" = "$stats_before"
 
 # bench/ab.py: builds compared bracketed; one repetition of a short pinned pipe, an empty
-# program and this build, each row with its four figures, migtrace's above the empty one's
-python3 "$MT_ROOT/bench/ab.py" --reps 1 bpf-empty "$MT" -- taskset -c 1 perf bench sched pipe \
-	-l 20000 >"$MT_TMP/ab.out" 2>"$MT_TMP/ab.err"
+# program and this build, each row with its four figures, migtrace's above the empty one's;
+# run with a /tmp of its own, which it leaves as empty as it found it (its migtrace-ab.*
+# directory, a FIFO in it, stayed behind before)
+ab=(python3 "$MT_ROOT/bench/ab.py" --reps 1 bpf-empty "$MT" -- taskset -c 1 perf bench sched
+	pipe -l 20000)
+if private_tmp_ok; then
+	in_private_tmp "$MT_TMP/ab.left" "${ab[@]}" >"$MT_TMP/ab.out" 2>"$MT_TMP/ab.err"
+	check bench_ab_leaves_no_temp bash -c '[ ! -s "$1" ] || { cat "$1"; exit 1; }' _ \
+		"$MT_TMP/ab.left"
+else
+	"${ab[@]}" >"$MT_TMP/ab.out" 2>"$MT_TMP/ab.err"
+	skip bench_ab_leaves_no_temp "no /tmp of its own can be made here (unshare -m needs root)"
+fi
 check bench_ab_rows python3 - "$MT_TMP/ab.out" "$MT" <<'PY'
 import math, sys
 rows = {l.split()[0]: [float(x) for x in l.split()[1:]] for l in open(sys.argv[1])

@@ -2,7 +2,7 @@
 # The parsers under libFuzzer with ASan+UBSan, a few seconds each: CPU lists, sizes,
 # durations, the CPUID decoder, the sysfs topology reader, --unit's ELF symbol check (and
 # any other tests/fuzz/fuzz_*.c).  Each corpus, crashes found earlier among it, is replayed
-# first.  `make fuzz` runs them longer.
+# first.  `make fuzz` runs them longer.  Nothing is left in /tmp, however a fuzzer ends.
 . "$(dirname "$0")/../lib.sh"
 
 if ! ls "$MT_ROOT"/.output/fuzz/fuzz_* >/dev/null 2>&1; then
@@ -10,3 +10,26 @@ if ! ls "$MT_ROOT"/.output/fuzz/fuzz_* >/dev/null 2>&1; then
 	exit 0
 fi
 MT_RESULTS=$MT_RESULTS bash "$MT_ROOT/tests/fuzz/run.sh" "${MT_FUZZ_SECONDS:-8}"
+
+# No temporary file left behind: run.sh (two seconds a fuzzer) with a /tmp of its own, which
+# must be as empty after as it was before; and each fuzzer that writes files, run alone to
+# its end, under a TMPDIR of its own.  (Before, /tmp/mt-fuzz-elf.PID and /tmp/mt-fuzz-topo.PID
+# stayed after every run.)
+if private_tmp_ok; then
+	in_private_tmp "$MT_TMP/left" env MT_RESULTS=/dev/null bash "$MT_ROOT/tests/fuzz/run.sh" 2 \
+		>/dev/null 2>&1
+	check fuzz_run_leaves_no_temp bash -c '[ ! -s "$1" ] || { cat "$1"; exit 1; }' _ \
+		"$MT_TMP/left"
+else
+	skip fuzz_run_leaves_no_temp "no /tmp of its own can be made here (unshare -m needs root)"
+fi
+for name in fuzz_elf_sym fuzz_topology; do
+	bin=$MT_ROOT/.output/fuzz/$name
+	mkdir -p "$MT_TMP/tmp-$name" "$MT_TMP/new-$name"
+	TMPDIR=$MT_TMP/tmp-$name "$bin" -runs=300 "$MT_TMP/new-$name" \
+		"$MT_ROOT/tests/fuzz/corpus/$name" >/dev/null 2>&1 &
+	pid=$!
+	wait "$pid"
+	check "${name}_leaves_no_temp" bash -c '[ "$1" = 0 ] && [ -z "$(ls -A "$2")" ] &&
+		! ls -d /tmp/mt-fuzz-*."$3" 2>/dev/null' _ $? "$MT_TMP/tmp-$name" "$pid"
+done

@@ -294,6 +294,43 @@ static void natural_buckets(void **state)
 }
 
 /*
+ * The run slice a migrated unit starts goes on through the back-to-back units after it,
+ * and ends at the first that is not clean before and inside (docs/design.md "Terms"): a
+ * migration inside a unit ends it, as a switch-out does.
+ */
+static void slice_ends_at_unclean_unit(void **state)
+{
+	struct stream s = { 0 };
+	struct corr_result r;
+	struct corr_opts o;
+	struct mt_unit *u;
+
+	(void)state;
+	for (int i = 0; i < 5; i++)
+		push(&s, 9, 100 * US, CW_TAG_NATURAL);
+	/* a same-CPU wake in the migration's age bucket, so that its cell has both arms */
+	u = push(&s, 9, 110 * US, CW_TAG_NATURAL);
+	u->switches_before = 1;
+	u->last_off_ns = 150 * US;
+	/* the migrated unit: 50 µs over the baseline, its slice 150 µs long */
+	u = push(&s, 9, 150 * US, CW_TAG_NATURAL);
+	u->migs_before = 1;
+	u->switches_before = 1;
+	u->mig_age_ns = 150 * US;
+	u->mig_cause = MT_CAUSE_LB_PULL;
+	/* back to back, but moved while it ran: not part of the slice */
+	u = push(&s, 9, 100 * US, CW_TAG_NATURAL);
+	u->migs_during = 1;
+	u = push(&s, 9, 100 * US, CW_TAG_NATURAL);
+	u->switches_before = 1;
+	u->last_off_ns = 10 * US;
+	corr_default_opts(&o, CORR_NATURAL);
+	assert_int_equal(correlate_units(s.u, s.n, &o, &r), 0);
+	assert_true(fabs(r.cost_frac_slice - 50.0 / 150) < 1e-9);
+	free(s.u);
+}
+
+/*
  * Natural: the verdict stands on pulls.  Units after wakeup placements are measured beside
  * them (here a cost below 0: a biased comparison, as units placed on an idle CPU can be) and
  * never count; a pull's age is the kernel's from its record; below 30 pulls, no verdict.
@@ -519,6 +556,7 @@ int main(void)
 		cmocka_unit_test(order_does_not_matter),
 		cmocka_unit_test(join_edge_cases),
 		cmocka_unit_test(natural_buckets),
+		cmocka_unit_test(slice_ends_at_unclean_unit),
 		cmocka_unit_test(natural_pulls_are_evidence),
 		cmocka_unit_test(grid_recovers_dstar),
 		cmocka_unit_test(flat_grid_is_undetermined),

@@ -21,8 +21,8 @@ static void cpu_list_good(void **state)
 	assert_int_equal(l.cpu[4], 5);
 	assert_int_equal(l.cpu[6], 8);
 	assert_string_equal(format_cpu_list(&l, buf, sizeof(buf)), "0-3,5,7-8");
-	/* unsorted and duplicated input is normalised */
-	assert_int_equal(parse_cpu_list("3,1,1,2", &l, NULL, 0), 0);
+	/* unsorted input is sorted */
+	assert_int_equal(parse_cpu_list("3,1,2", &l, NULL, 0), 0);
 	assert_int_equal(l.n, 3);
 	assert_string_equal(format_cpu_list(&l, buf, sizeof(buf)), "1-3");
 	assert_int_equal(parse_cpu_list("0", &l, NULL, 0), 0);
@@ -50,6 +50,12 @@ static void cpu_list_bad(void **state)
 	assert_int_equal(parse_cpu_list("99999", &l, bad, sizeof(bad)), -EINVAL);
 	assert_string_equal(bad, "99999");
 	assert_int_equal(parse_cpu_list("1 2", &l, bad, sizeof(bad)), -EINVAL);
+	/* a CPU given twice is refused, not silently dropped */
+	assert_int_equal(parse_cpu_list("0,1,0", &l, bad, sizeof(bad)), -EEXIST);
+	assert_string_equal(bad, "0");
+	assert_int_equal(parse_cpu_list("0-3,2", &l, bad, sizeof(bad)), -EEXIST);
+	assert_string_equal(bad, "2");
+	assert_int_equal(parse_cpu_list("1,1", &l, NULL, 0), -EEXIST);
 }
 
 static void sizes(void **state)

@@ -3,7 +3,8 @@
  * The migration-cost tunable on fake trees: both layouts (sysctl before 5.13, debugfs
  * after), write and read-back, where the value came from (kernel default, sysctl.d, a TuneD
  * profile with an include, an entry with no effect on 5.13+, a change at run time), and the
- * restore record: written before a change, refused while stale, restored by --restore.
+ * restore record: written before a change, refused while held or stale, restored by
+ * --restore, only by its writer otherwise.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -219,8 +220,8 @@ static void guard_restores(void **state)
 	assert_int_equal(rec.original_ns, 500000);
 	assert_int_equal(rec.pid, getpid());
 	assert_int_equal(tunable_set(&t, 10000000), 0);
-	/* a second change while the record stands is refused */
-	assert_int_equal(tunable_guard_begin(&t), -EEXIST);
+	/* a second change while the record stands is refused: its writer (us) still runs */
+	assert_int_equal(tunable_guard_begin(&t), -EBUSY);
 	assert_int_equal(tunable_guard_restore(&t), 0);
 	assert_int_equal(value_in(DEBUGFS), 500000);
 	assert_int_equal(tunable_record_read(root, &rec), -ENOENT);
@@ -247,6 +248,62 @@ static void stale_record_after_kill(void **state)
 	assert_int_equal(tunable_guard_restore(&t), 0);
 }
 
+/* Probed while another sweep held the tunable at 1 ms, which it restored before our record
+ * was written: the original recorded is what the kernel holds once the record is ours. */
+static void guard_rereads_original(void **state)
+{
+	struct tunable_record rec;
+	struct tunable t;
+
+	(void)state;
+	put(DEBUGFS, "1000000\n");
+	tunable_probe_at(root, &t);
+	put(DEBUGFS, "500000\n");
+	assert_int_equal(tunable_guard_begin(&t), 0);
+	assert_int_equal(t.value_ns, 500000);
+	assert_int_equal(tunable_record_read(root, &rec), 0);
+	assert_int_equal(rec.original_ns, 500000);
+	assert_int_equal(tunable_set(&t, 5000000), 0);
+	assert_int_equal(tunable_guard_restore(&t), 0);
+	assert_int_equal(value_in(DEBUGFS), 500000);
+}
+
+/* A record whose pid now belongs to another process (it started at another time) is a
+ * killed migtrace's: it neither blocks a sweep as "still running" nor --restore. */
+static void reused_pid_is_stale(void **state)
+{
+	struct tunable t;
+	char text[512];
+
+	(void)state;
+	put(DEBUGFS, "25000000\n");
+	snprintf(text, sizeof(text), "path %s/" DEBUGFS "\noriginal_ns 500000\npid %d\n"
+		 "started 1\n", root, (int)getppid());
+	put("run/migtrace/migration_cost.restore", text);
+	tunable_probe_at(root, &t);
+	assert_int_equal(tunable_guard_begin(&t), -EEXIST);
+	assert_int_equal(tunable_restore_from_record(root), 0);
+	assert_int_equal(value_in(DEBUGFS), 500000);
+}
+
+/* A sweep restores only what it set: a record another migtrace wrote is left alone. */
+static void restore_leaves_anothers_record(void **state)
+{
+	struct tunable_record rec;
+	struct tunable t;
+	char text[512];
+
+	(void)state;
+	put(DEBUGFS, "25000000\n");
+	snprintf(text, sizeof(text), "path %s/" DEBUGFS "\noriginal_ns 500000\npid 999999\n",
+		 root);
+	put("run/migtrace/migration_cost.restore", text);
+	tunable_probe_at(root, &t);
+	assert_int_equal(tunable_guard_restore(&t), -EPERM);
+	assert_int_equal(value_in(DEBUGFS), 25000000);
+	assert_int_equal(tunable_record_read(root, &rec), 0);
+}
+
 static void unreadable_is_assumed(void **state)
 {
 	struct tunable t;
@@ -271,6 +328,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(set_refused_read_back, setup, teardown),
 		cmocka_unit_test_setup_teardown(guard_restores, setup, teardown),
 		cmocka_unit_test_setup_teardown(stale_record_after_kill, setup, teardown),
+		cmocka_unit_test_setup_teardown(guard_rereads_original, setup, teardown),
+		cmocka_unit_test_setup_teardown(reused_pid_is_stale, setup, teardown),
+		cmocka_unit_test_setup_teardown(restore_leaves_anothers_record, setup, teardown),
 		cmocka_unit_test_setup_teardown(unreadable_is_assumed, setup, teardown),
 	};
 

@@ -58,6 +58,16 @@ static void unit(struct unit_join *uj, uint32_t tid, uint64_t start, uint64_t en
 	assert_int_equal(unit_join_unit(uj, &u), 0);
 }
 
+/* A joined unit's migrations and switch-outs before it and inside it. */
+static void assert_counts(const struct mt_unit *u, unsigned migs_before,
+			  unsigned switches_before, unsigned migs_during, unsigned switches_during)
+{
+	assert_int_equal(u->migs_before, migs_before);
+	assert_int_equal(u->switches_before, switches_before);
+	assert_int_equal(u->migs_during, migs_during);
+	assert_int_equal(u->switches_during, switches_during);
+}
+
 static void before_and_during(void **state)
 {
 	struct sink s = { 0 };
@@ -74,19 +84,14 @@ static void before_and_during(void **state)
 	unit(uj, 7, 6 * MS, 8 * MS, 1);
 	assert_int_equal(unit_join_flush(uj, UINT64_MAX), 0);
 	assert_int_equal(s.n, 2);
-	assert_int_equal(s.u[0].migs_before, 1);
-	assert_int_equal(s.u[0].switches_before, 1);
-	assert_int_equal(s.u[0].migs_during, 0);
-	assert_int_equal(s.u[0].switches_during, 0);
+	assert_counts(&s.u[0], 1, 1, 0, 0);
 	assert_int_equal(s.u[0].last_off_ns, 2 * MS);
 	assert_int_equal(s.u[0].mig_age_ns, 1500000);
 	assert_int_equal(s.u[0].mig_dst_cpu, 1);
 	assert_int_equal(s.u[0].prev_end_ns, 0);
 	assert_int_equal(s.u[0].tgid, 100);
 	/* the second: nothing before it since the first ended, one switch inside */
-	assert_int_equal(s.u[1].migs_before, 0);
-	assert_int_equal(s.u[1].switches_before, 0);
-	assert_int_equal(s.u[1].switches_during, 1);
+	assert_counts(&s.u[1], 0, 0, 0, 1);
 	assert_int_equal(s.u[1].prev_end_ns, 5 * MS);
 	/* the last off-CPU period before it is still the first one; the migration carries */
 	assert_int_equal(s.u[1].last_off_ns, 2 * MS);
@@ -142,6 +147,40 @@ static void fold_keeps_counts(void **state)
 	assert_int_equal(unit_join_flush(uj, UINT64_MAX), 0);
 	assert_int_equal(s.n, 1);
 	assert_int_equal(unit_join_unjoinable(uj), 1);
+	unit_join_free(uj);
+}
+
+/*
+ * The one accounting step: records already folded at the horizon and records still pending
+ * add up before a unit; a record at its very start counts before it, one at its very end
+ * inside it; what happened inside it carries to the next unit.
+ */
+static void one_accounting(void **state)
+{
+	struct sink s = { 0 };
+	struct unit_join *uj = unit_join_new(100, collect, &s);
+	uint64_t t = 1000 * MS;
+
+	(void)state;
+	off(uj, 7, t, t + 1 * MS);			/* folded at the horizon */
+	mig(uj, 7, t + 3500 * MS, 100000, 0, 1);	/* pending */
+	off(uj, 7, t + 3600 * MS, t + 3602 * MS);	/* pending: 2 ms off */
+	mig(uj, 7, t + 4000 * MS, 200000, 1, 0);	/* at the unit's start */
+	mig(uj, 7, t + 4000 * MS + 500000, 300000, 0, 1);	/* inside */
+	off(uj, 7, t + 4001 * MS, t + 4001 * MS + 300000);	/* at its end */
+	assert_int_equal(unit_join_flush(uj, t + 5000 * MS), 0);
+	unit(uj, 7, t + 4000 * MS, t + 4001 * MS, 1);
+	unit(uj, 7, t + 4002 * MS, t + 4003 * MS, 1);
+	assert_int_equal(unit_join_flush(uj, UINT64_MAX), 0);
+	assert_int_equal(s.n, 2);
+	assert_counts(&s.u[0], 2, 2, 1, 1);
+	assert_int_equal(s.u[0].last_off_ns, 2 * MS);
+	assert_int_equal(s.u[0].mig_age_ns, 300000);	/* the last one before its end */
+	/* the next unit: nothing since the first ended; the switch at its end was before it */
+	assert_counts(&s.u[1], 0, 0, 0, 0);
+	assert_int_equal(s.u[1].last_off_ns, 300000);
+	assert_int_equal(s.u[1].mig_age_ns, 300000);
+	assert_int_equal(unit_join_unjoinable(uj), 0);
 	unit_join_free(uj);
 }
 
@@ -208,6 +247,7 @@ int main(void)
 		cmocka_unit_test(before_and_during),
 		cmocka_unit_test(out_of_order_and_watermark),
 		cmocka_unit_test(fold_keeps_counts),
+		cmocka_unit_test(one_accounting),
 		cmocka_unit_test(threads_apart),
 		cmocka_unit_test(log_ring),
 	};

@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "bpf_util.h"
 
@@ -16,7 +17,14 @@
 #endif
 #define CAP_SYS_ADMIN_NR 21
 
+/* The limit to suggest: the usual default soft limit, ample for every command (each needs
+ * well under a hundred), so that one raise serves them all. */
+#define MT_NOFILE_SUGGESTED 1024
+
 static int verbosity;
+/* The soft open-file limit migtrace was started with, once mt_nofile_ensure raised it. */
+static bool nofile_raised;
+static rlim_t nofile_orig;
 /* While a caller captures libbpf's messages (doctor), warnings go here, not to stderr. */
 static FILE *capture;
 static char *capture_buf;
@@ -175,4 +183,46 @@ int mt_prog_run_stats(int prog_fd, struct mt_prog_run *out)
 	out->run_time_ns = info.run_time_ns;
 	out->recursion_misses = info.recursion_misses;
 	return 0;
+}
+
+int mt_nofile_ensure(unsigned long need)
+{
+	struct rlimit rl, raised;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl))
+		return -errno;
+	if (rl.rlim_cur >= need)
+		return 0;
+	if (rl.rlim_max < need) {
+		fprintf(stderr, "migtrace: the open-file limit (RLIMIT_NOFILE) is %llu, hard limit "
+			"%llu, and loading the BPF object needs %lu descriptors (one per map, "
+			"program and link): raise it with `ulimit -n %d` (the hard limit as root) "
+			"and try again\n", (unsigned long long)rl.rlim_cur,
+			(unsigned long long)rl.rlim_max, need, MT_NOFILE_SUGGESTED);
+		return -EMFILE;
+	}
+	if (!nofile_raised)
+		nofile_orig = rl.rlim_cur;
+	raised.rlim_cur = need;
+	raised.rlim_max = rl.rlim_max;
+	if (setrlimit(RLIMIT_NOFILE, &raised)) {
+		int err = -errno;
+
+		fprintf(stderr, "migtrace: raising the open-file limit (RLIMIT_NOFILE) from %llu "
+			"to %lu failed: %s; raise it with `ulimit -n %d` and try again\n",
+			(unsigned long long)rl.rlim_cur, need, strerror(-err), MT_NOFILE_SUGGESTED);
+		return err;
+	}
+	nofile_raised = true;
+	return 0;
+}
+
+void mt_nofile_reset(void)
+{
+	struct rlimit rl;
+
+	if (nofile_raised && !getrlimit(RLIMIT_NOFILE, &rl)) {
+		rl.rlim_cur = nofile_orig;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
 }

@@ -26,6 +26,16 @@ struct mt_verifier_verdict {
  * log names no refused program. */
 int mt_verifier_verdict(const char *log, struct mt_verifier_verdict *v);
 
+/*
+ * Raises the soft open-file limit (RLIMIT_NOFILE) to need, up to the hard limit, as
+ * libbpf-tools raise RLIMIT_MEMLOCK: every map, program and link is a descriptor.  0, or
+ * -EMFILE when the hard limit is below need, with one line naming the limit and the fix.
+ */
+int mt_nofile_ensure(unsigned long need);
+/* Puts back the soft limit migtrace was started with (in a forked workload, before exec:
+ * it runs under the limits it was given). */
+void mt_nofile_reset(void);
+
 /* Capabilities this process has in its effective set. */
 bool mt_has_cap(int cap);
 /* "CAP_BPF" style name of the first missing capability run needs, or NULL when none. */

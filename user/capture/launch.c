@@ -25,6 +25,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "bpf_util.h"
 #include "launch.h"
 
 static int executable(const char *path)
@@ -195,6 +196,7 @@ int launch_fork(struct launch *l, const char *path, char *const argv[],
 		if (pw && (initgroups(pw->pw_name, pw->pw_gid) || setgid(pw->pw_gid) ||
 			   setuid(pw->pw_uid)))
 			child_fail(report[1], errno);
+		mt_nofile_reset();	/* the limits it was given, not the tracer's */
 		execv(path, argv);
 		child_fail(report[1], errno);
 	}

@@ -18,7 +18,8 @@ struct probe_cost {
 };
 
 /* Loads its own tracer instance, times the probed and the plain function, and unloads it:
- * ~0.2 s.  Never fails the run: pc->measured says whether there is a figure. */
+ * the load is most of its time.  Never fails the run: pc->measured says whether there is
+ * a figure. */
 void probe_cost_measure(struct probe_cost *pc);
 
 #endif

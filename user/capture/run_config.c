@@ -17,17 +17,19 @@
 #include "elf_sym.h"
 #include "environment.h"
 #include "launch.h"
+#include "mem_room.h"
 #include "run_config.h"
 #include "topology.h"
 #include "tunable.h"
 #include "status.h"
+#include "units.h"
 
 /*
  * The ring buffer's default size: 32 KiB a CPU, a power of two from 64 KiB to 1 MiB.  Small
  * enough to stay in the caches of a small machine, where writing a record into lines the
- * reader has left cold was most of a migration's cost (hackbench on 2 CPUs, bracketed, 7
- * reps: 1511 ns a migration at 1 MiB, 1275 ns at 64 KiB); large enough for the bursts of a
- * big one.  The reader is woken at a quarter full; a full ring is counted, never waited on.
+ * reader has left cold was most of a migration's cost (docs/design.md, "What grows with the
+ * number of CPUs"); large enough for the bursts of a big one.  The reader is woken at a
+ * quarter full; a full ring is counted, never waited on.
  */
 static uint64_t default_ringbuf_bytes(void)
 {
@@ -276,6 +278,70 @@ static void record_threshold(const struct run_config *c, const struct tunable *k
 	}
 }
 
+/*
+ * Rough costs of one of cachewalk's dependent loads, for the duration estimate only: from a
+ * core's own cache, where a working set up to CW_CACHED_BYTES is taken to stay, and from
+ * memory beyond.  The estimate says how long to expect, not what will be measured.
+ */
+#define CW_LINE_NS_CACHED 16
+#define CW_LINE_NS_MEMORY 100
+#define CW_CACHED_BYTES (1ULL << 20)
+#define CW_LINE_BYTES 64	/* cachewalk's line (workloads/cachewalk.c) */
+#define CW_UNITS_PER_TRIAL 5	/* 2 warm, 2 baseline, 1 after the event */
+#define CW_LONG_S 60		/* longer than this, the estimate is said */
+
+/* The memory cachewalk allocates: a working set per walking thread (one in the controlled
+ * experiment, --threads or one per CPU in natural mode), a buffer per polluter (its size
+ * rounded down to a power of two, as cachewalk does). */
+static uint64_t cachewalk_bytes(const struct cachewalk_config *cw, int ncpus)
+{
+	uint64_t ws = (cw->ws_bytes / CW_LINE_BYTES < 2 ? 2 : cw->ws_bytes / CW_LINE_BYTES) *
+		      CW_LINE_BYTES, pol = cw->polluter_bytes, bytes;
+	int walkers = cw->controlled ? 1 : cw->threads ? cw->threads : ncpus, npol = 0;
+
+	while (pol & (pol - 1))
+		pol &= pol - 1;
+	for (const char *p = cw->polluter_cpus; *p; p++)
+		npol += p == cw->polluter_cpus || p[-1] == ',';
+	bytes = ws * (uint64_t)walkers;
+	return bytes + pol * (uint64_t)(npol < 16 ? npol : 16);
+}
+
+int run_config_check_cachewalk(struct run_config *c, const struct cpu_set_list *cpus,
+			       const char *cmd)
+{
+	const struct cachewalk_config *cw = &c->cw;
+	uint64_t need = cachewalk_bytes(cw, cpus->n), lines = cw->ws_bytes / CW_LINE_BYTES;
+	double unit_s, ages_s = 0, total_s;
+	struct mem_room room;
+	char b1[32], b2[32];
+
+	/* a tenth to spare: migtrace, the tracer's maps and the page tables need room too */
+	if (!mem_room_probe(NULL, &room) && need > room.bytes / 10 * 9) {
+		fprintf(stderr, "migtrace %s: --ws %s: cachewalk would allocate %s (working sets "
+			"and polluter buffers), more than the %s leaves to spare; give a smaller "
+			"--ws\n", cmd, fmt_bytes(b1, sizeof(b1), cw->ws_bytes),
+			fmt_bytes(b2, sizeof(b2), need), room.what);
+		return MT_EXIT_USAGE;
+	}
+	c->cachewalk_checked = true;
+	if (!cw->controlled)
+		return 0;	/* natural mode runs for its --duration */
+	unit_s = (double)lines * (cw->ws_bytes <= CW_CACHED_BYTES ? CW_LINE_NS_CACHED :
+				  CW_LINE_NS_MEMORY) / 1e9;
+	for (int i = 0; i < cw->nages; i++)
+		ages_s += (double)cw->ages_ns[i] / 1e9;
+	/* every (age, arm) cell, samples times: its age waited out, then its units */
+	total_s = 2.0 * cw->samples * (ages_s + cw->nages * CW_UNITS_PER_TRIAL * unit_s);
+	if (total_s > CW_LONG_S)
+		fprintf(stderr, "migtrace %s: this will take about %.0f s: %d ages x 2 arms x %d "
+			"samples, each waiting out its age (%s a round) and timing %d units of "
+			"~%s\n", cmd, total_s, cw->nages, cw->samples,
+			fmt_ns(b1, sizeof(b1), 2 * ages_s * 1e9), CW_UNITS_PER_TRIAL,
+			fmt_ns(b2, sizeof(b2), unit_s * 1e9));
+	return 0;
+}
+
 int run_config_resolve(struct run_config *c, struct run *r)
 {
 	struct run_calibration file_cal;
@@ -294,6 +360,9 @@ int run_config_resolve(struct run_config *c, struct run *r)
 	if ((rc = resolve_cpus(c, &t, r)))
 		goto out;
 	if ((c->argv || c->kind == RUN_KIND_VALIDATE) && (rc = workload_argv(c)))
+		goto out;
+	if (c->cachewalk && !c->cachewalk_checked &&
+	    (rc = run_config_check_cachewalk(c, &r->meta.cpus, "run")))
 		goto out;
 	if (c->exec_argv && (rc = resolve_workload(c->exec_argv[0], c->path, sizeof(c->path)))) {
 		fprintf(stderr, "migtrace run: cannot run '%s': %s\n", c->exec_argv[0],

@@ -36,6 +36,7 @@ struct run_config {
 	/* analysis and output */
 	const char *calibration;	/* --calibration FILE (a calibrate --json result) */
 	const char *output;		/* -o FILE; "-" for stdout */
+	bool cachewalk_checked;		/* run_config_check_cachewalk() passed (validate: early) */
 
 	/* resolved by run_config_resolve(), before anything is launched */
 	char path[PATH_MAX];		/* the workload's executable */
@@ -55,6 +56,14 @@ void run_config_default(struct run_config *c, enum run_kind kind);
  * (no such workload).
  */
 int run_config_resolve(struct run_config *c, struct run *r);
+/*
+ * cachewalk's needs, before it runs: its working sets and polluter buffers must fit in the
+ * memory a buffer can take here (mem_room.h), else one line and 2; a controlled experiment
+ * expected to last over a minute says how long on stderr.  cpus: the CPUs it may use.
+ * run_config_resolve() calls it for a cachewalk run; validate calls it before calibrating.
+ */
+int run_config_check_cachewalk(struct run_config *c, const struct cpu_set_list *cpus,
+			       const char *cmd);
 /* Where the human text goes: stdout, or stderr when the run file is written to stdout. */
 FILE *run_config_text(const struct run_config *c);
 

@@ -6,6 +6,7 @@
  */
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -96,6 +97,35 @@ static bool wakeup_from_queued(struct migtrace_bpf *skel)
 	return skel->bss->has_queued_stamp;
 }
 
+/*
+ * Descriptors beside the object's: its BTF, the kernel's BTF while it loads, the ring
+ * buffer's epoll, and the files opened after load (the run file's temporary, a sweep's
+ * output file, /proc files read while tracing).
+ */
+#define TRACER_FD_SLACK 16
+
+/* What loading and attaching skel takes in file descriptors, on top of those open now: a map
+ * or program is one, a program's link another, and --unit's probe pairs a link each. */
+static unsigned long fds_needed(struct migtrace_bpf *skel)
+{
+	unsigned long need = TRACER_MAX_UNIT_LINKS + TRACER_FD_SLACK;
+	struct bpf_program *prog;
+	struct bpf_map *map;
+	struct dirent *e;
+	DIR *d;
+
+	bpf_object__for_each_map(map, skel->obj)
+		need++;
+	bpf_object__for_each_program(prog, skel->obj)
+		need += 2;
+	d = opendir("/proc/self/fd");
+	while (d && (e = readdir(d)))
+		need += e->d_name[0] != '.';
+	if (d)
+		closedir(d);
+	return need;
+}
+
 int tracer_load(struct tracer *tr, const struct tracer_opts *o)
 {
 	__u32 nr_slots = task_slot_count();
@@ -143,6 +173,10 @@ int tracer_load(struct tracer *tr, const struct tracer_opts *o)
 		fprintf(stderr, "migtrace: sizing the BPF maps failed: %s\n", strerror(-err));
 		return err;
 	}
+	/* a limit too tight fails inside libbpf with EINVAL or EMFILE, which say nothing */
+	err = mt_nofile_ensure(fds_needed(tr->skel));
+	if (err)
+		return err;
 	err = migtrace_bpf__load(tr->skel);
 	if (err) {
 		if (!o->quiet_load)

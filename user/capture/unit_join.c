@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "unit_join.h"
 
 /*
@@ -42,7 +43,7 @@ struct thread {
 	size_t npend, pcap;
 	uint64_t prev_end_ns;		/* the previous unit's end, 0 before the first */
 	uint64_t folded_until_ns;	/* records up to here are in the summary below */
-	uint32_t folded_migs;		/* since prev_end_ns */
+	uint32_t folded_migs;		/* since the last take (a unit's start or end) */
 	uint32_t folded_switches;
 	uint64_t last_off_ns;		/* the last off-CPU period folded */
 	bool has_mig;
@@ -136,27 +137,13 @@ static struct thread *thread_of(struct unit_join *uj, uint32_t tid, uint32_t tgi
 	return th;
 }
 
-static int grow(void **p, size_t *cap, size_t n, size_t size)
-{
-	void *q;
-
-	if (n < *cap)
-		return 0;
-	q = realloc(*p, (*cap ? *cap * 2 : 16) * size);
-	if (!q)
-		return -ENOMEM;
-	*p = q;
-	*cap = *cap ? *cap * 2 : 16;
-	return 0;
-}
-
 /* Inserted in time order: records of one thread come nearly sorted, so from the end. */
 static int add_event(struct unit_join *uj, uint32_t tid, uint32_t tgid, const struct event *e)
 {
 	struct thread *th = thread_of(uj, tid, tgid);
 	size_t i;
 
-	if (!th || grow((void **)&th->ev, &th->evcap, th->nev, sizeof(*th->ev)))
+	if (!th || array_grow((void **)&th->ev, &th->evcap, th->nev, sizeof(*th->ev), 16))
 		return -ENOMEM;
 	for (i = th->nev; i > 0 && th->ev[i - 1].ts_ns > e->ts_ns; i--)
 		;
@@ -187,13 +174,16 @@ int unit_join_unit(struct unit_join *uj, const struct uj_unit *u)
 {
 	struct thread *th = thread_of(uj, u->tid, 0);
 
-	if (!th || grow((void **)&th->pend, &th->pcap, th->npend, sizeof(*th->pend)))
+	if (!th || array_grow((void **)&th->pend, &th->pcap, th->npend, sizeof(*th->pend), 16))
 		return -ENOMEM;
 	th->pend[th->npend++] = *u;
 	return 0;
 }
 
-/* Folds the thread's records up to until_ns into its summary. */
+/*
+ * The one accounting step, for the join and for a thread idle past the horizon alike: folds
+ * the thread's records up to until_ns into its summary, in time order.
+ */
 static void fold(struct thread *th, uint64_t until_ns)
 {
 	size_t k = 0;
@@ -218,7 +208,18 @@ static void fold(struct thread *th, uint64_t until_ns)
 		th->folded_until_ns = until_ns;
 }
 
-/* One unit against the thread's records; consumes the records up to its end. */
+/* The migrations and switch-outs folded since the last take; counting starts again. */
+static void take(struct thread *th, __u32 *migs, __u32 *switches)
+{
+	*migs = th->folded_migs;
+	*switches = th->folded_switches;
+	th->folded_migs = th->folded_switches = 0;
+}
+
+/*
+ * One unit against the thread's records: a fold up to its start (a record at the very
+ * start counts before it), then one up to its end, each taken as the unit's counts.
+ */
 static int join_one(struct unit_join *uj, struct thread *th, const struct uj_unit *u)
 {
 	struct mt_unit out = {
@@ -229,34 +230,19 @@ static int join_one(struct unit_join *uj, struct thread *th, const struct uj_uni
 		.streamed_bytes = u->trial.streamed_bytes, .round = u->trial.round,
 		.rate_mbps = u->trial.rate_mbps,
 	};
-	int err;
+	/* it began before records already folded: its counts cannot be told apart */
+	bool unjoinable = th->folded_until_ns && u->start_ns <= th->folded_until_ns &&
+			  th->folded_until_ns > th->prev_end_ns;
 
-	if (th->folded_until_ns && u->start_ns <= th->folded_until_ns &&
-	    th->folded_until_ns > th->prev_end_ns) {
-		/* it began before records already folded: its counts cannot be told apart */
-		uj->unjoinable++;
-		fold(th, u->end_ns);
-		th->folded_migs = th->folded_switches = 0;
-		th->prev_end_ns = u->end_ns;
-		return 0;
-	}
-	out.migs_before = th->folded_migs;
-	out.switches_before = th->folded_switches;
+	fold(th, u->start_ns);
+	take(th, &out.migs_before, &out.switches_before);
 	out.last_off_ns = th->last_off_ns;
-	for (size_t k = 0; k < th->nev && th->ev[k].ts_ns <= u->end_ns; k++) {
-		const struct event *e = &th->ev[k];
-		bool before = e->ts_ns <= u->start_ns;
-
-		if (e->kind == EV_MIG) {
-			before ? out.migs_before++ : out.migs_during++;
-			th->last_mig = *e;
-			th->has_mig = true;
-		} else if (before) {
-			out.switches_before++;
-			out.last_off_ns = e->on_ns > e->ts_ns ? e->on_ns - e->ts_ns : 0;
-		} else {
-			out.switches_during++;
-		}
+	fold(th, u->end_ns);
+	take(th, &out.migs_during, &out.switches_during);
+	th->prev_end_ns = u->end_ns;
+	if (unjoinable) {
+		uj->unjoinable++;
+		return 0;
 	}
 	/* the last migration before the unit's end, as the probe path reports it */
 	if (th->has_mig) {
@@ -266,11 +252,7 @@ static int join_one(struct unit_join *uj, struct thread *th, const struct uj_uni
 		out.mig_dst_cpu = th->last_mig.dst_cpu;
 		out.mig_cause = th->last_mig.cause;
 	}
-	err = uj->emit(uj->ctx, &out);
-	fold(th, u->end_ns);
-	th->folded_migs = th->folded_switches = 0;
-	th->prev_end_ns = u->end_ns;
-	return err;
+	return uj->emit(uj->ctx, &out);
 }
 
 int unit_join_flush(struct unit_join *uj, uint64_t watermark_ns)

@@ -59,9 +59,10 @@ static const char doc[] =
 "The original value (and sched_schedstats) is restored at the end, on an\n"
 "error, on Ctrl-C, SIGTERM or SIGHUP (exit 128+N), and when the workload\n"
 "fails.  Before the first change a record is written under /run/migtrace;\n"
-"after a kill -9 run `migtrace sweep --restore`.  Where the tunable cannot be\n"
-"written (debugfs locked down, read-only, not root) sweep says why and exits\n"
-"1: nothing is run.\n"
+"after a kill -9 run `migtrace sweep --restore`.  One sweep at a time: while\n"
+"another holds the tunable, sweep says so in one line and exits 75, nothing\n"
+"changed.  Where the tunable cannot be written (debugfs locked down,\n"
+"read-only, not root) sweep says why and exits 1: nothing is run.\n"
 "\n"
 "The exports are the sweep's: --csv DIR writes sweep.csv (a row per run, then\n"
 "a summary row per value), --openmetrics FILE gauges labelled by value, --plot\n"
@@ -163,6 +164,7 @@ static int parse_values(const char *arg, struct sweep_env *env, char *bad, size_
 static error_t parse_arg(int key, char *arg, struct argp_state *state)
 {
 	struct sweep_env *env = state->input;
+	static struct cpu_set_list cpus;
 	char bad[300];
 
 	mt_cli_once(state, key, arg);
@@ -184,6 +186,18 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 				   SWEEP_MAX_REPS);
 		break;
 	case 'c':
+		/* a list that cannot be right is refused before the tunable is touched */
+		switch (parse_cpu_list(arg, &cpus, bad, sizeof(bad))) {
+		case 0:
+			break;
+		case -EEXIST:
+			argp_error(state, "--cpus: CPU %s is listed twice in '%s'; list each CPU "
+				   "once", bad, arg);
+			break;
+		default:
+			argp_error(state, "--cpus: '%s' is not a CPU number or range (e.g. 0-3,5)",
+				   bad);
+		}
 		env->cfg.cpus_arg = arg;
 		break;
 	case 'o':
@@ -676,7 +690,7 @@ int cmd_sweep(int argc, char **argv)
 	static struct sweep model;
 	struct sweep_env *env = calloc(1, sizeof(*env));
 	char v[32];
-	int rc, rrc;
+	int rc, rrc, err;
 
 	if (!env) {
 		fprintf(stderr, "migtrace sweep: out of memory\n");
@@ -713,9 +727,11 @@ int cmd_sweep(int argc, char **argv)
 		rc = MT_EXIT_FAIL;
 		goto out;
 	}
-	/* A stale record means another sweep's original is not back yet: refuse. */
-	if (tunable_guard_begin(&env->tun)) {
-		rc = MT_EXIT_FAIL;
+	/* One sweep at a time holds the tunable: a record that exists already is a running
+	 * sweep's (exit 75, try later) or a killed one's (exit 1, run --restore). */
+	err = tunable_guard_begin(&env->tun);
+	if (err) {
+		rc = err == -EBUSY ? MT_EXIT_BUSY : MT_EXIT_FAIL;
 		goto out;
 	}
 	env->original_ns = env->tun.value_ns;

@@ -298,12 +298,15 @@ int cmd_validate(int argc, char **argv)
 		return MT_EXIT_FAIL;
 	r = run_new();
 	rc = r ? pick_cpus(&env, &topo, &cpus) : MT_EXIT_FAIL;
+	if (!rc) {
+		/* what cannot fit in memory is refused before the calibration, not after */
+		experiment(&env, &cpus, cpus_buf, sizeof(cpus_buf));
+		rc = run_config_check_cachewalk(&env.cfg, &cpus, "validate");
+	}
 	if (!rc)
 		rc = calibrate_step(&env, &topo, &cpus, r);
-	if (!rc) {
-		experiment(&env, &cpus, cpus_buf, sizeof(cpus_buf));
+	if (!rc)
 		rc = run_command(&env.cfg, &env.exports, r);
-	}
 	run_free(r);
 	topology_free(&topo);
 	return rc;

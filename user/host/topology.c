@@ -11,9 +11,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/sysinfo.h>
 
 #include "cpuid.h"
+#include "mem_room.h"
 #include "topology.h"
 #include "units.h"
 
@@ -37,11 +37,6 @@ int topo_mask_weight(const struct topo_mask *m)
 	for (int i = 0; i < TOPO_MASK_WORDS; i++)
 		w += __builtin_popcountll(m->bits[i]);
 	return w;
-}
-
-bool topo_mask_equal(const struct topo_mask *a, const struct topo_mask *b)
-{
-	return memcmp(a->bits, b->bits, sizeof(a->bits)) == 0;
 }
 
 /* Reads one line of a sysfs file into buf, newline stripped.  -errno on failure. */
@@ -623,12 +618,19 @@ int topology_cpus_arg(const struct topology *t, const char *arg, const char *cmd
 		      struct cpu_set_list *out)
 {
 	char bad[64], buf[256];
+	int err;
 
 	if (!arg) {
 		*out = t->online;
 		return 0;
 	}
-	if (parse_cpu_list(arg, out, bad, sizeof(bad))) {
+	err = parse_cpu_list(arg, out, bad, sizeof(bad));
+	if (err == -EEXIST) {
+		fprintf(stderr, "migtrace %s: --cpus: CPU %s is listed twice in '%s'; list each "
+			"CPU once\n", cmd, bad, arg);
+		return -EINVAL;
+	}
+	if (err) {
 		fprintf(stderr, "migtrace %s: --cpus: '%s' is not a CPU number or range (e.g. "
 			"0-3,5)\n", cmd, bad);
 		return -EINVAL;
@@ -709,9 +711,8 @@ int topology_calib_cache(const struct topology *t, int cpu, int level, const cha
 	const struct topo_cpu *c = cpu_of(t, cpu);
 	const struct topo_cache *k = NULL;
 	char b[32], m[64], note[96], shared[256];
-	unsigned long long avail;
+	struct mem_room room;
 	bool has_data = false;
-	struct sysinfo si;
 
 	memset(out, 0, sizeof(*out));
 	for (int i = 0; c && i < c->ncache; i++)
@@ -764,17 +765,13 @@ int topology_calib_cache(const struct topology *t, int cpu, int level, const cha
 		snprintf(out->what, sizeof(out->what), "L%d %s %s of CPU %d (%s)%s", k->level,
 			 k->type, fmt_bytes(b, sizeof(b), k->size_bytes), cpu, note, shared);
 	}
-	/* Two buffers of 5/3 x the size (2x in the 2005 sweep) must fit in free memory. */
-	if (sysinfo(&si) == 0) {
-		avail = (unsigned long long)si.freeram * si.mem_unit;
-		if (out->size_bytes > avail / 5) {
-			fprintf(stderr, "migtrace %s: %s %s: the buffers would not fit in the %s "
-				"of free memory; give a smaller size with --size\n", cmd,
-				size_arg ? "--size" : "the cache of", size_arg ? size_arg :
-				fmt_bytes(b, sizeof(b), out->size_bytes),
-				fmt_bytes(m, sizeof(m), avail));
-			return -EINVAL;
-		}
+	/* Two buffers of 5/3 x the size (2x in the 2005 sweep) must fit, with room to spare:
+	 * in MemAvailable, and under the cgroup's memory limit where there is one. */
+	if (mem_room_probe(NULL, &room) == 0 && out->size_bytes > room.bytes / 5) {
+		fprintf(stderr, "migtrace %s: %s %s: the buffers would not fit in the %s; give a "
+			"smaller size with --size\n", cmd, size_arg ? "--size" : "the cache of",
+			size_arg ? size_arg : fmt_bytes(b, sizeof(b), out->size_bytes), room.what);
+		return -EINVAL;
 	}
 	return 0;
 }

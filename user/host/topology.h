@@ -107,7 +107,6 @@ const char *topo_source_name(enum topo_source s);
 void topo_mask_set(struct topo_mask *m, int cpu);
 bool topo_mask_test(const struct topo_mask *m, int cpu);
 int topo_mask_weight(const struct topo_mask *m);
-bool topo_mask_equal(const struct topo_mask *a, const struct topo_mask *b);
 /* The CPUs of m in the kernel's list form ("0-3,8"); returns buf. */
 char *topo_mask_format(const struct topology *t, const struct topo_mask *m, char *buf,
 		       size_t len);
@@ -154,8 +153,8 @@ int topology_cpus_arg(const struct topology *t, const char *arg, const char *cmd
 /*
  * The cache a calibration sizes its buffers against, for CPU cpu.  size_arg (--size) when
  * given, else the data cache of level `level` when level > 0, else the largest per-core or
- * per-cluster cache, else the LLC.  Checks that two buffers of twice the size fit in free
- * memory.  Errors print one line "migtrace CMD: …" naming what failed and what to do, and
+ * per-cluster cache, else the LLC.  Checks that two buffers of twice the size fit in the
+ * memory a buffer can take (mem_room.h: MemAvailable, a cgroup's limit).  Errors print one line "migtrace CMD: …" naming what failed and what to do, and
  * return -EINVAL (bad input) or -ENOENT (no source gives a size).
  */
 struct topo_choice {

@@ -7,6 +7,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <signal.h>
 #include <stdio.h>
@@ -389,10 +390,44 @@ static void record_path(const char *root, char *buf, size_t len)
 	snprintf(buf, len, "%s%s", root, RECORD_PATH);
 }
 
+/* When pid started, in clock ticks since boot (/proc/PID/stat's 22nd field), or 0 when it
+ * cannot be read: with the pid, it tells a record's migtrace from a process that reused its
+ * pid after a kill -9. */
+static unsigned long long start_ticks(pid_t pid)
+{
+	char path[64], buf[1024], *p;
+	unsigned long long ticks = 0;
+	size_t n;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	if (!(f = fopen(path, "r")))
+		return 0;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	/* after "(comm) ", which may hold spaces: fields 3 to 21, then starttime */
+	p = strrchr(buf, ')');
+	if (!p || sscanf(p + 1, " %*c %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s "
+			 "%*s %*s %*s %*s %llu", &ticks) != 1)
+		return 0;
+	return ticks;
+}
+
+/* Whether the migtrace that wrote rec still runs: its pid alive and, where the record says
+ * when it started, started then. */
+static bool record_holder_alive(const struct tunable_record *rec)
+{
+	if (rec->pid <= 0 || (kill(rec->pid, 0) && errno != EPERM))
+		return false;
+	return !rec->started || start_ticks(rec->pid) == rec->started;
+}
+
 int tunable_record_read(const char *root, struct tunable_record *rec)
 {
 	char path[600];
 	long long v;
+	unsigned long long started = 0;
 	int pid;
 	FILE *f;
 	int n;
@@ -400,35 +435,79 @@ int tunable_record_read(const char *root, struct tunable_record *rec)
 	record_path(root ? root : "", path, sizeof(path));
 	if (!(f = fopen(path, "r")))
 		return -errno;
-	n = fscanf(f, "path %255s\noriginal_ns %lld\npid %d\n", rec->path, &v, &pid);
+	/* "started" is absent from the records of migtraces before it was written */
+	n = fscanf(f, "path %255s\noriginal_ns %lld\npid %d\nstarted %llu\n", rec->path, &v, &pid,
+		   &started);
 	fclose(f);
-	if (n != 3) {
+	if (n != 3 && n != 4) {
 		fprintf(stderr, "migtrace: %s is not a restore record migtrace wrote: remove it "
 			"after checking the tunable's value by hand\n", path);
 		return -EINVAL;
 	}
 	rec->original_ns = v;
 	rec->pid = pid;
+	rec->started = started;
 	return 0;
 }
 
-int tunable_guard_begin(const struct tunable *t)
+/* The record exists already: one line saying whose it is and what to do.  -EBUSY while the
+ * migtrace that wrote it runs, -EEXIST when it was killed (or -errno of reading it). */
+static int refuse_held(const char *root)
 {
 	struct tunable_record old;
-	char path[600], dir[600], text[700];
-	int err = tunable_record_read(t->root, &old);
+	int err = tunable_record_read(root, &old);
+	bool alive;
 
-	if (err == 0) {
-		bool alive = old.pid > 0 && (kill(old.pid, 0) == 0 || errno == EPERM);
-
-		fprintf(stderr, "migtrace: %s: %s migtrace (pid %d) changed %s and recorded its "
-			"original value %" PRId64 " ns; %s\n", RECORD_PATH,
-			alive ? "another" : "a killed", (int)old.pid, old.path, old.original_ns,
-			alive ? "wait for it to end" : "run `migtrace sweep --restore` to put it back");
-		return -EEXIST;
-	}
-	if (err != -ENOENT)
+	if (err)
 		return err;
+	alive = record_holder_alive(&old);
+	if (alive)
+		fprintf(stderr, "migtrace: %s: another migtrace (pid %d) is sweeping %s (its "
+			"original value %" PRId64 " ns recorded); nothing was changed: wait for it "
+			"to end\n", RECORD_PATH, (int)old.pid, old.path, old.original_ns);
+	else
+		fprintf(stderr, "migtrace: %s: a killed migtrace (pid %d) changed %s and recorded "
+			"its original value %" PRId64 " ns; run `migtrace sweep --restore` to put "
+			"it back\n", RECORD_PATH, (int)old.pid, old.path, old.original_ns);
+	return alive ? -EBUSY : -EEXIST;
+}
+
+/* Writes text to a new file beside path, then links it to path: the record appears whole,
+ * and only when none is there (link(2) fails with EEXIST), so that of two sweeps started
+ * together exactly one holds the tunable.  0, -EEXIST, or -errno. */
+static int record_create(const char *path, const char *text)
+{
+	char tmp[700];
+	size_t len = strlen(text);
+	int fd, err = 0;
+
+	snprintf(tmp, sizeof(tmp), "%s.%d", path, (int)getpid());
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -errno;
+	errno = 0;
+	if (write(fd, text, len) != (ssize_t)len || fsync(fd))
+		err = errno ? -errno : -EIO;
+	if (close(fd) && !err)
+		err = -errno;
+	if (!err && link(tmp, path))
+		err = -errno;
+	unlink(tmp);
+	return err;
+}
+
+static void record_text(const struct tunable *t, char *buf, size_t len)
+{
+	snprintf(buf, len, "path %s\noriginal_ns %" PRId64 "\npid %d\nstarted %llu\n", t->path,
+		 t->value_ns, (int)getpid(), start_ticks(getpid()));
+}
+
+int tunable_guard_begin(struct tunable *t)
+{
+	char path[600], dir[600], text[700];
+	int64_t now_ns;
+	int err;
+
 	snprintf(dir, sizeof(dir), "%s/run", t->root);
 	mkdir(dir, 0755);	/* there on every system; not in a fake tree */
 	snprintf(dir, sizeof(dir), "%s%s", t->root, RECORD_DIR);
@@ -439,9 +518,43 @@ int tunable_guard_begin(const struct tunable *t)
 		return err;
 	}
 	record_path(t->root, path, sizeof(path));
-	snprintf(text, sizeof(text), "path %s\noriginal_ns %" PRId64 "\npid %d\n", t->path,
-		 t->value_ns, (int)getpid());
-	return atomic_write_file(path, text, strlen(text));
+	/* A holder that ends between our link and our read of its record leaves the way free:
+	 * try again, a few times. */
+	for (int attempt = 0; attempt < 3; attempt++) {
+		record_text(t, text, sizeof(text));
+		err = record_create(path, text);
+		if (err != -EEXIST)
+			break;
+		err = refuse_held(t->root);
+		if (err != -ENOENT)
+			return err;
+	}
+	if (err == -ENOENT) {
+		fprintf(stderr, "migtrace: %s: other migtraces kept taking and releasing the "
+			"tunable; nothing was changed: try again\n", RECORD_PATH);
+		return -EBUSY;
+	}
+	if (err) {
+		fprintf(stderr, "migtrace: writing the restore record %s failed: %s; nothing was "
+			"changed\n", path, strerror(-err));
+		return err;
+	}
+	/*
+	 * t's value was read before the record was ours: another sweep may have held the
+	 * tunable then and restored it since.  What the kernel holds now is the original.
+	 */
+	err = read_value(t->path, &now_ns);
+	if (err) {
+		fprintf(stderr, "migtrace: %s: cannot read it again after writing the restore "
+			"record: %s\n", t->path, strerror(-err));
+	} else if (now_ns != t->value_ns) {
+		t->value_ns = now_ns;
+		record_text(t, text, sizeof(text));
+		err = atomic_write_file(path, text, strlen(text));	/* says why it failed */
+	}
+	if (err)
+		unlink(path);	/* nothing was changed: nothing to restore */
+	return err;
 }
 
 static int restore_record(const char *root, const struct tunable_record *rec)
@@ -476,6 +589,12 @@ int tunable_guard_restore(struct tunable *t)
 
 	if (err)
 		return err;
+	/* only what this migtrace set: another's record is its own to restore */
+	if (rec.pid != getpid()) {
+		fprintf(stderr, "migtrace: the restore record is migtrace pid %d's, not this one's "
+			"(pid %d): left to it; check %s\n", (int)rec.pid, (int)getpid(), rec.path);
+		return -EPERM;
+	}
 	err = restore_record(t->root, &rec);
 	if (!err)
 		t->value_ns = rec.original_ns;
@@ -491,7 +610,7 @@ int tunable_restore_from_record(const char *root)
 		return 0;
 	if (err)
 		return err;
-	if (rec.pid > 0 && rec.pid != getpid() && kill(rec.pid, 0) == 0) {
+	if (rec.pid != getpid() && record_holder_alive(&rec)) {
 		fprintf(stderr, "migtrace: the migtrace that changed %s (pid %d) is still running: "
 			"stop it (it restores the value itself) rather than racing it\n", rec.path,
 			(int)rec.pid);

@@ -56,14 +56,19 @@ struct tunable_record {
 	char path[256];
 	int64_t original_ns;
 	pid_t pid;
+	unsigned long long started;	/* the pid's start, clock ticks since boot; 0: unsaid */
 };
 
 /*
- * Before changing t: refuses (-EEXIST, with one line saying what to run) while a record
- * left by another migtrace exists, else writes the record of t's current value.  0 or -errno.
+ * Before changing t: creates the record of t's value, exclusively, so that one migtrace at a
+ * time holds the tunable (docs/design.md, "Sweep").  Where a record exists, refuses in one
+ * line: -EBUSY while the migtrace that wrote it runs, -EEXIST when it was killed (the line
+ * names `sweep --restore`).  t->value_ns is read again once the record is ours, in case a
+ * sweep that held the tunable when t was probed has restored it since.  0 or -errno.
  */
-int tunable_guard_begin(const struct tunable *t);
-/* Puts the recorded original value back, verifies it, removes the record.  0 or -errno. */
+int tunable_guard_begin(struct tunable *t);
+/* Puts the recorded original value back, verifies it, removes the record; a record that
+ * another migtrace wrote is left alone (-EPERM).  0 or -errno. */
 int tunable_guard_restore(struct tunable *t);
 /* Reads the record under root.  0, -ENOENT when there is none, or -errno. */
 int tunable_record_read(const char *root, struct tunable_record *rec);
