@@ -84,6 +84,17 @@ static __always_inline __u64 queued_clock_of(struct task_struct *p)
 }
 
 /*
+ * The task's total wait on run queues (schedstat's run_delay, ns): sched_info, like the
+ * enqueue stamp, exists with CONFIG_SCHED_INFO.  0 without it.
+ */
+static __always_inline __u64 run_delay_of(struct task_struct *p)
+{
+	if (!has_queued_clock())
+		return 0;
+	return p->sched_info.run_delay;
+}
+
+/*
  * Whether the task is inside execve(): task_struct::in_execve, a bitfield since 2009
  * (commit f9ce1f1cda8b, "Add in_execve flag into task_struct"), hence the probed read.
  * Guarded, so that a kernel without it still loads: exec balancing then reads as active

@@ -70,7 +70,13 @@ struct task_ctx {
 	__u64 runtime_since_mig_ns;
 	__u64 wakeup_clock_ns;		/* rq->clock at a pending sched_wakeup, 0 when none */
 	/* completeness: what the kernel counted against what we saw */
-	__u64 nr_mig_seen;		/* p->se.nr_migrations when last checked */
+	__u32 nr_mig_seen;		/* p->se.nr_migrations when last checked (its low 32
+					 * bits: the counts between two checks are small) */
+	__u32 run_delay_seen;		/* p->sched_info.run_delay, in 1.024 µs (>> 10), as it
+					 * stood after its last wait: what it has waited since
+					 * is what a pull cuts short (docs/design.md, "The wait
+					 * side"); 32 bits of it wrap after 73 minutes, far past
+					 * any wait */
 	__s32 expect_cpu;		/* where the task runs next by our records (a new task:
 					 * where it was forked); -1 unknown */
 	__u8 tracked;
@@ -259,7 +265,8 @@ static __always_inline void mark_tgid(__u32 tgid)
 static __always_inline void start_count(struct task_struct *p, struct task_ctx *t)
 {
 	t->expect_cpu = task_cpu_of(p);
-	t->nr_mig_seen = p->se.nr_migrations;
+	t->nr_mig_seen = (__u32)p->se.nr_migrations;
+	t->run_delay_seen = (__u32)(run_delay_of(p) >> 10);
 }
 
 /* The slot of a pid, whoever holds it. */
@@ -459,7 +466,8 @@ static __always_inline void copy_comm(char *dst, struct task_struct *p)
 /* Counts, histograms and the record of one real migration. */
 static __always_inline void emit(struct task_struct *p, struct task_ctx *t,
 				 struct mt_counts *c, __u32 src, __u32 dst, __u8 cause, __u8 state,
-				 __u8 on_rq, __u8 flags, __u64 now, __u64 age_ns, __s64 kage_ns)
+				 __u8 on_rq, __u8 flags, __u64 now, __u64 age_ns, __s64 kage_ns,
+				 __u64 wait_ns)
 {
 	struct task_struct *cur = bpf_get_current_task_btf();
 	struct mt_migrate *r;
@@ -502,6 +510,7 @@ static __always_inline void emit(struct task_struct *p, struct task_ctx *t,
 	r->ts_ns = now;
 	r->age_ns = age_ns;
 	r->kernel_age_ns = kage_ns;
+	r->wait_ns = wait_ns;
 	r->off_cpu_ns = t->switched_out_ns && now > t->switched_out_ns ?
 				now - t->switched_out_ns : 0;
 	r->runtime_since_mig_ns = t->runtime_since_mig_ns;
@@ -545,15 +554,15 @@ static __always_inline void account_switch_in(struct task_struct *p, struct task
 					      struct mt_counts *c, __u64 now)
 {
 	__u32 cpu = task_cpu_of(p);
-	__u64 nr = p->se.nr_migrations;
+	__u32 nr = (__u32)p->se.nr_migrations;
 
 	if (t->expect_cpu >= 0 && cpu != (__u32)t->expect_cpu)
 		emit(p, t, c, t->expect_cpu, cpu, MT_CAUSE_UNSEEN,
 		     t->preempted ? MT_STATE_QUEUED : MT_STATE_WAKING, p->on_rq, MT_RF_SEEN_OUT,
 		     now, t->switched_out_ns && now > t->switched_out_ns ?
-			     now - t->switched_out_ns : 0, -1);
+			     now - t->switched_out_ns : 0, -1, 0);
 	t->expect_cpu = cpu;
-	c->stats.kernel_migrations += nr - t->nr_mig_seen;
+	c->stats.kernel_migrations += (__u32)(nr - t->nr_mig_seen);
 	t->nr_mig_seen = nr;
 }
 
@@ -562,7 +571,7 @@ int BPF_PROG(mt_switch, bool preempt, struct task_struct *prev, struct task_stru
 {
 	struct task_ctx *t;
 	struct mt_counts *c = NULL;
-	__u64 now = 0, wake_clock;
+	__u64 now = 0, wake_clock, queued;
 
 	t = traced(prev);
 	if (t) {
@@ -592,12 +601,22 @@ int BPF_PROG(mt_switch, bool preempt, struct task_struct *prev, struct task_stru
 		if (offcpu_records && t->switched_out_ns)
 			emit_offcpu(next, t, c, now);
 		account_switch_in(next, t, c, now);
+		/* the wait that ends here, from the kernel's enqueue stamp: a wake-up's or a
+		 * preempted task's requeue alike (the wait side of a pull); run_delay, which
+		 * context_switch() is about to grow by it, is noted as it will stand */
+		queued = queued_clock_of(next);
+		if (queued) {
+			__u64 clock = rq_clock_of(next), wait = clock >= queued ? clock - queued : 0;
+
+			hist_add(c->hists.runwait, wait);
+			t->run_delay_seen = (__u32)((run_delay_of(next) + wait) >> 10);
+		}
 		/* the wake-up latency: from sched_wakeup(_new)'s stamp, or the kernel's own
 		 * enqueue stamp of a task last seen going to sleep (a task switched out
 		 * runnable was requeued then: its wait is not a wake-up's) */
 		wake_clock = t->wakeup_clock_ns;
 		if (!wake_clock && wakeup_from_queued && t->switched_out_ns && !t->preempted)
-			wake_clock = queued_clock_of(next);
+			wake_clock = queued;
 		if (wake_clock) {
 			__u64 clock = rq_clock_of(next);
 
@@ -620,7 +639,7 @@ int BPF_PROG(mt_migrate, struct task_struct *p, int dest_cpu)
 	struct mt_counts *c;
 	__u32 src, dst = dest_cpu;
 	__u8 cause, state, on_rq, flags = 0;
-	__u64 now, off = 0, age;
+	__u64 now, off = 0, age, wait = 0;
 	__s64 kage = -1;
 	struct rq *rq;
 	bool stopper;
@@ -683,6 +702,13 @@ int BPF_PROG(mt_migrate, struct task_struct *p, int dest_cpu)
 			flags |= MT_RF_KAGE_VALID;
 		}
 	}
+	/* the wait a pull cuts short: run_delay grew by it when the balancer dequeued the task,
+	 * just before this tracepoint in set_task_cpu() (a censored observation of the wait) */
+	if (cause == MT_CAUSE_LB_PULL && has_queued_clock()) {
+		wait = (__u64)((__u32)(run_delay_of(p) >> 10) - t->run_delay_seen) << 10;
+		hist_add(c->hists.runwait_pulled, wait);
+		flags |= MT_RF_WAIT_VALID;
+	}
 	if (cause == MT_CAUSE_LB_PULL && (flags & MT_RF_KAGE_VALID)) {
 		c->stats.lb_judged++;
 		hist_add(c->hists.kernel_age, kage);
@@ -690,7 +716,7 @@ int BPF_PROG(mt_migrate, struct task_struct *p, int dest_cpu)
 		if (MT_TASK_HOT(kage, hot_ns))
 			c->stats.lb_hot++;
 	}
-	emit(p, t, c, src, dst, cause, state, on_rq, flags, now, age, kage);
+	emit(p, t, c, src, dst, cause, state, on_rq, flags, now, age, kage, wait);
 	t->expect_cpu = dst;
 	return 0;
 }
@@ -782,7 +808,7 @@ int BPF_PROG(mt_wakeup_new, struct task_struct *p)
 	cpu = task_cpu_of(p);
 	/* wake_up_new_task() placed it with __set_task_cpu(): no sched_migrate_task. */
 	if (t->new_task && t->expect_cpu >= 0 && cpu != (__u32)t->expect_cpu)
-		emit(p, t, c, t->expect_cpu, cpu, MT_CAUSE_FORK, MT_STATE_NEW, 0, 0, now, 0, -1);
+		emit(p, t, c, t->expect_cpu, cpu, MT_CAUSE_FORK, MT_STATE_NEW, 0, 0, now, 0, -1, 0);
 	t->new_task = 0;
 	t->expect_cpu = cpu;	/* __set_task_cpu(): not counted in se.nr_migrations either */
 	return 0;

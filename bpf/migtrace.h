@@ -47,6 +47,7 @@ enum mt_rec_flags {
 	MT_RF_KAGE_VALID = 1 << 0,	/* kernel_age_ns was computed (exec_start was set) */
 	MT_RF_PREEMPTED = 1 << 1,	/* the last switch-out on src was involuntary */
 	MT_RF_SEEN_OUT = 1 << 2,	/* we saw the task switch out on src (age is exact) */
+	MT_RF_WAIT_VALID = 1 << 7,	/* wait_ns was computed (a pull, CONFIG_SCHED_INFO) */
 };
 
 /* One real migration (src != dst) of a traced task. */
@@ -68,6 +69,9 @@ struct mt_migrate {
 	__u64 runtime_since_mig_ns;	/* on-CPU time since the task's previous migration */
 	char comm[MT_COMM_LEN];
 	char cur_comm[MT_COMM_LEN];
+	__u64 wait_ns;			/* a pull: how long the task had waited runnable since
+					 * it last ran (run_delay's growth, 1 µs resolution);
+					 * valid with MT_RF_WAIT_VALID */
 };
 
 /*
@@ -168,6 +172,9 @@ struct mt_hists {
 	__u64 kernel_age[MT_HIST_SLOTS];	/* load-balancer pulls, kernel's clock */
 	__u64 slice[MT_HIST_SLOTS];		/* run-slice length of traced tasks */
 	__u64 wakelat[MT_HIST_SLOTS];		/* wakeup to running */
+	__u64 runwait[MT_HIST_SLOTS];		/* every runnable wait that ended in a run */
+	__u64 runwait_pulled[MT_HIST_SLOTS];	/* waits cut short by a load-balancer pull,
+						 * as long as they had lasted (censored) */
 };
 
 /*

@@ -8,6 +8,7 @@
 #include "analyze.h"
 #include "correlate.h"
 #include "verdict.h"
+#include "wait.h"
 
 /* The counts the text's summary states beyond the raw counters. */
 static void summarize(struct run *r)
@@ -111,5 +112,6 @@ int run_analyze(struct run *r)
 		return -ENOMEM;
 	r->has_corr = true;
 	judge(r);
+	wait_judge(r);
 	return 0;
 }

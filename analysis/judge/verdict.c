@@ -140,6 +140,9 @@ void verdict_none(struct verdict *v, double kernel_ns)
 	v->fit_rate_mbps = v->fit_rate_lo_mbps = v->fit_rate_hi_mbps = NAN;
 	v->decay_kind = VERDICT_UNDETERMINED;
 	v->decay_factor = v->decay_factor_lo = v->decay_factor_hi = NAN;
+	v->tstar_state = CORR_HOT_NO_DATA;
+	v->tstar_ns = v->tstar_lo_ns = v->tstar_hi_ns = NAN;
+	v->wait_at_kernel_ns = v->refill_at_kernel_ns = NAN;
 }
 
 /* The displaced axis: the rate K fits, and each rate of the grid at its hot time. */

@@ -5,6 +5,20 @@
 
 #define STARS_MAX 40
 
+bool hist_any(const __u64 *slots, int nslots)
+{
+	return hist_count(slots, nslots) > 0;
+}
+
+uint64_t hist_count(const __u64 *slots, int nslots)
+{
+	uint64_t n = 0;
+
+	for (int i = 0; i < nslots; i++)
+		n += slots[i];
+	return n;
+}
+
 uint64_t hist_slot_low_us(int slot)
 {
 	return slot == 0 ? 0 : 1ULL << slot;

@@ -4,11 +4,15 @@
 #define MIGTRACE_HIST_H
 
 #include <linux/types.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
 /* Slot k holds [2^k, 2^(k+1)) µs, slot 0 holds [0, 2) µs; the last slot is open. */
 void hist_print_log2(FILE *f, const __u64 *slots, int nslots, const char *unit);
+/* Whether any slot holds a sample; their sum. */
+bool hist_any(const __u64 *slots, int nslots);
+uint64_t hist_count(const __u64 *slots, int nslots);
 /* Lower bound of slot k in µs. */
 uint64_t hist_slot_low_us(int slot);
 

@@ -53,6 +53,9 @@ struct corr_cell {
 	double pen_other_ns;		/* trimmed mean penalty, ns */
 	double cost_other_ns;		/* pen_other - pen_stay, ns */
 	double cost_other_lo_ns, cost_other_hi_ns;	/* its 95 % interval, ns */
+	/* natural runs: the wait side (docs/design.md, "The wait side") */
+	double wait_avoided_ns;		/* the mean wait the cell's pulls cut short, ns */
+	double gain_ns;			/* wait_avoided - fit_cost: what a pull here gains, ns */
 	/* a controlled grid with a polluter (axis displaced): the cell's rate and what the
 	 * trials measured; NAN otherwise */
 	double rate_mbps;		/* the polluter's target, MB/s; 0: as fast as it can */
@@ -206,6 +209,12 @@ struct verdict {
 	uint64_t judged;
 	uint64_t min_judged;
 	bool bias;
+	/* natural runs: T*, where a pull's gain (the wait it saves less the refill it costs)
+	 * turns positive: found, "above range" (no age where a pull pays), "no cost" (a pull
+	 * pays at every age: any positive threshold costs latency), "no data" */
+	enum corr_hot_state tstar_state;
+	double tstar_ns, tstar_lo_ns, tstar_hi_ns;	/* ns; an end out of range: 0 or +inf */
+	double wait_at_kernel_ns, refill_at_kernel_ns;	/* a pull at K: saves, costs; ns */
 	/* the age axis: K against the same-CPU wakes' decay (corr_result.stay_decay) */
 	enum verdict_kind decay_kind;
 	double decay_factor, decay_factor_lo, decay_factor_hi;

@@ -552,6 +552,12 @@ static int histograms_member(struct file_reader *fr, const char *key, void *ctx)
 		*seen |= 8;
 		return hist_array(fr, "histograms.wakeup_latency", h->wakelat) ? -1 : 1;
 	}
+	/* migtrace.run/3: optional, all 0 in older files */
+	if (!strcmp(key, "runnable_wait"))
+		return hist_array(fr, "histograms.runnable_wait", h->runwait) ? -1 : 1;
+	if (!strcmp(key, "runnable_wait_pulled"))
+		return hist_array(fr, "histograms.runnable_wait_pulled", h->runwait_pulled) ? -1 :
+		       1;
 	return 0;
 }
 
@@ -659,6 +665,7 @@ static int correlation_member(struct file_reader *fr, const char *key, void *ctx
 		c->cells[c->ncells].achieved_mbps = c->cells[c->ncells].displaced_bytes = NAN;
 		c->cells[c->ncells].pen_other_ns = c->cells[c->ncells].cost_other_ns = NAN;
 		c->cells[c->ncells].cost_other_lo_ns = c->cells[c->ncells].cost_other_hi_ns = NAN;
+		c->cells[c->ncells].wait_avoided_ns = c->cells[c->ncells].gain_ns = NAN;
 		if (rs_read_object(&fr->jr, &c->cells[c->ncells++], &rs_cell,
 				   "correlation.cells[]"))
 			return -1;
@@ -721,6 +728,9 @@ static int read_verdict(struct file_reader *fr)
 	v->factor_lo = v->factor_hi = v->dstar_bytes = v->dstar_lo_bytes = NAN;
 	v->dstar_hi_bytes = v->fit_rate_mbps = v->fit_rate_lo_mbps = v->fit_rate_hi_mbps = NAN;
 	v->decay_factor = v->decay_factor_lo = v->decay_factor_hi = NAN;
+	v->tstar_state = CORR_HOT_NO_DATA;
+	v->tstar_ns = v->tstar_lo_ns = v->tstar_hi_ns = NAN;
+	v->wait_at_kernel_ns = v->refill_at_kernel_ns = NAN;
 	if (each_member(fr, "verdict", verdict_member, &seen))
 		return -1;
 	return rs_check(&fr->jr, &rs_verdict, seen, "verdict");

@@ -178,6 +178,8 @@ static void write_histograms(struct json_writer *w, const struct mt_hists *h)
 	write_hist(w, "kernel_age_lb_pull", h->kernel_age);
 	write_hist(w, "run_slice", h->slice);
 	write_hist(w, "wakeup_latency", h->wakelat);
+	write_hist(w, "runnable_wait", h->runwait);
+	write_hist(w, "runnable_wait_pulled", h->runwait_pulled);
 	jw_end_object(w);
 }
 

@@ -285,6 +285,8 @@ static const struct rs_field cell_f[] = {
 	FLD("cost_other_ns", RS_DBL, L, cost_other_ns, RS_OPTIONAL),
 	FLD("cost_other_lo_ns", RS_DBL, L, cost_other_lo_ns, RS_OPTIONAL),
 	FLD("cost_other_hi_ns", RS_DBL, L, cost_other_hi_ns, RS_OPTIONAL),
+	FLD("wait_avoided_ns", RS_DBL, L, wait_avoided_ns, RS_OPTIONAL),
+	FLD("gain_ns", RS_DBL, L, gain_ns, RS_OPTIONAL),
 };
 TABLE(rs_cell, "correlation.cells[]", cell_f);
 
@@ -333,6 +335,14 @@ static const struct rs_field verdict_f[] = {
 	FLD("judged_pulls", RS_U64, V, judged, RS_OPTIONAL),
 	FLD("min_judged_pulls", RS_U64, V, min_judged, RS_OPTIONAL),
 	FLD("bias", RS_BOOL, V, bias, RS_OPTIONAL),
+	{ .name = "tstar_state", .type = RS_ENUM, .off = offsetof(V, tstar_state),
+	  .size = sizeof(enum corr_hot_state), .names = corr_hot_state_names, .nnames = 4,
+	  .flags = RS_OPTIONAL },
+	FLD("tstar_ns", RS_DBL, V, tstar_ns, RS_OPTIONAL),
+	FLD("tstar_lo_ns", RS_DBL, V, tstar_lo_ns, RS_OPTIONAL),
+	FLD("tstar_hi_ns", RS_DBL, V, tstar_hi_ns, RS_OPTIONAL),
+	FLD("wait_at_kernel_ns", RS_DBL, V, wait_at_kernel_ns, RS_OPTIONAL),
+	FLD("refill_at_kernel_ns", RS_DBL, V, refill_at_kernel_ns, RS_OPTIONAL),
 	ENM("decay_verdict", RS_ENUM, V, decay_kind, verdict_names, RS_OPTIONAL),
 	FLD("decay_factor", RS_DBL, V, decay_factor, RS_OPTIONAL),
 	FLD("decay_factor_lo", RS_DBL, V, decay_factor_lo, RS_OPTIONAL),
@@ -374,6 +384,8 @@ static const struct rs_field migration_f[] = {
 	FLD("runtime_since_migration_ns", RS_U64, G, runtime_since_mig_ns, 0),
 	FLD("by_pid", RS_U32, G, cur_pid, 0),
 	FLD("by_comm", RS_BYTES, G, cur_comm, 0),
+	/* migtrace.run/3 */
+	FLD("wait_ns", RS_U64, G, wait_ns, RS_OPTIONAL | RS_WAIT),
 };
 TABLE(rs_migration, "migrations[]", migration_f);
 #undef G
@@ -465,6 +477,8 @@ static bool written_null(const void *base, const struct rs_field *f)
 		return !present(base, f);
 	if (f->flags & RS_KAGE)
 		return !(((const struct mt_migrate *)base)->flags & MT_RF_KAGE_VALID);
+	if (f->flags & RS_WAIT)
+		return !(((const struct mt_migrate *)base)->flags & MT_RF_WAIT_VALID);
 	if (f->type == RS_CSTR)
 		return (f->flags & RS_NULL_EMPTY) && !(*(const char *const *)p &&
 						       **(const char *const *)p);
@@ -705,7 +719,7 @@ static int read_null(struct json_reader *r, void *base, const struct rs_field *f
 	char *p = (char *)base + f->off;
 
 	if (!(f->flags & (RS_NULL_EMPTY | RS_NULL_NEG | RS_NULL_ZERO | RS_NULL_MIN | RS_PRESENT |
-			  RS_KAGE)) || !jr_null(r))
+			  RS_KAGE | RS_WAIT)) || !jr_null(r))
 		return 0;
 	if (f->flags & RS_PRESENT) {
 		set_present(base, f, false);

@@ -284,6 +284,40 @@ static void print_run_share(FILE *f, const struct verdict *v)
 			(unsigned long long)v->run_migrations);
 }
 
+/*
+ * The other side of the trade-off, natural runs: what a pull saves against what it costs,
+ * and T*, where it starts to pay (docs/design.md, "The wait side").
+ */
+static void print_wait_side(FILE *f, const struct verdict *v)
+{
+	char a[32], b[32], d[32], g[160];
+
+	if (v->tstar_state == CORR_HOT_NO_DATA)
+		return;
+	if (isfinite(v->wait_at_kernel_ns) && isfinite(v->refill_at_kernel_ns))
+		fprintf(f, "  wait side:           a pull at %s saves ~%s of waiting and costs ~%s "
+			"of refill\n", fmt_ns(a, sizeof(a), v->kernel_ns),
+			fmt_ns(b, sizeof(b), v->wait_at_kernel_ns),
+			fmt_ns(d, sizeof(d), v->refill_at_kernel_ns));
+	switch (v->tstar_state) {
+	case CORR_HOT_FOUND:
+		fprintf(f, "  T*:                  %s (%s): a pull of a task younger than that costs "
+			"more refill than the wait it saves; the threshold that balances the two\n",
+			fmt_ns(a, sizeof(a), v->tstar_ns),
+			fmt_interval(g, sizeof(g), v->tstar_lo_ns, v->tstar_hi_ns, CORR_AXIS_AGE));
+		break;
+	case CORR_HOT_NO_COST:
+		fprintf(f, "  T*:                  below %s, the youngest pulls measured: a pull saves "
+			"more waiting than it costs refill at every age; any positive threshold costs "
+			"latency here\n", fmt_ns(a, sizeof(a), v->tstar_ns));
+		break;
+	default:
+		fprintf(f, "  T*:                  above %s, the oldest pulls measured: at no age did a "
+			"pull save more waiting than it cost refill\n",
+			fmt_ns(a, sizeof(a), v->tstar_ns));
+	}
+}
+
 /* The age axis: the kernel's value against the observed hot time. */
 static void print_by_age(FILE *f, const struct run *r, const struct verdict *v)
 {
@@ -311,6 +345,7 @@ static void print_by_age(FILE *f, const struct run *r, const struct verdict *v)
 	fprintf(f, "  observed hot time:   %s\n",
 		fmt_fall(g, sizeof(g), &(struct corr_fall){ .state = c->hot_state, .at = c->hot_ns,
 			 .lo = c->hot_lo_ns, .hi = c->hot_hi_ns }, CORR_AXIS_AGE));
+	print_wait_side(f, v);
 	if (v->min_judged) {
 		fprintf(f, "  judged:              %llu load-balancer pulls in ages with same-CPU "
 			"wakes (a verdict needs %llu)\n", (unsigned long long)v->judged,

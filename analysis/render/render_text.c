@@ -185,6 +185,13 @@ static void print_summary(FILE *f, const struct run *r)
 		!strcmp(r->meta.wakeup_latency_from, "sched_wakeup") ?
 			"; from sched_wakeup" : "");
 	hist_print_log2(f, r->hists.wakelat, MT_HIST_SLOTS, "usecs");
+	if (hist_any(r->hists.runwait, MT_HIST_SLOTS)) {
+		fprintf(f, "\nrunnable waits of traced tasks, ended by a run (run-queue clock, from "
+			"the kernel's enqueue stamp: wake-ups and preempted requeues):\n");
+		hist_print_log2(f, r->hists.runwait, MT_HIST_SLOTS, "usecs");
+		fprintf(f, "  and %llu waits cut short by a load-balancer pull\n",
+			(unsigned long long)hist_count(r->hists.runwait_pulled, MT_HIST_SLOTS));
+	}
 
 	fprintf(f, "\ndata quality: %llu migration records, %llu lost (%.2f %%), ring buffer %s\n",
 		(unsigned long long)(s->rb_records + lost), (unsigned long long)lost,
