@@ -308,7 +308,7 @@ void calib_print_sweep_size(FILE *f, const struct calibration *c, int i)
 		fmt_bytes(buf, sizeof(buf), z->buffer_bytes),
 		fmt_ns(same, sizeof(same), z->same_cpu_median_ns),
 		z->has_cross ? fmt_ns(cross, sizeof(cross), z->cross_cpu_median_ns) : "-",
-		z->has_cross ? fmt_bytes(cost, sizeof(cost), z->cache_bytes) : "-",
+		z->has_cross ? fmt_ns(cost, sizeof(cost), size_cost(z)) : "-",
 		size_cost(z) / ((double)z->buffer_bytes / 1024));
 }
 

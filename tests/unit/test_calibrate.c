@@ -852,6 +852,45 @@ static void refuses_bad_calibration_files(void **state)
 }
 
 /*
+ * --sweep-size's table: the cost column is cross-CPU minus same-CPU (it once printed the
+ * cache size again), and the peak names the size where that cost is largest.
+ */
+static void sweep_size_rows(void **state)
+{
+	struct calib_size sizes[3] = {
+		{ 0.25, 262144, 436904, 8012.5, true, 15600 },
+		{ 1, 1048576, 1747624, 30000, true, 47500 },
+		{ 4, 4194304, 6990504, 140000, true, 150000 },
+	};
+	struct calib_size one_cpu = { 0.25, 262144, 436904, 8300, false, 0 };
+	struct calibration c = { .reps = 3, .cache_bytes = 1048576, .nsizes = 3, .sizes = sizes };
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&out, &len);
+
+	(void)state;
+	calib_print_sweep_head(f, &c);
+	for (int i = 0; i < c.nsizes; i++)
+		calib_print_sweep_size(f, &c, i);
+	calib_print_sweep_peak(f, &c);
+	c.sizes = &one_cpu;
+	c.nsizes = 1;
+	calib_print_sweep_size(f, &c, 0);
+	calib_print_sweep_peak(f, &c);
+	fclose(f);
+	assert_string_equal(out,
+		"\nsize sweep (method 2004, medians of 3 fills; cost = cross-CPU - same-CPU):\n"
+		"  cache      buffer         same-CPU    cross-CPU         cost   cost per KiB\n"
+		"  256 KiB    427 KiB         8.0 µs     15.6 µs      7.6 µs        17.8 ns\n"
+		"  1 MiB      1.7 MiB        30.0 µs     47.5 µs     17.5 µs        10.3 ns\n"
+		"  4 MiB      6.7 MiB         140 µs      150 µs     10.0 µs         1.5 ns\n"
+		"migration cost peaks with a 1.7 MiB buffer (cache 1 MiB x 5/3): the cache "
+		"behaves as about that size\n"
+		"  256 KiB    427 KiB         8.3 µs            -            -         0.0 ns\n");
+	free(out);
+}
+
+/*
  * The run file's calibration.measured is read by the same code, as the run file's reader
  * reads: a member it does not know is skipped (a later build's), one that appears twice is
  * refused.  The checked-in validate run has the matrix.
@@ -928,6 +967,7 @@ int main(void)
 		cmocka_unit_test(groups_on_hybrid),
 		cmocka_unit_test(fill_pattern_dirties_every_line),
 		cmocka_unit_test(report_text_unchanged),
+		cmocka_unit_test(sweep_size_rows),
 		cmocka_unit_test(file_round_trip),
 		cmocka_unit_test(reads_version_1),
 		cmocka_unit_test(refuses_bad_calibration_files),
