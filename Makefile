@@ -13,7 +13,7 @@ ARCH		:= $(shell uname -m | sed 's/x86_64/x86/' | sed 's/aarch64/arm64/' \
 WARN		:= -Wall -Wextra -Werror
 CFLAGS		?= -g -O2
 CFLAGS		+= $(WARN) -std=gnu11 -D_GNU_SOURCE
-LDLIBS		:= -lbpf -lelf -lz -ljson-c -lm -lpthread
+LDLIBS		:= -lbpf -lelf -lz -lm -lpthread
 SAN_FLAGS	:= -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
 # The system include dirs clang would use for the host, so that BPF code can include
@@ -66,7 +66,7 @@ UNIT_SAN_BINS	:= $(patsubst tests/unit/%.c,$(OUTPUT)/tests/unit/san/%,$(UNIT_SRC
 # --plot), and what the tests and the benchmark add (`make test`, `make bench`): the tools the
 # counts are checked against, promtool (prometheus) for the OpenMetrics export, PostgreSQL for the --unit test,
 # qemu, busybox and Debian's kernels for the matrix.
-RUN_PKGS	:= clang llvm libbpf-dev libelf-dev zlib1g-dev bpftool libjson-c-dev pkg-config \
+RUN_PKGS	:= clang llvm libbpf-dev libelf-dev zlib1g-dev bpftool pkg-config \
 		   make gcc gnuplot-nox
 TEST_PKGS	:= $(RUN_PKGS) prometheus python3 libcmocka-dev libclang-rt-14-dev linux-perf bpftrace rt-tests stress-ng \
 		   strace time postgresql postgresql-contrib qemu-system-x86 busybox-static cpio
@@ -142,7 +142,7 @@ REPORT_OBJS	:= $(patsubst %.c,$(OUTPUT)/%.o,$(ANALYSIS_SRCS) $(WL_SHARED) \
 $(OUTPUT)/tests/report-only: tests/link/report_only.c $(REPORT_OBJS)
 	$(call msg,LINK,$@)
 	$(Q)mkdir -p $(dir $@)
-	$(Q)$(CC) $(CFLAGS) $(INC_user/cli) $< $(REPORT_OBJS) -ljson-c -lm -o $@
+	$(Q)$(CC) $(CFLAGS) $(INC_user/cli) $< $(REPORT_OBJS) -lm -o $@
 
 # A saved run analyzed again by this build (tests of the judge on doctored run files).
 $(OUTPUT)/tests/reanalyze: tests/link/reanalyze.c $(REPORT_OBJS)

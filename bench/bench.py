@@ -478,8 +478,9 @@ def calibrate_bench(reps, tmp):
         walls.append(time.monotonic() - t0)
         with open(path) as f:
             cal = json.load(f)
-        hot.append(cal["hot_time_ns"])
-        robust.append(cal["hot_time_robust_ns"])
+        # docs/calibration-file.md
+        hot.append(cal["hot_seed_ns"])
+        robust.append(cal["hot_robust_ns"])
 
     def cv(xs):
         return 100.0 * statistics.pstdev(xs) / statistics.mean(xs) if statistics.mean(xs) else 0

@@ -31,6 +31,7 @@ struct run *run_new(void)
 	r->setup.hot_ns_arg = RUN_NO_HOT_ARG;
 	r->setup.cold_fraction = CORR_COLD_FRACTION;
 	r->env.cpu_mhz = -1;
+	r->calib.cal.cpu_mhz = -1;
 	r->meta.exit_status = -1;
 	r->meta.unit_probe_ns = -1;
 	r->cost.workload_cpu_s = -1;
@@ -45,6 +46,7 @@ void run_free(struct run *r)
 	free(r->recs);
 	free(r->units);
 	free(r->pairs);
+	calib_free(&r->calib.cal);
 	free(r);
 }
 

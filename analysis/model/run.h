@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "cachewalk.h"
+#include "calib.h"
 #include "findings.h"
 #include "migtrace.h"
 #include "parse.h"
@@ -60,17 +61,7 @@ struct run_environment {
 	char cache_source[16];		/* "sysfs", "cpuid", "sysfs+cpuid" or "none" */
 	int ncaches;
 	struct run_cache caches[RUN_MAX_CACHES];
-	struct {
-		int64_t value_ns;	/* the kernel's migration cost, ns */
-		bool assumed;		/* value_ns is the kernel default, not read */
-		bool readable, writable;
-		char path[256];		/* where the tunable lives on this kernel */
-		char source[300];	/* how the value was obtained: "read from PATH" or
-					 * "kernel default, assumed: …" */
-		char why[512];		/* when not readable or not writable: why */
-		char origin[600];	/* who set the value: the default, a sysctl.d file, a
-					 * TuneD profile, a change at run time */
-	} tunable;
+	struct tunable_state tunable;
 };
 
 /* What was asked: the options the run was made with. */
@@ -99,39 +90,17 @@ struct run_setup {
  */
 #define RUN_CALIB_CELLS 4
 
-/* One ordered CPU pair of the 2004 calibration, as calibrate measured it. */
-struct run_calib_cell {
-	int src_cpu, dst_cpu;
-	double fill_median_ns;		/* median fill time after the move, ns */
-	double fill_mad_ns;		/* its spread (median absolute deviation), ns */
-	double fill_undisturbed_ns;	/* median of the undisturbed fills, ns (calibrate.h) */
-	int fills_undisturbed;		/* how many of the fills were undisturbed */
-	uint64_t fill_min_ns;		/* fastest fill, ns */
-	uint64_t fill_max_ns;		/* slowest of the first CALIB_SEED_REPS fills, ns */
-	uint64_t cost_ns;		/* the seed's cell: fill_max_ns x 6, ns */
-	uint64_t robust_ns;		/* fill_undisturbed_ns x 6, ns */
-};
-
 /* The calibrated hot time the verdict compares with: validate's own, or a file's. */
 struct run_calibration {
 	bool valid;
 	bool inline_run;		/* measured by validate (else read from setup's file) */
 	bool robust;			/* hot_ns is the robust (median x 6) hot time */
 	double hot_ns;			/* the hot time the verdict uses, ns */
-	/* validate's calibration (inline_run) */
-	int method;			/* 2004 */
-	int cpus[2];
-	char cache_what[400];		/* the cache it was sized against, as topology says */
-	char cache_source[16];		/* "sysfs", "cpuid" or "--size" */
-	uint64_t cache_bytes;		/* bytes */
-	uint64_t buffer_bytes;		/* 5/3 x cache_bytes */
-	int reps;			/* timed fills per CPU pair */
-	double hot_seed_ns;		/* the seed's rule: max of the first 20 fills x 6, ns */
-	double hot_robust_ns;		/* median fill x 6, ns */
-	double wall_s;			/* s */
-	bool has_matrix;		/* cells hold the matrix (files written before it have
-					 * none: an optional member of the run file) */
-	struct run_calib_cell cells[RUN_CALIB_CELLS];
+	/*
+	 * validate's calibration (inline_run), or the --calibration file's.  Its cells are
+	 * optional in the run file (files written before it kept them have none): NULL then.
+	 */
+	struct calibration cal;
 };
 
 /* How the run went. */

@@ -20,6 +20,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "calib_file.h"
 #include "json_reader.h"
 #include "run_file.h"
 #include "run_schema.h"
@@ -149,7 +150,8 @@ static int environment_member(struct file_reader *fr, const char *key, void *ctx
 	int more;
 
 	if (!strcmp(key, "tunable"))
-		return rs_read_object(&fr->jr, e, &rs_tunable, "environment.tunable") ? -1 : 1;
+		return rs_read_object(&fr->jr, &e->tunable, &rs_tunable, "environment.tunable") ?
+		       -1 : 1;
 	if (strcmp(key, "caches"))
 		return rs_read(&fr->jr, e, &rs_environment, key, seen);
 	if (jr_array_begin(&fr->jr))
@@ -252,91 +254,28 @@ static int read_config(struct file_reader *fr)
 
 /* ---- calibration ---- */
 
-/* The optional matrix: exactly RUN_CALIB_CELLS cells, each with every member. */
-static int calib_cells(struct file_reader *fr)
-{
-	struct run_calibration *c = &fr->r->calib;
-	int more, n = 0;
-
-	if (jr_array_begin(&fr->jr)) {
-		jr_context(&fr->jr, "calibration.measured.cells");
-		return -1;
-	}
-	while ((more = jr_array_next(&fr->jr)) > 0) {
-		if (n == RUN_CALIB_CELLS)
-			return FAIL(fr, "calibration.measured.cells: more than %d cells (a 2 x 2 "
-				    "matrix)", RUN_CALIB_CELLS);
-		if (rs_read_object(&fr->jr, &c->cells[n++], &rs_calib_cell,
-				   "calibration.measured.cells[]"))
-			return -1;
-	}
-	if (more < 0)
-		return -1;
-	if (n != RUN_CALIB_CELLS)
-		return FAIL(fr, "calibration.measured.cells: %d cells, not %d (a 2 x 2 matrix)", n,
-			    RUN_CALIB_CELLS);
-	c->has_matrix = true;
-	return 1;
-}
-
-/*
- * Once the whole object is read (cpus may follow cells): cell i * 2 + j is the move from
- * cpus[i] to cpus[j], and its fill times are times.
- */
-static int check_calib_cells(struct file_reader *fr)
-{
-	const struct run_calibration *c = &fr->r->calib;
-
-	for (int i = 0; c->has_matrix && i < RUN_CALIB_CELLS; i++) {
-		const struct run_calib_cell *x = &c->cells[i];
-
-		if (x->src_cpu != c->cpus[i / 2] || x->dst_cpu != c->cpus[i % 2])
-			return FAIL(fr, "calibration.measured.cells[%d]: CPUs %d -> %d, not %d -> "
-				    "%d (row by row over calibration.measured.cpus)", i,
-				    x->src_cpu, x->dst_cpu, c->cpus[i / 2], c->cpus[i % 2]);
-		if (!isfinite(x->fill_median_ns) || x->fill_median_ns < 0 ||
-		    !isfinite(x->fill_mad_ns) || x->fill_mad_ns < 0 ||
-		    !isfinite(x->fill_undisturbed_ns) || x->fill_undisturbed_ns < 0)
-			return FAIL(fr, "calibration.measured.cells[%d]: fill_median_ns, "
-				    "fill_mad_ns and fill_undisturbed_median_ns must be times of "
-				    "0 ns or more", i);
-		if (x->fills_undisturbed < 0 || x->fills_undisturbed > c->reps)
-			return FAIL(fr, "calibration.measured.cells[%d]: fills_undisturbed %d is "
-				    "not a count of the %d fills", i, x->fills_undisturbed,
-				    c->reps);
-	}
-	return 0;
-}
-
+/* validate's calibration: the members it shares with the calibration file (calib_file.c). */
 static int measured_member(struct file_reader *fr, const char *key, void *ctx)
 {
-	struct run_calibration *c = &fr->r->calib;
-	int n;
-
-	if (!strcmp(key, "cells"))
-		return calib_cells(fr);
-	if (strcmp(key, "cpus"))
-		return rs_read(&fr->jr, c, &rs_calibration_measured, key, ctx);
-	if (int_array(fr, "calibration.measured.cpus", c->cpus, 2, &n, 0, MT_MAX_CPUS_USER - 1))
-		return -1;
-	return n == 2 ? 1 : FAIL(fr, "calibration.measured.cpus: %d CPUs, not 2", n);
+	return calib_read_measured(&fr->jr, &fr->r->calib.cal, key, ctx, false, 2,
+				   "calibration.measured");
 }
 
 static int calibration_member(struct file_reader *fr, const char *key, void *ctx)
 {
 	struct run_calibration *c = &fr->r->calib;
-	uint64_t seen = 0;
+	struct calib_seen seen = { 0 };
 
 	if (strcmp(key, "measured"))
 		return rs_read(&fr->jr, c, &rs_calibration, key, ctx);
 	c->inline_run = !jr_null(&fr->jr);
 	if (!c->inline_run)
 		return 1;
-	if (each_member(fr, "calibration.measured", measured_member, &seen) ||
-	    rs_check(&fr->jr, &rs_calibration_measured, seen, "calibration.measured") ||
-	    check_calib_cells(fr))
+	if (each_member(fr, "calibration.measured", measured_member, &seen))
 		return -1;
-	return 1;
+	if (seen.cpus && c->cal.cpus.n != 2)
+		return FAIL(fr, "calibration.measured.cpus: %d CPUs, not 2", c->cal.cpus.n);
+	return calib_check_measured(&fr->jr, &c->cal, &seen, "calibration.measured") ? -1 : 1;
 }
 
 static int read_calibration(struct file_reader *fr)

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "calib_file.h"
 #include "json_writer.h"
 #include "run_file.h"
 #include "run_schema.h"
@@ -44,7 +45,7 @@ static void write_environment(struct json_writer *w, const struct run_environmen
 	jw_end_array(w);
 	jw_name(w, "tunable");
 	jw_start_object(w);
-	rs_write(w, e, &rs_tunable);
+	rs_write(w, &e->tunable, &rs_tunable);
 	jw_end_object(w);
 	jw_end_object(w);
 }
@@ -87,20 +88,11 @@ static void write_calibration(struct json_writer *w, const struct run_calibratio
 	jw_name(w, "measured");
 	if (c->inline_run) {
 		jw_start_object(w);
-		rs_write(w, c, &rs_calibration_measured);
-		write_cpus(w, "cpus", c->cpus, 2);
+		calib_write_measured(w, &c->cal);
 		/* optional: a run read from a file written before the matrix was kept has none,
 		 * and is written again without it */
-		if (c->has_matrix) {
-			jw_name(w, "cells");
-			jw_start_array_lines(w);
-			for (int i = 0; i < RUN_CALIB_CELLS; i++) {
-				jw_start_object(w);
-				rs_write(w, &c->cells[i], &rs_calib_cell);
-				jw_end_object(w);
-			}
-			jw_end_array(w);
-		}
+		if (c->cal.cells)
+			calib_write_cells(w, &c->cal, false);
 		jw_end_object(w);
 	} else {
 		jw_null(w);

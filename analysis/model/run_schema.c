@@ -37,18 +37,21 @@ static const struct rs_field environment_f[] = {
 };
 TABLE(rs_environment, "environment", environment_f);
 
+#undef E
+
+#define T struct tunable_state
 static const struct rs_field tunable_f[] = {
-	FLD("value_ns", RS_S64, E, tunable.value_ns, 0),
-	FLD("assumed", RS_BOOL, E, tunable.assumed, 0),
-	FLD("readable", RS_BOOL, E, tunable.readable, 0),
-	FLD("writable", RS_BOOL, E, tunable.writable, 0),
-	FLD("path", RS_STR, E, tunable.path, 0),
-	FLD("source", RS_STR, E, tunable.source, 0),
-	FLD("why", RS_STR, E, tunable.why, RS_NULL_EMPTY),
-	FLD("origin", RS_STR, E, tunable.origin, RS_NULL_EMPTY),
+	FLD("value_ns", RS_S64, T, value_ns, 0),
+	FLD("assumed", RS_BOOL, T, assumed, 0),
+	FLD("readable", RS_BOOL, T, readable, 0),
+	FLD("writable", RS_BOOL, T, writable, 0),
+	FLD("path", RS_STR, T, path, 0),
+	FLD("source", RS_STR, T, source, 0),
+	FLD("why", RS_STR, T, why, RS_NULL_EMPTY),
+	FLD("origin", RS_STR, T, origin, RS_NULL_EMPTY),
 };
 TABLE(rs_tunable, "environment.tunable", tunable_f);
-#undef E
+#undef T
 
 #define C struct run_cache
 static const struct rs_field cache_f[] = {
@@ -112,7 +115,13 @@ static const struct rs_field calibration_f[] = {
 	FLD("robust", RS_BOOL, K, robust, 0),
 };
 TABLE(rs_calibration, "calibration", calibration_f);
+#undef K
 
+/*
+ * A calibration's members, the calibration file's and the run file's calibration.measured
+ * alike (docs/calibration-file.md): the first is method, the rest as tables below say.
+ */
+#define K struct calibration
 static const struct rs_field calibration_measured_f[] = {
 	FLD("method", RS_INT, K, method, 0),
 	FLD("cache", RS_STR, K, cache_what, 0),
@@ -120,14 +129,93 @@ static const struct rs_field calibration_measured_f[] = {
 	FLD("cache_bytes", RS_U64, K, cache_bytes, 0),
 	FLD("buffer_bytes", RS_U64, K, buffer_bytes, 0),
 	FLD("reps", RS_INT, K, reps, 0),
-	FLD("hot_seed_ns", RS_DBL, K, hot_seed_ns, 0),
-	FLD("hot_robust_ns", RS_DBL, K, hot_robust_ns, 0),
+	PRS("hot_seed_ns", RS_DBL, K, hot_seed_ns, has_hot),
+	PRS("hot_robust_ns", RS_DBL, K, hot_robust_ns, has_hot),
 	FLD("wall_s", RS_DBL, K, wall_s, 0),
 };
 TABLE(rs_calibration_measured, "calibration.measured", calibration_measured_f);
+
+/* What the calibration file adds at its top level. */
+static const struct rs_field calib_file_f[] = {
+	FLD("cache_cpu", RS_INT, K, cache_cpu, 0),
+	FLD("cache_level", RS_INT, K, cache_level, RS_NULL_ZERO),
+	FLD("cache_type", RS_STR, K, cache_type, RS_NULL_EMPTY),
+	FLD("cache_scope", RS_STR, K, cache_scope, RS_NULL_EMPTY),
+	FLD("cache_cpuid_leaf", RS_HEX32, K, cache_cpuid_leaf, RS_NULL_ZERO),
+	FLD("cpu_mhz", RS_LONG, K, cpu_mhz, RS_NULL_NEG),
+};
+TABLE(rs_calib_file, "", calib_file_f);
+
+static const struct rs_field calib_fills_f[] = {
+	FLD("noise_mad_pct", RS_DBL, K, noise_pct, 0),
+	FLD("max_over_median", RS_DBL, K, max_over_median, 0),
+	FLD("disturbed_pct", RS_DBL, K, disturbed_pct, 0),
+	FLD("anchor_blocks", RS_INT, K, anchor_blocks, 0),
+	FLD("anchor_quantile", RS_DBL, K, anchor_quantile, 0),
+	FLD("anchor_block_quantile", RS_DBL, K, anchor_block_quantile, 0),
+	FLD("disturbed_above_anchor_pct", RS_INT, K, disturbed_above_anchor_pct, 0),
+	PRS("hot_robust_lo_ns", RS_DBL, K, hot_robust_lo_ns, has_interval),
+	PRS("hot_robust_hi_ns", RS_DBL, K, hot_robust_hi_ns, has_interval),
+};
+TABLE(rs_calib_fills, "fill_statistics", calib_fills_f);
+
+static const struct rs_field calib_search_f[] = {
+	FLD("factor", RS_INT, K, factor, 0),
+};
+TABLE(rs_calib_search, "size_search", calib_search_f);
 #undef K
 
-#define X struct run_calib_cell
+#define K struct calib_llc
+static const struct rs_field calib_llc_f[] = {
+	FLD("source", RS_STR, K, source, RS_NULL_EMPTY),
+	FLD("unknown_why", RS_STR, K, why, RS_NULL_EMPTY),
+};
+TABLE(rs_calib_llc, "llc", calib_llc_f);
+#undef K
+
+#define K struct calib_groups
+static const struct rs_field calib_groups_f[] = {
+	FLD("split_ratio", RS_DBL, K, split_ratio, 0),
+	PRS("agree", RS_BOOL, K, agree, compared),
+};
+TABLE(rs_calib_groups, "groups", calib_groups_f);
+#undef K
+
+#define K struct calib_distance
+static const struct rs_field calib_distance_f[] = {
+	FLD("cpu1", RS_INT, K, cpu1, RS_NULL_NEG),
+	FLD("cpu2", RS_INT, K, cpu2, RS_NULL_NEG),
+	FLD("size_found_bytes", RS_U64, K, size_found_bytes, 0),
+	FLD("max_cost_ns", RS_S64, K, max_cost_ns, 0),
+	FLD("cost_ns", RS_U64, K, cost_ns, 0),
+};
+TABLE(rs_calib_distance, "size_search.distances[]", calib_distance_f);
+#undef K
+
+#define K struct calib_step
+static const struct rs_field calib_step_f[] = {
+	FLD("size_bytes", RS_U64, K, size_bytes, 0),
+	FLD("cost_ns", RS_S64, K, cost_ns, 0),
+	FLD("max_cost_ns", RS_S64, K, max_cost_ns, 0),
+	FLD("avg_fluct_ns", RS_S64, K, avg_fluct_ns, 0),
+};
+TABLE(rs_calib_step, "size_search.distances[].steps[]", calib_step_f);
+#undef K
+
+#define K struct calib_size
+static const struct rs_field calib_size_f[] = {
+	FLD("factor", RS_DBL, K, factor, 0),
+	FLD("cache_bytes", RS_U64, K, cache_bytes, 0),
+	FLD("buffer_bytes", RS_U64, K, buffer_bytes, 0),
+	FLD("same_cpu_median_ns", RS_DBL, K, same_cpu_median_ns, 0),
+	PRS("cross_cpu_median_ns", RS_DBL, K, cross_cpu_median_ns, has_cross),
+};
+TABLE(rs_calib_size, "size_sweep[]", calib_size_f);
+#undef K
+
+/* A cell: the run file's members; a calibration file adds the 2004 extras, or has the 2005
+ * ones instead (that method times no cell). */
+#define X struct calib_cell
 static const struct rs_field calib_cell_f[] = {
 	FLD("src_cpu", RS_INT, X, src_cpu, 0),
 	FLD("dst_cpu", RS_INT, X, dst_cpu, 0),
@@ -141,6 +229,20 @@ static const struct rs_field calib_cell_f[] = {
 	FLD("robust_ns", RS_U64, X, robust_ns, 0),
 };
 TABLE(rs_calib_cell, "calibration.measured.cells[]", calib_cell_f);
+
+static const struct rs_field calib_cell_2004_f[] = {
+	FLD("fill_anchor_ns", RS_DBL, X, fill_anchor_ns, 0),
+	FLD("distance", RS_INT, X, distance, 0),
+};
+TABLE(rs_calib_cell_2004, "cells[]", calib_cell_2004_f);
+
+static const struct rs_field calib_cell_2005_f[] = {
+	FLD("src_cpu", RS_INT, X, src_cpu, 0),
+	FLD("dst_cpu", RS_INT, X, dst_cpu, 0),
+	FLD("distance", RS_INT, X, distance, 0),
+	FLD("cost_ns", RS_U64, X, cost_ns, 0),
+};
+TABLE(rs_calib_cell_2005, "cells[]", calib_cell_2005_f);
 #undef X
 
 #define M struct run_meta
@@ -426,6 +528,13 @@ const struct rs_table *const rs_all_tables[] = {
 	&rs_migration, &rs_unit,
 };
 const int rs_ntables = (int)(sizeof(rs_all_tables) / sizeof(rs_all_tables[0]));
+const struct rs_table *const rs_calib_file_tables[] = {
+	&rs_calib_file, &rs_tunable, &rs_calib_llc, &rs_calib_fills, &rs_calib_groups,
+	&rs_calib_search, &rs_calib_distance, &rs_calib_step, &rs_calib_size, &rs_calib_cell_2004,
+	&rs_calib_cell_2005,
+};
+const int rs_calib_file_ntables =
+	(int)(sizeof(rs_calib_file_tables) / sizeof(rs_calib_file_tables[0]));
 
 /* The value of an integer member, widened. */
 static int64_t get_int(const void *p, enum rs_type t)
@@ -856,7 +965,8 @@ int rs_read(struct json_reader *r, void *base, const struct rs_table *t, const c
 			set_present(base, f, true);
 	}
 	if (rc < 0) {
-		snprintf(where, sizeof(where), "%s.%s", t->object, f->name);
+		snprintf(where, sizeof(where), "%s%s%s", t->object, *t->object ? "." : "",
+			 f->name);
 		jr_context(r, where);
 		return -1;
 	}
@@ -870,7 +980,7 @@ int rs_check(struct json_reader *r, const struct rs_table *t, uint64_t seen, con
 		if (seen & (1ULL << i) ||
 		    t->f[i].flags & (RS_OPTIONAL | RS_IF_MIG | RS_EXPORTS_ONLY))
 			continue;
-		return jr_fail(r, "%s has no \"%s\" (a run file of this schema always does)",
+		return jr_fail(r, "%s has no \"%s\" (a file of this schema always does)",
 			       where, t->f[i].name);
 	}
 	return 0;

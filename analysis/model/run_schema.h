@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The run file's schema as tables: one table per flat object (its members, their types and
- * where they live in the run model), used by both the writer (run_file_write.c) and the
- * reader (run_file_read.c), so the two cannot drift apart; docs/run-file.md documents every
- * name (a unit test checks that it does).  Objects with arrays or maps inside are written and
+ * The run file's and the calibration file's schemas as tables: one table per flat object
+ * (its members, their types and where they live in the model), used by both the writers
+ * (run_file_write.c, calib_file.c) and the readers (run_file_read.c, calib_file.c), so the
+ * two cannot drift apart; docs/run-file.md and docs/calibration-file.md document every name
+ * (a unit test checks that they do).  Objects with arrays or maps inside are written and
  * read by hand around these tables.  The sweep file's tables (sweep_schema.h) are walked by
- * the same functions; schema_def.h has the macros both define their tables with.
+ * the same functions; schema_def.h has the macros every table is defined with.
  */
 #ifndef MIGTRACE_RUN_SCHEMA_H
 #define MIGTRACE_RUN_SCHEMA_H
@@ -72,9 +73,18 @@ extern const struct rs_table rs_environment, rs_cache, rs_tunable, rs_config, rs
 	rs_calibration, rs_calibration_measured, rs_calib_cell, rs_meta, rs_stats,
 	rs_completeness, rs_cost, rs_correlation, rs_cell, rs_corr_rate, rs_verdict,
 	rs_verdict_rate, rs_migration, rs_unit;
-/* Every table above, for tests that check the documentation. */
+/*
+ * The calibration file's own (docs/calibration-file.md); it shares rs_calibration_measured,
+ * rs_calib_cell and rs_tunable with the run file.
+ */
+extern const struct rs_table rs_calib_file, rs_calib_llc, rs_calib_fills, rs_calib_groups,
+	rs_calib_search, rs_calib_distance, rs_calib_step, rs_calib_size, rs_calib_cell_2004,
+	rs_calib_cell_2005;
+/* Every table of each file, for tests that check the documentation. */
 extern const struct rs_table *const rs_all_tables[];
 extern const int rs_ntables;
+extern const struct rs_table *const rs_calib_file_tables[];
+extern const int rs_calib_file_ntables;
 
 /* Whether member f of base is null in the exports (written empty, no gauge); the file writes
  * it as null too unless f says RS_EXPORTS_NULL. */

@@ -223,7 +223,7 @@ const char *render_plot_no_matrix(const struct run *r)
 	if (!c->inline_run)
 		return "its calibrated hot time came from --calibration FILE, whose matrix the run "
 		       "does not keep";
-	if (!c->has_matrix)
+	if (!c->cal.cells)
 		return "its run file predates calibration.measured.cells";
 	return NULL;
 }
@@ -236,7 +236,7 @@ const char *render_plot_no_matrix(const struct run *r)
  */
 static int calib_plot(const char *tmp, FILE *g, const struct run *r)
 {
-	const struct run_calibration *c = &r->calib;
+	const struct calibration *c = &r->calib.cal;
 	char und[32], med[32], seed[32];
 	FILE *d;
 
@@ -247,7 +247,7 @@ static int calib_plot(const char *tmp, FILE *g, const struct run *r)
 		return -errno;
 	fprintf(d, "# dst_index src_index fill_undisturbed_median_us label\n");
 	for (int i = 0; i < RUN_CALIB_CELLS; i++) {
-		const struct run_calib_cell *x = &c->cells[i];
+		const struct calib_cell *x = &c->cells[i];
 
 		fprintf(d, "%d %d %g \"undisturbed %s (%d fills)\\nall fills: median %s\\n"
 			"seed's cell %s\"\n", i % 2, i / 2, x->fill_undisturbed_ns / 1e3,
@@ -268,8 +268,8 @@ static int calib_plot(const char *tmp, FILE *g, const struct run *r)
 		"  set size ratio -1\n"
 		/* light enough at the top for the black labels to read */
 		"  set palette defined (0 \"white\", 1 \"#deebf7\", 2 \"#9ecae1\", 3 "
-		"\"#4292c6\")\n  set cbrange [0:*]\n", c->method, c->reps, c->cpus[0],
-		c->cpus[1], c->cpus[0], c->cpus[1]);
+		"\"#4292c6\")\n  set cbrange [0:*]\n", c->method, c->reps, c->cpus.cpu[0],
+		c->cpus.cpu[1], c->cpus.cpu[0], c->cpus.cpu[1]);
 	fprintf(g, "  plot \"calib.dat\" using 1:2:3 with image notitle, \\\n"
 		"       \"calib.dat\" using 1:2:4 with labels noenhanced notitle\n");
 	gp_end(g);

@@ -20,18 +20,18 @@ static const char *source_name(const char *s)
 
 void render_text_calib_intro(FILE *f, const struct run *r)
 {
-	const struct run_calibration *c = &r->calib;
+	const struct calibration *c = &r->calib.cal;
 	char b[32];
 
-	fprintf(f, "== step 1 of 2: calibrate CPUs %d and %d (method %d)\n", c->cpus[0],
-		c->cpus[1], c->method);
+	fprintf(f, "== step 1 of 2: calibrate CPUs %d and %d (method %d)\n", c->cpus.cpu[0],
+		c->cpus.cpu[1], c->method);
 	fprintf(f, "against the %s (buffer %s)\n", c->cache_what,
 		fmt_bytes(b, sizeof(b), c->buffer_bytes));
 }
 
 void render_text_calib_result(FILE *f, const struct run *r)
 {
-	const struct run_calibration *c = &r->calib;
+	const struct calibration *c = &r->calib.cal;
 	char a[32], b[32], d[32];
 
 	fprintf(f, "calibrated hot time: %s (undisturbed median x 6; the seed's max rule: %s), cache %s from "
@@ -43,16 +43,16 @@ void render_text_calib_result(FILE *f, const struct run *r)
 
 char *render_calib_source(char *buf, int len, const struct run *r)
 {
-	const struct run_calibration *c = &r->calib;
+	const struct calibration *c = &r->calib.cal;
 	char a[32], b[32];
 
-	if (c->inline_run)
+	if (r->calib.inline_run)
 		snprintf(buf, len, "method %d inline, robust (undisturbed median x 6); seed rule gave %s; "
 			 "cache %s from %s", c->method, fmt_ns(a, sizeof(a), c->hot_seed_ns),
 			 fmt_bytes(b, sizeof(b), c->cache_bytes), source_name(c->cache_source));
 	else
 		snprintf(buf, len, "%s%s", r->setup.calibration_file,
-			 c->robust ? ", robust (undisturbed median x 6)" : "");
+			 r->calib.robust ? ", robust (undisturbed median x 6)" : "");
 	return buf;
 }
 

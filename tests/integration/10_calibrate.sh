@@ -8,27 +8,29 @@ if [ "$ncpu" -ge 2 ]; then
 	out=$("$MT" calibrate --cpus 0,1 --reps 5 --json "$MT_TMP/cal.json" -q 2>&1)
 	rc=$?
 	check calibrate_exit_0 test "$rc" = 0
+	# The calibration file (docs/calibration-file.md): the run file's calibration.measured
+	# members and spelling, and calibrate's own.
 	check calibrate_json_2x2_positive json "$MT_TMP/cal.json" \
-		'len(d["cells"]) == 4 and all(c["cost_ns"] > 0 and c["median_ns"] > 0 and c["max_ns"] >= c["median_ns"] for c in d["cells"]) and d["cpus"] == [0, 1]'
+		'd["schema"] == "migtrace.calibrate/2" and len(d["cells"]) == 4 and all(c["cost_ns"] > 0 and c["fill_median_ns"] > 0 and c["fill_max_ns"] >= c["fill_median_ns"] for c in d["cells"]) and d["cpus"] == [0, 1]'
 	check calibrate_json_hot_time json "$MT_TMP/cal.json" \
-		'd["hot_time_ns"] == min(c["cost_ns"] for c in d["cells"] if c["src"] != c["dst"]) and d["hot_time_robust_ns"] > 0 and d["method"] == 2004 and d["reps"] == 5'
+		'd["hot_seed_ns"] == min(c["cost_ns"] for c in d["cells"] if c["src_cpu"] != c["dst_cpu"]) and d["hot_robust_ns"] > 0 and d["method"] == 2004 and d["reps"] == 5'
 	check calibrate_cost_is_max_x6 json "$MT_TMP/cal.json" \
-		'all(c["cost_ns"] == 6 * c["max_ns"] for c in d["cells"])'
+		'all(c["cost_ns"] == 6 * c["fill_max_ns"] for c in d["cells"])'
 	# The robust cell: the median of the fills at most 10 % above the anchor (the lower
-	# quartile of 20 blocks' 10th percentiles), x 6 (JSON rounds both to the ns, hence the
-	# 3 ns of slack); the hot time is its minimum.
+	# quartile of 20 blocks' 10th percentiles), x 6 (robust_ns is rounded to the ns); the hot
+	# time is its minimum.
 	check calibrate_robust_is_undisturbed_median_x6 json "$MT_TMP/cal.json" \
-		'd["anchor_blocks"] == 20 and d["anchor_quantile"] == 0.1 and d["anchor_block_quantile"] == 0.25 and d["disturbed_above_anchor_pct"] == 10 and all(abs(c["robust_ns"] - 6 * c["undisturbed_median_ns"]) <= 3 and c["min_ns"] <= c["anchor_ns"] <= c["median_ns"] * 1.1 and 1 <= c["undisturbed_fills"] <= d["reps"] and c["min_ns"] <= c["undisturbed_median_ns"] <= 1.1 * c["anchor_ns"] + 2 for c in d["cells"])' \
+		'(f := d["fill_statistics"])["anchor_blocks"] == 20 and f["anchor_quantile"] == 0.1 and f["anchor_block_quantile"] == 0.25 and f["disturbed_above_anchor_pct"] == 10 and all(abs(c["robust_ns"] - 6 * c["fill_undisturbed_median_ns"]) <= 3 and c["fill_min_ns"] <= c["fill_anchor_ns"] <= c["fill_median_ns"] * 1.1 and 1 <= c["fills_undisturbed"] <= d["reps"] and c["fill_min_ns"] <= c["fill_undisturbed_median_ns"] <= 1.1 * c["fill_anchor_ns"] + 2 for c in d["cells"])' \
 		'd["cells"]'
 	check calibrate_robust_hot_is_min json "$MT_TMP/cal.json" \
-		'd["hot_time_robust_ns"] == min(c["robust_ns"] for c in d["cells"] if c["src"] != c["dst"])'
+		'd["hot_robust_ns"] == min(c["robust_ns"] for c in d["cells"] if c["src_cpu"] != c["dst_cpu"])'
 	check calibrate_json_interval json "$MT_TMP/cal.json" \
-		'0 < d["hot_time_robust_lo_ns"] <= d["hot_time_robust_hi_ns"] and 0 <= d["disturbed_pct"] <= 100' \
-		'{k: d.get(k) for k in ("hot_time_robust_ns", "hot_time_robust_lo_ns", "hot_time_robust_hi_ns", "disturbed_pct")}'
+		'0 < (f := d["fill_statistics"])["hot_robust_lo_ns"] <= f["hot_robust_hi_ns"] and 0 <= f["disturbed_pct"] <= 100' \
+		'd["fill_statistics"]'
 	check calibrate_text_interval grep -qE '^hot time, 95 % interval: [0-9.]+ (ns|µs|ms) to [0-9.]+ (ns|µs|ms) \(block bootstrap' <<<"$out"
 	check calibrate_text_disturbed grep -qE '^disturbed fills: [0-9.]+ % \(median over cells\)' <<<"$out"
 	check calibrate_json_kernel_value json "$MT_TMP/cal.json" \
-		'd["kernel_migration_cost"]["value_ns"] > 0'
+		'd["tunable"]["value_ns"] > 0'
 	check calibrate_text_has_units grep -qE '^hot time: [0-9.]+ (ns|µs|ms|s) ' <<<"$out"
 	check calibrate_text_kernel_beside grep -q "^kernel's value: " <<<"$out"
 	check calibrate_no_tmp_left test -z "$(ls -A "$MT_TMP" | grep -v '^cal.json$')"
@@ -48,7 +50,8 @@ if [ "$ncpu" -ge 2 ]; then
 	check method_2005_says_so grep -q "^method 2005" <<<"$t5"
 	# the undisturbed-fill statistics and their interval are the 2004 method's alone
 	check method_2005_no_interval json "$MT_TMP/m5.json" \
-		'not any(k in d for k in ("hot_time_robust_lo_ns", "disturbed_pct", "anchor_quantile"))'
+		'd["fill_statistics"] is None and d["size_search"]["factor"] == 128 and len(d["size_search"]["distances"]) == 1 and d["hot_seed_ns"] == d["size_search"]["distances"][0]["cost_ns"]' \
+		'{k: d.get(k) for k in ("fill_statistics", "size_search", "hot_seed_ns")}'
 
 	sw=$("$MT" calibrate --cpus 0,1 --reps 3 --sweep-size -q --json "$MT_TMP/sweep.json" 2>&1)
 	check sweep_size_table grep -q "^migration cost peaks with a" <<<"$sw"
@@ -116,16 +119,16 @@ else
 		cpuid) grep -qE "^Calibrating .* against the L[0-9] [A-Za-z]+ [0-9.]+ [KMG]iB of CPU 0 \(from CPUID leaf 0x[0-9a-f]+: sysfs lists no caches\)" <<<"$3" ;;
 		esac' _ "$rc" "$want_src" "$real"
 	check real_json_source json "$MT_TMP/src.json" \
-		"d['cache']['source'] == '$want_src' and d['cache']['size_bytes'] == d['cache_size_bytes'] > 0 and d['cache']['cpu'] == 0 and (d['cache'].get('cpuid_leaf', '').startswith('0x') == (d['cache']['source'] == 'cpuid'))" "d.get('cache')"
+		"d['cache_source'] == '$want_src' and d['cache_bytes'] > 0 and d['cache_cpu'] == 0 and ((d['cache_cpuid_leaf'] or '').startswith('0x') == (d['cache_source'] == 'cpuid'))" "{k: v for k, v in d.items() if k.startswith('cache')}"
 fi
 if [ "$ncpu" -ge 2 ]; then
 	# The LLC grouping names its source, or says it is unknown; it is never made up.
 	check json_llc_groups_honest json "$MT_TMP/cal.json" \
-		"(d['llc_groups_source'] == 'unknown' and d['llc_group_of_cpu'] is None and d['groups_agree'] is None and d['llc_groups_unknown_why']) or (d['llc_groups_source'] in ('sysfs', 'CPUID', 'sysfs+CPUID') and len(d['llc_group_of_cpu']) == 2 and isinstance(d['groups_agree'], bool))" \
-		"{k: d.get(k) for k in ('llc_groups_source', 'llc_group_of_cpu', 'groups_agree', 'cache')}"
+		"(d['llc']['source'] is None and d['llc']['group_of_cpu'] is None and d['groups']['agree'] is None and d['llc']['unknown_why']) or (d['llc']['source'] in ('sysfs', 'CPUID', 'sysfs+CPUID') and len(d['llc']['group_of_cpu']) == 2 and isinstance(d['groups']['agree'], bool))" \
+		"(d['llc'], d['groups'], d['cache_source'])"
 	check json_llc_source_follows_cache json "$MT_TMP/cal.json" \
-		"d['llc_groups_source'] in ({'sysfs': ('sysfs',), 'cpuid': ('CPUID', 'unknown')}[d['cache']['source']])" \
-		"(d['llc_groups_source'], d['cache'])"
+		"d['llc']['source'] in ({'sysfs': ('sysfs',), 'cpuid': ('CPUID', None)}[d['cache_source']])" \
+		"(d['llc'], d['cache_source'])"
 	check text_llc_groups_named bash -c 'grep -qE "^CPU groups by measured cost: .*; ((sysfs|CPUID|sysfs\+CPUID) LLC groups: .* — (agree|differ)|sysfs/CPUID LLC groups: unknown \(.+\))$" <<<"$1"' _ "$out"
 fi
 
@@ -170,7 +173,7 @@ check fake_tree_no_caches_level_asks_size bash -c '[ "$1" = 1 ] && grep -q "give
 if [ "$ncpu" -ge 2 ]; then
 	"$MT" calibrate --sysfs-root "$fake" --cpus 0,1 --reps 3 -q --json "$MT_TMP/fake.json" >/dev/null 2>&1
 	check fake_tree_llc_groups_json json "$MT_TMP/fake.json" \
-		"d['llc_groups_source'] == 'sysfs' and d['llc_group_of_cpu'] == [0, 0] and d['sysfs_llc_group_of_cpu'] == [0, 0] and d['cache']['source'] == 'sysfs' and d['cache']['scope'] == 'per-core' and d['cache']['level'] == 2"
+		"d['llc']['source'] == 'sysfs' and d['llc']['group_of_cpu'] == [0, 0] and d['cache_source'] == 'sysfs' and d['cache_scope'] == 'per-core' and d['cache_level'] == 2"
 fi
 
 # validate resolves the cache as calibrate does, before any BPF: bad input is exit 2, and a

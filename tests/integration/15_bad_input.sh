@@ -51,6 +51,21 @@ bad run_output_missing_dir "$MT_TMP/nodir/r.json" run -o "$MT_TMP/nodir/r.json" 
 bad run_calibration_missing "$MT_TMP/none.json" run --calibration "$MT_TMP/none.json" "${O[@]}" "${W[@]}"
 echo '{"schema": "migtrace.calibrate/1", "hot' >"$MT_TMP/trunc.json"
 bad run_calibration_truncated "$MT_TMP/trunc.json" run --calibration "$MT_TMP/trunc.json" "${O[@]}" "${W[@]}"
+# A calibration file is read strictly (docs/calibration-file.md): a member repeated or unknown,
+# another kind of file, or a calibration without a hot time is refused; a good one, of either
+# schema, gets the run on to the next bad option.
+printf '{"schema":"migtrace.calibrate/1","method":2004,"hot_time_ns":5,"hot_time_ns":6}\n' >"$MT_TMP/dup.json"
+bad run_calibration_repeated '"hot_time_ns" appears twice' run --calibration "$MT_TMP/dup.json" "${O[@]}" "${W[@]}"
+printf '{"schema":"migtrace.calibrate/2","method":2004,"frob":1}\n' >"$MT_TMP/unknown.json"
+bad run_calibration_unknown '"frob" is not a member' run --calibration "$MT_TMP/unknown.json" "${O[@]}" "${W[@]}"
+bad run_calibration_run_file "not a calibration file" run --calibration "$MT_ROOT/tests/data/sample-run.json" "${O[@]}" "${W[@]}"
+bad run_calibration_v1_read "no_such_user_x" run --calibration "$MT_ROOT/tests/data/calibrate-v1.json" -u no_such_user_x "${O[@]}" "${W[@]}"
+"$MT" calibrate --cpus 0 --reps 3 -q --json "$MT_TMP/one.json" >/dev/null 2>&1
+bad run_calibration_one_cpu "has no hot time" run --calibration "$MT_TMP/one.json" "${O[@]}" "${W[@]}"
+if [ "$(nproc)" -ge 2 ]; then
+	"$MT" calibrate --cpus 0,1 --reps 3 -q --json "$MT_TMP/two.json" >/dev/null 2>&1
+	bad run_calibration_v2_read "no_such_user_x" run --calibration "$MT_TMP/two.json" -u no_such_user_x "${O[@]}" "${W[@]}"
+fi
 bad run_unknown_option "--frobnicate" run --frobnicate "${W[@]}"
 
 # calibrate

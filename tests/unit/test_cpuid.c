@@ -13,7 +13,6 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "calib_report.h"
 #include "calibrate.h"
 #include "cpuid.h"
 #include "fake_sysfs.h"
@@ -91,27 +90,25 @@ static struct cpu_set_list first_n(int n)
 }
 
 /* A 2004 result over cpus whose robust cells are cheap within `group` and dear across. */
-static struct calib_result *two_class_result(int n, int group)
+static struct calibration *two_class_result(int n, int group)
 {
-	struct calib_result *r = calloc(1, sizeof(*r));
+	struct calibration *r = calloc(1, sizeof(*r));
 
 	assert_non_null(r);
 	r->method = CALIB_2004;
-	r->ncpu = n;
-	r->opts.cpus = first_n(n);
-	r->cells = calloc((size_t)n * n, sizeof(*r->cells));
-	assert_non_null(r->cells);
+	r->cpus = first_n(n);
+	assert_int_equal(calib_alloc_cells(r, n), 0);
 	for (int i = 0; i < n * n; i++) {
-		r->cells[i].src = i / n;
-		r->cells[i].dst = i % n;
+		r->cells[i].src_cpu = i / n;
+		r->cells[i].dst_cpu = i % n;
 		r->cells[i].robust_ns = (i / n) / group == (i % n) / group ? 100000 : 300000;
 	}
 	return r;
 }
 
-static void free_result(struct calib_result *r)
+static void free_result(struct calibration *r)
 {
-	free(r->cells);
+	calib_free(r);
 	free(r);
 }
 
@@ -181,8 +178,7 @@ static void amd_topoext_two_ccx(void **state)
 	struct cpu_set_list cpus = first_n(16);
 	char *root = fs_tempdir(), *sroot = fs_tempdir(), a[64], b[64];
 	struct topology t, s;
-	struct calib_result *r;
-	struct calib_groups g;
+	struct calibration *r;
 
 	(void)state;
 	for (int i = 0; i < 16; i++) {
@@ -227,18 +223,20 @@ static void amd_topoext_two_ccx(void **state)
 	assert_int_equal(topology_distance(&t, 0, 8), 2);
 
 	r = two_class_result(16, 8);
-	calib_group(r, &t, &g);
-	assert_true(g.llc_known);
-	assert_string_equal(g.llc_source, "CPUID");
-	assert_int_equal(g.ngroups, 2);
-	assert_int_equal(g.sysfs_ngroups, 2);
-	assert_true(g.agree);
+	calib_note_llc(r, &t);
+	calib_group(r);
+	assert_true(r->llc.known);
+	assert_string_equal(r->llc.source, "CPUID");
+	assert_int_equal(r->groups.ngroups, 2);
+	assert_int_equal(r->llc.ngroups, 2);
+	assert_true(r->groups.agree);
 	/* Measured groups of 4 differ from the CCXs of 8. */
 	free_result(r);
 	r = two_class_result(16, 4);
-	calib_group(r, &t, &g);
-	assert_int_equal(g.ngroups, 4);
-	assert_false(g.agree);
+	calib_note_llc(r, &t);
+	calib_group(r);
+	assert_int_equal(r->groups.ngroups, 4);
+	assert_false(r->groups.agree);
 	free_result(r);
 	topology_free(&t);
 	topology_free(&s);
@@ -267,8 +265,7 @@ static void amd_legacy_this_vm(void **state)
 	const struct topo_cache *k;
 	char *root = fs_tempdir(), *sum, why[200], buf[64];
 	struct topo_choice ch;
-	struct calib_result *r;
-	struct calib_groups g;
+	struct calibration *r;
 	struct topology t;
 
 	(void)state;
@@ -323,11 +320,12 @@ static void amd_legacy_this_vm(void **state)
 
 	/* No LLC grouping is claimed, whatever the measurement shows. */
 	r = two_class_result(2, 2);
-	calib_group(r, &t, &g);
-	assert_false(g.llc_known);
-	assert_int_equal(g.sysfs_ngroups, 0);
-	assert_false(g.agree);
-	assert_string_equal(g.llc_why, "CPUID 0x80000006 gives no sharing");
+	calib_note_llc(r, &t);
+	calib_group(r);
+	assert_false(r->llc.known);
+	assert_int_equal(r->llc.ngroups, 0);
+	assert_false(r->groups.agree);
+	assert_string_equal(r->llc.why, "CPUID 0x80000006 gives no sharing");
 	free_result(r);
 	topology_free(&t);
 	fs_rmtree(root);

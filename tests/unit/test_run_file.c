@@ -23,6 +23,7 @@
 #include "render_text.h"
 #include "run_file.h"
 #include "run_schema.h"
+#include "text_edit.h"
 #include "verdict.h"
 
 /* What a writer wrote, as a string (the caller frees it). */
@@ -195,6 +196,20 @@ static void reader_depth_is_bounded(void **state)
 }
 
 /* A run model with something in every section. */
+/* validate's 2 x 2 calibration matrix. */
+static void sample_matrix(struct calibration *c)
+{
+	assert_int_equal(calib_alloc_cells(c, 2), 0);
+	for (int i = 0; i < RUN_CALIB_CELLS; i++)
+		c->cells[i] = (struct calib_cell){
+			.src_cpu = c->cpus.cpu[i / 2], .dst_cpu = c->cpus.cpu[i % 2],
+			.fill_median_ns = 30000.5 + i, .fill_mad_ns = 1200,
+			.fill_undisturbed_ns = 29000.25 + i, .fills_undisturbed = 900 + i,
+			.fill_min_ns = 25000,
+			.fill_max_ns = 60000 + i, .cost_ns = 6 * (60000 + i),
+			.robust_ns = 180003 + 6 * i };
+}
+
 static struct run *sample_run(void)
 {
 	struct run *r = run_new();
@@ -225,21 +240,15 @@ static struct run *sample_run(void)
 	r->setup.max_records = 200000;
 	r->setup.bootstrap = 200;
 	r->calib.valid = r->calib.inline_run = r->calib.robust = true;
-	r->calib.hot_ns = r->calib.hot_robust_ns = 298123.5;
-	r->calib.hot_seed_ns = 395000;
-	r->calib.cpus[1] = 1;
-	r->calib.method = 2004;
-	snprintf(r->calib.cache_source, sizeof(r->calib.cache_source), "cpuid");
-	r->calib.reps = 1000;
-	r->calib.has_matrix = true;
-	for (int i = 0; i < RUN_CALIB_CELLS; i++)
-		r->calib.cells[i] = (struct run_calib_cell){
-			.src_cpu = r->calib.cpus[i / 2], .dst_cpu = r->calib.cpus[i % 2],
-			.fill_median_ns = 30000.5 + i, .fill_mad_ns = 1200,
-			.fill_undisturbed_ns = 29000.25 + i, .fills_undisturbed = 900 + i,
-			.fill_min_ns = 25000,
-			.fill_max_ns = 60000 + i, .cost_ns = 6 * (60000 + i),
-			.robust_ns = 180003 + 6 * i };
+	r->calib.hot_ns = r->calib.cal.hot_robust_ns = 298123.5;
+	r->calib.cal.hot_seed_ns = 395000;
+	r->calib.cal.has_hot = true;
+	r->calib.cal.cpus.n = 2;
+	r->calib.cal.cpus.cpu[1] = 1;
+	r->calib.cal.method = 2004;
+	snprintf(r->calib.cal.cache_source, sizeof(r->calib.cal.cache_source), "cpuid");
+	r->calib.cal.reps = 1000;
+	sample_matrix(&r->calib.cal);
 	snprintf(r->meta.command, sizeof(r->meta.command), "cachewalk --controlled");
 	r->meta.pid = 42;
 	r->meta.cpus.n = 2;
@@ -373,8 +382,9 @@ static void round_trip(void **state)
 	assert_int_equal(back->setup.cw.nages, 2);
 	assert_int_equal(back->setup.cw.ages_ns[1], 5000000);
 	assert_true(back->calib.inline_run && back->calib.hot_ns == 298123.5);
-	assert_true(back->calib.has_matrix);
-	assert_memory_equal(back->calib.cells, r->calib.cells, sizeof(r->calib.cells));
+	assert_non_null(back->calib.cal.cells);
+	assert_memory_equal(back->calib.cal.cells, r->calib.cal.cells,
+			    RUN_CALIB_CELLS * sizeof(*r->calib.cal.cells));
 	assert_int_equal(back->pairs[1], 7);
 	assert_int_equal(back->pairs[4], 5);
 	assert_int_equal(back->cost.workload_cpu_s, -1);
@@ -395,19 +405,6 @@ static void round_trip(void **state)
 	free(two);
 	run_free(back);
 	run_free(r);
-}
-
-/* Replaces the first `from` in text with `to`; the result is the caller's. */
-static char *edit(const char *text, const char *from, const char *to)
-{
-	const char *at = strstr(text, from);
-	size_t n = strlen(text) - strlen(from) + strlen(to) + 1;
-	char *out = malloc(n);
-
-	assert_non_null(at);
-	assert_non_null(out);
-	snprintf(out, n, "%.*s%s%s", (int)(at - text), text, to, at + strlen(from));
-	return out;
 }
 
 static void refuses_bad_files(void **state)
@@ -545,18 +542,19 @@ static void matrix_absent(void **state)
 	size_t n1, n2;
 
 	(void)state;
-	r->calib.has_matrix = false;
+	free(r->calib.cal.cells);
+	r->calib.cal.cells = NULL;
 	one = write_run(r, &n1);
 	assert_null(strstr(one, "\"cells\":[\n{\"src_cpu\""));
 	assert_int_equal(run_file_parse(one, n1, NULL, &back, err, sizeof(err)), 0);
-	assert_true(back->calib.inline_run && !back->calib.has_matrix);
+	assert_true(back->calib.inline_run && !back->calib.cal.cells);
 	assert_non_null(render_plot_no_matrix(back));
 	two = write_run(back, &n2);
 	assert_int_equal(n1, n2);
 	assert_memory_equal(one, two, n1);
 	run_free(back);
 	/* with it, the plot has its data */
-	r->calib.has_matrix = true;
+	sample_matrix(&r->calib.cal);
 	free(one);
 	one = write_run(r, &n1);
 	assert_int_equal(run_file_parse(one, n1, NULL, &back, err, sizeof(err)), 0);
@@ -780,26 +778,26 @@ static size_t type_size(enum rs_type t)
 	}
 }
 
-static void schema_tables_and_docs(void **state)
+/* Every member of the tables is documented in docs/NAME, and read as its size. */
+static void tables_documented(const char *name, const struct rs_table *const *tables, int n)
 {
 	const char *root = getenv("MT_ROOT");
 	char path[4096], *doc;
-	size_t n = 0;
+	size_t len = 0;
 	FILE *f;
 
-	(void)state;
-	snprintf(path, sizeof(path), "%s/docs/run-file.md", root ? root : ".");
+	snprintf(path, sizeof(path), "%s/docs/%s", root ? root : ".", name);
 	f = fopen(path, "r");
 	if (!f)
 		fail_msg("%s: cannot open it (run from the repository's top, or set MT_ROOT)",
 		path);
 	doc = malloc(1 << 20);
 	assert_non_null(doc);
-	n = fread(doc, 1, (1 << 20) - 1, f);
-	doc[n] = '\0';
+	len = fread(doc, 1, (1 << 20) - 1, f);
+	doc[len] = '\0';
 	fclose(f);
-	for (int t = 0; t < rs_ntables; t++) {
-		const struct rs_table *tb = rs_all_tables[t];
+	for (int t = 0; t < n; t++) {
+		const struct rs_table *tb = tables[t];
 
 		assert_true(tb->n <= 64);
 		for (int i = 0; i < tb->n; i++) {
@@ -811,10 +809,17 @@ static void schema_tables_and_docs(void **state)
 					 fl->name, fl->size, type_size(fl->type));
 			snprintf(quoted, sizeof(quoted), "`%s`", fl->name);
 			if (!strstr(doc, quoted))
-				fail_msg("%s.%s is not in docs/run-file.md", tb->object, fl->name);
+				fail_msg("%s.%s is not in docs/%s", tb->object, fl->name, name);
 		}
 	}
 	free(doc);
+}
+
+static void schema_tables_and_docs(void **state)
+{
+	(void)state;
+	tables_documented("run-file.md", rs_all_tables, rs_ntables);
+	tables_documented("calibration-file.md", rs_calib_file_tables, rs_calib_file_ntables);
 }
 
 int main(void)

@@ -5,15 +5,16 @@
  * mistyped option never costs a whole run.  What it resolves is recorded in the run model.
  */
 #include <errno.h>
-#include <pwd.h>
-#include <json-c/json.h>
 #include <libgen.h>
+#include <math.h>
+#include <pwd.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "atomic_file.h"
 #include "bpf_util.h"
+#include "calib_file.h"
 #include "elf_sym.h"
 #include "environment.h"
 #include "launch.h"
@@ -178,34 +179,30 @@ static int resolve_user(const char *user)
 	return -ENOENT;
 }
 
-/* The hot time of a calibrate --json file: the robust one when it is there. */
+/*
+ * The hot time of a calibrate --json file (docs/calibration-file.md): the robust one of a
+ * 2004 calibration, else the method's own.  The whole calibration is kept in cal.
+ */
 static int read_calibration(const char *path, struct run_calibration *cal)
 {
-	struct json_object *o = json_object_from_file(path), *v;
-	int err = 0;
+	char err[400];
+	int version;
 
-	if (!o) {
-		const char *why = json_util_get_last_err();
-
-		/* json-c's message ends in a newline: the error stays one line */
-		fprintf(stderr, "migtrace run: --calibration %s: not a JSON file migtrace can read "
-			"(%.*s)\n", path, why ? (int)strcspn(why, "\n") : 0, why ? why : "");
+	memset(cal, 0, sizeof(*cal));
+	if (calib_file_read(path, &cal->cal, &version, err, sizeof(err))) {
+		fprintf(stderr, "migtrace run: --calibration %s: %s\n", path, err);
 		return -EINVAL;
 	}
-	memset(cal, 0, sizeof(*cal));
-	if (json_object_object_get_ex(o, "hot_time_robust_ns", &v) && v) {
-		cal->hot_ns = json_object_get_double(v);
-		cal->robust = true;
-	} else if (json_object_object_get_ex(o, "hot_time_ns", &v) && v) {
-		cal->hot_ns = json_object_get_double(v);
-	} else {
-		fprintf(stderr, "migtrace run: --calibration %s has no hot time (one CPU?)\n",
-			path);
-		err = -EINVAL;
+	if (!cal->cal.has_hot) {
+		fprintf(stderr, "migtrace run: --calibration %s has no hot time (calibrated on "
+			"one CPU: calibrate two or more)\n", path);
+		calib_free(&cal->cal);
+		return -EINVAL;
 	}
-	cal->valid = !err;
-	json_object_put(o);
-	return err;
+	cal->robust = cal->cal.method == CALIB_2004 && isfinite(cal->cal.hot_robust_ns);
+	cal->hot_ns = cal->robust ? cal->cal.hot_robust_ns : cal->cal.hot_seed_ns;
+	cal->valid = true;
+	return 0;
 }
 
 /* -p PID: a live process; a thread id is taken as its process, all its threads. */
@@ -344,7 +341,7 @@ int run_config_check_cachewalk(struct run_config *c, const struct cpu_set_list *
 
 int run_config_resolve(struct run_config *c, struct run *r)
 {
-	struct run_calibration file_cal;
+	struct run_calibration file_cal = { 0 };
 	struct topology t = { 0 };
 	const char *missing;
 	struct tunable kern;
@@ -383,14 +380,19 @@ int run_config_resolve(struct run_config *c, struct run *r)
 	environment_probe(&r->env, &t, &kern);
 	record_setup(c, &r->setup);
 	record_threshold(c, &kern, &r->meta);
-	if (c->calibration)
-		r->calib = file_cal;	/* a file given names the calibration to judge by */
+	if (c->calibration) {
+		/* a file given names the calibration to judge by; the model owns it now */
+		calib_free(&r->calib.cal);
+		r->calib = file_cal;
+		memset(&file_cal, 0, sizeof(file_cal));
+	}
 	r->meta.ringbuf_bytes = c->ringbuf_bytes;
 	r->meta.attached = c->pid != 0;
 	r->meta.exit_status = -1;
 	r->max_kept = (size_t)c->max_records;
 	describe_command(c, &r->meta);
 out:
+	calib_free(&file_cal.cal);
 	topology_free(&t);
 	return rc;
 }

@@ -2,7 +2,6 @@
 /* migtrace calibrate: the migration-cost matrix between CPUs, measured from user space. */
 #include <argp.h>
 #include <errno.h>
-#include <json-c/json.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,9 +13,9 @@
 #include "cli.h"
 #include "commands.h"
 #include "parse.h"
+#include "run_output.h"
 #include "topology.h"
 #include "tunable.h"
-#include "units.h"
 
 enum calib_format { FMT_TEXT, FMT_SEED };
 
@@ -168,105 +167,18 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	return 0;
 }
 
-/* The chosen cache as the run record says it: where the size came from and what it is. */
-static struct json_object *cache_json(const struct topo_choice *ch, int cpu)
+/* --sweep-size: the 2004 measurement at 1/4x .. 4x the cache, each size printed as done. */
+static int sweep_sizes(const struct calib_opts *o, struct calibration *c)
 {
-	struct json_object *o = json_object_new_object();
-	char leaf[16];
+	int err = 0;
 
-	json_object_object_add(o, "size_bytes", json_object_new_int64((int64_t)ch->size_bytes));
-	json_object_object_add(o, "source", json_object_new_string(ch->source));
-	json_object_object_add(o, "cpu", json_object_new_int(cpu));
-	if (ch->cache) {
-		json_object_object_add(o, "level", json_object_new_int(ch->cache->level));
-		json_object_object_add(o, "type", json_object_new_string(ch->cache->type));
-		json_object_object_add(o, "scope", json_object_new_string(ch->scope));
-		/* Hex, as every CPUID manual names its leaves. */
-		if (ch->cache->cpuid_leaf) {
-			snprintf(leaf, sizeof(leaf), "0x%x", ch->cache->cpuid_leaf);
-			json_object_object_add(o, "cpuid_leaf", json_object_new_string(leaf));
-		}
+	calib_print_sweep_head(stdout, c);
+	for (int i = 0; i < CALIB_SWEEP_NSIZES && !err; i++) {
+		err = calib_sweep_size(o, c, i);
+		if (!err)
+			calib_print_sweep_size(stdout, c, i);
 	}
-	return o;
-}
-
-static int write_json(struct json_object *o, const char *path)
-{
-	const char *s = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY);
-	char *buf;
-	int err;
-
-	if (asprintf(&buf, "%s\n", s) < 0)
-		return -ENOMEM;
-	err = atomic_write_file(path, buf, strlen(buf));
-	free(buf);
-	return err;
-}
-
-/* --sweep-size: the 2004 measurement at 1/4x .. 4x the cache in sqrt(2) steps. */
-static int sweep_sizes(struct calib_opts *o, struct json_object *jroot)
-{
-	static const double factors[] = { 0.25, 0.354, 0.5, 0.707, 1, 1.414, 2, 2.83, 4 };
-	const int nf = sizeof(factors) / sizeof(factors[0]);
-	struct json_object *arr = json_object_new_array();
-	uint64_t base = o->cache_size;
-	double best = -1e300;
-	int best_i = -1, err = 0;
-	char a[32], b[32], c[32], d[32];
-
-	printf("\nsize sweep (method 2004, medians of %d fills; cost = cross-CPU - same-CPU):\n",
-	       o->reps);
-	printf("  %-10s %-10s %12s %12s %12s %14s\n", "cache", "buffer", "same-CPU",
-	       "cross-CPU", "cost", "cost per KiB");
-	for (int i = 0; i < nf; i++) {
-		struct calib_result r;
-		double self = 0, cross = 0, cost;
-		int ns = 0, nc = 0;
-		struct json_object *js;
-
-		o->cache_size = (uint64_t)((double)base * factors[i]);
-		o->cache_size -= o->cache_size % 64;
-		err = calibrate_run(o, &r);
-		if (err) {
-			calib_result_free(&r);
-			break;
-		}
-		for (int k = 0; k < r.ncpu * r.ncpu; k++) {
-			if (r.cells[k].src == r.cells[k].dst) {
-				self += r.cells[k].median_ns;
-				ns++;
-			} else {
-				cross += r.cells[k].median_ns;
-				nc++;
-			}
-		}
-		self /= ns ? ns : 1;
-		cross = nc ? cross / nc : 0;
-		cost = nc ? cross - self : 0;
-		printf("  %-10s %-10s %12s %12s %12s %11.1f ns\n",
-		       fmt_bytes(a, sizeof(a), o->cache_size),
-		       fmt_bytes(b, sizeof(b), r.buffer_size), fmt_ns(c, sizeof(c), self),
-		       nc ? fmt_ns(d, sizeof(d), cross) : "-", nc ? fmt_ns(a, sizeof(a), cost) : "-",
-		       cost / ((double)r.buffer_size / 1024));
-		if (nc && cost > best) {
-			best = cost;
-			best_i = i;
-		}
-		js = json_object_new_object();
-		json_object_object_add(js, "cache_size_bytes", json_object_new_int64((int64_t)o->cache_size));
-		json_object_object_add(js, "buffer_size_bytes", json_object_new_int64((int64_t)r.buffer_size));
-		json_object_object_add(js, "same_cpu_median_ns", json_object_new_double(self));
-		json_object_object_add(js, "cross_cpu_median_ns", json_object_new_double(cross));
-		json_object_array_add(arr, js);
-		calib_result_free(&r);
-	}
-	o->cache_size = base;
-	if (best_i >= 0)
-		printf("migration cost peaks with a %s buffer (cache %s x 5/3): the cache behaves "
-		       "as about that size\n",
-		       fmt_bytes(a, sizeof(a), (uint64_t)((double)base * factors[best_i]) * 5 / 3),
-		       fmt_bytes(b, sizeof(b), (uint64_t)((double)base * factors[best_i])));
-	json_object_object_add(jroot, "size_sweep", arr);
+	calib_print_sweep_peak(stdout, c);
 	return err;
 }
 
@@ -274,12 +186,10 @@ int cmd_calibrate(int argc, char **argv)
 {
 	static const struct argp argp = { opts, parse_arg, NULL, doc, NULL, NULL, NULL };
 	struct topology topo = { 0 };
-	struct calib_result res = { 0 };
+	struct calibration cal = { 0 };
 	struct calib_opts o = { 0 };
-	struct json_object *jroot = NULL;
 	struct topo_choice ch;
 	struct tunable kern;
-	char a[32], b[32];
 	int rc = MT_EXIT_OK, err;
 
 	memset(&env, 0, sizeof(env));
@@ -318,53 +228,47 @@ int cmd_calibrate(int argc, char **argv)
 		goto cleanup;
 	}
 	o.cache_size = ch.size_bytes;
+	o.cache = &ch;
 	tunable_probe(&kern);
-
-	if (env.format == FMT_TEXT || env.dry_run) {
-		format_cpu_list(&o.cpus, a, sizeof(a));
-		printf("Calibrating migration cost between CPUs %s against the %s (buffer %s), "
-		       "method %d.\n", a, ch.what, fmt_bytes(b, sizeof(b), o.cache_size * 5 / 3),
-		       o.method);
+	o.kernel = &kern;
+	err = calib_prepare(&o, &cal);
+	if (err) {
+		fprintf(stderr, "migtrace calibrate: %s\n", strerror(-err));
+		rc = MT_EXIT_FAIL;
+		goto cleanup;
 	}
+
+	if (env.format == FMT_TEXT || env.dry_run)
+		calib_print_intro(stdout, &cal);
 	if (env.dry_run) {
-		printf("dry run: %d ordered pairs x %d repetitions; nothing measured\n",
-		       o.cpus.n * o.cpus.n, o.reps);
+		calib_print_dry_run(stdout, &cal);
 		goto cleanup;
 	}
 	if (o.cpus.n < 2)
 		fprintf(stderr, "migtrace calibrate: migration cost needs two CPUs; measuring "
 			"the same-CPU cost of CPU %d only\n", o.cpus.cpu[0]);
 
-	err = calibrate_run(&o, &res);
+	err = calibrate_run(&o, &cal);
 	if (err) {
 		fprintf(stderr, "migtrace calibrate: calibration failed: %s\n", strerror(-err));
 		rc = MT_EXIT_FAIL;
 		goto cleanup;
 	}
-	if (env.format == FMT_SEED) {
-		if (o.method == CALIB_2005)
-			calib_print_seed_2005(stdout, &res, topo.cpu_mhz);
-		else
-			calib_print_seed_2004(stdout, &res, topo.cpu_mhz, kern.value_ns);
-	} else {
-		calib_print_report(stdout, &res, &topo, &kern);
-	}
-	jroot = calib_to_json(&res, &topo, &kern);
-	if (!jroot) {
-		rc = MT_EXIT_FAIL;
-		goto cleanup;
-	}
-	json_object_object_add(jroot, "cache", cache_json(&ch, o.cpus.cpu[0]));
-	if (env.sweep_size && sweep_sizes(&o, jroot)) {
+	if (env.format == FMT_SEED && o.method == CALIB_2005)
+		calib_print_seed_2005(stdout, &cal);
+	else if (env.format == FMT_SEED)
+		calib_print_seed_2004(stdout, &cal);
+	else
+		calib_print_report(stdout, &cal);
+	if (env.sweep_size && sweep_sizes(&o, &cal)) {
 		fprintf(stderr, "migtrace calibrate: size sweep failed\n");
 		rc = MT_EXIT_FAIL;
 		goto cleanup;
 	}
-	if (env.json_path && write_json(jroot, env.json_path))
+	if (env.json_path && calib_output_save(env.json_path, &cal, "migtrace calibrate"))
 		rc = MT_EXIT_FAIL;
 cleanup:
-	json_object_put(jroot);
-	calib_result_free(&res);
+	calib_free(&cal);
 	topology_free(&topo);
 	return rc;
 }

@@ -182,33 +182,12 @@ static int pick_cpus(const struct validate_env *env, const struct topology *topo
 	return 0;
 }
 
-/* The 2 x 2 matrix into the run model, so that the run file and --plot carry it. */
-static void keep_matrix(const struct calib_result *res, struct run_calibration *cal)
-{
-	if (res->ncpu * res->ncpu != RUN_CALIB_CELLS)
-		return;	/* validate always calibrates two CPUs */
-	for (int i = 0; i < RUN_CALIB_CELLS; i++) {
-		const struct calib_cell *c = &res->cells[i];
-
-		cal->cells[i] = (struct run_calib_cell){
-			.src_cpu = c->src, .dst_cpu = c->dst,
-			.fill_median_ns = c->median_ns, .fill_mad_ns = c->mad_ns,
-			.fill_undisturbed_ns = c->undisturbed_ns,
-			.fills_undisturbed = c->undisturbed,
-			.fill_min_ns = c->min_ns, .fill_max_ns = c->max_ns,
-			.cost_ns = c->cost_ns, .robust_ns = c->robust_ns,
-		};
-	}
-	cal->has_matrix = true;
-}
-
 /* Step 1: the 2004 calibration between the two CPUs, into the run's calibration. */
 static int calibrate_step(struct validate_env *env, struct topology *topo,
 			  const struct cpu_set_list *cpus, struct run *r)
 {
 	struct run_calibration *cal = &r->calib;
 	FILE *text = run_config_text(&env->cfg);
-	struct calib_result res = { 0 };
 	struct calib_opts co = { 0 };
 	struct topo_choice ch;
 	int err;
@@ -217,37 +196,26 @@ static int calibrate_step(struct validate_env *env, struct topology *topo,
 	err = topology_calib_cache(topo, cpus->cpu[0], 0, env->size_arg, "validate", &ch);
 	if (err)
 		return err == -EINVAL ? MT_EXIT_USAGE : MT_EXIT_FAIL;
-	cal->inline_run = true;
-	cal->method = CALIB_2004;
-	cal->cpus[0] = cpus->cpu[0];
-	cal->cpus[1] = cpus->cpu[1];
-	snprintf(cal->cache_what, sizeof(cal->cache_what), "%s", ch.what);
-	snprintf(cal->cache_source, sizeof(cal->cache_source), "%s", ch.source);
-	cal->cache_bytes = ch.size_bytes;
-	cal->buffer_bytes = ch.size_bytes * 5 / 3;
-	cal->reps = CALIB_DEFAULT_REPS;
-	render_text_calib_intro(text, r);
-	fflush(text);
-
 	co.method = CALIB_2004;
 	co.cpus = *cpus;
 	co.reps = CALIB_DEFAULT_REPS;
 	co.factor = CALIB_FACTOR_SCALE;
 	co.topo = topo;
 	co.cache_size = ch.size_bytes;
-	if (calibrate_run(&co, &res) || !res.has_hot) {
+	co.cache = &ch;
+	cal->inline_run = true;
+	/* what is about to be measured, said before the second or so it takes */
+	if (calib_prepare(&co, &cal->cal) == 0) {
+		render_text_calib_intro(text, r);
+		fflush(text);
+	}
+	if (calibrate_run(&co, &cal->cal) || !cal->cal.has_hot) {
 		fprintf(stderr, "migtrace validate: calibration failed\n");
-		calib_result_free(&res);
 		return MT_EXIT_FAIL;
 	}
 	cal->valid = true;
 	cal->robust = true;
-	cal->hot_seed_ns = (double)res.hot_ns;
-	cal->hot_robust_ns = (double)res.hot_robust_ns;
-	cal->hot_ns = cal->hot_robust_ns;
-	cal->wall_s = res.wall_s;
-	keep_matrix(&res, cal);
-	calib_result_free(&res);
+	cal->hot_ns = cal->cal.hot_robust_ns;
 	render_text_calib_result(text, r);
 	fflush(text);
 	return 0;

@@ -1,21 +1,24 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Saving a run file atomically (run_output.h). */
+/* Saving a run file or a calibration file atomically (run_output.h). */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "atomic_file.h"
+#include "calib_file.h"
 #include "run_file.h"
 #include "run_output.h"
 
-int run_output_save(const char *path, const struct run *r, const char *cmd)
+/* Writes obj with write to path, whole or not at all. */
+static int save(const char *path, const char *cmd, int (*write)(FILE *, const void *),
+		const void *obj)
 {
 	struct atomic_file af;
 	int err = atomic_file_open(&af, path);
 
 	if (err)
 		return err;
-	err = run_file_write(af.f, r);
+	err = write(af.f, obj);
 	if (err) {
 		fprintf(stderr, "%s: writing %s failed: %s\n", cmd,
 			!strcmp(path, "-") ? "stdout" : path, strerror(-err));
@@ -23,4 +26,24 @@ int run_output_save(const char *path, const struct run *r, const char *cmd)
 		return err;
 	}
 	return atomic_file_commit(&af);
+}
+
+static int write_run(FILE *f, const void *r)
+{
+	return run_file_write(f, r);
+}
+
+static int write_calibration(FILE *f, const void *c)
+{
+	return calib_file_write(f, c);
+}
+
+int run_output_save(const char *path, const struct run *r, const char *cmd)
+{
+	return save(path, cmd, write_run, r);
+}
+
+int calib_output_save(const char *path, const struct calibration *c, const char *cmd)
+{
+	return save(path, cmd, write_calibration, c);
 }

@@ -23,6 +23,7 @@
 #include "calibrate.h"
 #include "stats.h"
 #include "topology.h"
+#include "tunable.h"
 
 static uint64_t now_ns(void)
 {
@@ -228,55 +229,55 @@ int calib_cell_from_samples(struct calib_cell *c, const uint64_t *samples, int r
 	/* samples[] is in the order they were taken: the seed's window is the first 20 */
 	for (int i = 0; i < reps && i < CALIB_SEED_REPS; i++)
 		seed_max = samples[i] > seed_max ? samples[i] : seed_max;
-	c->max_ns = seed_max;
-	c->min_ns = s.min;
-	c->median_ns = s.median;
-	c->mad_ns = s.mad;
-	c->fills = reps;
+	c->fill_max_ns = seed_max;
+	c->fill_min_ns = s.min;
+	c->fill_median_ns = s.median;
+	c->fill_mad_ns = s.mad;
 	for (int i = 0; i < reps; i++)
 		v[i] = (double)samples[i];
 	calib_undisturbed(v, reps, &v[reps], &u);
-	c->anchor_ns = u.anchor_ns;
-	c->undisturbed_ns = u.median_ns;
-	c->undisturbed = u.fills;
+	c->fill_anchor_ns = u.anchor_ns;
+	c->fill_undisturbed_ns = u.median_ns;
+	c->fills_undisturbed = u.fills;
 	/* The "10 %" rule: cold after ten times the cost; 10 = 6 x 5/3 (the buffer factor). */
 	c->cost_ns = seed_max * 6;
-	c->robust_ns = (uint64_t)llround(c->undisturbed_ns * 6);
+	c->robust_ns = (uint64_t)llround(c->fill_undisturbed_ns * 6);
 	free(v);
 	return 0;
 }
 
-void calib_finish_matrix(struct calib_result *r)
+void calib_finish_matrix(struct calibration *c)
 {
-	int n = r->ncpu, k = 0;
+	int n = c->cpus.n, k = 0;
 	double *noise = calloc((size_t)n * n, sizeof(double));
 	double *spike = calloc((size_t)n * n, sizeof(double));
 	double *dist = calloc((size_t)n * n, sizeof(double));
 
-	r->has_hot = false;
+	c->has_hot = false;
 	for (int i = 0; i < n * n; i++) {
-		struct calib_cell *c = &r->cells[i];
+		const struct calib_cell *x = &c->cells[i];
 
-		if (noise && spike && dist && c->median_ns > 0) {
-			noise[k] = 100.0 * c->mad_ns / c->median_ns;
-			spike[k] = (double)c->max_ns / c->median_ns;
-			dist[k] = c->fills ? 100.0 * (c->fills - c->undisturbed) / c->fills : 0;
+		if (noise && spike && dist && x->fill_median_ns > 0) {
+			noise[k] = 100.0 * x->fill_mad_ns / x->fill_median_ns;
+			spike[k] = (double)x->fill_max_ns / x->fill_median_ns;
+			dist[k] = c->reps ? 100.0 * (c->reps - x->fills_undisturbed) / c->reps : 0;
 			k++;
 		}
-		if (c->src == c->dst)
+		if (x->src_cpu == x->dst_cpu)
 			continue;
-		if (!r->has_hot || c->cost_ns < r->hot_ns)
-			r->hot_ns = c->cost_ns;
-		if (!r->has_hot || c->robust_ns < r->hot_robust_ns)
-			r->hot_robust_ns = c->robust_ns;
-		r->has_hot = true;
+		if (!c->has_hot || (double)x->cost_ns < c->hot_seed_ns)
+			c->hot_seed_ns = (double)x->cost_ns;
+		if (!c->has_hot || (double)x->robust_ns < c->hot_robust_ns)
+			c->hot_robust_ns = (double)x->robust_ns;
+		c->has_hot = true;
 	}
-	r->noise_pct = median_inplace(noise, k);
-	r->max_over_median = median_inplace(spike, k);
-	r->disturbed_pct = median_inplace(dist, k);
+	c->noise_pct = median_inplace(noise, k);
+	c->max_over_median = median_inplace(spike, k);
+	c->disturbed_pct = median_inplace(dist, k);
 	free(noise);
 	free(spike);
 	free(dist);
+	calib_group(c);
 }
 
 /* splitmix64: a fixed seed makes the interval a function of the samples alone. */
@@ -293,17 +294,17 @@ static uint64_t next_random(uint64_t *state)
  * One bootstrap draw: the robust hot time over the blocks pick[0..nb), ns.  draw holds a
  * draw's fills (at most reps + nb), scratch calib_undisturbed()'s scratch for them.
  */
-static double resampled_hot(const struct calib_result *r, const uint64_t *samples, int reps,
+static double resampled_hot(const struct calibration *c, const uint64_t *samples, int reps,
 			    const int *pick, int nb, double *draw, double *scratch)
 {
 	struct calib_undisturbed u;
 	double best = -1;
 
-	for (int i = 0; i < r->ncpu * r->ncpu; i++) {
+	for (int i = 0; i < c->cpus.n * c->cpus.n; i++) {
 		const uint64_t *cell = &samples[(size_t)i * reps];
 		int m = 0;
 
-		if (r->cells[i].src == r->cells[i].dst)
+		if (c->cells[i].src_cpu == c->cells[i].dst_cpu)
 			continue;
 		/* drawn blocks in draw order: calib_undisturbed() cuts them up again */
 		for (int b = 0; b < nb; b++)
@@ -316,15 +317,15 @@ static double resampled_hot(const struct calib_result *r, const uint64_t *sample
 	return best * 6;
 }
 
-int calib_hot_interval(struct calib_result *r, const uint64_t *samples, int reps)
+int calib_hot_interval(struct calibration *c, const uint64_t *samples, int reps)
 {
 	int nb = reps < CALIB_BLOCKS ? reps : CALIB_BLOCKS, err = 0;
 	double *draw = NULL, *scratch = NULL, *hot = NULL;
 	uint64_t state = 0x6d696774726163ULL;	/* "migtrac" */
 	int *pick = NULL;
 
-	r->has_interval = false;
-	if (!r->has_hot || reps < 1)
+	c->has_interval = false;
+	if (!c->has_hot || reps < 1)
 		goto cleanup;
 	/* a draw holds nb blocks of at most ceil(reps / nb) fills */
 	draw = malloc(((size_t)reps + nb) * sizeof(double));
@@ -338,13 +339,11 @@ int calib_hot_interval(struct calib_result *r, const uint64_t *samples, int reps
 	for (int k = 0; k < CALIB_BOOT_RESAMPLES; k++) {
 		for (int b = 0; b < nb; b++)
 			pick[b] = (int)(next_random(&state) % (uint64_t)nb);
-		hot[k] = resampled_hot(r, samples, reps, pick, nb, draw, scratch);
+		hot[k] = resampled_hot(c, samples, reps, pick, nb, draw, scratch);
 	}
-	r->hot_robust_lo_ns = (uint64_t)llround(quantile_sorted_inplace(hot, CALIB_BOOT_RESAMPLES,
-									 0.025));
-	r->hot_robust_hi_ns = (uint64_t)llround(quantile_sorted_inplace(hot, CALIB_BOOT_RESAMPLES,
-									 0.975));
-	r->has_interval = true;
+	c->hot_robust_lo_ns = round(quantile_sorted_inplace(hot, CALIB_BOOT_RESAMPLES, 0.025));
+	c->hot_robust_hi_ns = round(quantile_sorted_inplace(hot, CALIB_BOOT_RESAMPLES, 0.975));
+	c->has_interval = true;
 cleanup:
 	free(draw);
 	free(scratch);
@@ -363,7 +362,7 @@ static void progress(const struct calib_opts *o, const char *what, int done, int
 		fprintf(stderr, "\n");
 }
 
-static int run_2004(const struct calib_opts *o, struct calib_result *r)
+static int run_2004(const struct calib_opts *o, struct calibration *c)
 {
 	int n = o->cpus.n, reps = o->reps, err = 0;
 	uint64_t *samples = calloc((size_t)n * n * reps, sizeof(uint64_t));
@@ -371,10 +370,10 @@ static int run_2004(const struct calib_opts *o, struct calib_result *r)
 
 	if (!samples)
 		return -ENOMEM;
-	err = bufs_alloc(&b, r->buffer_size);
+	err = bufs_alloc(&b, c->buffer_bytes);
 	if (err) {
 		fprintf(stderr, "migtrace: cannot allocate 2 x %llu bytes for the calibration "
-			"buffers\n", (unsigned long long)r->buffer_size);
+			"buffers\n", (unsigned long long)c->buffer_bytes);
 		goto cleanup;
 	}
 	/* Dry run of every pair: warms TLBs, page tables and the code path. */
@@ -396,17 +395,12 @@ static int run_2004(const struct calib_opts *o, struct calib_result *r)
 		goto cleanup;
 	}
 	for (int i = 0; i < n * n; i++) {
-		struct calib_cell *c = &r->cells[i];
-
-		c->src = o->cpus.cpu[i / n];
-		c->dst = o->cpus.cpu[i % n];
-		c->distance = topology_distance(o->topo, c->src, c->dst);
-		err = calib_cell_from_samples(c, &samples[(size_t)i * reps], reps);
+		err = calib_cell_from_samples(&c->cells[i], &samples[(size_t)i * reps], reps);
 		if (err)
 			goto cleanup;
 	}
-	calib_finish_matrix(r);
-	err = calib_hot_interval(r, samples, reps);
+	calib_finish_matrix(c);
+	err = calib_hot_interval(c, samples, reps);
 cleanup:
 	bufs_free(&b);
 	free(samples);
@@ -473,7 +467,7 @@ static int measure_migration_cost_2005(const struct calib_opts *o, struct calib_
 		/* The kernel's running fluctuation estimate keeps noise from ending it early. */
 		fluct = cost > prev_cost ? cost - prev_cost : prev_cost - cost;
 		avg_fluct = (avg_fluct + fluct) / 2;
-		st->size = size;
+		st->size_bytes = size;
 		st->cost_ns = cost;
 		st->max_cost_ns = max_cost;
 		st->avg_fluct_ns = avg_fluct;
@@ -489,16 +483,31 @@ static int measure_migration_cost_2005(const struct calib_opts *o, struct calib_
 	}
 	if (o->progress)
 		fprintf(stderr, "\n");
-	d->size_found = size_found;
+	d->size_found_bytes = size_found;
 	d->max_cost_ns = max_cost;
 	/* Cold after twice the worst-case cost, scaled by migration_factor. */
 	d->cost_ns = (uint64_t)(2 * max_cost * o->factor / CALIB_FACTOR_SCALE);
 	return 0;
 }
 
-static int run_2005(const struct calib_opts *o, struct calib_result *r)
+void calib_finish_search(struct calibration *c)
 {
-	int n = o->cpus.n, maxd = 0, err = 0;
+	c->has_hot = false;
+	for (int i = 0; i < c->cpus.n * c->cpus.n; i++) {
+		struct calib_cell *x = &c->cells[i];
+
+		if (x->src_cpu == x->dst_cpu)
+			continue;
+		x->cost_ns = x->robust_ns = c->dist[x->distance].cost_ns;
+		if (!c->has_hot || (double)x->cost_ns < c->hot_seed_ns)
+			c->hot_seed_ns = c->hot_robust_ns = (double)x->cost_ns;
+		c->has_hot = true;
+	}
+}
+
+static int run_2005(const struct calib_opts *o, struct calibration *c)
+{
+	int n = c->cpus.n, err = 0;
 	struct calib_bufs b = { 0 };
 
 	/* The largest size the sweep can reach, plus the perturbation slack. */
@@ -507,87 +516,227 @@ static int run_2005(const struct calib_opts *o, struct calib_result *r)
 		fprintf(stderr, "migtrace: cannot allocate the 2005 sweep buffer\n");
 		return err;
 	}
-	for (int i = 0; i < n * n; i++) {
-		int d = topology_distance(o->topo, o->cpus.cpu[i / n], o->cpus.cpu[i % n]);
-
-		if (i / n != i % n && d + 1 > maxd)
-			maxd = d + 1;
-	}
-	r->ndist = maxd;
-	r->dist = calloc(maxd ? maxd : 1, sizeof(*r->dist));
-	if (!r->dist) {
+	for (int i = 0; i < n * n; i++)
+		if (c->cells[i].src_cpu != c->cells[i].dst_cpu && c->cells[i].distance >= c->ndist)
+			c->ndist = c->cells[i].distance + 1;
+	c->dist = calloc(c->ndist ? c->ndist : 1, sizeof(*c->dist));
+	if (!c->dist) {
+		c->ndist = 0;
 		err = -ENOMEM;
 		goto cleanup;
 	}
-	for (int d = 0; d < maxd; d++)
-		r->dist[d].cpu1 = -1;
+	for (int d = 0; d < c->ndist; d++)
+		c->dist[d].cpu1 = c->dist[d].cpu2 = -1;
 	/* Measure one pair per distance and cache it, as the kernel did. */
 	for (int i = 0; i < n * n && !err; i++) {
-		int c1 = o->cpus.cpu[i / n], c2 = o->cpus.cpu[i % n];
-		int d = topology_distance(o->topo, c1, c2);
-		struct calib_distance *cd;
+		const struct calib_cell *x = &c->cells[i];
+		struct calib_distance *cd = &c->dist[x->distance];
 
-		if (c1 == c2)
+		if (x->src_cpu == x->dst_cpu || cd->cpu1 >= 0)
 			continue;
-		cd = &r->dist[d];
-		if (cd->cpu1 < 0) {
-			cd->cpu1 = c1;
-			cd->cpu2 = c2;
-			err = measure_migration_cost_2005(o, &b, cd);
-			if (err)
-				fprintf(stderr, "migtrace: 2005 sweep between CPUs %d and %d failed: "
-					"%s\n", c1, c2, strerror(-err));
-		}
+		cd->cpu1 = x->src_cpu;
+		cd->cpu2 = x->dst_cpu;
+		err = measure_migration_cost_2005(o, &b, cd);
+		if (err)
+			fprintf(stderr, "migtrace: 2005 sweep between CPUs %d and %d failed: %s\n",
+				cd->cpu1, cd->cpu2, strerror(-err));
 	}
-	for (int i = 0; i < n * n && !err; i++) {
-		struct calib_cell *c = &r->cells[i];
-
-		c->src = o->cpus.cpu[i / n];
-		c->dst = o->cpus.cpu[i % n];
-		c->distance = topology_distance(o->topo, c->src, c->dst);
-		if (c->src != c->dst) {
-			c->cost_ns = r->dist[c->distance].cost_ns;
-			c->robust_ns = c->cost_ns;
-			if (!r->has_hot || c->cost_ns < r->hot_ns)
-				r->hot_ns = r->hot_robust_ns = c->cost_ns;
-			r->has_hot = true;
-		}
-	}
+	if (!err)
+		calib_finish_search(c);
 cleanup:
 	bufs_free(&b);
 	return err;
 }
 
-int calibrate_run(const struct calib_opts *o, struct calib_result *r)
-{
-	cpu_set_t saved;
-	uint64_t t0 = now_ns();
-	int n = o->cpus.n, err;
+struct llc_ctx {
+	const struct topology *t;
+	const struct cpu_set_list *cpus;
+};
 
-	memset(r, 0, sizeof(*r));
-	r->method = o->method;
-	r->opts = *o;
-	r->ncpu = n;
+static bool share_llc(int i, int j, const void *ctx)
+{
+	const struct llc_ctx *l = ctx;
+
+	return topology_share_llc(l->t, l->cpus->cpu[i], l->cpus->cpu[j]);
+}
+
+void calib_note_llc(struct calibration *c, const struct topology *t)
+{
+	struct calib_llc *l = &c->llc;
+	bool sysfs = false, cpuid = false;
+
+	memset(l, 0, sizeof(*l));
+	/* An LLC whose sharing nobody gave groups nothing: a guess would pass for a finding. */
+	l->known = true;
+	for (int i = 0; i < c->cpus.n && l->known; i++)
+		l->known = topology_llc_known(t, c->cpus.cpu[i], l->why, sizeof(l->why));
+	if (!l->known)
+		return;
+	for (int i = 0; i < c->cpus.n; i++) {
+		const struct topo_cache *k = topology_llc(t, c->cpus.cpu[i]);
+
+		sysfs |= k->source == TOPO_SRC_SYSFS;
+		cpuid |= k->source == TOPO_SRC_CPUID;
+	}
+	snprintf(l->source, sizeof(l->source), "%s",
+		 sysfs && cpuid ? "sysfs+CPUID" : cpuid ? "CPUID" : "sysfs");
+	l->ngroups = calib_partition(c->cpus.n, share_llc, &(struct llc_ctx){ t, &c->cpus },
+				     l->group_of);
+}
+
+/* The symmetrised cross cost of CPUs i and j (indexes): robust, median-based. */
+static double pair_cost(const struct calibration *c, int i, int j)
+{
+	int n = c->cpus.n;
+
+	return ((double)c->cells[i * n + j].robust_ns + (double)c->cells[j * n + i].robust_ns) / 2;
+}
+
+struct cost_ctx {
+	const struct calibration *c;
+	double cut;		/* ns: a pair cheaper than this is in one group */
+};
+
+static bool cheap_pair(int i, int j, const void *ctx)
+{
+	const struct cost_ctx *k = ctx;
+
+	/* Below 1.3x the whole matrix is one class: no split is measured. */
+	return k->c->groups.split_ratio < 1.3 || pair_cost(k->c, i, j) < k->cut;
+}
+
+void calib_group(struct calibration *c)
+{
+	struct calib_groups *g = &c->groups;
+	int n = c->cpus.n;
+	double lo = INFINITY, hi = 0;
+
+	memset(g, 0, sizeof(*g));
+	if (c->method != CALIB_2004 || n < 2 || !c->cells)
+		return;
+	for (int i = 0; i < n; i++)
+		for (int j = i + 1; j < n; j++) {
+			lo = fmin(lo, pair_cost(c, i, j));
+			hi = fmax(hi, pair_cost(c, i, j));
+		}
+	g->valid = true;
+	g->split_ratio = lo > 0 ? hi / lo : 1;
+	/* the geometric midpoint between the two cost classes */
+	g->ngroups = calib_partition(n, cheap_pair, &(struct cost_ctx){ c, sqrt(lo * hi) },
+				     g->group_of);
+	g->compared = c->llc.known;
+	/* Both labelings number groups by first appearance, so equal partitions are equal. */
+	g->agree = g->compared && !memcmp(g->group_of, c->llc.group_of, n * sizeof(int));
+}
+
+int calib_prepare(const struct calib_opts *o, struct calibration *c)
+{
+	int n = o->cpus.n;
+
+	calib_free(c);
 	if (n < 1 || o->reps < 1 || !o->cache_size || !o->topo)
 		return -EINVAL;
-	r->buffer_size = o->cache_size * 5 / 3;
-	r->buffer_size -= r->buffer_size % sizeof(long);
-	r->cells = calloc((size_t)n * n, sizeof(*r->cells));
-	if (!r->cells)
+	c->method = o->method;
+	c->cpus = o->cpus;
+	c->reps = o->reps;
+	c->factor = o->method == CALIB_2005 ? o->factor : 0;
+	c->cache_bytes = o->cache_size;
+	c->cache_cpu = o->cpus.cpu[0];
+	if (o->cache) {
+		const struct topo_cache *k = o->cache->cache;
+
+		snprintf(c->cache_what, sizeof(c->cache_what), "%s", o->cache->what);
+		snprintf(c->cache_source, sizeof(c->cache_source), "%s", o->cache->source);
+		if (k) {
+			c->cache_level = k->level;
+			snprintf(c->cache_type, sizeof(c->cache_type), "%s", k->type);
+			c->cache_cpuid_leaf = k->cpuid_leaf;
+		}
+		if (o->cache->scope)
+			snprintf(c->cache_scope, sizeof(c->cache_scope), "%s", o->cache->scope);
+	}
+	c->buffer_bytes = o->cache_size * 5 / 3;
+	c->buffer_bytes -= c->buffer_bytes % sizeof(long);
+	c->cpu_mhz = o->topo->cpu_mhz;
+	if (o->kernel)
+		tunable_record(o->kernel, &c->tunable);
+	if (o->method == CALIB_2004) {
+		c->anchor_blocks = CALIB_BLOCKS;
+		c->anchor_quantile = CALIB_ANCHOR_QUANTILE;
+		c->anchor_block_quantile = CALIB_ANCHOR_BLOCK_QUANTILE;
+		c->disturbed_above_anchor_pct = CALIB_DISTURBED_PCT;
+	}
+	calib_note_llc(c, o->topo);
+	if (calib_alloc_cells(c, n))
 		return -ENOMEM;
+	for (int i = 0; i < n * n; i++) {
+		struct calib_cell *x = &c->cells[i];
+
+		x->src_cpu = o->cpus.cpu[i / n];
+		x->dst_cpu = o->cpus.cpu[i % n];
+		x->distance = topology_distance(o->topo, x->src_cpu, x->dst_cpu);
+	}
+	return 0;
+}
+
+int calibrate_run(const struct calib_opts *o, struct calibration *c)
+{
+	uint64_t t0 = now_ns();
+	cpu_set_t saved;
+	int err = calib_prepare(o, c);
+
+	if (err)
+		return err;
 	if (sched_getaffinity(0, sizeof(saved), &saved))
 		return -errno;
-	err = o->method == CALIB_2005 ? run_2005(o, r) : run_2004(o, r);
+	err = o->method == CALIB_2005 ? run_2005(o, c) : run_2004(o, c);
 	sched_setaffinity(0, sizeof(saved), &saved);
-	r->wall_s = (double)(now_ns() - t0) / 1e9;
+	c->wall_s = (double)(now_ns() - t0) / 1e9;
 	return err;
 }
 
-void calib_result_free(struct calib_result *r)
+int calib_sweep_size(const struct calib_opts *o, struct calibration *c, int i)
 {
-	free(r->cells);
-	for (int d = 0; d < r->ndist; d++)
-		free(r->dist[d].steps);
-	free(r->dist);
-	memset(r, 0, sizeof(*r));
+	static const double factors[CALIB_SWEEP_NSIZES] = {
+		0.25, 0.354, 0.5, 0.707, 1, 1.414, 2, 2.83, 4,	/* sqrt(2) steps */
+	};
+	struct calib_opts scaled = *o;
+	struct calibration one = { 0 };
+	struct calib_size *z;
+	int ns = 0, nc = 0, err;
+
+	if (i < 0 || i >= CALIB_SWEEP_NSIZES || i > c->nsizes)
+		return -EINVAL;
+	if (!c->sizes && !(c->sizes = calloc(CALIB_SWEEP_NSIZES, sizeof(*c->sizes))))
+		return -ENOMEM;
+	z = &c->sizes[i];
+	memset(z, 0, sizeof(*z));
+	z->factor = factors[i];
+	scaled.method = CALIB_2004;
+	scaled.cache = NULL;
+	scaled.kernel = NULL;
+	scaled.cache_size = (uint64_t)((double)o->cache_size * factors[i]);
+	scaled.cache_size -= scaled.cache_size % 64;
+	err = calibrate_run(&scaled, &one);
+	if (!err) {
+		for (int k = 0; k < one.cpus.n * one.cpus.n; k++) {
+			const struct calib_cell *x = &one.cells[k];
+
+			if (x->src_cpu == x->dst_cpu) {
+				z->same_cpu_median_ns += x->fill_median_ns;
+				ns++;
+			} else {
+				z->cross_cpu_median_ns += x->fill_median_ns;
+				nc++;
+			}
+		}
+		z->cache_bytes = scaled.cache_size;
+		z->buffer_bytes = one.buffer_bytes;
+		z->same_cpu_median_ns /= ns ? ns : 1;
+		z->has_cross = nc > 0;
+		z->cross_cpu_median_ns = nc ? z->cross_cpu_median_ns / nc : 0;
+		c->nsizes = i + 1;
+	}
+	calib_free(&one);
+	return err;
 }

@@ -111,12 +111,5 @@ void environment_probe(struct run_environment *e, const struct topology *t,
 	topology_counts(t, &e->cores, &e->packages, &e->threads_per_core);
 	snprintf(e->cache_source, sizeof(e->cache_source), "%s", topology_cache_source(t));
 	caches(e, t);
-	e->tunable.value_ns = k->value_ns;
-	e->tunable.assumed = k->assumed;
-	e->tunable.readable = k->readable;
-	e->tunable.writable = k->writable;
-	snprintf(e->tunable.path, sizeof(e->tunable.path), "%s", k->path);
-	snprintf(e->tunable.source, sizeof(e->tunable.source), "%s", k->source);
-	snprintf(e->tunable.why, sizeof(e->tunable.why), "%s", k->why);
-	snprintf(e->tunable.origin, sizeof(e->tunable.origin), "%s", k->origin);
+	tunable_record(k, &e->tunable);
 }

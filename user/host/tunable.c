@@ -373,16 +373,16 @@ int tunable_set(struct tunable *t, int64_t ns)
 	return 0;
 }
 
-const char *tunable_describe(const struct tunable *t, char *buf, int len)
+void tunable_record(const struct tunable *t, struct tunable_state *s)
 {
-	double us = (double)t->value_ns / 1000.0;
-
-	if (t->assumed)
-		snprintf(buf, len, "%.0f µs, kernel default, assumed — tunable not readable: %s",
-			 us, t->why);
-	else
-		snprintf(buf, len, "%.0f µs (read from %s)", us, t->path);
-	return buf;
+	s->value_ns = t->value_ns;
+	s->assumed = t->assumed;
+	s->readable = t->readable;
+	s->writable = t->writable;
+	snprintf(s->path, sizeof(s->path), "%s", t->path);
+	snprintf(s->source, sizeof(s->source), "%s", t->source);
+	snprintf(s->why, sizeof(s->why), "%s", t->why);
+	snprintf(s->origin, sizeof(s->origin), "%s", t->origin);
 }
 
 static void record_path(const char *root, char *buf, size_t len)

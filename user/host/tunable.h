@@ -12,6 +12,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "tunable_state.h"
+
 /* The value the kernel has used since 2.6.24 (sysctl_sched_migration_cost). */
 #define MT_KERNEL_DEFAULT_MIGRATION_COST_NS 500000LL
 
@@ -44,8 +46,8 @@ int tunable_write(const struct tunable *t, int64_t ns);
 /* Writes ns, reads it back, and fails with -EIO unless the kernel now holds ns; t->value_ns
  * follows.  0 or -errno, with one line on stderr naming the path and what was read. */
 int tunable_set(struct tunable *t, int64_t ns);
-/* "500 µs, kernel default, assumed — tunable not readable: <why>" or "500 µs (read from …)". */
-const char *tunable_describe(const struct tunable *t, char *buf, int len);
+/* What the models keep of t (a run's environment, a calibration). */
+void tunable_record(const struct tunable *t, struct tunable_state *s);
 
 /*
  * The restore record, ROOT/run/migtrace/migration_cost.restore: the path, the original
