@@ -99,6 +99,11 @@ static void judge(struct run *r)
 		vin.nmigs = r->nrecs;
 	}
 	verdict_decide(&vin, &r->verdict);
+	/* under a sched_ext scheduler no pull of the traced tasks asked task_hot(): the numbers
+	 * stay as measured, no kind says the value fits or not (docs/design.md, "When the
+	 * threshold does not govern") */
+	if (run_rules_scx(&r->env.rules))
+		verdict_not_applicable(&r->verdict);
 }
 
 int run_analyze(struct run *r)

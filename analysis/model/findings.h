@@ -164,6 +164,8 @@ enum verdict_kind {
 	VERDICT_TOO_HIGH,	/* tasks the kernel calls hot are cheap to move */
 	VERDICT_NONE,		/* not judged: the controlled experiment was interrupted */
 	VERDICT_BY_RATE,	/* a grid of rates: the value fits co-runners of a rate */
+	VERDICT_NOT_APPLICABLE,	/* a sched_ext scheduler had the tasks: task_hot() is not
+				 * consulted, whatever its value */
 	VERDICT_NR_KINDS,
 };
 

@@ -19,8 +19,46 @@ const char *const mt_cause_titles[MT_NR_CAUSES] = {
 const char *const mt_state_names[4] = { "running", "queued", "waking", "new" };
 const char *const corr_hot_state_names[4] = { "found", "above range", "no cost", "no data" };
 const char *const verdict_names[VERDICT_NR_KINDS] = {
-	"undetermined", "too low", "about right", "too high", "none", "by rate",
+	"undetermined", "too low", "about right", "too high", "none", "by rate", "not applicable",
 };
+const char *const run_core_sched_names[4] = { "not checked", "not built", "no SMT", "available" };
+const char *const run_btf_member_names[3] = { "not checked", "absent", "present" };
+
+bool run_rules_scx(const struct run_sched_rules *s)
+{
+	/* partial mode (switch_all 0) leaves the fair class every task not of policy SCHED_EXT;
+	 * an unknown mode is taken as all, so that no verdict claims a rule it cannot know
+	 * was consulted */
+	return s->checked && (!strcmp(s->scx_state, "enabled") ||
+			      !strcmp(s->scx_state, "enabling")) &&
+	       (s->scx_switch_all != 0 || s->traced_ext_tasks > 0);
+}
+
+bool run_rules_numa(const struct run_sched_rules *s)
+{
+	/* migrate_degrades_locality() judges SD_NUMA domains only: one node has none */
+	return s->checked && s->numa_balancing > 0 && s->numa_nodes > 1;
+}
+
+bool run_rules_core(const struct run_sched_rules *s)
+{
+	/* one cookie anywhere turns core scheduling on for every core: a task without one
+	 * mismatches a core running a task with one */
+	return s->checked && s->core_cookie_tasks > 0;
+}
+
+bool run_rules_llc(const struct run_sched_rules *s)
+{
+	return s->checked && s->preferred_llc == RUN_BTF_PRESENT;
+}
+
+void verdict_not_applicable(struct verdict *v)
+{
+	v->kind = VERDICT_NOT_APPLICABLE;
+	v->decay_kind = VERDICT_NOT_APPLICABLE;
+	for (int k = 0; k < v->nrates; k++)
+		v->rates[k].kind = VERDICT_NOT_APPLICABLE;
+}
 
 struct run *run_new(void)
 {

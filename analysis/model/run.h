@@ -49,6 +49,46 @@ struct run_cache {
 	uint32_t cpuid_leaf;		/* the CPUID leaf, when source is "cpuid"; else 0 */
 };
 
+/* Core scheduling on this kernel, as PR_SCHED_CORE answers (docs/design.md, "When the
+ * threshold does not govern"). */
+enum run_core_sched {
+	RUN_CORE_NOT_CHECKED,
+	RUN_CORE_NOT_BUILT,	/* EINVAL: a kernel without CONFIG_SCHED_CORE */
+	RUN_CORE_NO_SMT,	/* ENODEV: built, but no core has SMT siblings: no cookie */
+	RUN_CORE_AVAILABLE,	/* a cookie can be set: see core_cookie_tasks */
+};
+
+/* A member of a kernel type, as the kernel's BTF says. */
+enum run_btf_member {
+	RUN_BTF_NOT_CHECKED,	/* no BTF, or (run) not checked as cheaply as a run allows */
+	RUN_BTF_ABSENT,
+	RUN_BTF_PRESENT,
+};
+
+/*
+ * What decides a load-balancer pull besides task_hot()'s age, as the host showed it when the
+ * run began (docs/design.md, "When the threshold does not govern").  The traced tasks are the
+ * workload's threads when tracing began (doctor: its own process).
+ */
+struct run_sched_rules {
+	bool checked;			/* false: a file written before these were recorded */
+	char scx_state[16];		/* /sys/kernel/sched_ext/state: "enabled", "disabled",
+					 * "enabling", "disabling"; "" a kernel without sched_ext */
+	char scx_ops[128];		/* root/ops: the BPF scheduler's name; "" none */
+	int scx_switch_all;		/* 1: every fair task is the BPF scheduler's; 0: partial,
+					 * only SCHED_EXT tasks; -1 not known */
+	int numa_balancing;		/* kernel.numa_balancing; -1 not readable (no such knob) */
+	int numa_nodes;			/* /sys/devices/system/node/node*; 0 not known */
+	enum run_core_sched core_sched;
+	int core_cookie_tasks;		/* tasks of the machine with a core-scheduling cookie;
+					 * -1 not counted (core scheduling not available) */
+	int traced_tasks;		/* traced tasks checked for what follows; 0 none */
+	int traced_ext_tasks;		/* of them, of policy SCHED_EXT */
+	int traced_cookie_tasks;	/* of them, with a cookie */
+	enum run_btf_member preferred_llc;	/* task_struct.preferred_llc: cache-aware load
+						 * balancing (CONFIG_SCHED_CACHE) */
+};
+
 /* Where the run was made. */
 struct run_environment {
 	char kernel_release[65];	/* uname -r */
@@ -62,6 +102,7 @@ struct run_environment {
 	int ncaches;
 	struct run_cache caches[RUN_MAX_CACHES];
 	struct tunable_state tunable;
+	struct run_sched_rules rules;
 };
 
 /* What was asked: the options the run was made with. */
@@ -204,6 +245,22 @@ struct run {
 extern const char *const mt_cause_names[MT_NR_CAUSES];	/* "wakeup", "lb_pull", … */
 extern const char *const mt_cause_titles[MT_NR_CAUSES];	/* "wakeup placement", … */
 extern const char *const mt_state_names[4];
+extern const char *const run_core_sched_names[4];	/* "not checked", "not built", … */
+extern const char *const run_btf_member_names[3];	/* "not checked", "absent", "present" */
+
+/*
+ * Whether each rule besides the age applies to the run (docs/design.md, "When the threshold
+ * does not govern"): a sched_ext scheduler has the traced tasks, so task_hot() is not
+ * consulted at all; NUMA balancing across nodes; core scheduling in use on the machine; a
+ * kernel with cache-aware load balancing.
+ */
+bool run_rules_scx(const struct run_sched_rules *s);
+bool run_rules_numa(const struct run_sched_rules *s);
+bool run_rules_core(const struct run_sched_rules *s);
+bool run_rules_llc(const struct run_sched_rules *s);
+/* The verdict v as it must read when task_hot() was not consulted: every kind not applicable
+ * (the numbers stay as measured). */
+void verdict_not_applicable(struct verdict *v);
 
 /* A zeroed model with the defaults a reader and a capture both start from.  NULL: ENOMEM. */
 struct run *run_new(void);

@@ -152,6 +152,11 @@ static int environment_member(struct file_reader *fr, const char *key, void *ctx
 	if (!strcmp(key, "tunable"))
 		return rs_read_object(&fr->jr, &e->tunable, &rs_tunable, "environment.tunable") ?
 		       -1 : 1;
+	if (!strcmp(key, "sched_rules")) {
+		e->rules.checked = true;	/* optional: files before it have none */
+		return rs_read_object(&fr->jr, e, &rs_sched_rules, "environment.sched_rules") ?
+		       -1 : 1;
+	}
 	if (strcmp(key, "caches"))
 		return rs_read(&fr->jr, e, &rs_environment, key, seen);
 	if (jr_array_begin(&fr->jr))

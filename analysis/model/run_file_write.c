@@ -47,6 +47,14 @@ static void write_environment(struct json_writer *w, const struct run_environmen
 	jw_start_object(w);
 	rs_write(w, &e->tunable, &rs_tunable);
 	jw_end_object(w);
+	/* optional: a run read from a file written before these were checked has none, and
+	 * is written again without them */
+	if (e->rules.checked) {
+		jw_name(w, "sched_rules");
+		jw_start_object(w);
+		rs_write(w, e, &rs_sched_rules);
+		jw_end_object(w);
+	}
 	jw_end_object(w);
 }
 

@@ -53,6 +53,24 @@ static const struct rs_field tunable_f[] = {
 TABLE(rs_tunable, "environment.tunable", tunable_f);
 #undef T
 
+#define E struct run_environment
+/* migtrace.run/3, optional: the object is written when the run checked these */
+static const struct rs_field sched_rules_f[] = {
+	FLD("sched_ext_state", RS_STR, E, rules.scx_state, RS_NULL_EMPTY),
+	FLD("sched_ext_ops", RS_STR, E, rules.scx_ops, RS_NULL_EMPTY),
+	FLD("sched_ext_switch_all", RS_INT, E, rules.scx_switch_all, RS_NULL_NEG),
+	FLD("numa_balancing", RS_INT, E, rules.numa_balancing, RS_NULL_NEG),
+	FLD("numa_nodes", RS_INT, E, rules.numa_nodes, RS_NULL_ZERO | RS_NONNEG),
+	ENM("core_sched", RS_ENUM, E, rules.core_sched, run_core_sched_names, 0),
+	FLD("core_cookie_tasks", RS_INT, E, rules.core_cookie_tasks, RS_NULL_NEG),
+	FLD("traced_tasks", RS_INT, E, rules.traced_tasks, RS_NONNEG),
+	FLD("traced_sched_ext_tasks", RS_INT, E, rules.traced_ext_tasks, RS_NONNEG),
+	FLD("traced_cookie_tasks", RS_INT, E, rules.traced_cookie_tasks, RS_NONNEG),
+	ENM("preferred_llc", RS_ENUM, E, rules.preferred_llc, run_btf_member_names, 0),
+};
+TABLE(rs_sched_rules, "environment.sched_rules", sched_rules_f);
+#undef E
+
 #define C struct run_cache
 static const struct rs_field cache_f[] = {
 	FLD("level", RS_INT, C, level, RS_NONNEG),
@@ -522,10 +540,10 @@ TABLE(rs_unit, "units[]", unit_f);
 #undef U
 
 const struct rs_table *const rs_all_tables[] = {
-	&rs_environment, &rs_tunable, &rs_cache, &rs_config, &rs_cachewalk, &rs_calibration,
-	&rs_calibration_measured, &rs_calib_cell, &rs_meta, &rs_stats, &rs_completeness,
-	&rs_cost, &rs_correlation, &rs_cell, &rs_corr_rate, &rs_verdict, &rs_verdict_rate,
-	&rs_migration, &rs_unit,
+	&rs_environment, &rs_tunable, &rs_sched_rules, &rs_cache, &rs_config, &rs_cachewalk,
+	&rs_calibration, &rs_calibration_measured, &rs_calib_cell, &rs_meta, &rs_stats,
+	&rs_completeness, &rs_cost, &rs_correlation, &rs_cell, &rs_corr_rate, &rs_verdict,
+	&rs_verdict_rate, &rs_migration, &rs_unit,
 };
 const int rs_ntables = (int)(sizeof(rs_all_tables) / sizeof(rs_all_tables[0]));
 const struct rs_table *const rs_calib_file_tables[] = {

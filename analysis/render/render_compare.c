@@ -187,6 +187,8 @@ static char *verdict(char *buf, int len, const struct run *r)
 		snprintf(buf, len, "-");
 	else if (v->kind == VERDICT_NONE)
 		snprintf(buf, len, "none (interrupted)");
+	else if (run_rules_scx(&r->env.rules))	/* as render_text_verdict() says it */
+		snprintf(buf, len, "%s", verdict_names[VERDICT_NOT_APPLICABLE]);
 	else if (v->kind == VERDICT_BY_RATE) {
 		char x[32];
 

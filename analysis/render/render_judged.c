@@ -275,6 +275,57 @@ void render_text_correlation(FILE *f, const struct run *r)
 			 CORR_AXIS_AGE));
 }
 
+/* One line of the rules besides the age: "  NUMA balancing:        on (…)". */
+#define RULE_FMT "  %-22s "
+
+/*
+ * What else decided the pulls, one line each where it applies (docs/design.md, "When the
+ * threshold does not govern"); nothing when none does, or when the run did not check.
+ */
+static void print_rules(FILE *f, const struct run_sched_rules *s)
+{
+	if (!s->checked)
+		return;
+	if (s->scx_state[0] && strcmp(s->scx_state, "disabled")) {
+		fprintf(f, RULE_FMT "%s is loaded (state %s", "sched_ext:",
+			s->scx_ops[0] ? s->scx_ops : "a BPF scheduler", s->scx_state);
+		if (s->scx_switch_all == 0)
+			fprintf(f, ", partial: only tasks of policy SCHED_EXT; %d of the %d traced "
+				"tasks were", s->traced_ext_tasks, s->traced_tasks);
+		else if (s->scx_switch_all > 0)
+			fprintf(f, ", every task of the fair class");
+		if (run_rules_scx(s))
+			fprintf(f, "): the traced tasks are not the fair class's, so task_hot() "
+				"is not consulted for them, whatever the kernel's value\n");
+		else
+			fprintf(f, "): the traced tasks stayed in the fair class, where task_hot() "
+				"decides\n");
+	}
+	if (run_rules_numa(s))
+		fprintf(f, RULE_FMT "on (kernel.numa_balancing = %d, %d nodes): for a pull across "
+			"nodes migrate_degrades_locality() decides before the age does (toward the "
+			"task's preferred node: cold; away from it: hot)\n", "NUMA balancing:",
+			s->numa_balancing, s->numa_nodes);
+	if (run_rules_core(s))
+		fprintf(f, RULE_FMT "in use (%d tasks of the machine carry a cookie; %d of the %d "
+			"traced): task_hot() calls a task hot, whatever its age, when the "
+			"destination core runs another cookie\n", "core scheduling:",
+			s->core_cookie_tasks, s->traced_cookie_tasks, s->traced_tasks);
+	if (run_rules_llc(s))
+		fprintf(f, RULE_FMT "this kernel's task_struct has preferred_llc (cache-aware "
+			"load balancing): can_migrate_task() may refuse a pull out of a task's "
+			"preferred LLC before task_hot() is asked, whatever its age\n",
+			"cache-aware balancing:");
+}
+
+/* The headline when task_hot() was not consulted: the numbers stand, no judgement. */
+static void print_not_applicable(FILE *f, const char *what)
+{
+	fprintf(f, "  => not applicable: task_hot() is not consulted under a sched_ext "
+		"scheduler; %s is what a migration costs here, not a threshold the kernel applies "
+		"to these tasks\n", what);
+}
+
 /* The band's share of this run's own migrations (natural runs). */
 static void print_run_share(FILE *f, const struct verdict *v)
 {
@@ -318,6 +369,18 @@ static void print_wait_side(FILE *f, const struct verdict *v)
 	}
 }
 
+/* Natural runs: what the refills took of the run slices, whatever the threshold. */
+static void print_slice_share(FILE *f, const struct corr_result *c)
+{
+	char a[32];
+
+	if (isfinite(c->cost_frac_slice))
+		fprintf(f, "     refill cost per migration: %.1f %% of the run slice that followed "
+			"(median); %s lost to migrations over %zu migrated units\n",
+			100.0 * c->cost_frac_slice, fmt_ns(a, sizeof(a), c->lost_ns),
+			c->n_mig_events);
+}
+
 /* The age axis: the kernel's value against the observed hot time. */
 static void print_by_age(FILE *f, const struct run *r, const struct verdict *v)
 {
@@ -337,6 +400,8 @@ static void print_by_age(FILE *f, const struct run *r, const struct verdict *v)
 		else if (v->decay_kind == VERDICT_ABOUT_RIGHT)
 			fprintf(f, "     by it, the kernel's %s is about right\n",
 				fmt_ns(a, sizeof(a), v->kernel_ns));
+		else if (v->decay_kind == VERDICT_NOT_APPLICABLE)
+			fprintf(f, "     by it: not applicable (task_hot() is not consulted)\n");
 		else
 			fprintf(f, "     by it: undetermined (its interval reaches the edge of the "
 				"ages measured, or is wide around the kernel's %s)\n",
@@ -376,6 +441,10 @@ static void print_by_age(FILE *f, const struct run *r, const struct verdict *v)
 			"interval, %s, contains it\n", fmt_ns(a, sizeof(a), v->kernel_ns),
 			fmt_interval(g, sizeof(g), v->hot_lo_ns, v->hot_hi_ns, CORR_AXIS_AGE));
 		return;
+	case VERDICT_NOT_APPLICABLE:
+		print_not_applicable(f, "the observed hot time");
+		print_slice_share(f, c);
+		return;
 	default:
 		if (c->hot_state == CORR_HOT_NO_DATA)
 			fprintf(f, "  => undetermined: no age had units after both a migration and "
@@ -413,11 +482,7 @@ static void print_by_age(FILE *f, const struct run *r, const struct verdict *v)
 			fmt_ns(b, sizeof(b), v->band_hi_ns));
 	print_run_share(f, v);
 	fprintf(f, "\n");
-	if (isfinite(c->cost_frac_slice))
-		fprintf(f, "     refill cost per migration: %.1f %% of the run slice that followed "
-			"(median); %s lost to migrations over %zu migrated units\n",
-			100.0 * c->cost_frac_slice, fmt_ns(a, sizeof(a), c->lost_ns),
-			c->n_mig_events);
+	print_slice_share(f, c);
 }
 
 /* The displaced axis: the rate at which the kernel's value is right, then each rate's. */
@@ -428,7 +493,9 @@ static void print_by_rate(FILE *f, const struct verdict *v)
 	fprintf(f, "  D*:                  %10s  (%s)\n", fmt_axis(a, sizeof(a), v->dstar_bytes,
 		CORR_AXIS_DISPLACED), fmt_interval(g, sizeof(g), v->dstar_lo_bytes,
 		v->dstar_hi_bytes, CORR_AXIS_DISPLACED));
-	if (v->kind == VERDICT_BY_RATE)
+	if (v->kind == VERDICT_NOT_APPLICABLE)
+		print_not_applicable(f, "D* (and each rate's hot time below)");
+	else if (v->kind == VERDICT_BY_RATE)
 		fprintf(f, "  => the kernel's %s fits when the tasks sharing a CPU displace %s of "
 			"its cache (95 %% interval %s to %s: D* / %s); it is too low for slower "
 			"co-runners and too high for faster ones\n",
@@ -473,8 +540,13 @@ static void print_by_rate(FILE *f, const struct verdict *v)
 
 void render_text_verdict(FILE *f, const struct run *r)
 {
-	const struct verdict *v = &r->verdict;
+	struct verdict shown = r->verdict;
+	const struct verdict *v = &shown;
 	char a[32], src[700];
+
+	/* a file whose verdict predates its sched_ext finding reads as the judge now decides */
+	if (v->kind != VERDICT_NONE && run_rules_scx(&r->env.rules))
+		verdict_not_applicable(&shown);
 
 	if (v->kind == VERDICT_NONE) {
 		fprintf(f, "\nverdict: none: the controlled experiment was interrupted (%s) before "
@@ -491,6 +563,7 @@ void render_text_verdict(FILE *f, const struct run *r)
 			"FILE)\n", "-");
 	fprintf(f, "  kernel's value:      %10s  (%s)\n", fmt_ns(a, sizeof(a), v->kernel_ns),
 		r->meta.hot_source);
+	print_rules(f, &r->env.rules);
 	if (r->corr.axis == CORR_AXIS_DISPLACED)
 		print_by_rate(f, v);
 	else

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# migtrace doctor: one line per check, and the locked-down tunable named as such.
+# migtrace doctor: one line per check, the locked-down tunable named as such, and the rules
+# besides the age as this host has them.
 . "$(dirname "$0")/../lib.sh"
 
 out=$("$MT" doctor 2>&1)
@@ -20,3 +21,21 @@ if grep -q "EPERM" <<<"$out"; then
 fi
 check doctor_every_line_has_status bash -c '! grep -vE "^(ok|limited|missing) |^  L[0-9]|^[0-9]+ online CPU|^migtrace run can" <<<"$1"' _ "$out"
 check doctor_topology grep -qE '^[0-9]+ online CPUs? ' <<<"$out"
+# the rules besides the age, one line each (docs/design.md, "When the threshold does not govern")
+check doctor_rules_lines bash -c 'for w in "sched_ext" "NUMA balancing" "core scheduling" "cache-aware balancing"; do
+	grep -qE "^(ok|limited) +$w  " <<<"$1" || exit 1; done' _ "$out"
+if [ ! -e /sys/kernel/sched_ext/state ]; then
+	check doctor_sched_ext grep -qE '^ok +sched_ext +not in this kernel \(no /sys/kernel/sched_ext\)' <<<"$out"
+elif [ "$(cat /sys/kernel/sched_ext/state)" = disabled ]; then
+	check doctor_sched_ext grep -qE '^ok +sched_ext +no BPF scheduler loaded' <<<"$out"
+else
+	check doctor_sched_ext grep -qE "^(ok|limited) +sched_ext +.* \(state $(cat /sys/kernel/sched_ext/state)" <<<"$out"
+fi
+nb=$(cat /proc/sys/kernel/numa_balancing 2>/dev/null)
+nodes=$(ls -d /sys/devices/system/node/node[0-9]* 2>/dev/null | wc -l)
+case $nb in
+'') check doctor_numa grep -qE '^ok +NUMA balancing +no kernel.numa_balancing' <<<"$out" ;;
+0) check doctor_numa grep -qE "^ok +NUMA balancing +off \(kernel.numa_balancing = 0\); $nodes NUMA nodes?$" <<<"$out" ;;
+*) check doctor_numa grep -qE "^(ok|limited) +NUMA balancing +on \(kernel.numa_balancing = $nb\), $nodes NUMA node" <<<"$out" ;;
+esac
+check doctor_llc grep -qE '^(ok +cache-aware balancing +task_struct has no preferred_llc|limited +cache-aware balancing +task_struct.preferred_llc is) .*\([0-9]+ ms\)$' <<<"$out"

@@ -155,6 +155,46 @@ out_of_memory report_oom_pairs 'cpus.json: .*meta.nr_cpus: out of memory for its
 	"$MT_TMP/cpus.json"
 rm -f "$MT_TMP/big.json"
 
+# 3b. The rules besides the age (docs/design.md, "When the threshold does not govern"): the
+#     sample runs' environment doctored.  Where no rule applies, not a byte of the text moves;
+#     under a sched_ext scheduler the analysis, run again on the file, says not applicable,
+#     judges nothing and keeps the numbers it measured.
+REANALYZE=$MT_ROOT/.output/tests/reanalyze
+# with_rules IN OUT RULES: IN with environment.sched_rules = RULES (a JSON object)
+with_rules() {
+	python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+d["environment"]["sched_rules"] = json.loads(sys.argv[3])
+json.dump(d, open(sys.argv[2], "w"))' "$@"
+}
+quiet='{"sched_ext_state":"disabled","sched_ext_ops":null,"sched_ext_switch_all":0,
+	"numa_balancing":1,"numa_nodes":1,"core_sched":"not built","core_cookie_tasks":null,
+	"traced_tasks":1,"traced_sched_ext_tasks":0,"traced_cookie_tasks":0,"preferred_llc":"absent"}'
+scx=${quiet/\"disabled\",\"sched_ext_ops\":null,\"sched_ext_switch_all\":0/\"enabled\",\"sched_ext_ops\":\"scx_rusty\",\"sched_ext_switch_all\":1}
+for s in grid run; do
+	with_rules "$DATA/sample-$s.json" "$MT_TMP/quiet-$s.json" "$quiet"
+	with_rules "$DATA/sample-$s.json" "$MT_TMP/scx-$s.json" "$scx"
+	check "rules_none_apply_same_text_$s" bash -c '"$1" report "$2" | cmp - "$3"' \
+		_ "$MT" "$MT_TMP/quiet-$s.json" "$DATA/sample-$s.txt"
+	"$REANALYZE" "$MT_TMP/quiet-$s.json" "$MT_TMP/quiet-$s.re.json" >/dev/null 2>&1
+	"$REANALYZE" "$MT_TMP/scx-$s.json" "$MT_TMP/scx-$s.re.json" >"$MT_TMP/scx-$s.txt" 2>&1
+	check "rules_sched_ext_not_applicable_$s" bash -c 'grep -q "^  sched_ext: *scx_rusty is loaded (state enabled" "$1" &&
+		grep -q "^  => not applicable: task_hot() is not consulted under a sched_ext scheduler" "$1" &&
+		! sed -n "/^verdict$/,\$p" "$1" | grep -qE "too low|too high|about right| fits "' \
+		_ "$MT_TMP/scx-$s.txt"
+	check "rules_sched_ext_stored_$s" json "$MT_TMP/scx-$s.re.json" \
+		"d['verdict']['verdict'] == 'not applicable' and all(x['verdict'] == 'not applicable' for x in d['verdict']['rates'])" \
+		"d['verdict']"
+	# the numbers as measured: those of the same file without the scheduler
+	check "rules_sched_ext_numbers_kept_$s" python3 -c 'import json, sys
+a, b = (json.load(open(f))["verdict"] for f in sys.argv[1:])
+keep = lambda v: {k: x for k, x in v.items() if "verdict" not in k and k != "rates"}
+sys.exit(keep(a) != keep(b) or [keep(x) for x in a["rates"]] != [keep(x) for x in b["rates"]])' \
+		"$MT_TMP/quiet-$s.re.json" "$MT_TMP/scx-$s.re.json"
+	check "rules_sched_ext_report_$s" bash -c '"$1" report "$2" | grep -q "^  => not applicable: "' \
+		_ "$MT" "$MT_TMP/scx-$s.re.json"
+done
+
 # 4. Live runs: report prints what run and validate printed, byte for byte (the workloads'
 #    own lines, "wakeup: …", "cachewalk: …", are theirs, not migtrace's).
 need_bpf_pair report_live || exit 0
@@ -180,6 +220,11 @@ check report_validate_verdict grep -qE '^  => (the kernel.s .* fits when|undeter
 # 5. -o -: the run file on stdout, alone (the workload's output goes to stderr with the text)
 "$MT" run -o - -- sh -c 'echo from-the-workload' >"$MT_TMP/dash.json" 2>"$MT_TMP/dash.err"
 check output_dash_is_json json "$MT_TMP/dash.json" "d['schema'] == 'migtrace.run/3' and d['meta']['exit_status'] == 0"
+# the rules besides the age, as this host has them: one traced task, the NUMA knob as it reads
+nb=$(cat /proc/sys/kernel/numa_balancing 2>/dev/null || echo None)
+check output_sched_rules json "$MT_TMP/dash.json" \
+	"d['environment']['sched_rules']['traced_tasks'] == 1 and d['environment']['sched_rules']['numa_balancing'] == $nb" \
+	"d['environment']['sched_rules']"
 check output_dash_text_on_stderr bash -c 'grep -q "^Tracing migrations of sh -c" "$1" && grep -q "^from-the-workload$" "$1"' \
 	_ "$MT_TMP/dash.err"
 check output_dash_report_same bash -c '"$1" report "$2" | cmp - <(grep -v "^from-the-workload$" "$3")' \

@@ -2,7 +2,9 @@
 /*
  * The renderers over a model made by hand: the verdict's words come from its numbers alone
  * (each kind, the bands, an unbounded factor, an interrupted experiment), the cold fraction
- * is the model's, and the compare view flags exactly the differences beyond both intervals.
+ * is the model's, the rules besides the age print where they apply and a sched_ext scheduler
+ * leaves no kind judged, and the compare view flags exactly the differences beyond both
+ * intervals.
  */
 #include <math.h>
 #include <setjmp.h>
@@ -159,6 +161,138 @@ static void odd_thresholds_and_none(void **state)
 	run_free(r);
 }
 
+/* A host where nothing but the age decides: what every rule reads as when it does not apply. */
+static void quiet_rules(struct run_sched_rules *s)
+{
+	*s = (struct run_sched_rules){ .checked = true, .scx_switch_all = -1,
+				       .numa_balancing = 0, .numa_nodes = 1,
+				       .core_sched = RUN_CORE_NOT_BUILT, .core_cookie_tasks = -1,
+				       .traced_tasks = 1, .preferred_llc = RUN_BTF_ABSENT };
+}
+
+/* The words "too low", "too high", "about right", "fits" are none of the text's verdicts. */
+static void no_judgement(const char *t)
+{
+	const char *v = strstr(t, "\nverdict\n");
+
+	assert_non_null(v);
+	if (strstr(v, "too low") || strstr(v, "too high") || strstr(v, "about right") ||
+	    strstr(v, " fits ")) {
+		fprintf(stderr, "%s", v);
+		fail_msg("the verdict above judges the value though task_hot() was not consulted");
+	}
+}
+
+static void rules_besides_the_age(void **state)
+{
+	struct run *r = model();
+	struct verdict_in vin = { .corr = &r->corr, .kernel_ns = 500 * US };
+	char *plain, *t;
+
+	(void)state;
+	verdict_decide(&vin, &r->verdict);
+	plain = text_of(r);
+	/* checked, and none applies: not a byte more */
+	quiet_rules(&r->env.rules);
+	r->env.rules.scx_state[0] = '\0';
+	t = text_of(r);
+	assert_string_equal(t, plain);
+	free(t);
+	strcpy(r->env.rules.scx_state, "disabled");
+	r->env.rules.numa_balancing = 1;		/* one node: no pull crosses nodes */
+	r->env.rules.core_sched = RUN_CORE_AVAILABLE;
+	r->env.rules.core_cookie_tasks = 0;
+	t = text_of(r);
+	assert_string_equal(t, plain);
+	free(t);
+	/* each that applies: one line before the conclusion, which stands */
+	r->env.rules.numa_nodes = 2;
+	r->env.rules.core_cookie_tasks = 3;
+	r->env.rules.traced_cookie_tasks = 1;
+	r->env.rules.preferred_llc = RUN_BTF_PRESENT;
+	t = text_of(r);
+	has(t, "  kernel's value:         500 µs  (read from /proc/x)\n"
+	       "  NUMA balancing:        on (kernel.numa_balancing = 1, 2 nodes): for a pull "
+	       "across nodes migrate_degrades_locality() decides before the age does");
+	has(t, "\n  core scheduling:       in use (3 tasks of the machine carry a cookie; 1 of the "
+	       "1 traced): task_hot() calls a task hot, whatever its age, when the destination "
+	       "core runs another cookie\n");
+	has(t, "\n  cache-aware balancing: this kernel's task_struct has preferred_llc");
+	assert_true(strstr(t, "cache-aware balancing:") < strstr(t, "  => the kernel's 500 µs is "
+								 "too low"));
+	free(t);
+	/* a BPF scheduler with every fair task: not applicable, the numbers as measured */
+	strcpy(r->env.rules.scx_state, "enabled");
+	strcpy(r->env.rules.scx_ops, "scx_lavd");
+	r->env.rules.scx_switch_all = 1;
+	verdict_not_applicable(&r->verdict);
+	t = text_of(r);
+	has(t, "\n  sched_ext:             scx_lavd is loaded (state enabled, every task of the "
+	       "fair class): the traced tasks are not the fair class's, so task_hot() is not "
+	       "consulted for them, whatever the kernel's value\n");
+	has(t, "  observed hot time:   1.70 ms (95 % interval 1.50 ms to 2.00 ms)\n"
+	       "  => not applicable: task_hot() is not consulted under a sched_ext scheduler; the "
+	       "observed hot time is what a migration costs here");
+	no_judgement(t);
+	free(t);
+	/* a file whose verdict was stored before: the text still says not applicable */
+	verdict_decide(&vin, &r->verdict);
+	assert_int_equal(r->verdict.kind, VERDICT_TOO_LOW);
+	t = text_of(r);
+	has(t, "  => not applicable: ");
+	no_judgement(t);
+	free(t);
+	/* partial mode, the traced task not of policy SCHED_EXT: the verdict stands */
+	r->env.rules.scx_switch_all = 0;
+	t = text_of(r);
+	has(t, "  sched_ext:             scx_lavd is loaded (state enabled, partial: only tasks of "
+	       "policy SCHED_EXT; 0 of the 1 traced tasks were): the traced tasks stayed in the "
+	       "fair class, where task_hot() decides\n");
+	has(t, "  => the kernel's 500 µs is too low by");
+	free(t);
+	free(plain);
+	run_free(r);
+}
+
+/* A grid under sched_ext: D* and each rate's hot time, no rate judged. */
+static void by_rate_not_applicable(void **state)
+{
+	struct run *r = model();
+	char *t;
+
+	(void)state;
+	r->corr.axis = CORR_AXIS_DISPLACED;
+	r->verdict = (struct verdict){ .kind = VERDICT_BY_RATE, .kernel_ns = 500 * US,
+				       .dstar_bytes = 900e3, .dstar_lo_bytes = 600e3,
+				       .dstar_hi_bytes = 1e6, .fit_rate_mbps = 1800,
+				       .fit_rate_lo_mbps = 1200, .fit_rate_hi_mbps = 2000,
+				       .calib_over_observed = NAN, .nrates = 2 };
+	r->verdict.rates[0] = (struct verdict_rate){ .rate_mbps = 200, .achieved_mbps = 180,
+						     .kind = VERDICT_TOO_LOW, .hot_ns = 5e6,
+						     .hot_lo_ns = 3e6, .hot_hi_ns = 6e6,
+						     .factor = 10, .factor_lo = 7,
+						     .factor_hi = 12 };
+	r->verdict.rates[1] = (struct verdict_rate){ .rate_mbps = 5000, .achieved_mbps = 4200,
+						     .kind = VERDICT_TOO_HIGH, .hot_ns = 2e5,
+						     .hot_lo_ns = 1.5e5, .hot_hi_ns = 2.5e5,
+						     .factor = 2.3, .factor_lo = 2,
+						     .factor_hi = 3.3 };
+	t = text_of(r);
+	has(t, "  => the kernel's 500 µs fits when");
+	free(t);
+	quiet_rules(&r->env.rules);
+	strcpy(r->env.rules.scx_state, "enabled");
+	t = text_of(r);
+	has(t, "  sched_ext:             a BPF scheduler is loaded (state enabled): the traced "
+	       "tasks are not the fair class's");
+	has(t, "  => not applicable: task_hot() is not consulted under a sched_ext scheduler; D* "
+	       "(and each rate's hot time below) is what a migration costs here");
+	has(t, "       180 MB/s           hot time 5.00 ms (3.00 ms to 6.00 ms): not applicable\n");
+	no_judgement(t);
+	free(t);
+	run_free(r);
+}
+
 static void wilson(void **state)
 {
 	struct cmp_share s = cmp_wilson(50, 100);
@@ -226,6 +360,8 @@ int main(void)
 		cmocka_unit_test(too_low_from_numbers),
 		cmocka_unit_test(too_high_and_about_right),
 		cmocka_unit_test(odd_thresholds_and_none),
+		cmocka_unit_test(rules_besides_the_age),
+		cmocka_unit_test(by_rate_not_applicable),
 		cmocka_unit_test(wilson),
 		cmocka_unit_test(compare_flags_what_exceeds_intervals),
 	};

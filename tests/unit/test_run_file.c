@@ -565,6 +565,62 @@ static void matrix_absent(void **state)
 	run_free(r);
 }
 
+/* environment.sched_rules: absent, read as "not checked" and written again without it; present,
+ * read back whole; a name it does not take refused. */
+static void sched_rules_optional(void **state)
+{
+	struct run *r = sample_run(), *back;
+	char err[400], *one, *two, *bad;
+	size_t n1, n2;
+
+	(void)state;
+	one = write_run(r, &n1);
+	assert_null(strstr(one, "sched_rules"));
+	assert_int_equal(run_file_parse(one, n1, NULL, &back, err, sizeof(err)), 0);
+	assert_false(back->env.rules.checked);
+	two = write_run(back, &n2);
+	assert_int_equal(n1, n2);
+	assert_memory_equal(one, two, n1);
+	run_free(back);
+	free(one);
+	free(two);
+	r->env.rules = (struct run_sched_rules){ .checked = true, .scx_switch_all = 1,
+						 .numa_balancing = -1, .numa_nodes = 2,
+						 .core_sched = RUN_CORE_AVAILABLE,
+						 .core_cookie_tasks = 4, .traced_tasks = 3,
+						 .traced_ext_tasks = 2, .traced_cookie_tasks = 1,
+						 .preferred_llc = RUN_BTF_PRESENT };
+	strcpy(r->env.rules.scx_state, "enabled");
+	strcpy(r->env.rules.scx_ops, "scx_rusty");
+	one = write_run(r, &n1);
+	assert_non_null(strstr(one, "\"sched_rules\":{\"sched_ext_state\":\"enabled\","
+			       "\"sched_ext_ops\":\"scx_rusty\",\"sched_ext_switch_all\":1,"
+			       "\"numa_balancing\":null,\"numa_nodes\":2,"
+			       "\"core_sched\":\"available\",\"core_cookie_tasks\":4,"
+			       "\"traced_tasks\":3,\"traced_sched_ext_tasks\":2,"
+			       "\"traced_cookie_tasks\":1,\"preferred_llc\":\"present\"}"));
+	assert_int_equal(run_file_parse(one, n1, NULL, &back, err, sizeof(err)), 0);
+	assert_true(back->env.rules.checked);
+	assert_string_equal(back->env.rules.scx_state, "enabled");
+	assert_string_equal(back->env.rules.scx_ops, "scx_rusty");
+	assert_int_equal(back->env.rules.scx_switch_all, 1);
+	assert_int_equal(back->env.rules.numa_balancing, -1);
+	assert_int_equal(back->env.rules.numa_nodes, 2);
+	assert_int_equal(back->env.rules.core_sched, RUN_CORE_AVAILABLE);
+	assert_int_equal(back->env.rules.core_cookie_tasks, 4);
+	assert_int_equal(back->env.rules.traced_tasks, 3);
+	assert_int_equal(back->env.rules.traced_ext_tasks, 2);
+	assert_int_equal(back->env.rules.traced_cookie_tasks, 1);
+	assert_int_equal(back->env.rules.preferred_llc, RUN_BTF_PRESENT);
+	run_free(back);
+	bad = edit(one, "\"preferred_llc\":\"present\"", "\"preferred_llc\":\"maybe\"");
+	assert_int_equal(run_file_parse(bad, strlen(bad), NULL, &back, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "environment.sched_rules.preferred_llc"));
+	free(bad);
+	free(one);
+	run_free(r);
+}
+
 /* A document in a temporary file, its descriptor at its start. */
 static int temp_fd(const char *text, size_t n)
 {
@@ -833,6 +889,7 @@ int main(void)
 		cmocka_unit_test(round_trip),
 		cmocka_unit_test(refuses_bad_files),
 		cmocka_unit_test(matrix_absent),
+		cmocka_unit_test(sched_rules_optional),
 		cmocka_unit_test(reader_window),
 		cmocka_unit_test(dropped_records_counted),
 		cmocka_unit_test(read_file_through_window),

@@ -22,6 +22,7 @@
 #include "clock.h"
 #include "launch.h"
 #include "probe_cost.h"
+#include "sched_rules.h"
 #include "tracer.h"
 #include "unit_join.h"
 #include "unit_log_reader.h"
@@ -216,6 +217,9 @@ struct capture *capture__open(const struct run_config *cfg, struct run *r, int *
 					  self_timed ? &pass : NULL))
 		goto fail;
 	r->meta.pid = cfg->pid ? (int)cfg->pid : cap->child.pid;
+	/* the traced tasks' policy and core-scheduling cookie, as tracing begins */
+	if (r->env.rules.checked)
+		sched_rules_probe_tasks(NULL, r->meta.pid, &r->env.rules);
 	if (self_timed && !(cap->join = unit_join_new((uint32_t)r->meta.pid, on_unit, cap))) {
 		fprintf(stderr, "migtrace run: no memory for the join of units\n");
 		goto fail;

@@ -23,6 +23,7 @@
 #include "cli.h"
 #include "clock.h"
 #include "commands.h"
+#include "sched_rules.h"
 #include "topology.h"
 #include "tracer.h"
 #include "tunable.h"
@@ -373,6 +374,116 @@ static void check_tunable(struct doctor *d)
 		     (long long)t.value_ns);
 }
 
+static void check_scx(struct doctor *d, const struct run_sched_rules *s)
+{
+	const char *name = s->scx_ops[0] ? s->scx_ops : "a BPF scheduler";
+
+	if (!s->scx_state[0])
+		line(d, ST_OK, false, "sched_ext", "not in this kernel (no /sys/kernel/sched_ext): "
+		     "the fair class has the tasks, and task_hot() judges its pulls");
+	else if (!strcmp(s->scx_state, "disabled"))
+		line(d, ST_OK, false, "sched_ext", "no BPF scheduler loaded (state disabled): the "
+		     "fair class has the tasks, and task_hot() judges its pulls");
+	else if (run_rules_scx(s))
+		line(d, ST_LIMITED, false, "sched_ext", "%s is loaded (state %s, %s): task_hot() "
+		     "is not consulted for its tasks; verdicts here say not applicable", name,
+		     s->scx_state, s->scx_switch_all > 0 ? "every task of the fair class" :
+		     s->scx_switch_all ? "mode not known" : "partial, this process of policy "
+		     "SCHED_EXT");
+	else if (s->scx_switch_all == 0)
+		line(d, ST_OK, false, "sched_ext", "%s is loaded in partial mode (state %s): only "
+		     "tasks of policy SCHED_EXT are its; the others stay in the fair class, where "
+		     "task_hot() judges pulls", name, s->scx_state);
+	else
+		line(d, ST_LIMITED, false, "sched_ext", "%s is being loaded or unloaded (state "
+		     "%s): run again once it settles", name, s->scx_state);
+}
+
+static void check_numa(struct doctor *d, const struct run_sched_rules *s)
+{
+	char nodes[32];
+
+	snprintf(nodes, sizeof(nodes), s->numa_nodes ? "%d NUMA node%s" : "NUMA nodes not known",
+		 s->numa_nodes, s->numa_nodes == 1 ? "" : "s");
+	if (s->numa_balancing < 0)
+		line(d, ST_OK, false, "NUMA balancing", "no kernel.numa_balancing (a kernel "
+		     "without CONFIG_NUMA_BALANCING); %s", nodes);
+	else if (!s->numa_balancing)
+		line(d, ST_OK, false, "NUMA balancing", "off (kernel.numa_balancing = 0); %s",
+		     nodes);
+	else if (run_rules_numa(s))
+		line(d, ST_LIMITED, false, "NUMA balancing", "on (kernel.numa_balancing = %d), %s: "
+		     "for a pull across nodes migrate_degrades_locality() decides before the age "
+		     "does; verdicts here say so", s->numa_balancing, nodes);
+	else
+		line(d, s->numa_nodes ? ST_OK : ST_LIMITED, false, "NUMA balancing", "on "
+		     "(kernel.numa_balancing = %d), %s: no pull crosses nodes, so "
+		     "migrate_degrades_locality() has none to decide", s->numa_balancing, nodes);
+}
+
+static void check_core(struct doctor *d, const struct run_sched_rules *s)
+{
+	const char *self = s->traced_cookie_tasks ? "this process has one" :
+			   "this process has none";
+
+	if (s->core_sched == RUN_CORE_NOT_BUILT)
+		line(d, ST_OK, false, "core scheduling", "not in this kernel (PR_SCHED_CORE: "
+		     "EINVAL, no CONFIG_SCHED_CORE): no cookie can make task_hot() call a task "
+		     "hot");
+	else if (s->core_sched == RUN_CORE_NO_SMT)
+		line(d, ST_OK, false, "core scheduling", "built, but no core has SMT siblings "
+		     "(PR_SCHED_CORE: ENODEV): no cookie can be set");
+	else if (s->core_sched == RUN_CORE_NOT_CHECKED)
+		line(d, ST_LIMITED, false, "core scheduling", "PR_SCHED_CORE_GET failed for this "
+		     "process: whether cookies make task_hot() call tasks hot is not known");
+	else if (run_rules_core(s))
+		line(d, ST_LIMITED, false, "core scheduling", "in use: %d tasks of this machine "
+		     "carry a cookie (%s): task_hot() calls a task hot, whatever its age, when the "
+		     "destination core runs another cookie; verdicts here say so",
+		     s->core_cookie_tasks, self);
+	else if (s->core_cookie_tasks < 0)
+		line(d, ST_LIMITED, false, "core scheduling", "available, but this machine's tasks "
+		     "could not be listed for cookies (%s)", self);
+	else
+		line(d, ST_OK, false, "core scheduling", "available; no task of this machine "
+		     "carries a cookie");
+}
+
+static void check_llc(struct doctor *d, const struct run_sched_rules *s, int btf_err,
+		      double ms)
+{
+	if (s->preferred_llc == RUN_BTF_ABSENT)
+		line(d, ST_OK, false, "cache-aware balancing", "task_struct has no preferred_llc "
+		     "in this kernel's BTF: no pull is refused for leaving a preferred LLC "
+		     "(%.0f ms)", ms);
+	else if (s->preferred_llc == RUN_BTF_PRESENT)
+		line(d, ST_LIMITED, false, "cache-aware balancing", "task_struct.preferred_llc is "
+		     "in this kernel's BTF: can_migrate_task() may refuse a pull out of a task's "
+		     "preferred LLC, whatever its age; verdicts here say so (%.0f ms)", ms);
+	else
+		line(d, ST_LIMITED, false, "cache-aware balancing", "not checked: "
+		     "/sys/kernel/btf/vmlinux: %s", strerror(-btf_err));
+}
+
+/*
+ * What besides task_hot()'s age decides a pull here (docs/design.md, "When the threshold
+ * does not govern"), one line per rule; this process stands for the traced tasks.  The BTF
+ * is parsed whole when its strings do not settle the answer.
+ */
+static void check_sched_rules(struct doctor *d)
+{
+	struct run_sched_rules s;
+	uint64_t t0 = now_ns();
+	int btf_err;
+
+	sched_rules_probe(NULL, true, &s, &btf_err);
+	sched_rules_probe_tasks(NULL, getpid(), &s);
+	check_scx(d, &s);
+	check_numa(d, &s);
+	check_core(d, &s);
+	check_llc(d, &s, btf_err, (double)(now_ns() - t0) / 1e6);
+}
+
 static void check_topology(struct doctor *d)
 {
 	struct topology t;
@@ -411,6 +522,7 @@ int cmd_doctor(int argc, char **argv)
 	check_pmu(&d);
 	check_bpf_stats(&d);
 	check_tunable(&d);
+	check_sched_rules(&d);
 	line(&d, ST_LIMITED, false, "fentry/kprobes", "not used by migtrace (tp_btf and "
 	     "uprobes are enough)");
 	check_topology(&d);

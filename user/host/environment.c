@@ -2,13 +2,14 @@
 /*
  * The environment of a run, for the run file: enough to tell two machines or two kernels
  * apart when runs are compared, with where each fact came from (a cache from sysfs or
- * CPUID, the tunable read or assumed).
+ * CPUID, the tunable read or assumed), and what besides the tunable decides a pull.
  */
 #include <stdio.h>
 #include <string.h>
 #include <sys/utsname.h>
 
 #include "environment.h"
+#include "sched_rules.h"
 
 static void cpu_model(char *buf, size_t len)
 {
@@ -112,4 +113,6 @@ void environment_probe(struct run_environment *e, const struct topology *t,
 	snprintf(e->cache_source, sizeof(e->cache_source), "%s", topology_cache_source(t));
 	caches(e, t);
 	tunable_record(k, &e->tunable);
+	/* the BTF check as cheaply as a run allows: doctor does it whole */
+	sched_rules_probe(NULL, false, &e->rules, NULL);
 }

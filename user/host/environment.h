@@ -7,7 +7,8 @@
 #include "topology.h"
 #include "tunable.h"
 
-/* Fills e from uname(2), /proc/cpuinfo, the topology t and the tunable k.  Never fails: what
+/* Fills e from uname(2), /proc/cpuinfo, the topology t, the tunable k and the rules besides
+ * it (sched_rules.h; the traced tasks are checked once they exist).  Never fails: what
  * cannot be read is left empty ("" or -1), as the run file's schema allows. */
 void environment_probe(struct run_environment *e, const struct topology *t,
 		       const struct tunable *k);

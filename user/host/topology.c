@@ -39,8 +39,7 @@ int topo_mask_weight(const struct topo_mask *m)
 	return w;
 }
 
-/* Reads one line of a sysfs file into buf, newline stripped.  -errno on failure. */
-static int read_line(const char *path, char *buf, size_t len)
+int sysfs_read_line(const char *path, char *buf, size_t len)
 {
 	FILE *f = fopen(path, "r");
 	int err = 0;
@@ -59,7 +58,7 @@ static int read_int(const char *path, int *out)
 {
 	char buf[64];
 	long v;
-	int err = read_line(path, buf, sizeof(buf));
+	int err = sysfs_read_line(path, buf, sizeof(buf));
 
 	if (err)
 		return err;
@@ -73,7 +72,7 @@ static int read_mask(const char *path, struct topo_mask *m)
 {
 	struct cpu_set_list l;
 	char buf[4096];
-	int err = read_line(path, buf, sizeof(buf));
+	int err = sysfs_read_line(path, buf, sizeof(buf));
 
 	if (err)
 		return err;
@@ -98,11 +97,11 @@ static void read_caches(const char *cpudir, struct topo_cpu *c)
 		if (read_int(path, &k->level))
 			continue;	/* holes are allowed; absent indexes end nothing */
 		snprintf(path, sizeof(path), "%s/cache/index%d/type", cpudir, idx);
-		if (read_line(path, k->type, sizeof(k->type)))
+		if (sysfs_read_line(path, k->type, sizeof(k->type)))
 			snprintf(k->type, sizeof(k->type), "Unified");
 		/* a size of 0 describes no cache (found by fuzzing): it would size no buffer */
 		snprintf(path, sizeof(path), "%s/cache/index%d/size", cpudir, idx);
-		if (read_line(path, buf, sizeof(buf)) || parse_size(buf, &size) || !size)
+		if (sysfs_read_line(path, buf, sizeof(buf)) || parse_size(buf, &size) || !size)
 			continue;
 		k->size_bytes = size;
 		snprintf(path, sizeof(path), "%s/cache/index%d/shared_cpu_list", cpudir, idx);
@@ -363,7 +362,7 @@ int topology_read_caches(const char *sysfs_root, enum topo_caches caches, struct
 		return -ENOMEM;
 
 	snprintf(path, sizeof(path), "%s/online", base);
-	if (read_line(path, buf, sizeof(buf)) || parse_cpu_list(buf, &t->online, NULL, 0)) {
+	if (sysfs_read_line(path, buf, sizeof(buf)) || parse_cpu_list(buf, &t->online, NULL, 0)) {
 		/* No online file (some fake trees, very old kernels): every cpuN is online. */
 		t->online.n = 0;
 		for (int cpu = 0; cpu <= t->max_cpu; cpu++) {

@@ -82,6 +82,8 @@ struct topology {
 int topology_read_caches(const char *sysfs_root, enum topo_caches caches, struct topology *t);
 /* topology_read_caches(sysfs_root, TOPO_CACHES_AUTO, t). */
 int topology_read(const char *sysfs_root, struct topology *t);
+/* Reads one line of a sysfs (or proc) file into buf, newline stripped.  -errno on failure. */
+int sysfs_read_line(const char *path, char *buf, size_t len);
 void topology_free(struct topology *t);
 
 /* "auto", "sysfs" or "cpuid" (a --caches argument); -EINVAL otherwise. */
