@@ -23,9 +23,58 @@ static void best_of(struct sweep *s)
 	}
 }
 
+/* The median over v[0..n) that are >= 0 (-1: unknown); v is reordered. */
+static double median_known(double *v, int n)
+{
+	int k = 0;
+
+	for (int i = 0; i < n; i++)
+		if (v[i] >= 0)
+			v[k++] = v[i];
+	return k ? median_inplace(v, (size_t)k) : -1;
+}
+
+/*
+ * T* against the sweep: the median of the runs' own T*, and whether it lies between the
+ * best values, those whose best run reaches the best value's worst (within its noise).
+ */
+static void tstar_of(struct sweep *s)
+{
+	double ts[SWEEP_MAX_VALUES * SWEEP_MAX_REPS];
+	const struct sweep_value *b;
+	int n = 0;
+
+	s->tstar_ns = -1;
+	s->tstar_runs = 0;
+	s->tstar_in_best = -1;
+	s->best_lo_ns = s->best_hi_ns = 0;
+	for (int i = 0; i < s->nruns && n < (int)(sizeof(ts) / sizeof(ts[0])); i++)
+		if (s->runs[i].tstar_ns >= 0)
+			ts[n++] = s->runs[i].tstar_ns;
+	s->tstar_runs = n;
+	if (n)
+		s->tstar_ns = median_inplace(ts, (size_t)n);
+	if (s->best < 0)
+		return;
+	b = &s->sv[s->best];
+	s->best_lo_ns = s->best_hi_ns = b->value_ns;
+	for (int v = 0; v < s->nvalues; v++) {
+		const struct sweep_value *x = &s->sv[v];
+
+		if (!x->n || x->tmax < b->tmin)
+			continue;
+		s->best_lo_ns = x->value_ns < s->best_lo_ns ? x->value_ns : s->best_lo_ns;
+		s->best_hi_ns = x->value_ns > s->best_hi_ns ? x->value_ns : s->best_hi_ns;
+	}
+	if (s->tstar_ns >= 0)
+		s->tstar_in_best = s->tstar_ns >= (double)s->best_lo_ns &&
+				   s->tstar_ns <= (double)s->best_hi_ns;
+}
+
 void sweep_summarize(struct sweep *s)
 {
 	double t[SWEEP_MAX_REPS], idle[SWEEP_MAX_REPS], base;
+	double w50[SWEEP_MAX_REPS], w99[SWEEP_MAX_REPS], q50[SWEEP_MAX_REPS], q99[SWEEP_MAX_REPS];
 
 	s->schedstats = s->schedstats_orig >= 0;
 	/* the kernel's per-task counts mean nothing on a kernel without schedstats */
@@ -44,6 +93,10 @@ void sweep_summarize(struct sweep *s)
 
 			if (sr->value_ns != x->value_ns || x->n == SWEEP_MAX_REPS)
 				continue;
+			w50[x->n] = sr->wake_p50_us;
+			w99[x->n] = sr->wake_p99_us;
+			q50[x->n] = sr->wait_p50_us;
+			q99[x->n] = sr->wait_p99_us;
 			t[x->n++] = sr->tput.value;
 			if (sr->idle_pct >= 0)
 				idle[ni++] = sr->idle_pct;
@@ -65,6 +118,10 @@ void sweep_summarize(struct sweep *s)
 			x->tmax = t[x->n - 1];
 		}
 		x->idle_med = ni ? median_inplace(idle, (size_t)ni) : -1;
+		x->wake_p50_us = median_known(w50, x->n);
+		x->wake_p99_us = median_known(w99, x->n);
+		x->wait_p50_us = median_known(q50, x->n);
+		x->wait_p99_us = median_known(q99, x->n);
 	}
 	base = s->nvalues ? s->sv[0].tmed : 0;
 	for (int v = 0; v < s->nvalues; v++) {
@@ -76,6 +133,7 @@ void sweep_summarize(struct sweep *s)
 		s->runs[i].normalised = base > 0 ? s->runs[i].tput.value / base : 0;
 	}
 	best_of(s);
+	tstar_of(s);
 }
 
 bool sweep_best_beyond_noise(const struct sweep *s)

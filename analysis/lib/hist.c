@@ -19,6 +19,24 @@ uint64_t hist_count(const __u64 *slots, int nslots)
 	return n;
 }
 
+double hist_quantile_us(const __u64 *slots, int nslots, double q)
+{
+	uint64_t n = hist_count(slots, nslots);
+	double want, acc = 0;
+
+	if (!n)
+		return -1;
+	want = q * (double)n;
+	for (int k = 0; k < nslots; k++) {
+		double lo = (double)hist_slot_low_us(k), hi = k ? 2 * lo : 2;
+
+		if (acc + (double)slots[k] >= want && slots[k])
+			return lo + (hi - lo) * (want - acc) / (double)slots[k];
+		acc += (double)slots[k];
+	}
+	return (double)hist_slot_low_us(nslots - 1) * 2;
+}
+
 uint64_t hist_slot_low_us(int slot)
 {
 	return slot == 0 ? 0 : 1ULL << slot;

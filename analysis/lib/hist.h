@@ -13,6 +13,9 @@ void hist_print_log2(FILE *f, const __u64 *slots, int nslots, const char *unit);
 /* Whether any slot holds a sample; their sum. */
 bool hist_any(const __u64 *slots, int nslots);
 uint64_t hist_count(const __u64 *slots, int nslots);
+/* The q quantile (0..1) of a log2 µs histogram, in µs: linear within its slot (the open last
+ * slot taken as twice its lower bound wide).  -1 when it is empty. */
+double hist_quantile_us(const __u64 *slots, int nslots, double q);
 /* Lower bound of slot k in µs. */
 uint64_t hist_slot_low_us(int slot);
 

@@ -43,6 +43,11 @@ struct sweep_run {
 	bool has_lb_hot_gained;
 	uint64_t lb_hot_gained;		/* /proc/schedstat's delta over the run */
 	int exit_status;
+	/* run delay (the run's histograms): wake-up to run, and every runnable wait; µs, -1
+	 * when none was seen */
+	double wake_p50_us, wake_p99_us, wait_p50_us, wait_p99_us;
+	double tstar_ns;		/* the run's T* (docs/design.md "The wait side"), when
+					 * found; -1 otherwise */
 	/* sweep_summarize(): */
 	double normalised;		/* throughput / the first value's median, */
 	bool has_normalised;		/* when that median is > 0 */
@@ -57,6 +62,8 @@ struct sweep_value {
 	bool has_normalised;		/* n and the first value's tmed > 0 */
 	const char *unit, *source;	/* of the throughput: the runs' (sweep_tput) */
 	double idle_med;		/* %; -1 unknown */
+	double wake_p50_us, wake_p99_us, wait_p50_us, wait_p99_us;	/* medians over its
+					 * runs, µs; -1 unknown */
 	uint64_t lb_judged, lb_hot, failed_hot, forced, lb_hot_gained, migrations;
 	uint64_t by_cause[MT_NR_CAUSES];
 	bool witness, has_gained;
@@ -79,6 +86,12 @@ struct sweep {
 	bool complete;			/* every run made and the original restored */
 	struct sweep_value sv[SWEEP_MAX_VALUES];	/* sweep_summarize() */
 	int best, second;		/* indexes into sv: highest median throughput; -1 none */
+	/* T* against the sweep (sweep_summarize()): the median of the runs' T*, and whether it
+	 * lies between the best values (those whose best run reaches the best value's worst) */
+	double tstar_ns;		/* ns; -1: no run found one */
+	int tstar_runs;			/* runs that found one */
+	int64_t best_lo_ns, best_hi_ns;	/* the best values' range, ns */
+	int tstar_in_best;		/* 1 within, 0 outside, -1 not known */
 };
 
 #endif

@@ -3,6 +3,7 @@
  * The sweep's table and its file (sweep.h; the file's schema is docs/sweep-file.md, its flat
  * objects the tables of sweep_schema.c).
  */
+#include <math.h>
 #include <string.h>
 
 #include "json_writer.h"
@@ -35,6 +36,33 @@ static void column(FILE *f, const char *s, int width)
 		fputc(' ', f);
 }
 
+/* "12.5/480" µs, "-" for a run delay not seen. */
+static void delay_pair(char *buf, size_t len, double p50, double p99)
+{
+	if (p50 < 0)
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%.3g/%.3g", p50, p99);
+}
+
+/* T*, from the runs' own verdicts, against the best values. */
+static void print_tstar(FILE *f, const struct sweep *s)
+{
+	char a[32], b[32], c[32];
+
+	if (s->tstar_ns < 0) {
+		fprintf(f, "T*: no run found one (it needs load-balancer pulls with units timed, "
+			"and the run's waits: docs/design.md \"The wait side\")\n");
+		return;
+	}
+	fprintf(f, "T*: %s (median over the %d runs that found one) %s the best values, %s to %s "
+		"(those whose best run reaches the best value's worst)\n",
+		sweep_fmt_value(a, sizeof(a), llround(s->tstar_ns)), s->tstar_runs,
+		s->tstar_in_best ? "lies within" : "lies outside",
+		sweep_fmt_value(b, sizeof(b), s->best_lo_ns),
+		sweep_fmt_value(c, sizeof(c), s->best_hi_ns));
+}
+
 void render_sweep_text(FILE *f, const struct sweep *s)
 {
 	const char *unit = s->nruns ? s->runs[0].tput.unit : "";
@@ -46,12 +74,17 @@ void render_sweep_text(FILE *f, const struct sweep *s)
 	fprintf(f, "\nmigtrace sweep: %d values x %ld repetitions; throughput from %s (%s, "
 		"higher is better), normalised to %s\n\n", s->nvalues, s->reps, src, unit,
 		sweep_fmt_value(v, sizeof(v), s->values[0]));
-	fprintf(f, "%-10s %6s %9s  %-32s %7s %10s %15s %9s %9s %9s\n", "value", "runs",
-		"norm.", "throughput min / median / max", "idle %", "migrations",
-		"lb hot/judged", "k:hotfail", "k:forced", "k:lbhot");
+	fprintf(f, "%-10s %6s %9s  %-32s %7s %10s %15s %9s %9s %9s  ", "value", "runs", "norm.",
+		"throughput min / median / max", "idle %", "migrations", "lb hot/judged",
+		"k:hotfail", "k:forced", "k:lbhot");
+	column(f, "wake-up p50/p99 µs", 21);
+	fputc(' ', f);
+	column(f, "runnable p50/p99 µs", 21);
+	fputc('\n', f);
 	for (int i = 0; i < s->nvalues; i++) {
 		const struct sweep_value *x = &sv[i];
 		char tp[64], lb[32], k1[16] = "-", k2[16] = "-", k3[16] = "-", idle[16] = "-";
+		char wake[48], wait[48];
 
 		snprintf(tp, sizeof(tp), "%.4g / %.4g / %.4g", x->tmin, x->tmed, x->tmax);
 		snprintf(lb, sizeof(lb), "%llu/%llu", (unsigned long long)x->lb_hot,
@@ -64,15 +97,19 @@ void render_sweep_text(FILE *f, const struct sweep *s)
 		}
 		if (x->has_gained)
 			snprintf(k3, sizeof(k3), "%llu", (unsigned long long)x->lb_hot_gained);
+		delay_pair(wake, sizeof(wake), x->wake_p50_us, x->wake_p99_us);
+		delay_pair(wait, sizeof(wait), x->wait_p50_us, x->wait_p99_us);
 		column(f, sweep_fmt_value(v, sizeof(v), x->value_ns), 10);
-		fprintf(f, " %6d %9.3f  %-32s %7s %10llu %15s %9s %9s %9s\n", x->n,
+		fprintf(f, " %6d %9.3f  %-32s %7s %10llu %15s %9s %9s %9s  %-21s %-21s\n", x->n,
 			base > 0 ? x->tmed / base : 0, tp, idle, (unsigned long long)x->migrations,
-			lb, k1, k2, k3);
+			lb, k1, k2, k3, wake, wait);
 	}
 	fprintf(f, "\nnorm.: median throughput / the first value's; idle %%: median of the CPU "
 		"set's idle + iowait time (/proc/stat); migrations, lb hot/judged: migtrace's "
 		"counts over all runs of the value (load-balancer pulls of tasks younger than "
-		"the value / all pulls with an age)\n");
+		"the value / all pulls with an age); run delay, medians over the runs of each "
+		"run's 50th / 99th percentile, run-queue clock: wake-up to run, and every runnable "
+		"wait (wake-ups and preempted requeues)\n");
 	if (s->schedstats_orig < 0)
 		fprintf(f, "kernel witnesses: none - this kernel has no schedstats "
 			"(kernel.sched_schedstats absent, CONFIG_SCHEDSTATS=n)\n");
@@ -85,6 +122,7 @@ void render_sweep_text(FILE *f, const struct sweep *s)
 			s->has_schedstat ? "" : " (no /proc/schedstat here)");
 	if (s->best < 0)
 		return;
+	print_tstar(f, s);
 	sweep_fmt_value(v, sizeof(v), sv[s->best].value_ns);
 	fprintf(f, "best: %s (median %.4g %s, %.3f x the first value)", v, sv[s->best].tmed, unit,
 		base > 0 ? sv[s->best].tmed / base : 0);

@@ -31,7 +31,10 @@ static const struct sweep_csv_column {
 	{ "value_ns", NULL }, { "rep", NULL }, { "runs", NULL }, { "wall_s", NULL },
 	{ "throughput", NULL }, { "throughput_min", NULL }, { "throughput_median", NULL },
 	{ "throughput_max", NULL }, { "normalised", NULL }, { "throughput_unit", NULL },
-	{ "throughput_source", NULL }, { "idle_pct", "idle_pct_median" }, { "exit_status", NULL },
+	{ "throughput_source", NULL }, { "idle_pct", "idle_pct_median" },
+	{ "wakeup_latency_p50_us", NULL }, { "wakeup_latency_p99_us", NULL },
+	{ "runnable_wait_p50_us", NULL }, { "runnable_wait_p99_us", NULL }, { "tstar_ns", NULL },
+	{ "exit_status", NULL },
 	{ "migrations", NULL }, { "lb_judged", NULL }, { "lb_hot", NULL },
 	{ "nr_failed_migrations_hot", NULL }, { "nr_forced_migrations", NULL },
 	{ "lb_hot_gained", NULL },
@@ -114,6 +117,14 @@ static const struct sweep_gauge {
 	{ "migtrace_sweep_idle_ratio", "Median over the runs of each value of the CPU set's idle "
 	  "+ iowait share of its time (/proc/stat).", { { "idle_pct_median", NULL } }, NULL, 100,
 	  false, true },
+	{ "migtrace_sweep_wakeup_latency_seconds", "Median over the runs of each value of their "
+	  "wake-up-to-run latency's percentiles (stat: p50, p99), run-queue clock.",
+	  { { "wakeup_latency_p50_us", "stat=\"p50\"" },
+	  { "wakeup_latency_p99_us", "stat=\"p99\"" } }, NULL, 1e6, false, true },
+	{ "migtrace_sweep_runnable_wait_seconds", "Median over the runs of each value of their "
+	  "runnable waits' percentiles (stat: p50, p99; wake-ups and preempted requeues), "
+	  "run-queue clock.", { { "runnable_wait_p50_us", "stat=\"p50\"" },
+	  { "runnable_wait_p99_us", "stat=\"p99\"" } }, NULL, 1e6, false, true },
 	{ "migtrace_sweep_migrations", "Migrations of the traced tasks by cause, summed over the "
 	  "runs of each value (migtrace's in-kernel counters).", { { "migrations", NULL } },
 	  "cause", 1, false, false },

@@ -43,6 +43,8 @@ static void made_up(struct sweep *s, struct sweep_run *runs)
 			struct sweep_run *r = &runs[n++];
 
 			memset(r, 0, sizeof(*r));
+			r->wake_p50_us = r->wake_p99_us = r->wait_p50_us = r->wait_p99_us = -1;
+			r->tstar_ns = -1;
 			r->value_ns = v[i];
 			r->rep = rep;
 			r->wall_s = 1.5;
@@ -159,9 +161,9 @@ static void csv_rows(void **state)
 	assert_memory_equal(text, "row,value_ns,rep,runs,wall_s,throughput,", 40);
 	/* the first run: 50 µs, rep 0, 10 runs/s, 10/11 of the first value's median */
 	assert_non_null(strstr(text, "\nrun,50000,0,,1.5,10,,,,0.9090909090909091,runs/s,"
-			       "hackbench 1 / Time,10,0,110,100,10,"));
+			       "hackbench 1 / Time,10,,,,,,0,110,100,10,"));
 	assert_non_null(strstr(text, "\nvalue,5000000,,2,,,13,14,15,1.2727272727272727,runs/s,"
-			       "hackbench 1 / Time,20.5,,222,202,20,0,0,0,0,0,0,20,2,6,0,\n"));
+			       "hackbench 1 / Time,20.5,,,,,,,222,202,20,0,0,0,0,0,0,20,2,6,0,\n"));
 	free(text);
 }
 
@@ -226,6 +228,12 @@ static void fixture_full(struct sweep *s, struct sweep_run *runs)
 			r->forced = 2 * (uint64_t)rep;
 			r->has_lb_hot_gained = i == 0 || (i == 1 && rep == 1);
 			r->lb_hot_gained = i == 0 && rep == 1 ? UINT64_MAX / 4 : 17 + (uint64_t)n;
+			/* run delay, one run without a wait seen; T* from two runs of 2.5 ms */
+			r->wake_p50_us = 10.5 + n;
+			r->wake_p99_us = 250 * (i + 1);
+			r->wait_p50_us = n == 2 ? -1 : 40 + n;
+			r->wait_p99_us = n == 2 ? -1 : 3000 + 100 * n;
+			r->tstar_ns = i == 1 ? 600000 + 100000 * rep : -1;
 			n++;
 		}
 	s->runs = runs;
@@ -247,6 +255,8 @@ static void fixture_stopped(struct sweep *s, struct sweep_run *runs)
 		runs[i].wall_s = 0.125 * (i + 1);
 		runs[i].tput = (struct sweep_tput){ 1 / runs[i].wall_s, "runs/s", "1 / wall time" };
 		runs[i].idle_pct = -1;
+		runs[i].wake_p50_us = runs[i].wake_p99_us = -1;
+		runs[i].wait_p50_us = runs[i].wait_p99_us = runs[i].tstar_ns = -1;
 		runs[i].migrations[MT_CAUSE_WAKEUP] = 3;
 		runs[i].exit_status = i ? 3 : 0;
 	}
@@ -266,6 +276,8 @@ static void fixture_unnormalised(struct sweep *s, struct sweep_run *runs)
 	runs[0].value_ns = 2000;
 	runs[0].tput = (struct sweep_tput){ INFINITY, "ops/s", "perf bench ops/sec" };
 	runs[0].idle_pct = 0;
+	runs[0].wake_p50_us = runs[0].wake_p99_us = 0;	/* seen, and none waited */
+	runs[0].wait_p50_us = runs[0].wait_p99_us = runs[0].tstar_ns = -1;
 	runs[0].witness = true;
 	s->runs = runs;
 	s->nruns = 1;

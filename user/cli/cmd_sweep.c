@@ -27,6 +27,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "export.h"
+#include "hist.h"
 #include "parse.h"
 #include "run_config.h"
 #include "render_sweep.h"
@@ -573,6 +574,12 @@ static int sweep_one(struct sweep_env *env, struct sweep_run *sr, int *sig)
 	sr->has_lb_hot_gained = gained_ok;
 	sr->lb_hot_gained = gained_ok ? gained1 - gained0 : 0;
 	sr->exit_status = capture__exit_status(cap);
+	sr->wake_p50_us = hist_quantile_us(r->hists.wakelat, MT_HIST_SLOTS, 0.50);
+	sr->wake_p99_us = hist_quantile_us(r->hists.wakelat, MT_HIST_SLOTS, 0.99);
+	sr->wait_p50_us = hist_quantile_us(r->hists.runwait, MT_HIST_SLOTS, 0.50);
+	sr->wait_p99_us = hist_quantile_us(r->hists.runwait, MT_HIST_SLOTS, 0.99);
+	sr->tstar_ns = r->has_verdict && r->verdict.tstar_state == CORR_HOT_FOUND ?
+		       r->verdict.tstar_ns : -1;
 	rc = 0;
 cleanup:
 	capture__free(cap);
