@@ -610,7 +610,7 @@ class Judge:
         self.checks("tunable", names, fn)
 
     def sweep(self):
-        names = ["sweep_refused_or_ran", "sweep_values_read_back", "sweep_table",
+        names = ["sweep_refused_or_ran", "sweep_values_read_back", "sweep_table", "sweep_run_delay",
                  "sweep_restored", "sweep_witnesses", "sweep_kill9_left_record",
                  "sweep_stale_refused", "sweep_restore_after_kill9"]
 
@@ -650,6 +650,21 @@ class Judge:
                                 all(x["throughput_source"] == "hackbench 1 / Time" for x in d["runs"]),
                                 "table rows %d, best line %s, runs in the file %s" % (
                                     len(table), bool(best), len((d or {}).get("runs", []))))
+            # the run delay beside throughput: hackbench wakes its tasks all the time, so every
+            # run has wake-up latencies and runnable waits, and the table their columns
+            runs = (d or {}).get("runs", [])
+            delay_ok = bool(runs) and all(
+                x.get("wakeup_latency_p50_us") is not None and
+                x.get("runnable_wait_p99_us") is not None and
+                x["runnable_wait_p99_us"] >= x["runnable_wait_p50_us"] >= 0 for x in runs)
+            header = [l for l in out.splitlines() if l.startswith("value ")]
+            r["sweep_run_delay"] = (delay_ok and bool(header) and "runnable p50/p99" in header[0],
+                                    "runs' delays %s; header %r" % (
+                                        [(x.get("wakeup_latency_p50_us"), x.get("runnable_wait_p99_us"))
+                                         for x in runs], header[:1]))
+            tl = [l for l in out.splitlines() if l.startswith("T*: ")]
+            if tl:
+                print("FIG sweep | %s" % tl[0])
             after = (c.text("after") or "").strip()
             ss0, ss1 = (c.text("schedstats_orig") or "").strip(), (c.text("schedstats_after") or "").strip()
             r["sweep_restored"] = (after == orig and ss0 == ss1 and

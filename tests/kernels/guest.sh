@@ -180,7 +180,7 @@ case_end
 # the tunable as validate will find it: its verdict must use the real value when readable
 case_begin validate
 cat "$TUNABLE" >"$CDIR/tunable" 2>"$CDIR/tunable.err"
-run_to "$CDIR" validate "$MT" validate --samples 5
+run_to "$CDIR" validate "$MT" validate --samples 4 --rates 1000,max --ages 50,500,5000
 case_end
 
 # The tunable: read it, see migtrace report it (doctor and the run header), write another
