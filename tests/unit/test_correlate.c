@@ -407,6 +407,41 @@ static void natural_pulls_are_evidence(void **state)
 	free(s.u);
 }
 
+/* Pulls whose units come out faster than the same-CPU wakes': a bias finding, no verdict. */
+static void natural_bias_is_no_verdict(void **state)
+{
+	struct stream s = { 0 };
+	struct corr_result r;
+	struct corr_opts o;
+	struct verdict_in vin = { .corr = &r, .kernel_ns = 500 * US };
+	struct verdict v;
+	size_t k = 0;
+
+	(void)state;
+	for (int rep = 0; rep < 40; rep++) {
+		struct mt_unit *u;
+
+		u = push(&s, 9, 80 * US + jitter(k++), CW_TAG_NATURAL);	/* 30 µs faster */
+		u->migs_before = 1;
+		u->switches_before = 1;
+		u->mig_age_ns = 150 * US;
+		u->mig_cause = MT_CAUSE_LB_PULL;
+		push(&s, 9, 100 * US + jitter(k++), CW_TAG_NATURAL);
+		u = push(&s, 9, 110 * US + jitter(k++), CW_TAG_NATURAL);
+		u->switches_before = 1;
+		u->last_off_ns = 150 * US;
+		push(&s, 9, 100 * US + jitter(k++), CW_TAG_NATURAL);
+	}
+	corr_default_opts(&o, CORR_NATURAL);
+	assert_int_equal(correlate_units(s.u, s.n, &o, &r), 0);
+	assert_int_equal(r.bias_cells, 1);
+	verdict_decide(&vin, &v);
+	assert_true(v.bias);
+	assert_int_equal(v.judged, 40);
+	assert_int_equal(v.kind, VERDICT_UNDETERMINED);
+	free(s.u);
+}
+
 /*
  * A controlled grid with a polluter: rates x ages, the polluter displacing rate x age bytes
  * (capped at its 4 MiB buffer), and a migration cost that depends on the displaced bytes only:
@@ -558,6 +593,7 @@ int main(void)
 		cmocka_unit_test(natural_buckets),
 		cmocka_unit_test(slice_ends_at_unclean_unit),
 		cmocka_unit_test(natural_pulls_are_evidence),
+		cmocka_unit_test(natural_bias_is_no_verdict),
 		cmocka_unit_test(grid_recovers_dstar),
 		cmocka_unit_test(flat_grid_is_undetermined),
 		cmocka_unit_test(bootstrap_by_round),
