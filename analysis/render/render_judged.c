@@ -275,13 +275,16 @@ void render_text_correlation(FILE *f, const struct run *r)
 			 CORR_AXIS_AGE));
 }
 
-/* The band's share of this run's own migrations (natural runs). */
-static void print_run_share(FILE *f, const struct verdict *v)
+/* The band's share of this run's own migrations (natural runs): of their records, which
+ * say so when some were lost or not kept. */
+static void print_run_share(FILE *f, const struct run *r, const struct verdict *v)
 {
 	if (v->has_run_share && v->run_migrations)
-		fprintf(f, "; %.0f %% of this run's %llu migrations were of tasks that age",
+		fprintf(f, "; %.0f %% of %s %llu migration%s were of tasks that age",
 			pct(v->band_migrations, v->run_migrations),
-			(unsigned long long)v->run_migrations);
+			r->stats.rb_dropped || r->recs_not_kept ? "the" : "this run's",
+			(unsigned long long)v->run_migrations,
+			r->stats.rb_dropped || r->recs_not_kept ? " records kept" : "s");
 }
 
 /* The age axis: the kernel's value against the observed hot time. */
@@ -376,7 +379,7 @@ static void print_by_age(FILE *f, const struct run *r, const struct verdict *v)
 		fprintf(f, "     no age measured lies in the band %s-%s (--ages), so what a "
 			"migration costs there is not known", fmt_ns(a, sizeof(a), v->band_lo_ns),
 			fmt_ns(b, sizeof(b), v->band_hi_ns));
-	print_run_share(f, v);
+	print_run_share(f, r, v);
 	fprintf(f, "\n");
 	if (isfinite(c->cost_frac_slice))
 		fprintf(f, "     refill cost per migration: %.1f %% of the run slice that followed "

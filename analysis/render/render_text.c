@@ -135,13 +135,50 @@ static void print_cost(FILE *f, const struct run_cost *c)
 				(double)c->progs[i].run_time_ns / (double)c->progs[i].run_cnt);
 }
 
+/*
+ * The wakeup placements younger than the threshold, of all of them: from their records when
+ * every one has its record, else from the in-kernel age histogram, which is complete, and
+ * bounded when the threshold splits a slot.  Never the records kept over the total.
+ */
+static void print_wakeup_share(FILE *f, const struct run *r)
+{
+	const __u64 *age = r->hists.age[MT_CAUSE_WAKEUP];
+	uint64_t n = r->stats.migrations[MT_CAUSE_WAKEUP], lo = n, hi = n;
+	char b[32];
+	int split = -1;
+
+	fmt_ns(b, sizeof(b), (double)r->meta.hot_ns);
+	fprintf(f, "  wakeup placements (task_hot() is never asked): %llu, of which ",
+		(unsigned long long)n);
+	if (r->sum.wakeup_records == n) {
+		fprintf(f, "%llu (%.1f %%) younger than %s\n",
+			(unsigned long long)r->sum.wakeup_hot, pct(r->sum.wakeup_hot, n), b);
+		return;
+	}
+	/* task_hot()'s rule (MT_TASK_HOT): below 0 every age is hot, at 0 none */
+	if (r->meta.hot_ns >= 0)
+		split = hist_count_under(age, MT_HIST_SLOTS, (uint64_t)r->meta.hot_ns, &lo, &hi);
+	if (split < 0)
+		fprintf(f, "%llu (%.1f %%)", (unsigned long long)lo, pct(lo, n));
+	else
+		fprintf(f, "at least %llu (%.1f %%) and at most %llu (%.1f %%)",
+			(unsigned long long)lo, pct(lo, n), (unsigned long long)hi, pct(hi, n));
+	fprintf(f, " younger than %s (from the in-kernel age histogram, complete: not every "
+		"placement has its record", b);
+	if (split >= 0)
+		fprintf(f, "; its %llu -> %llu µs slot, %llu placements, straddles %s",
+			(unsigned long long)hist_slot_low_us(split),
+			(unsigned long long)(2ULL << split) - 1, (unsigned long long)age[split], b);
+	fprintf(f, ")\n");
+}
+
 static void print_summary(FILE *f, const struct run *r)
 {
 	const struct mt_stats *s = &r->stats;
 	const struct run_summary *sum = &r->sum;
 	__u64 all_age[MT_HIST_SLOTS] = { 0 };
 	uint64_t lost = s->rb_dropped;
-	char a[32], b[32];
+	char a[32];
 
 	fprintf(f, "\n%s: %s after %.2f s\n", r->meta.command, r->meta.end_reason,
 		r->meta.duration_s);
@@ -170,12 +207,7 @@ static void print_summary(FILE *f, const struct run *r)
 		fprintf(f, " (%.1f %%; kernel age = rq_clock_task(src) - se.exec_start)",
 			pct(s->lb_hot, s->lb_judged));
 	fprintf(f, "\n");
-	fprintf(f, "  wakeup placements (task_hot() is never asked): %llu, of which %llu "
-		"(%.1f %%) younger than %s%s\n",
-		(unsigned long long)s->migrations[MT_CAUSE_WAKEUP],
-		(unsigned long long)sum->wakeup_hot, pct(sum->wakeup_hot, sum->wakeup_records),
-		fmt_ns(b, sizeof(b), (double)r->meta.hot_ns),
-		lost || r->recs_not_kept ? " (of the records kept)" : "");
+	print_wakeup_share(f, r);
 
 	fprintf(f, "\nrun slices of traced tasks:\n");
 	hist_print_log2(f, r->hists.slice, MT_HIST_SLOTS, "usecs");

@@ -145,6 +145,7 @@ static char *capture(const struct run *r, const char *what, const struct whatif 
 static void test_openmetrics(void **state)
 {
 	struct run *r = model();
+	struct whatif w;
 	char *s;
 
 	(void)state;
@@ -163,6 +164,14 @@ static void test_openmetrics(void **state)
 	s = capture(r, "openmetrics", NULL);
 	assert_non_null(strstr(s, "_sum{cause=\"wakeup\"} 0.006528\n"));
 	assert_non_null(strstr(s, "_sum is an estimate from slot midpoints"));
+	free(s);
+	/* the what-if counts are of the records kept, beside the complete totals: said so */
+	whatif_compute(r, (const int64_t[]){ 500000 }, 1, &w);
+	s = capture(r, "openmetrics", &w);
+	assert_non_null(strstr(s, "# HELP migtrace_whatif_wakeups An estimate from this run (its "
+			       "own moves judged again at threshold_seconds, not a run at it): "
+			       "wakeup placement records, of those kept: not every migration has "
+			       "its record here.\n"));
 	free(s);
 	run_free(r);
 }

@@ -159,6 +159,74 @@ static void odd_thresholds_and_none(void **state)
 	run_free(r);
 }
 
+/*
+ * Wakeup placements younger than the threshold with most records not kept (--max-records 5):
+ * the share comes from the complete age histogram, bounded where its slot straddles the
+ * threshold, never a kept count over the total (it said "32381, of which 0 (0.0 %)").
+ */
+static void wakeup_share_from_complete_histogram(void **state)
+{
+	struct run *r = model();
+	__u64 *age = r->hists.age[MT_CAUSE_WAKEUP];
+	char *t;
+
+	(void)state;
+	age[3] = 20;		/* 8-15 µs: under 500 µs */
+	age[8] = 32358;		/* 256-511 µs: 500 µs splits it */
+	age[9] = 3;		/* 512-1023 µs: over */
+	r->stats.migrations[MT_CAUSE_WAKEUP] = 32381;
+	r->sum.migrations = 32381;
+	r->sum.wakeup_records = 5;	/* the first 5 kept, all of 600 µs */
+	r->sum.wakeup_hot = 0;
+	r->recs_not_kept = 32376;
+	t = text_of(r);
+	has(t, "  wakeup placements (task_hot() is never asked): 32381, of which at least 20 "
+	       "(0.1 %) and at most 32378 (100.0 %) younger than 500 µs (from the in-kernel age "
+	       "histogram, complete: not every placement has its record; its 256 -> 511 µs "
+	       "slot, 32358 placements, straddles 500 µs)\n");
+	assert_null(strstr(t, "of which 0 (0.0 %)"));
+	free(t);
+	/* a threshold on a slot's edge: the histogram's count is exact */
+	r->meta.hot_ns = 512 * US;
+	t = text_of(r);
+	has(t, "32381, of which 32378 (100.0 %) younger than 512 µs (from the in-kernel age "
+	       "histogram, complete: not every placement has its record)\n");
+	free(t);
+	/* every placement with its record: the records' own count, as before */
+	r->meta.hot_ns = 500 * US;
+	r->sum.wakeup_records = 32381;
+	r->sum.wakeup_hot = 1234;
+	r->recs_not_kept = 0;
+	t = text_of(r);
+	has(t, "32381, of which 1234 (3.8 %) younger than 500 µs\n");
+	free(t);
+	run_free(r);
+}
+
+/* The band's share of a natural run's migrations is of their records: when not all were
+ * kept, the line says it is of those kept, not of the run's migrations. */
+static void band_share_of_records_kept(void **state)
+{
+	struct run *r = model();
+	struct verdict_in vin = { .corr = &r->corr, .kernel_ns = 500 * US };
+	char *t;
+
+	(void)state;
+	verdict_decide(&vin, &r->verdict);
+	r->verdict.has_run_share = true;
+	r->verdict.run_migrations = 952;
+	r->verdict.band_migrations = 476;
+	t = text_of(r);
+	has(t, "; 50 % of this run's 952 migrations were of tasks that age\n");
+	free(t);
+	r->stats.migrations[MT_CAUSE_LB_PULL] = 20185;
+	r->recs_not_kept = 20185 - 952;
+	t = text_of(r);
+	has(t, "; 50 % of the 952 migration records kept were of tasks that age\n");
+	free(t);
+	run_free(r);
+}
+
 static void wilson(void **state)
 {
 	struct cmp_share s = cmp_wilson(50, 100);
@@ -226,6 +294,8 @@ int main(void)
 		cmocka_unit_test(too_low_from_numbers),
 		cmocka_unit_test(too_high_and_about_right),
 		cmocka_unit_test(odd_thresholds_and_none),
+		cmocka_unit_test(wakeup_share_from_complete_histogram),
+		cmocka_unit_test(band_share_of_records_kept),
 		cmocka_unit_test(wilson),
 		cmocka_unit_test(compare_flags_what_exceeds_intervals),
 	};
