@@ -7,6 +7,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "printable.h"
 #include "render_text.h"
 #include "units.h"
 
@@ -442,12 +443,13 @@ static void print_by_rate(FILE *f, const struct verdict *v)
 void render_text_verdict(FILE *f, const struct run *r)
 {
 	const struct verdict *v = &r->verdict;
-	char a[32], src[700];
+	char a[32], src[PRINTABLE_SIZE(sizeof(r->meta.hot_source))];
 
 	if (v->kind == VERDICT_NONE) {
 		fprintf(f, "\nverdict: none: the controlled experiment was interrupted (%s) before "
 			"it finished its schedule; the table above is partial, and no verdict is "
-			"given from an incomplete experiment\n", r->meta.end_reason);
+			"given from an incomplete experiment\n",
+			printable(src, sizeof(src), r->meta.end_reason));
 		return;
 	}
 	fprintf(f, "\nverdict\n");
@@ -458,7 +460,7 @@ void render_text_verdict(FILE *f, const struct run *r)
 		fprintf(f, "  calibrated hot time: %10s  (not calibrated: give --calibration "
 			"FILE)\n", "-");
 	fprintf(f, "  kernel's value:      %10s  (%s)\n", fmt_ns(a, sizeof(a), v->kernel_ns),
-		r->meta.hot_source);
+		printable(src, sizeof(src), r->meta.hot_source));
 	if (r->corr.axis == CORR_AXIS_DISPLACED)
 		print_by_rate(f, v);
 	else

@@ -178,6 +178,12 @@ static void test_openmetrics(void **state)
 
 static void test_csv(void **state)
 {
+	/* a comm as given, and its cell */
+	static const char *const cells[][2] = {
+		{ "=1+2", "'=1+2" }, { "+1", "'+1" }, { "-1", "'-1" },
+		{ "@SUM(A1)", "'@SUM(A1)" }, { "\tx", "'\tx" }, { "\rx", "\"'\rx\"" },
+		{ "=a,\"b\"", "\"'=a,\"\"b\"\"\"" }, { "a=1", "a=1" },
+	};
 	struct run *r = model();
 	char *s;
 
@@ -189,6 +195,24 @@ static void test_csv(void **state)
 	free(s);
 	s = capture(r, "correlation.csv", NULL);
 	assert_non_null(strstr(s, "\ncontrolled,50000,0,"));
+	free(s);
+	run_free(r);
+	/* a text cell a spreadsheet would take for a formula starts with a quote (OWASP's CSV
+	 * injection advice): = + - @, a tab or a carriage return; the rest as they are */
+	r = model();
+	for (size_t i = 0; i < sizeof(cells) / sizeof(cells[0]); i++)
+		add_rec(r, MT_CAUSE_WAKEUP, 0, -1, cells[i][0]);
+	snprintf(r->recs[r->nrecs - 1].cur_comm, sizeof(r->recs[0].cur_comm), "=by");
+	s = capture(r, "migrations.csv", NULL);
+	for (size_t i = 0; i < sizeof(cells) / sizeof(cells[0]); i++) {
+		char want[64];
+
+		snprintf(want, sizeof(want), ",%s,0,1,", cells[i][1]);
+		if (!strstr(s, want))
+			fail_msg("%s is not in %s", want, s);
+	}
+	assert_non_null(strstr(s, ",0,'=by\n"));		/* by_comm, the last column */
+	assert_null(strstr(s, ",="));
 	free(s);
 	s = capture(r, "histograms.csv", NULL);
 	assert_non_null(strstr(s, "\n27,134217728,,"));	/* the last slot is open */

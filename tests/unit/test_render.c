@@ -227,6 +227,52 @@ static void band_share_of_records_kept(void **state)
 	run_free(r);
 }
 
+/* Names from outside (the command line, paths, the CPU model, any string of a run file)
+ * reach the terminal escaped, as `ls -b` shows them: no escape sequence, no newline. */
+static void hostile_names_escaped(void **state)
+{
+	struct run *a = model(), *b = model();
+	struct run_compare c;
+	char *t, *buf = NULL;
+	size_t len;
+	FILE *f;
+
+	(void)state;
+	snprintf(a->meta.command, sizeof(a->meta.command), "w\033[2J\nFAKE \xff =1+2");
+	snprintf(a->meta.hot_source, sizeof(a->meta.hot_source), "read from /x\033]0;t\a");
+	snprintf(a->setup.calibration_file, sizeof(a->setup.calibration_file), "c\r.json");
+	a->verdict.has_calib = true;
+	a->verdict.calib_ns = 300 * US;
+	t = text_of(a);
+	has(t, "Tracing migrations of w\\033[2J\\nFAKE \\377 =1+2 (pid 0) on CPUs 0-1; hot "
+	       "means younger than 500 µs (read from /x\\033]0;t\\a). Hit Ctrl-C to end.\n");
+	has(t, "\nw\\033[2J\\nFAKE \\377 =1+2: exited with status 0 after 0.00 s\n");
+	has(t, "  kernel's value:      ");
+	has(t, "(read from /x\\033]0;t\\a)\n");
+	has(t, "(c\\r.json)\n");
+	assert_null(strchr(t, '\033'));
+	assert_null(strchr(t, '\r'));
+	free(t);
+	verdict_none(&a->verdict, 500 * US);
+	snprintf(a->meta.end_reason, sizeof(a->meta.end_reason), "killed\n\033[1A");
+	t = text_of(a);
+	has(t, "interrupted (killed\\n\\033[1A) before");
+	assert_null(strchr(t, '\033'));
+	free(t);
+	snprintf(b->env.cpu_model, sizeof(b->env.cpu_model), "EPYC\033[31m");
+	snprintf(b->env.kernel_release, sizeof(b->env.kernel_release), "6.1\n");
+	run_compare(a, b, &c);
+	f = open_memstream(&buf, &len);
+	render_compare(f, &c, "a\033.json", "b.json");
+	fclose(f);
+	has(buf, "  A: a\\033.json: w\\033[2J\\nFAKE \\377 =1+2\n");
+	has(buf, "     kernel 6.1\\n, EPYC\\033[31m, ");
+	assert_null(strchr(buf, '\033'));
+	free(buf);
+	run_free(a);
+	run_free(b);
+}
+
 static void wilson(void **state)
 {
 	struct cmp_share s = cmp_wilson(50, 100);
@@ -296,6 +342,7 @@ int main(void)
 		cmocka_unit_test(odd_thresholds_and_none),
 		cmocka_unit_test(wakeup_share_from_complete_histogram),
 		cmocka_unit_test(band_share_of_records_kept),
+		cmocka_unit_test(hostile_names_escaped),
 		cmocka_unit_test(wilson),
 		cmocka_unit_test(compare_flags_what_exceeds_intervals),
 	};
