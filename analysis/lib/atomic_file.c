@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Atomic output: mkstemp in the target's directory, write, fsync, rename over the target;
- * devices, FIFOs and stdout are written directly (see atomic_file.h for why).
+ * devices, FIFOs and stdout are written directly (see atomic_file.h for why).  Also what a
+ * path names once resolved, so that the commands can refuse an output that is their input
+ * or another output before any work.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -336,4 +338,72 @@ int atomic_write_file(const char *path, const void *data, size_t len)
 		return err;
 	fwrite(data, 1, len, af.f);
 	return atomic_file_commit(&af);
+}
+
+/*
+ * path made absolute, its links followed as far as it exists; the part not made yet is
+ * appended as spelled (out/run.json with no out/ yet: $PWD/out/run.json).
+ */
+static int canonical(const char *path, char *out, size_t len)
+{
+	char target[PATH_MAX], dirbuf[PATH_MAX], basebuf[PATH_MAX];
+	const char *dir, *base;
+	char *real;
+	int err;
+
+	if ((err = resolve(path, target, sizeof(target))))
+		return err;
+	real = realpath(target, NULL);
+	if (real) {
+		err = snprintf(out, len, "%s", real) >= (int)len ? -ENAMETOOLONG : 0;
+		free(real);
+		return err;
+	}
+	snprintf(dirbuf, sizeof(dirbuf), "%s", target);
+	snprintf(basebuf, sizeof(basebuf), "%s", target);
+	dir = dirname(dirbuf);
+	base = basename(basebuf);
+	/* "." or "/" that realpath cannot read (a removed working directory): as spelled */
+	if (!strcmp(dir, target))
+		return snprintf(out, len, "%s", target) >= (int)len ? -ENAMETOOLONG : 0;
+	if ((err = canonical(dir, out, len)))
+		return err;
+	if (snprintf(out + strlen(out), len - strlen(out), "%s%s",
+		     strcmp(out, "/") ? "/" : "", base) >= (int)(len - strlen(out)))
+		return -ENAMETOOLONG;
+	return 0;
+}
+
+int atomic_file_identify(const char *path, struct atomic_file_id *id)
+{
+	struct stat st;
+	bool exists;
+
+	memset(id, 0, sizeof(*id));
+	snprintf(id->path, sizeof(id->path), "%s", path);
+	if (atomic_file_to_stdout(path)) {
+		id->kind = AF_STDOUT;
+		return 0;
+	}
+	exists = stat(path, &st) == 0;
+	if (atomic_file_inherited_fd(path) >= 0 ||
+	    (exists && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))) {
+		id->kind = AF_DIRECT;
+		return 0;
+	}
+	id->kind = exists ? AF_EXISTS : AF_NEW;
+	id->dev = exists ? st.st_dev : 0;
+	id->ino = exists ? st.st_ino : 0;
+	return canonical(path, id->path, sizeof(id->path));
+}
+
+bool atomic_file_same(const struct atomic_file_id *a, const struct atomic_file_id *b)
+{
+	if (a->kind == AF_DIRECT || b->kind == AF_DIRECT)
+		return false;
+	if (a->kind == AF_STDOUT || b->kind == AF_STDOUT)
+		return a->kind == b->kind;
+	if (a->kind == AF_EXISTS && b->kind == AF_EXISTS)
+		return a->dev == b->dev && a->ino == b->ino;
+	return !strcmp(a->path, b->path);
 }

@@ -16,6 +16,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 /* The descriptor a path names when it is one migtrace already has (/dev/stdout: 1), or -1. */
 int atomic_file_inherited_fd(const char *path);
@@ -52,5 +53,31 @@ int atomic_file_commit(struct atomic_file *af);
 void atomic_file_abort(struct atomic_file *af);
 /* Writes len bytes of data to path atomically.  0 or -errno, with a message. */
 int atomic_write_file(const char *path, const void *data, size_t len);
+
+/*
+ * What a path names, to tell whether an output would replace an input or another output:
+ * the same file whatever the spelling (a symlink, `./`, a hard link), or, for a file not made
+ * yet, the same place once its directory is resolved.  Written directly, `-`, a device or a
+ * FIFO replaces nothing and is told apart only as standard output.
+ */
+enum atomic_file_kind {
+	AF_NEW,			/* not there yet: path is where it will be made */
+	AF_EXISTS,		/* a regular file or a directory: dev and ino say which */
+	AF_STDOUT,		/* `-`, /dev/stdout, /dev/fd/1 */
+	AF_DIRECT,		/* another device, FIFO or inherited descriptor */
+};
+
+struct atomic_file_id {
+	enum atomic_file_kind kind;
+	dev_t dev;
+	ino_t ino;
+	char path[PATH_MAX];	/* resolved: links followed, the directory made absolute */
+};
+
+/* Fills id for path.  0, or -errno when it cannot be resolved (too long, a loop of links). */
+int atomic_file_identify(const char *path, struct atomic_file_id *id);
+/* Whether a and b are the same file (or place, when either is not there yet); AF_DIRECT
+ * never is, AF_STDOUT always is another AF_STDOUT. */
+bool atomic_file_same(const struct atomic_file_id *a, const struct atomic_file_id *b);
 
 #endif

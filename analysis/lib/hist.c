@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
+/* log2 histograms of µs (hist.h): printed as bcc prints them, and counted under a threshold. */
+#include <stdbool.h>
 #include <string.h>
 
 #include "hist.h"
@@ -40,6 +42,29 @@ double hist_quantile_us(const __u64 *slots, int nslots, double q)
 uint64_t hist_slot_low_us(int slot)
 {
 	return slot == 0 ? 0 : 1ULL << slot;
+}
+
+int hist_count_under(const __u64 *slots, int nslots, uint64_t threshold_ns,
+		     uint64_t *at_least, uint64_t *at_most)
+{
+	int split = -1;
+
+	*at_least = *at_most = 0;
+	for (int k = 0; k < nslots; k++) {
+		/* slot k holds [2^k, 2^(k+1)) µs of ns / 1000 rounded down, slot 0 [0, 2) µs */
+		uint64_t lo_ns = hist_slot_low_us(k) * 1000;
+		bool open = k == nslots - 1;
+		uint64_t hi_ns = open ? UINT64_MAX : (2ULL << k) * 1000;
+
+		if (lo_ns >= threshold_ns)
+			break;		/* this slot and those above: at or over it */
+		*at_most += slots[k];
+		if (!open && hi_ns <= threshold_ns)
+			*at_least += slots[k];
+		else if (slots[k])
+			split = k;
+	}
+	return split;
 }
 
 void hist_print_log2(FILE *f, const __u64 *slots, int nslots, const char *unit)

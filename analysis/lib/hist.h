@@ -18,5 +18,13 @@ uint64_t hist_count(const __u64 *slots, int nslots);
 double hist_quantile_us(const __u64 *slots, int nslots, double q);
 /* Lower bound of slot k in µs. */
 uint64_t hist_slot_low_us(int slot);
+/*
+ * How many samples of a log2 histogram of ns lie under threshold_ns, as far as its slots
+ * tell: a slot wholly under it counts in *at_least and *at_most, one wholly at or over it in
+ * neither, the one it splits in *at_most only.  Returns that split slot when it holds any
+ * sample (the bounds then differ), else -1 (they are the exact count).
+ */
+int hist_count_under(const __u64 *slots, int nslots, uint64_t threshold_ns,
+		     uint64_t *at_least, uint64_t *at_most);
 
 #endif

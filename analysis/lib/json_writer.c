@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "json_writer.h"
+#include "printable.h"
 
 void jw_init(struct json_writer *w, FILE *f)
 {
@@ -100,36 +101,6 @@ void jw_end_array(struct json_writer *w)
 	end(w, ']', false);
 }
 
-/* The length of the valid UTF-8 sequence at s (at most n bytes), or 0. */
-static size_t utf8_len(const unsigned char *s, size_t n)
-{
-	size_t len;
-	uint32_t cp;
-
-	if (s[0] < 0x80)
-		return 1;
-	if (s[0] >= 0xc2 && s[0] <= 0xdf)
-		len = 2, cp = s[0] & 0x1f;
-	else if (s[0] >= 0xe0 && s[0] <= 0xef)
-		len = 3, cp = s[0] & 0x0f;
-	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
-		len = 4, cp = s[0] & 0x07;
-	else
-		return 0;
-	if (len > n)
-		return 0;
-	for (size_t i = 1; i < len; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (s[i] & 0x3f);
-	}
-	/* overlong forms, surrogates and code points past U+10FFFF are not UTF-8 */
-	if ((len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
-	    (cp >= 0xd800 && cp <= 0xdfff))
-		return 0;
-	return len;
-}
-
 static void put_string(struct json_writer *w, const char *str, size_t n)
 {
 	const unsigned char *s = (const unsigned char *)str;
@@ -160,7 +131,7 @@ static void put_string(struct json_writer *w, const char *str, size_t n)
 				fprintf(w->f, "\\u%04x", c);
 				break;
 			}
-			len = utf8_len(s + i, n - i);
+			len = utf8_len(s + i, n - i, NULL);
 			if (!len) {
 				/* a byte that is not UTF-8: kept as itself, escaped */
 				fprintf(w->f, "\\u%04x", c);

@@ -9,6 +9,7 @@
 
 #include "compare.h"
 #include "hist.h"
+#include "printable.h"
 #include "render_compare.h"
 #include "render_text.h"
 #include "units.h"
@@ -45,16 +46,24 @@ static void line(FILE *f, const char *fmt, ...)
 	fprintf(f, "%.*s\n", n, buf);
 }
 
+/* The run's file as given, its command line and where it ran: names from outside, printable
+ * (the file may come from anywhere). */
 static void describe(FILE *f, const char *tag, const char *label, const struct run *r)
 {
 	const struct run_environment *e = &r->env;
+	char file[PRINTABLE_SIZE(PATH_MAX)], cmd[PRINTABLE_SIZE(sizeof(r->meta.command))];
+	char rel[PRINTABLE_SIZE(sizeof(e->kernel_release))];
+	char model[PRINTABLE_SIZE(sizeof(e->cpu_model))];
+	char start[PRINTABLE_SIZE(sizeof(r->meta.start_time))];
 
-	fprintf(f, "  %s: %s: %s%s\n", tag, label, r->meta.command,
+	fprintf(f, "  %s: %s: %s%s\n", tag, printable(file, sizeof(file), label),
+		printable(cmd, sizeof(cmd), r->meta.command),
 		r->setup.kind == RUN_KIND_VALIDATE ? " (validate)" : "");
 	fprintf(f, "     kernel %s, %s, %d online CPU%s, started %s\n",
-		e->kernel_release[0] ? e->kernel_release : "unknown",
-		e->cpu_model[0] ? e->cpu_model : "CPU model unknown", e->nr_online,
-		e->nr_online == 1 ? "" : "s", r->meta.start_time[0] ? r->meta.start_time : "-");
+		e->kernel_release[0] ? printable(rel, sizeof(rel), e->kernel_release) : "unknown",
+		e->cpu_model[0] ? printable(model, sizeof(model), e->cpu_model) :
+		"CPU model unknown", e->nr_online, e->nr_online == 1 ? "" : "s",
+		r->meta.start_time[0] ? printable(start, sizeof(start), r->meta.start_time) : "-");
 }
 
 /* "342  95.8 %", or the count alone when the run has no migrations to share. */

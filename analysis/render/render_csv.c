@@ -32,15 +32,23 @@ char *fmt_shortest(char *buf, size_t len, double v)
 	return buf;
 }
 
-/* A string field: quoted when it holds a comma, a quote or a line break. */
+/*
+ * A string field: quoted when it holds a comma, a quote or a line break.  One a spreadsheet
+ * would take for a formula (a workload named =1+2, a comm, a path) starts with a quote
+ * instead, as OWASP's CSV injection advice says: = + - @, a tab or a carriage return first
+ * (README.md, "Exports").
+ */
 void csv_string(FILE *f, const char *s, size_t n)
 {
+	const char *neutral = n && s[0] && strchr("=+-@\t\r", s[0]) ? "'" : "";
+
 	if (!memchr(s, ',', n) && !memchr(s, '"', n) && !memchr(s, '\n', n) &&
 	    !memchr(s, '\r', n)) {
+		fputs(neutral, f);
 		fwrite(s, 1, n, f);
 		return;
 	}
-	fputc('"', f);
+	fprintf(f, "\"%s", neutral);
 	for (size_t i = 0; i < n; i++) {
 		if (s[i] == '"')
 			fputc('"', f);

@@ -38,6 +38,9 @@ int render_perfetto(FILE *f, const struct run *r);
  * stderr starting with label.
  */
 int render_plot(const char *dir, const struct run *r, const char *label);
+/* The files render_plot() may write in dir. */
+extern const char *const render_plot_files[];
+extern const int render_plot_nfiles;
 /* Why r has no calibration matrix to draw (a clause), or NULL when it has one. */
 const char *render_plot_no_matrix(const struct run *r);
 

@@ -7,6 +7,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "printable.h"
 #include "render_text.h"
 #include "units.h"
 
@@ -326,13 +327,16 @@ static void print_not_applicable(FILE *f, const char *what)
 		"to these tasks\n", what);
 }
 
-/* The band's share of this run's own migrations (natural runs). */
-static void print_run_share(FILE *f, const struct verdict *v)
+/* The band's share of this run's own migrations (natural runs): of their records, which
+ * say so when some were lost or not kept. */
+static void print_run_share(FILE *f, const struct run *r, const struct verdict *v)
 {
 	if (v->has_run_share && v->run_migrations)
-		fprintf(f, "; %.0f %% of this run's %llu migrations were of tasks that age",
+		fprintf(f, "; %.0f %% of %s %llu migration%s were of tasks that age",
 			pct(v->band_migrations, v->run_migrations),
-			(unsigned long long)v->run_migrations);
+			r->stats.rb_dropped || r->recs_not_kept ? "the" : "this run's",
+			(unsigned long long)v->run_migrations,
+			r->stats.rb_dropped || r->recs_not_kept ? " records kept" : "s");
 }
 
 /*
@@ -480,7 +484,7 @@ static void print_by_age(FILE *f, const struct run *r, const struct verdict *v)
 		fprintf(f, "     no age measured lies in the band %s-%s (--ages), so what a "
 			"migration costs there is not known", fmt_ns(a, sizeof(a), v->band_lo_ns),
 			fmt_ns(b, sizeof(b), v->band_hi_ns));
-	print_run_share(f, v);
+	print_run_share(f, r, v);
 	fprintf(f, "\n");
 	print_slice_share(f, c);
 }
@@ -542,7 +546,7 @@ void render_text_verdict(FILE *f, const struct run *r)
 {
 	struct verdict shown = r->verdict;
 	const struct verdict *v = &shown;
-	char a[32], src[700];
+	char a[32], src[PRINTABLE_SIZE(sizeof(r->meta.hot_source))];
 
 	/* a file whose verdict predates its sched_ext finding reads as the judge now decides */
 	if (v->kind != VERDICT_NONE && run_rules_scx(&r->env.rules))
@@ -551,7 +555,8 @@ void render_text_verdict(FILE *f, const struct run *r)
 	if (v->kind == VERDICT_NONE) {
 		fprintf(f, "\nverdict: none: the controlled experiment was interrupted (%s) before "
 			"it finished its schedule; the table above is partial, and no verdict is "
-			"given from an incomplete experiment\n", r->meta.end_reason);
+			"given from an incomplete experiment\n",
+			printable(src, sizeof(src), r->meta.end_reason));
 		return;
 	}
 	fprintf(f, "\nverdict\n");
@@ -562,7 +567,7 @@ void render_text_verdict(FILE *f, const struct run *r)
 		fprintf(f, "  calibrated hot time: %10s  (not calibrated: give --calibration "
 			"FILE)\n", "-");
 	fprintf(f, "  kernel's value:      %10s  (%s)\n", fmt_ns(a, sizeof(a), v->kernel_ns),
-		r->meta.hot_source);
+		printable(src, sizeof(src), r->meta.hot_source));
 	print_rules(f, &r->env.rules);
 	if (r->corr.axis == CORR_AXIS_DISPLACED)
 		print_by_rate(f, v);

@@ -307,14 +307,16 @@ static void whatif(FILE *f, const struct whatif *w)
 			snprintf(name, sizeof(name), "migtrace_whatif_%s", what[m]);
 		else
 			snprintf(name, sizeof(name), "migtrace_whatif_refill_cost_seconds");
+		/* counts of the records kept, never to be read against the complete totals */
 		fprintf(f, "# HELP %s An estimate from this run (its own moves judged again at "
-			"threshold_seconds, not a run at it): %s.\n# TYPE %s gauge\n", name,
+			"threshold_seconds, not a run at it): %s%s.\n# TYPE %s gauge\n", name,
 			m == 0 ? "load-balancer pull records with the kernel's age" :
 			m == 1 ? "of them, hot by task_hot()'s rule at the threshold" :
 			m == 2 ? "wakeup placement records" :
 			m == 3 ? "of them, younger than the threshold" :
 			"the refill cost of migrations younger than the threshold, from the "
-			"correlation", name);
+			"correlation", w->records_complete ? "" : ", of those kept: not every "
+			"migration has its record here", name);
 		for (int i = 0; i < w->n; i++) {
 			const struct whatif_row *row = &w->row[i];
 			uint64_t v = m == 0 ? row->lb_judged : m == 1 ? row->lb_hot :

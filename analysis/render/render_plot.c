@@ -15,10 +15,11 @@
 #include "render_export.h"
 #include "units.h"
 
-static const char *const plot_files[] = {
+const char *const render_plot_files[] = {
 	"cost-vs-age.png", "cost-vs-age.svg", "age-histogram.png", "age-histogram.svg",
 	"cpu-pairs.png", "cpu-pairs.svg", "calibration-matrix.png", "calibration-matrix.svg",
 };
+const int render_plot_nfiles = (int)(sizeof(render_plot_files) / sizeof(render_plot_files[0]));
 
 /* A vertical line at x (first axis) with its label at the top, on the side with room. */
 static void vline(FILE *g, int tag, double x, const char *color, const char *label, int row,
@@ -293,6 +294,5 @@ static int write_plots(const char *tmp, FILE *g, const void *ctx)
 
 int render_plot(const char *dir, const struct run *r, const char *label)
 {
-	return gp_draw(dir, label, write_plots, r, plot_files,
-		       (int)(sizeof(plot_files) / sizeof(plot_files[0])));
+	return gp_draw(dir, label, write_plots, r, render_plot_files, render_plot_nfiles);
 }

@@ -23,5 +23,8 @@ void render_sweep_openmetrics(FILE *f, const struct sweep *s);
 /* sweep.png/.svg in dir (which exists): normalised throughput and idle % against the value.
  * 0 or -errno, with one line on stderr starting with label. */
 int render_sweep_plot(const char *dir, const struct sweep *s, const char *label);
+/* The files render_sweep_plot() writes in dir. */
+extern const char *const render_sweep_plot_files[];
+extern const int render_sweep_plot_nfiles;
 
 #endif

@@ -239,7 +239,9 @@ void render_sweep_openmetrics(FILE *f, const struct sweep *s)
 
 /* ---- the plot ---- */
 
-static const char *const sweep_plot_files[] = { "sweep.png", "sweep.svg" };
+const char *const render_sweep_plot_files[] = { "sweep.png", "sweep.svg" };
+const int render_sweep_plot_nfiles =
+	(int)(sizeof(render_sweep_plot_files) / sizeof(render_sweep_plot_files[0]));
 
 static int write_plot(const char *tmp, FILE *g, const void *ctx)
 {
@@ -320,6 +322,6 @@ static int write_plot(const char *tmp, FILE *g, const void *ctx)
 
 int render_sweep_plot(const char *dir, const struct sweep *s, const char *label)
 {
-	return gp_draw(dir, label, write_plot, s, sweep_plot_files,
-		       (int)(sizeof(sweep_plot_files) / sizeof(sweep_plot_files[0])));
+	return gp_draw(dir, label, write_plot, s, render_sweep_plot_files,
+		       render_sweep_plot_nfiles);
 }

@@ -3,67 +3,74 @@
  * The text renderer.  Counts come from the in-kernel aggregates (complete even when records
  * were lost); per-record figures (the wakeup placements' ages) come from the analysis, and
  * say so when some records were lost.  Only formatting happens here: every number is in the
- * run model already, so a run file read back prints the same bytes.
+ * run model already, so a run file read back prints the same bytes.  Every name from outside
+ * (the command line, paths, what sysfs or a run file says) goes through printable().
  */
 #include <math.h>
 #include <string.h>
 
 #include "hist.h"
+#include "printable.h"
 #include "render_text.h"
 #include "units.h"
 
-/* "CPUID" for CPUID, as the text names sources; others as they are. */
-static const char *source_name(const char *s)
+/* "CPUID" for CPUID, as the text names sources; others as they are, made printable. */
+static const char *source_name(char *buf, size_t len, const char *s)
 {
-	return !strcmp(s, "cpuid") ? "CPUID" : s;
+	return !strcmp(s, "cpuid") ? "CPUID" : printable(buf, len, s);
 }
 
 void render_text_calib_intro(FILE *f, const struct run *r)
 {
 	const struct calibration *c = &r->calib.cal;
-	char b[32];
+	char b[32], what[PRINTABLE_SIZE(sizeof(c->cache_what))];
 
 	fprintf(f, "== step 1 of 2: calibrate CPUs %d and %d (method %d)\n", c->cpus.cpu[0],
 		c->cpus.cpu[1], c->method);
-	fprintf(f, "against the %s (buffer %s)\n", c->cache_what,
+	fprintf(f, "against the %s (buffer %s)\n", printable(what, sizeof(what), c->cache_what),
 		fmt_bytes(b, sizeof(b), c->buffer_bytes));
 }
 
 void render_text_calib_result(FILE *f, const struct run *r)
 {
 	const struct calibration *c = &r->calib.cal;
-	char a[32], b[32], d[32];
+	char a[32], b[32], d[32], src[PRINTABLE_SIZE(sizeof(c->cache_source))];
 
 	fprintf(f, "calibrated hot time: %s (undisturbed median x 6; the seed's max rule: %s), cache %s from "
 		"%s\n", fmt_ns(a, sizeof(a), c->hot_robust_ns),
 		fmt_ns(b, sizeof(b), c->hot_seed_ns), fmt_bytes(d, sizeof(d), c->cache_bytes),
-		source_name(c->cache_source));
+		source_name(src, sizeof(src), c->cache_source));
 	fprintf(f, "\n== step 2 of 2: controlled experiment (cachewalk)\n");
 }
 
 char *render_calib_source(char *buf, int len, const struct run *r)
 {
 	const struct calibration *c = &r->calib.cal;
-	char a[32], b[32];
+	char a[32], b[32], src[PRINTABLE_SIZE(sizeof(c->cache_source))];
+	char file[PRINTABLE_SIZE(sizeof(r->setup.calibration_file))];
 
 	if (r->calib.inline_run)
 		snprintf(buf, len, "method %d inline, robust (undisturbed median x 6); seed rule gave %s; "
 			 "cache %s from %s", c->method, fmt_ns(a, sizeof(a), c->hot_seed_ns),
-			 fmt_bytes(b, sizeof(b), c->cache_bytes), source_name(c->cache_source));
+			 fmt_bytes(b, sizeof(b), c->cache_bytes),
+			 source_name(src, sizeof(src), c->cache_source));
 	else
-		snprintf(buf, len, "%s%s", r->setup.calibration_file,
+		snprintf(buf, len, "%s%s",
+			 printable(file, sizeof(file), r->setup.calibration_file),
 			 r->calib.robust ? ", robust (undisturbed median x 6)" : "");
 	return buf;
 }
 
 void render_text_header(FILE *f, const struct run *r)
 {
-	char hbuf[32], cbuf[256];
+	char hbuf[32], cbuf[256], cmd[PRINTABLE_SIZE(sizeof(r->meta.command))];
+	char src[PRINTABLE_SIZE(sizeof(r->meta.hot_source))];
 
 	fprintf(f, "Tracing migrations of %s (pid %d) on CPUs %s; hot means younger than %s (%s). "
-		"Hit Ctrl-C to end.\n", r->meta.command, r->meta.pid,
+		"Hit Ctrl-C to end.\n", printable(cmd, sizeof(cmd), r->meta.command), r->meta.pid,
 		format_cpu_list(&r->meta.cpus, cbuf, sizeof(cbuf)),
-		fmt_ns(hbuf, sizeof(hbuf), (double)r->meta.hot_ns), r->meta.hot_source);
+		fmt_ns(hbuf, sizeof(hbuf), (double)r->meta.hot_ns),
+		printable(src, sizeof(src), r->meta.hot_source));
 }
 
 void render_text_pairs(FILE *f, const struct run *r)
@@ -107,12 +114,13 @@ void render_text_pairs(FILE *f, const struct run *r)
 static void print_cost(FILE *f, const struct run_cost *c)
 {
 	double self_s = c->self_user_s + c->self_sys_s;
-	char a[32];
+	char a[32], name[PRINTABLE_SIZE(sizeof(c->progs[0].name))];
 
 	for (int i = 0; i < c->nprogs; i++)
 		if (c->progs[i].recursion_misses)
 			fprintf(f, "  %s: %llu events not seen (the kernel skipped the program: it "
-				"was already running on that CPU)\n", c->progs[i].name,
+				"was already running on that CPU)\n",
+				printable(name, sizeof(name), c->progs[i].name),
 				(unsigned long long)c->progs[i].recursion_misses);
 
 	fprintf(f, "cost: migtrace used %.3f s of CPU (%.3f s user, %.3f s system; %.3f s of it "
@@ -131,8 +139,46 @@ static void print_cost(FILE *f, const struct run_cost *c)
 	for (int i = 0; i < c->nprogs; i++)
 		if (c->progs[i].run_cnt)
 			fprintf(f, "  %-18s %10llu runs, %7.1f ns each (bpf_stats)\n",
-				c->progs[i].name, (unsigned long long)c->progs[i].run_cnt,
+				printable(name, sizeof(name), c->progs[i].name),
+				(unsigned long long)c->progs[i].run_cnt,
 				(double)c->progs[i].run_time_ns / (double)c->progs[i].run_cnt);
+}
+
+/*
+ * The wakeup placements younger than the threshold, of all of them: from their records when
+ * every one has its record, else from the in-kernel age histogram, which is complete, and
+ * bounded when the threshold splits a slot.  Never the records kept over the total.
+ */
+static void print_wakeup_share(FILE *f, const struct run *r)
+{
+	const __u64 *age = r->hists.age[MT_CAUSE_WAKEUP];
+	uint64_t n = r->stats.migrations[MT_CAUSE_WAKEUP], lo = n, hi = n;
+	char b[32];
+	int split = -1;
+
+	fmt_ns(b, sizeof(b), (double)r->meta.hot_ns);
+	fprintf(f, "  wakeup placements (task_hot() is never asked): %llu, of which ",
+		(unsigned long long)n);
+	if (r->sum.wakeup_records == n) {
+		fprintf(f, "%llu (%.1f %%) younger than %s\n",
+			(unsigned long long)r->sum.wakeup_hot, pct(r->sum.wakeup_hot, n), b);
+		return;
+	}
+	/* task_hot()'s rule (MT_TASK_HOT): below 0 every age is hot, at 0 none */
+	if (r->meta.hot_ns >= 0)
+		split = hist_count_under(age, MT_HIST_SLOTS, (uint64_t)r->meta.hot_ns, &lo, &hi);
+	if (split < 0)
+		fprintf(f, "%llu (%.1f %%)", (unsigned long long)lo, pct(lo, n));
+	else
+		fprintf(f, "at least %llu (%.1f %%) and at most %llu (%.1f %%)",
+			(unsigned long long)lo, pct(lo, n), (unsigned long long)hi, pct(hi, n));
+	fprintf(f, " younger than %s (from the in-kernel age histogram, complete: not every "
+		"placement has its record", b);
+	if (split >= 0)
+		fprintf(f, "; its %llu -> %llu µs slot, %llu placements, straddles %s",
+			(unsigned long long)hist_slot_low_us(split),
+			(unsigned long long)(2ULL << split) - 1, (unsigned long long)age[split], b);
+	fprintf(f, ")\n");
 }
 
 static void print_summary(FILE *f, const struct run *r)
@@ -141,10 +187,12 @@ static void print_summary(FILE *f, const struct run *r)
 	const struct run_summary *sum = &r->sum;
 	__u64 all_age[MT_HIST_SLOTS] = { 0 };
 	uint64_t lost = s->rb_dropped;
-	char a[32], b[32];
+	char a[32], cmd[PRINTABLE_SIZE(sizeof(r->meta.command))];
+	char end[PRINTABLE_SIZE(sizeof(r->meta.end_reason))];
+	char src[PRINTABLE_SIZE(sizeof(r->meta.hot_source))];
 
-	fprintf(f, "\n%s: %s after %.2f s\n", r->meta.command, r->meta.end_reason,
-		r->meta.duration_s);
+	fprintf(f, "\n%s: %s after %.2f s\n", printable(cmd, sizeof(cmd), r->meta.command),
+		printable(end, sizeof(end), r->meta.end_reason), r->meta.duration_s);
 	fprintf(f, "migrations: %llu (%llu traced tasks)\n", (unsigned long long)sum->migrations,
 		(unsigned long long)s->tracked_tasks);
 	for (int c = 0; c < MT_NR_CAUSES; c++)
@@ -163,19 +211,15 @@ static void print_summary(FILE *f, const struct run *r)
 	hist_print_log2(f, all_age, MT_HIST_SLOTS, "usecs");
 
 	fprintf(f, "\nthe kernel's judgement at %s (%s):\n",
-		fmt_ns(a, sizeof(a), (double)r->meta.hot_ns), r->meta.hot_source);
+		fmt_ns(a, sizeof(a), (double)r->meta.hot_ns),
+		printable(src, sizeof(src), r->meta.hot_source));
 	fprintf(f, "  load-balance pulls task_hot() would call hot: %llu of %llu",
 		(unsigned long long)s->lb_hot, (unsigned long long)s->lb_judged);
 	if (s->lb_judged)
 		fprintf(f, " (%.1f %%; kernel age = rq_clock_task(src) - se.exec_start)",
 			pct(s->lb_hot, s->lb_judged));
 	fprintf(f, "\n");
-	fprintf(f, "  wakeup placements (task_hot() is never asked): %llu, of which %llu "
-		"(%.1f %%) younger than %s%s\n",
-		(unsigned long long)s->migrations[MT_CAUSE_WAKEUP],
-		(unsigned long long)sum->wakeup_hot, pct(sum->wakeup_hot, sum->wakeup_records),
-		fmt_ns(b, sizeof(b), (double)r->meta.hot_ns),
-		lost || r->recs_not_kept ? " (of the records kept)" : "");
+	print_wakeup_share(f, r);
 
 	fprintf(f, "\nrun slices of traced tasks:\n");
 	hist_print_log2(f, r->hists.slice, MT_HIST_SLOTS, "usecs");

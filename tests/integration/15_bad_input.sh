@@ -171,6 +171,57 @@ bad val_samples_repeated "--samples given twice" validate --samples 5 --samples 
 bad report_output_repeated "--output given twice" report "$MT_ROOT/tests/data/sample-run.json" \
 	-o "$MT_TMP/out/a.txt" -o "$MT_TMP/out/b.txt"
 
+# an output that would replace the input or another output (-o is the run file in `run` and
+# the text in `report`: an easy slip), by any spelling: refused, naming both, the input intact
+S=$MT_ROOT/tests/data/sample-run.json
+R=$MT_TMP/in/r.json
+# clash NAME TOKEN ARGS...: as bad, and the run file $R (a copy of the sample) left as it was
+clash() {
+	rm -rf "$MT_TMP/in" && mkdir -p "$MT_TMP/in/d" && cp "$S" "$R"
+	ln -s r.json "$MT_TMP/in/link.json" && ln "$R" "$MT_TMP/in/hard.json"
+	# a run file named as --csv names its files; a calibration `run --calibration` reads
+	cp "$S" "$MT_TMP/in/d/units.csv"
+	echo '{"hot_time_ns": 500000}' >"$MT_TMP/in/cal.json"
+	bad "$@"
+	check "bad_$1_input_intact" bash -c 'cmp "$1" "$2" && cmp "$1" "$3/d/units.csv" &&
+		grep -qx "{\"hot_time_ns\": 500000}" "$3/cal.json"' _ "$S" "$R" "$MT_TMP/in"
+}
+X=$MT_TMP/out/x.json
+clash report_text_over_input "-o $R would replace the run file $R it reads" report -o "$R" "$R"
+clash report_metrics_over_input "--openmetrics $R would replace the run file $R" \
+	report --openmetrics "$R" "$R"
+clash report_over_input_by_link "-o $MT_TMP/in/link.json would replace the run file $R" \
+	report -o "$MT_TMP/in/link.json" "$R"
+clash report_over_input_hard_link "-o $MT_TMP/in/hard.json would replace the run file $R" \
+	report -o "$MT_TMP/in/hard.json" "$R"
+clash report_over_second_input "-o $MT_TMP/in/./hard.json would replace the run file $R" \
+	report -o "$MT_TMP/in/./hard.json" "$S" "$R"
+clash report_two_outputs "--json $X and --perfetto $MT_TMP/out/../out/x.json are the same file" \
+	report --json "$X" --perfetto "$MT_TMP/out/../out/x.json" "$R"
+clash report_two_stdouts "-o - and --json - both write to standard output" \
+	report -o - --json - "$R"
+clash report_input_in_csv_dir \
+	"run file $MT_TMP/in/d/units.csv is $MT_TMP/in/d/units.csv, which --csv" \
+	report --csv "$MT_TMP/in/d" "$MT_TMP/in/d/units.csv"
+bad run_three_outputs_one_file "-o $X and --openmetrics $X are the same file" \
+	run -o "$X" --openmetrics "$X" --perfetto "$X" "${W[@]}"
+C=$MT_TMP/in/cal.json
+clash run_output_over_calibration "-o $C would replace the --calibration file $C it reads" \
+	run -o "$C" --calibration "$C" "${W[@]}"
+mkdir -p "$MT_TMP/csv"
+bad run_file_among_csv \
+	"--openmetrics $MT_TMP/csv/./histograms.csv is $MT_TMP/csv/histograms.csv, which --csv" \
+	run --csv "$MT_TMP/csv" --openmetrics "$MT_TMP/csv/./histograms.csv" "${W[@]}"
+bad run_csv_plot_one_dir "--csv $MT_TMP/out/d and --plot $MT_TMP/out/d are the same directory" \
+	run --csv "$MT_TMP/out/d" --plot "$MT_TMP/out/d" "${W[@]}"
+bad val_two_outputs "-o $X and --perfetto $X are the same file" validate -o "$X" --perfetto "$X"
+bad sweep_file_among_csv "-o $MT_TMP/csv/sweep.csv is $MT_TMP/csv/sweep.csv, which --csv" \
+	sweep --values 1ms,5ms -o "$MT_TMP/csv/sweep.csv" --csv "$MT_TMP/csv" "${W[@]}"
+# devices replace nothing, and a file compared with itself is only read
+check report_devices_not_outputs "$MT" report --openmetrics /dev/null --perfetto /dev/null \
+	--json /dev/null -o /dev/null "$S"
+check report_compare_with_itself bash -c '"$1" report "$2" "$2" >/dev/null' _ "$MT" "$S"
+
 # doctor and the command line itself
 bad doctor_argument "'extra'" doctor extra
 bad no_such_command "'frob'" frob

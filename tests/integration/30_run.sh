@@ -249,6 +249,31 @@ else
 	fail hackbench_totals_consistent "hackbench (rt-tests) is not installed"
 fi
 
+# 6b. A hostile name: a workload whose name and arguments hold an escape sequence, a newline
+#     and a spreadsheet formula.  The text shows them escaped as `ls -b` does (nothing reaches
+#     the terminal raw), the CSV cells of its comm start with a quote, the run file keeps the
+#     bytes.
+hostile="$MT_TMP/=1+2"$'\033[2J'
+cp "$MT_PROGS/selfmig" "$hostile"
+"$MT" run --cpus 0,1 -o "$MT_TMP/hostile.json" --csv "$MT_TMP/hostile-csv" -- \
+	sh -c 'exec "$1" sleeping 3 5' $'\033]0;x\a\nFAKE' "$hostile" >"$MT_TMP/hostile.out" 2>&1
+shown="sh -c exec \"\$1\" sleeping 3 5 \\033]0;x\\a\\nFAKE $MT_TMP/=1+2\\033[2J"
+check hostile_name_escaped_in_text bash -c '! grep -q $'"'\\033'"' "$1" &&
+	grep -qF "Tracing migrations of $2 (pid " "$1" &&
+	grep -qF "$2: exited with status 0 after" "$1"' _ "$MT_TMP/hostile.out" "$shown"
+check hostile_comm_neutral_in_csv python3 - "$MT_TMP/hostile-csv/migrations.csv" <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1], newline="")))
+mine = [r for r in rows if r["comm"].startswith("'=1+2\x1b")]
+assert mine, [r["comm"] for r in rows]
+for r in rows:
+    for k in ("comm", "by_comm"):
+        assert not r[k] or r[k][0] not in "=+-@\t\r", (k, r[k])
+PY
+check hostile_raw_in_run_file json "$MT_TMP/hostile.json" \
+	"d['meta']['command'].endswith('\x1b]0;x\x07\nFAKE ' + '$hostile') and
+	 any(m['comm'] == '=1+2\x1b[2J' for m in d['migrations'])" "d['meta']['command']"
+
 # 7. Errors.
 out=$(setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all "$MT" run -- true 2>&1)
 rc=$?

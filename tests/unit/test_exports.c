@@ -145,6 +145,7 @@ static char *capture(const struct run *r, const char *what, const struct whatif 
 static void test_openmetrics(void **state)
 {
 	struct run *r = model();
+	struct whatif w;
 	char *s;
 
 	(void)state;
@@ -164,11 +165,25 @@ static void test_openmetrics(void **state)
 	assert_non_null(strstr(s, "_sum{cause=\"wakeup\"} 0.006528\n"));
 	assert_non_null(strstr(s, "_sum is an estimate from slot midpoints"));
 	free(s);
+	/* the what-if counts are of the records kept, beside the complete totals: said so */
+	whatif_compute(r, (const int64_t[]){ 500000 }, 1, &w);
+	s = capture(r, "openmetrics", &w);
+	assert_non_null(strstr(s, "# HELP migtrace_whatif_wakeups An estimate from this run (its "
+			       "own moves judged again at threshold_seconds, not a run at it): "
+			       "wakeup placement records, of those kept: not every migration has "
+			       "its record here.\n"));
+	free(s);
 	run_free(r);
 }
 
 static void test_csv(void **state)
 {
+	/* a comm as given, and its cell */
+	static const char *const cells[][2] = {
+		{ "=1+2", "'=1+2" }, { "+1", "'+1" }, { "-1", "'-1" },
+		{ "@SUM(A1)", "'@SUM(A1)" }, { "\tx", "'\tx" }, { "\rx", "\"'\rx\"" },
+		{ "=a,\"b\"", "\"'=a,\"\"b\"\"\"" }, { "a=1", "a=1" },
+	};
 	struct run *r = model();
 	char *s;
 
@@ -180,6 +195,24 @@ static void test_csv(void **state)
 	free(s);
 	s = capture(r, "correlation.csv", NULL);
 	assert_non_null(strstr(s, "\ncontrolled,50000,0,"));
+	free(s);
+	run_free(r);
+	/* a text cell a spreadsheet would take for a formula starts with a quote (OWASP's CSV
+	 * injection advice): = + - @, a tab or a carriage return; the rest as they are */
+	r = model();
+	for (size_t i = 0; i < sizeof(cells) / sizeof(cells[0]); i++)
+		add_rec(r, MT_CAUSE_WAKEUP, 0, -1, cells[i][0]);
+	snprintf(r->recs[r->nrecs - 1].cur_comm, sizeof(r->recs[0].cur_comm), "=by");
+	s = capture(r, "migrations.csv", NULL);
+	for (size_t i = 0; i < sizeof(cells) / sizeof(cells[0]); i++) {
+		char want[64];
+
+		snprintf(want, sizeof(want), ",%s,0,1,", cells[i][1]);
+		if (!strstr(s, want))
+			fail_msg("%s is not in %s", want, s);
+	}
+	assert_non_null(strstr(s, ",0,'=by,\n"));	/* by_comm, before wait_ns (empty) */
+	assert_null(strstr(s, ",="));
 	free(s);
 	s = capture(r, "histograms.csv", NULL);
 	assert_non_null(strstr(s, "\n27,134217728,,"));	/* the last slot is open */

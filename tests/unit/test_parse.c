@@ -7,6 +7,7 @@
 #include <cmocka.h>
 
 #include "parse.h"
+#include "printable.h"
 #include "units.h"
 
 static void cpu_list_good(void **state)
@@ -134,6 +135,29 @@ static void units_helpers(void **state)
 	assert_true(pct(3, 0) == 0.0);				/* nothing to be a share of */
 }
 
+/* Names from outside as the text shows them: as `ls -b` would, printable UTF-8 kept. */
+static void printable_names(void **state)
+{
+	char buf[PRINTABLE_SIZE(64)], small[5];
+
+	(void)state;
+	assert_string_equal(printable(buf, sizeof(buf), "wakeup -t 4"), "wakeup -t 4");
+	assert_string_equal(printable(buf, sizeof(buf), "\033[2Jx\nFAKE"), "\\033[2Jx\\nFAKE");
+	assert_string_equal(printable(buf, sizeof(buf), "a\\b\t\r\a\b\v\f"),
+			    "a\\\\b\\t\\r\\a\\b\\v\\f");
+	assert_string_equal(printable(buf, sizeof(buf), "\x7f\x01"), "\\177\\001");
+	/* UTF-8 kept; C1 (U+009B, a CSI), a bidirectional override and bad bytes escaped */
+	assert_string_equal(printable(buf, sizeof(buf), "500 µs \xe2\x86\x92"),
+			    "500 µs \xe2\x86\x92");
+	assert_string_equal(printable(buf, sizeof(buf), "\xc2\x9b" "2J"), "\\302\\2332J");
+	assert_string_equal(printable(buf, sizeof(buf), "a\xe2\x80\xae" "b"),
+			    "a\\342\\200\\256b");
+	assert_string_equal(printable(buf, sizeof(buf), "\xff\xc0\x80"), "\\377\\300\\200");
+	/* cut before an escape that does not fit, never inside it */
+	assert_string_equal(printable(small, sizeof(small), "ab\033cd"), "ab");
+	assert_string_equal(printable(small, sizeof(small), "abcdefghij"), "abcd");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -143,6 +167,7 @@ int main(void)
 		cmocka_unit_test(durations),
 		cmocka_unit_test(longs),
 		cmocka_unit_test(units_helpers),
+		cmocka_unit_test(printable_names),
 	};
 
 	return cmocka_run_group_tests_name("parse", tests, NULL, NULL);

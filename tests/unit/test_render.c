@@ -293,6 +293,120 @@ static void by_rate_not_applicable(void **state)
 	run_free(r);
 }
 
+/*
+ * Wakeup placements younger than the threshold with most records not kept (--max-records 5):
+ * the share comes from the complete age histogram, bounded where its slot straddles the
+ * threshold, never a kept count over the total (it said "32381, of which 0 (0.0 %)").
+ */
+static void wakeup_share_from_complete_histogram(void **state)
+{
+	struct run *r = model();
+	__u64 *age = r->hists.age[MT_CAUSE_WAKEUP];
+	char *t;
+
+	(void)state;
+	age[3] = 20;		/* 8-15 µs: under 500 µs */
+	age[8] = 32358;		/* 256-511 µs: 500 µs splits it */
+	age[9] = 3;		/* 512-1023 µs: over */
+	r->stats.migrations[MT_CAUSE_WAKEUP] = 32381;
+	r->sum.migrations = 32381;
+	r->sum.wakeup_records = 5;	/* the first 5 kept, all of 600 µs */
+	r->sum.wakeup_hot = 0;
+	r->recs_not_kept = 32376;
+	t = text_of(r);
+	has(t, "  wakeup placements (task_hot() is never asked): 32381, of which at least 20 "
+	       "(0.1 %) and at most 32378 (100.0 %) younger than 500 µs (from the in-kernel age "
+	       "histogram, complete: not every placement has its record; its 256 -> 511 µs "
+	       "slot, 32358 placements, straddles 500 µs)\n");
+	assert_null(strstr(t, "of which 0 (0.0 %)"));
+	free(t);
+	/* a threshold on a slot's edge: the histogram's count is exact */
+	r->meta.hot_ns = 512 * US;
+	t = text_of(r);
+	has(t, "32381, of which 32378 (100.0 %) younger than 512 µs (from the in-kernel age "
+	       "histogram, complete: not every placement has its record)\n");
+	free(t);
+	/* every placement with its record: the records' own count, as before */
+	r->meta.hot_ns = 500 * US;
+	r->sum.wakeup_records = 32381;
+	r->sum.wakeup_hot = 1234;
+	r->recs_not_kept = 0;
+	t = text_of(r);
+	has(t, "32381, of which 1234 (3.8 %) younger than 500 µs\n");
+	free(t);
+	run_free(r);
+}
+
+/* The band's share of a natural run's migrations is of their records: when not all were
+ * kept, the line says it is of those kept, not of the run's migrations. */
+static void band_share_of_records_kept(void **state)
+{
+	struct run *r = model();
+	struct verdict_in vin = { .corr = &r->corr, .kernel_ns = 500 * US };
+	char *t;
+
+	(void)state;
+	verdict_decide(&vin, &r->verdict);
+	r->verdict.has_run_share = true;
+	r->verdict.run_migrations = 952;
+	r->verdict.band_migrations = 476;
+	t = text_of(r);
+	has(t, "; 50 % of this run's 952 migrations were of tasks that age\n");
+	free(t);
+	r->stats.migrations[MT_CAUSE_LB_PULL] = 20185;
+	r->recs_not_kept = 20185 - 952;
+	t = text_of(r);
+	has(t, "; 50 % of the 952 migration records kept were of tasks that age\n");
+	free(t);
+	run_free(r);
+}
+
+/* Names from outside (the command line, paths, the CPU model, any string of a run file)
+ * reach the terminal escaped, as `ls -b` shows them: no escape sequence, no newline. */
+static void hostile_names_escaped(void **state)
+{
+	struct run *a = model(), *b = model();
+	struct run_compare c;
+	char *t, *buf = NULL;
+	size_t len;
+	FILE *f;
+
+	(void)state;
+	snprintf(a->meta.command, sizeof(a->meta.command), "w\033[2J\nFAKE \xff =1+2");
+	snprintf(a->meta.hot_source, sizeof(a->meta.hot_source), "read from /x\033]0;t\a");
+	snprintf(a->setup.calibration_file, sizeof(a->setup.calibration_file), "c\r.json");
+	a->verdict.has_calib = true;
+	a->verdict.calib_ns = 300 * US;
+	t = text_of(a);
+	has(t, "Tracing migrations of w\\033[2J\\nFAKE \\377 =1+2 (pid 0) on CPUs 0-1; hot "
+	       "means younger than 500 µs (read from /x\\033]0;t\\a). Hit Ctrl-C to end.\n");
+	has(t, "\nw\\033[2J\\nFAKE \\377 =1+2: exited with status 0 after 0.00 s\n");
+	has(t, "  kernel's value:      ");
+	has(t, "(read from /x\\033]0;t\\a)\n");
+	has(t, "(c\\r.json)\n");
+	assert_null(strchr(t, '\033'));
+	assert_null(strchr(t, '\r'));
+	free(t);
+	verdict_none(&a->verdict, 500 * US);
+	snprintf(a->meta.end_reason, sizeof(a->meta.end_reason), "killed\n\033[1A");
+	t = text_of(a);
+	has(t, "interrupted (killed\\n\\033[1A) before");
+	assert_null(strchr(t, '\033'));
+	free(t);
+	snprintf(b->env.cpu_model, sizeof(b->env.cpu_model), "EPYC\033[31m");
+	snprintf(b->env.kernel_release, sizeof(b->env.kernel_release), "6.1\n");
+	run_compare(a, b, &c);
+	f = open_memstream(&buf, &len);
+	render_compare(f, &c, "a\033.json", "b.json");
+	fclose(f);
+	has(buf, "  A: a\\033.json: w\\033[2J\\nFAKE \\377 =1+2\n");
+	has(buf, "     kernel 6.1\\n, EPYC\\033[31m, ");
+	assert_null(strchr(buf, '\033'));
+	free(buf);
+	run_free(a);
+	run_free(b);
+}
+
 static void wilson(void **state)
 {
 	struct cmp_share s = cmp_wilson(50, 100);
@@ -362,6 +476,9 @@ int main(void)
 		cmocka_unit_test(odd_thresholds_and_none),
 		cmocka_unit_test(rules_besides_the_age),
 		cmocka_unit_test(by_rate_not_applicable),
+		cmocka_unit_test(wakeup_share_from_complete_histogram),
+		cmocka_unit_test(band_share_of_records_kept),
+		cmocka_unit_test(hostile_names_escaped),
 		cmocka_unit_test(wilson),
 		cmocka_unit_test(compare_flags_what_exceeds_intervals),
 	};

@@ -6,13 +6,19 @@
  * errors (unknown option, missing argument) and ours to one line, without replacing argp.
  *
  * An option with a value given twice (-o a.json -o b.json) is refused too: the last one
- * would win without a word, and the first was meant for something.
+ * would win without a word, and the first was meant for something.  So is an output that
+ * would replace an input or another output (`report -o r.json r.json`, where -o is the text
+ * but is the run file in `run`): the rename would succeed and the data be gone.
  */
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/types.h>
 
+#include "atomic_file.h"
 #include "cli.h"
+#include "status.h"
 
 static char line[1024];
 static size_t used;
@@ -105,4 +111,103 @@ void mt_cli_once(struct argp_state *state, int key, const char *arg)
 	}
 	if (nseen < (int)(sizeof(seen) / sizeof(seen[0])))
 		seen[nseen++] = (typeof(seen[0])){ key, arg };
+}
+
+/* A path and what it names: itself, and for a directory output each file it writes there. */
+struct named {
+	const struct mt_cli_path *p;
+	struct atomic_file_id id;
+	struct atomic_file_id file[MT_CLI_DIR_FILES];
+};
+
+/* Whether b is one of the files directory output a writes; which one in *k. */
+static bool in_dir(const struct named *a, const struct named *b, int *k)
+{
+	if (a->p->role != MT_PATH_DIR || b->p->role == MT_PATH_DIR)
+		return false;
+	for (*k = 0; *k < a->p->nfiles; (*k)++)
+		if (atomic_file_same(&a->file[*k], &b->id))
+			return true;
+	return false;
+}
+
+/* One line on why a and b (a listed first) cannot both be; 0 when they can. */
+static int clash(const char *cmd, const struct named *a, const struct named *b)
+{
+	const struct mt_cli_path *x = a->p, *y = b->p;
+	int k;
+
+	if (x->role == MT_PATH_INPUT && y->role == MT_PATH_INPUT)
+		return 0;	/* a file compared with itself is only read */
+	if (atomic_file_same(&a->id, &b->id)) {
+		if (a->id.kind == AF_STDOUT)
+			fprintf(stderr, "%s: %s %s and %s %s both write to standard output: give "
+				"one of them a file\n", cmd, x->option, x->path, y->option, y->path);
+		else if (x->role == MT_PATH_INPUT)
+			fprintf(stderr, "%s: %s %s would replace the %s %s it reads: give it "
+				"another path\n", cmd, y->option, y->path, x->option, x->path);
+		else if (x->role == MT_PATH_DIR && y->role == MT_PATH_DIR)
+			fprintf(stderr, "%s: %s %s and %s %s are the same directory: give each "
+				"its own\n", cmd, x->option, x->path, y->option, y->path);
+		else
+			fprintf(stderr, "%s: %s %s and %s %s are the same %s: one would replace "
+				"the other; give each its own path\n", cmd, x->option, x->path,
+				y->option, y->path, x->role == MT_PATH_DIR ||
+				y->role == MT_PATH_DIR ? "path" : "file");
+		return MT_EXIT_USAGE;
+	}
+	if (in_dir(a, b, &k) || in_dir(b, a, &k)) {
+		const struct mt_cli_path *dir = x->role == MT_PATH_DIR ? x : y;
+		const struct mt_cli_path *file = dir == x ? y : x;
+
+		fprintf(stderr, "%s: %s %s is %s/%s, which %s %s writes: give it another path\n",
+			cmd, file->option, file->path, dir->path, dir->files[k], dir->option,
+			dir->path);
+		return MT_EXIT_USAGE;
+	}
+	return 0;
+}
+
+/* p's identity, and its files' for a directory.  0, or MT_EXIT_USAGE after a line. */
+static int identify(const char *cmd, const struct mt_cli_path *p, struct named *out)
+{
+	char file[PATH_MAX];
+	int err;
+
+	out->p = p;
+	err = atomic_file_identify(p->path, &out->id);
+	for (int k = 0; !err && p->role == MT_PATH_DIR && k < p->nfiles; k++) {
+		if (snprintf(file, sizeof(file), "%s/%s", p->path, p->files[k]) >=
+		    (int)sizeof(file))
+			err = -ENAMETOOLONG;
+		else
+			err = atomic_file_identify(file, &out->file[k]);
+	}
+	if (err)
+		fprintf(stderr, "%s: %s %s: %s\n", cmd, p->option, p->path, strerror(-err));
+	return err ? MT_EXIT_USAGE : 0;
+}
+
+int mt_cli_distinct(const char *cmd, const struct mt_cli_path *paths, int n)
+{
+	struct named *seen = calloc((size_t)n, sizeof(*seen));
+	int nseen = 0, rc = 0;
+
+	if (!seen && n) {
+		fprintf(stderr, "%s: out of memory checking the output paths\n", cmd);
+		return MT_EXIT_FAIL;
+	}
+	for (int i = 0; !rc && i < n; i++) {
+		const struct mt_cli_path *p = &paths[i];
+
+		/* not given, or stdin: nothing an output could replace */
+		if (!p->path || (p->role == MT_PATH_INPUT && !strcmp(p->path, "-")))
+			continue;
+		rc = identify(cmd, p, &seen[nseen]);
+		for (int j = 0; !rc && j < nseen; j++)
+			rc = clash(cmd, &seen[j], &seen[nseen]);
+		nseen++;
+	}
+	free(seen);
+	return rc;
 }

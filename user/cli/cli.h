@@ -18,4 +18,32 @@ FILE *mt_cli_err_stream(void);
  */
 void mt_cli_once(struct argp_state *state, int key, const char *arg);
 
+/* The files of a directory output mt_cli_distinct() knows by name, at most. */
+#define MT_CLI_DIR_FILES 12
+
+/* A path a command reads or writes, as mt_cli_distinct() compares them. */
+struct mt_cli_path {
+	const char *option;		/* as the message names it: "-o", "--csv", "run file" */
+	const char *path;		/* NULL: not given */
+	enum { MT_PATH_INPUT, MT_PATH_FILE, MT_PATH_DIR } role;
+	const char *files[MT_CLI_DIR_FILES];	/* MT_PATH_DIR: the files written in it */
+	int nfiles;
+};
+
+/* A path with no files listed: an input, a file output, or a directory filled in after. */
+static inline struct mt_cli_path mt_cli_path_of(const char *option, const char *path, int role)
+{
+	return (struct mt_cli_path){ .option = option, .path = path, .role = role };
+}
+
+/*
+ * Before any work: refuses an output that would replace an input or another output (the
+ * same file once links are followed, or the same place for one not made yet), a file output
+ * that is one of the files a directory output writes, two directory outputs in one
+ * directory, and two outputs to standard output.  Devices and FIFOs are written in place and
+ * replace nothing; input `-` (stdin) is none of these.  0, or MT_EXIT_USAGE after one line
+ * naming both options and paths.
+ */
+int mt_cli_distinct(const char *cmd, const struct mt_cli_path *paths, int n);
+
 #endif

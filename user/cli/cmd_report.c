@@ -150,15 +150,21 @@ int cmd_report(int argc, char **argv)
 	struct report_env env = { 0 };
 	struct run *runs[2] = { NULL, NULL };
 	struct run_read_opts opts = { 0 };
+	struct mt_cli_path paths[4];
 	int rc = MT_EXIT_USAGE, e;
 	char err[400];
 
 	if (argp_parse(&argp, argc, argv, 0, NULL, &env))
 		return MT_EXIT_USAGE;
-	/* an output that cannot be written is found before any work, like a bad input */
+	/* an output that cannot be written, or would replace a run file read or another
+	 * output (-o is the text here, the run file in `run`), is found before any work */
+	paths[0] = mt_cli_path_of("run file", env.files[0], MT_PATH_INPUT);
+	paths[1] = mt_cli_path_of("run file", env.files[1], MT_PATH_INPUT);
+	paths[2] = mt_cli_path_of("-o", env.output, MT_PATH_FILE);
+	paths[3] = mt_cli_path_of("--json", env.json, MT_PATH_FILE);
 	if ((env.output && atomic_file_check(env.output)) ||
 	    (env.json && atomic_file_check(env.json)) ||
-	    export_check(&env.exports, "migtrace report"))
+	    export_check(&env.exports, "migtrace report", false, paths, 4))
 		return MT_EXIT_USAGE;
 	/* only the outputs that list the records need them kept */
 	opts.drop_records = !env.json && !env.exports.csv_dir && !env.exports.perfetto;

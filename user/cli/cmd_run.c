@@ -153,12 +153,16 @@ int cmd_run(int argc, char **argv)
 	static const struct argp_child children[] = { { &export_argp, 0, NULL, 0 }, { 0 } };
 	static const struct argp argp = { opts, parse_arg, NULL, doc, children, NULL, NULL };
 	struct run_env env = { 0 };
+	struct mt_cli_path own[2];
 
 	run_config_default(&env.cfg, RUN_KIND_RUN);
 	if (argp_parse(&argp, argc, argv, ARGP_IN_ORDER, NULL, &env))
 		return MT_EXIT_USAGE;
-	/* an export that cannot be written is found before the workload runs */
-	if (export_check(&env.exports, "migtrace run"))
+	/* an export that cannot be written, or an output over the calibration read or over
+	 * another output, is found before the workload runs */
+	own[0] = mt_cli_path_of("--calibration file", env.cfg.calibration, MT_PATH_INPUT);
+	own[1] = mt_cli_path_of("-o", env.cfg.output, MT_PATH_FILE);
+	if (export_check(&env.exports, "migtrace run", false, own, 2))
 		return MT_EXIT_USAGE;
 	return run_command(&env.cfg, &env.exports, NULL);
 }

@@ -696,6 +696,7 @@ int cmd_sweep(int argc, char **argv)
 	static const struct argp argp = { opts, parse_arg, NULL, doc, children, NULL, NULL };
 	static struct sweep model;
 	struct sweep_env *env = calloc(1, sizeof(*env));
+	struct mt_cli_path own;
 	char v[32];
 	int rc, rrc, err;
 
@@ -713,8 +714,9 @@ int cmd_sweep(int argc, char **argv)
 		rc = sweep_restore(env);
 		goto out;
 	}
+	own = mt_cli_path_of("-o", env->cfg.output, MT_PATH_FILE);
 	if ((env->cfg.output && atomic_file_check(env->cfg.output)) ||
-	    export_check(&env->exports, "migtrace sweep")) {
+	    export_check(&env->exports, "migtrace sweep", true, &own, 1)) {
 		rc = MT_EXIT_USAGE;
 		goto out;
 	}

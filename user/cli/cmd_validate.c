@@ -251,6 +251,7 @@ int cmd_validate(int argc, char **argv)
 	struct cpu_set_list cpus = { 0 };
 	struct topology topo = { 0 };
 	struct run *r = NULL;
+	struct mt_cli_path own;
 	char cpus_buf[32];
 	int rc;
 
@@ -258,9 +259,11 @@ int cmd_validate(int argc, char **argv)
 	cachewalk_config_option(&env.cfg.cw, "rates", VALIDATE_RATES, NULL, 0);
 	if (argp_parse(&argp, argc, argv, 0, NULL, &env))
 		return MT_EXIT_USAGE;
-	/* A bad output path is found now, not after the calibration and the experiment. */
+	/* A bad output path, or two outputs in one file, is found now, not after the
+	 * calibration and the experiment. */
+	own = mt_cli_path_of("-o", env.cfg.output, MT_PATH_FILE);
 	if ((env.cfg.output && atomic_file_check(env.cfg.output)) ||
-	    export_check(&env.exports, "migtrace validate"))
+	    export_check(&env.exports, "migtrace validate", false, &own, 1))
 		return MT_EXIT_USAGE;
 	if (topology_read_caches(NULL, env.caches, &topo))
 		return MT_EXIT_FAIL;

@@ -57,6 +57,8 @@ struct exporter {
 	export_writer *for_sweep;	/* NULL: sweep refuses the option, saying why: */
 	const char *not_for_sweep;
 	bool needs_gnuplot;
+	/* EXPORT_DIR: the files it writes there, which no other output may be */
+	void (*dir_files)(bool sweep, struct mt_cli_path *p);
 };
 
 static int csv_run(const struct export_dest *to, const struct export_of *x);
@@ -66,23 +68,25 @@ static int openmetrics_sweep(const struct export_dest *to, const struct export_o
 static int perfetto_run(const struct export_dest *to, const struct export_of *x);
 static int plot_run(const struct export_dest *to, const struct export_of *x);
 static int plot_sweep(const struct export_dest *to, const struct export_of *x);
+static void csv_dir_files(bool sweep, struct mt_cli_path *p);
+static void plot_dir_files(bool sweep, struct mt_cli_path *p);
 
 #define ARG(m) offsetof(struct export_opts, m)
 static const struct exporter exporters[] = {
 	{ "csv", OPT_CSV, "DIR", "Write migrations.csv, units.csv, correlation.csv, "
 	  "histograms.csv (and whatif.csv) into DIR", EXPORT_DIR, ARG(csv_dir), csv_run,
-	  csv_sweep, NULL, false },
+	  csv_sweep, NULL, false, csv_dir_files },
 	{ "openmetrics", OPT_OPENMETRICS, "FILE", "Write the Prometheus text exposition (for "
 	  "node_exporter's textfile collector) to FILE", EXPORT_FILE, ARG(openmetrics),
-	  openmetrics_run, openmetrics_sweep, NULL, false },
+	  openmetrics_run, openmetrics_sweep, NULL, false, NULL },
 	{ "perfetto", OPT_PERFETTO, "FILE", "Write a Chrome trace-event JSON file "
 	  "(ui.perfetto.dev) of the records to FILE", EXPORT_FILE, ARG(perfetto), perfetto_run,
-	  NULL, "is a run's records: sweep keeps none", false },
+	  NULL, "is a run's records: sweep keeps none", false, NULL },
 	{ "plot", OPT_PLOT, "DIR", "Draw PNG and SVG plots into DIR (needs gnuplot)", EXPORT_DIR,
-	  ARG(plot_dir), plot_run, plot_sweep, NULL, true },
+	  ARG(plot_dir), plot_run, plot_sweep, NULL, true, plot_dir_files },
 	{ "what-if", OPT_WHATIF, "T,T,...", "For each threshold (0.5ms,2.5ms,...): what the "
 	  "kernel would have judged, estimated from this run", EXPORT_TEXT, ARG(whatif_arg),
-	  NULL, NULL, "judges one traced run: sweep measures each value instead", false },
+	  NULL, NULL, "judges one traced run: sweep measures each value instead", false, NULL },
 };
 #undef ARG
 #define NEXPORTERS ((int)(sizeof(exporters) / sizeof(exporters[0])))
@@ -238,7 +242,58 @@ static bool have_gnuplot(void)
 	return false;
 }
 
-int export_check(const struct export_opts *o, const char *cmd)
+/* One more file a directory export writes, for mt_cli_distinct. */
+static void dir_file(struct mt_cli_path *p, const char *name)
+{
+	if (p->nfiles == MT_CLI_DIR_FILES) {
+		fprintf(stderr, "migtrace: %s writes more than %d files: raise MT_CLI_DIR_FILES "
+			"(a bug)\n", p->option, MT_CLI_DIR_FILES);
+		abort();
+	}
+	p->files[p->nfiles++] = name;
+}
+
+static void csv_dir_files(bool sweep, struct mt_cli_path *p)
+{
+	if (sweep)
+		dir_file(p, "sweep.csv");
+	for (int i = 0; !sweep && i < render_csv_nfiles; i++)
+		dir_file(p, render_csv_files[i].name);
+}
+
+static void plot_dir_files(bool sweep, struct mt_cli_path *p)
+{
+	for (int i = 0; i < (sweep ? render_sweep_plot_nfiles : render_plot_nfiles); i++)
+		dir_file(p, sweep ? render_sweep_plot_files[i] : render_plot_files[i]);
+}
+
+/* The command's own paths and the exports', none the same as another (mt_cli_distinct). */
+static int check_distinct(const struct export_opts *o, const char *cmd, bool sweep,
+			  const struct mt_cli_path *own, int nown)
+{
+	struct mt_cli_path paths[EXPORT_OWN_MAX + NEXPORTERS];
+	char options[NEXPORTERS][32];
+	int n = 0;
+
+	for (int i = 0; i < nown && i < EXPORT_OWN_MAX; i++)
+		paths[n++] = own[i];
+	for (int i = 0; i < NEXPORTERS; i++) {
+		const struct exporter *e = &exporters[i];
+
+		if (!given(o, e) || e->kind == EXPORT_TEXT)
+			continue;
+		snprintf(options[i], sizeof(options[i]), "--%s", e->option);
+		paths[n] = mt_cli_path_of(options[i], given(o, e),
+					  e->kind == EXPORT_DIR ? MT_PATH_DIR : MT_PATH_FILE);
+		if (e->dir_files)
+			e->dir_files(sweep, &paths[n]);
+		n++;
+	}
+	return mt_cli_distinct(cmd, paths, n);
+}
+
+int export_check(const struct export_opts *o, const char *cmd, bool sweep,
+		 const struct mt_cli_path *own, int nown)
 {
 	char label[64];
 	int err = 0;
@@ -257,7 +312,9 @@ int export_check(const struct export_opts *o, const char *cmd)
 			err = -ENOENT;
 		}
 	}
-	return err ? MT_EXIT_USAGE : 0;
+	if (err)
+		return MT_EXIT_USAGE;
+	return check_distinct(o, cmd, sweep, own, nown);
 }
 
 void export_text(const struct export_opts *o, FILE *text, const struct run *r)

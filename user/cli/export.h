@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "cli.h"
 #include "render_export.h"
 #include "run.h"
 #include "render_sweep.h"
@@ -35,12 +36,18 @@ bool export_files_wanted(const struct export_opts *o);
 /* At sweep's ARGP_KEY_END: refuses (argp_error, exit 2) an option that has no sweep writer,
  * a run's own (--perfetto, --what-if), saying why. */
 void export_refuse_for_sweep(struct argp_state *state, const struct export_opts *o);
+/* The paths a command gives export_check beside the exports', at most. */
+#define EXPORT_OWN_MAX 8
+
 /*
  * Before any work: every output path can be written (a directory for --csv/--plot exists or
- * can be made in a writable parent), gnuplot is there for --plot.  0, or MT_EXIT_USAGE after
- * one line on stderr naming the option and the path.
+ * can be made in a writable parent), gnuplot is there for --plot; then no output would
+ * replace an input or another output, among the command's own paths (own: its inputs, -o,
+ * --json) and the exports' (mt_cli_distinct; sweep: the files a sweep's exports write).
+ * 0, or MT_EXIT_USAGE after one line on stderr naming the options and the paths.
  */
-int export_check(const struct export_opts *o, const char *cmd);
+int export_check(const struct export_opts *o, const char *cmd, bool sweep,
+		 const struct mt_cli_path *own, int nown);
 /* The what-if table in the text, when --what-if was given; with --plot, a line for a plot
  * the run has no data for (the calibration matrix). */
 void export_text(const struct export_opts *o, FILE *text, const struct run *r);
