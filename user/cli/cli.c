@@ -113,6 +113,23 @@ void mt_cli_once(struct argp_state *state, int key, const char *arg)
 		seen[nseen++] = (typeof(seen[0])){ key, arg };
 }
 
+bool mt_cli_common(struct argp_state *state, int key, const char *arg, void *child_input)
+{
+	mt_cli_once(state, key, arg);
+	switch (key) {
+	case ARGP_KEY_INIT:
+		state->err_stream = mt_cli_err_stream();
+		if (child_input)
+			state->child_inputs[0] = child_input;
+		return true;
+	case 'v':
+		mt_verbose++;
+		return true;
+	default:
+		return false;
+	}
+}
+
 /* A path and what it names: itself, and for a directory output each file it writes there. */
 struct named {
 	const struct mt_cli_path *p;

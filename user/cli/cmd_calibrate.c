@@ -98,8 +98,8 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 {
 	long v;
 
-	mt_cli_once(state, key, arg);
-
+	if (mt_cli_common(state, key, arg, NULL))
+		return 0;
 	switch (key) {
 	case 'c':
 		env.cpus_arg = arg;
@@ -151,12 +151,6 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		break;
 	case 'q':
 		env.quiet = true;
-		break;
-	case 'v':
-		mt_verbose++;
-		break;
-	case ARGP_KEY_INIT:
-		state->err_stream = mt_cli_err_stream();
 		break;
 	case ARGP_KEY_ARG:
 		argp_error(state, "unexpected argument '%s'", arg);

@@ -64,19 +64,14 @@ static const struct argp_option opts[] = {
 
 static error_t parse_arg(int key, char *arg, struct argp_state *state)
 {
-	mt_cli_once(state, key, arg);
+	if (mt_cli_common(state, key, arg, NULL))
+		return 0;
 	switch (key) {
 	case 'f':
 		env.fix = true;
 		break;
 	case OPT_SYSFS:
 		env.sysfs_root = arg;
-		break;
-	case 'v':
-		mt_verbose++;
-		break;
-	case ARGP_KEY_INIT:
-		state->err_stream = mt_cli_err_stream();
 		break;
 	case ARGP_KEY_ARG:
 		argp_error(state, "unexpected argument '%s'", arg);

@@ -66,13 +66,9 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 {
 	struct report_env *env = state->input;
 
-	mt_cli_once(state, key, arg);
-
+	if (mt_cli_common(state, key, arg, &env->exports))
+		return 0;
 	switch (key) {
-	case ARGP_KEY_INIT:
-		state->err_stream = mt_cli_err_stream();
-		state->child_inputs[0] = &env->exports;
-		break;
 	case 'o':
 		env->output = arg;
 		break;

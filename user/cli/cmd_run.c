@@ -79,13 +79,9 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	uint64_t v;
 	long l;
 
-	mt_cli_once(state, key, arg);
-
+	if (mt_cli_common(state, key, arg, &env->exports))
+		return 0;
 	switch (key) {
-	case ARGP_KEY_INIT:
-		state->err_stream = mt_cli_err_stream();
-		state->child_inputs[0] = &env->exports;
-		break;
 	case 'p':
 		if (parse_long(arg, 1, INT_MAX, &c->pid))
 			argp_error(state, "--pid: '%s' is not a process id", arg);
@@ -127,9 +123,6 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		if (!strchr(arg, ':') || strchr(arg, ':') == arg || !strchr(arg, ':')[1])
 			argp_error(state, "--unit: '%s' is not BINARY:FUNCTION", arg);
 		c->unit_arg = arg;
-		break;
-	case 'v':
-		mt_verbose++;
 		break;
 	case ARGP_KEY_ARG:
 		/* The first non-option starts the workload's own command line. */

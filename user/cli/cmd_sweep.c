@@ -168,13 +168,9 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	static struct cpu_set_list cpus;
 	char bad[300];
 
-	mt_cli_once(state, key, arg);
-
+	if (mt_cli_common(state, key, arg, &env->exports))
+		return 0;
 	switch (key) {
-	case ARGP_KEY_INIT:
-		state->err_stream = mt_cli_err_stream();
-		state->child_inputs[0] = &env->exports;
-		break;
 	case OPT_VALUES:
 		env->values_arg = arg;
 		if (parse_values(arg, env, bad, sizeof(bad)))
@@ -211,9 +207,6 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_RESTORE:
 		env->restore = true;
-		break;
-	case 'v':
-		mt_verbose++;
 		break;
 	case ARGP_KEY_ARG:
 		if (env->restore)

@@ -104,13 +104,9 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 {
 	struct validate_env *env = state->input;
 
-	mt_cli_once(state, key, arg);
-
+	if (mt_cli_common(state, key, arg, &env->exports))
+		return 0;
 	switch (key) {
-	case ARGP_KEY_INIT:
-		state->err_stream = mt_cli_err_stream();
-		state->child_inputs[0] = &env->exports;
-		break;
 	case 'c':
 		env->cpus_arg = arg;
 		break;
@@ -143,9 +139,6 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	case OPT_CACHES:
 		if (topology_caches_arg(arg, &env->caches))
 			argp_error(state, "--caches: '%s' is none of auto, sysfs, cpuid", arg);
-		break;
-	case 'v':
-		mt_verbose++;
 		break;
 	case ARGP_KEY_ARG:
 		argp_error(state, "unexpected argument '%s'", arg);
