@@ -143,59 +143,72 @@ static int split_number(const char *s, double *val, const char **suffix)
 	return 0;
 }
 
-int parse_size(const char *s, uint64_t *bytes)
+/* A number's suffix and what it multiplies the number by. */
+struct scale {
+	const char *sfx;
+	double mult;
+};
+
+/*
+ * "1.5M" read against a table of suffixes: the number times its suffix's factor in *out.
+ * Sizes take their suffixes in either case ("1m", "1MiB"); durations do not, as "m" and
+ * "ms" differ only in a letter.
+ */
+static int parse_scaled(const char *s, const struct scale *units, size_t nunits,
+			bool any_case, double *out)
 {
-	static const struct { const char *sfx; double mult; } units[] = {
-		{ "", 1 }, { "B", 1 },
-		{ "K", 1024.0 }, { "KB", 1024.0 }, { "KIB", 1024.0 },
-		{ "M", 1048576.0 }, { "MB", 1048576.0 }, { "MIB", 1048576.0 },
-		{ "G", 1073741824.0 }, { "GB", 1073741824.0 }, { "GIB", 1073741824.0 },
-		{ "T", 1099511627776.0 }, { "TB", 1099511627776.0 }, { "TIB", 1099511627776.0 },
-	};
 	const char *sfx;
 	double v;
 	int err = split_number(s, &v, &sfx);
 
 	if (err)
 		return err;
-	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
-		if (strcasecmp(sfx, units[i].sfx) == 0) {
-			double b = v * units[i].mult;
-
-			if (b >= 18446744073709551615.0)
-				return -ERANGE;
-			if (b != floor(b))
-				return -EINVAL;	/* "1.3B": not a whole number of bytes */
-			*bytes = (uint64_t)b;
+	for (size_t i = 0; i < nunits; i++) {
+		if ((any_case ? strcasecmp : strcmp)(sfx, units[i].sfx) == 0) {
+			*out = v * units[i].mult;
 			return 0;
 		}
 	}
 	return -EINVAL;
 }
 
-int parse_duration(const char *s, uint64_t *ns)
+int parse_size(const char *s, uint64_t *bytes)
 {
-	static const struct { const char *sfx; double mult; } units[] = {
-		{ "", 1e9 }, { "s", 1e9 }, { "ms", 1e6 }, { "us", 1e3 }, { "ns", 1 },
-		{ "m", 60e9 }, { "min", 60e9 }, { "h", 3600e9 },
+	static const struct scale units[] = {
+		{ "", 1 }, { "B", 1 },
+		{ "K", 1024.0 }, { "KB", 1024.0 }, { "KIB", 1024.0 },
+		{ "M", 1048576.0 }, { "MB", 1048576.0 }, { "MIB", 1048576.0 },
+		{ "G", 1073741824.0 }, { "GB", 1073741824.0 }, { "GIB", 1073741824.0 },
+		{ "T", 1099511627776.0 }, { "TB", 1099511627776.0 }, { "TIB", 1099511627776.0 },
 	};
-	const char *sfx;
-	double v;
-	int err = split_number(s, &v, &sfx);
+	double b;
+	int err = parse_scaled(s, units, sizeof(units) / sizeof(units[0]), true, &b);
 
 	if (err)
 		return err;
-	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
-		if (strcmp(sfx, units[i].sfx) == 0) {
-			double n = v * units[i].mult;
+	if (b >= 18446744073709551615.0)
+		return -ERANGE;
+	if (b != floor(b))
+		return -EINVAL;	/* "1.3B": not a whole number of bytes */
+	*bytes = (uint64_t)b;
+	return 0;
+}
 
-			if (n >= 9.2e18)
-				return -ERANGE;
-			*ns = (uint64_t)llround(n);
-			return 0;
-		}
-	}
-	return -EINVAL;
+int parse_duration(const char *s, uint64_t *ns)
+{
+	static const struct scale units[] = {
+		{ "", 1e9 }, { "s", 1e9 }, { "ms", 1e6 }, { "us", 1e3 }, { "ns", 1 },
+		{ "m", 60e9 }, { "min", 60e9 }, { "h", 3600e9 },
+	};
+	double n;
+	int err = parse_scaled(s, units, sizeof(units) / sizeof(units[0]), false, &n);
+
+	if (err)
+		return err;
+	if (n >= 9.2e18)
+		return -ERANGE;
+	*ns = (uint64_t)llround(n);
+	return 0;
 }
 
 int parse_long(const char *s, long min, long max, long *out)

@@ -20,6 +20,15 @@ char *calib_seed_cell(char *buf, int len, uint64_t delta)
 	return buf;
 }
 
+/* The matrix's column heads, "[02]", each after pad spaces as the kernel printed them. */
+static void matrix_head(FILE *f, const struct calibration *c, int pad)
+{
+	fprintf(f, "      ");
+	for (int j = 0; j < c->cpus.n; j++)
+		fprintf(f, "%*s[%02d]", pad, "", c->cpus.cpu[j]);
+	fprintf(f, "\n");
+}
+
 void calib_print_seed_2004(FILE *f, const struct calibration *c)
 {
 	int64_t arch_decay_ns = c->tunable.value_ns;
@@ -30,10 +39,7 @@ void calib_print_seed_2004(FILE *f, const struct calibration *c)
 	fprintf(f, "arch cache_decay_nsec: %lld\n", (long long)arch_decay_ns);
 	fprintf(f, "migration cost matrix (cache_size: %llu, cpu: %ld MHz):\n",
 		(unsigned long long)c->cache_bytes, c->cpu_mhz);
-	fprintf(f, "      ");
-	for (int j = 0; j < n; j++)
-		fprintf(f, "  [%02d]", c->cpus.cpu[j]);
-	fprintf(f, "\n");
+	matrix_head(f, c, 2);
 	for (int i = 0; i < n; i++) {
 		fprintf(f, "[%02d]: ", c->cpus.cpu[i]);
 		for (int j = 0; j < n; j++) {
@@ -60,10 +66,7 @@ void calib_print_seed_2005(FILE *f, const struct calibration *c)
 	fprintf(f, "| migration cost matrix (max_cache_size: %llu, cpu: %ld MHz):\n",
 		(unsigned long long)c->cache_bytes, c->cpu_mhz);
 	fprintf(f, "---------------------\n");
-	fprintf(f, "      ");
-	for (int j = 0; j < n; j++)
-		fprintf(f, "    [%02d]", c->cpus.cpu[j]);
-	fprintf(f, "\n");
+	matrix_head(f, c, 4);
 	for (int i = 0; i < n; i++) {
 		fprintf(f, "[%02d]: ", c->cpus.cpu[i]);
 		for (int j = 0; j < n; j++) {
