@@ -170,11 +170,17 @@ static void by_rate(const struct corr_result *r, double K, struct verdict *v)
 
 		vr->rate_mbps = rt->rate_mbps;
 		vr->achieved_mbps = rt->achieved_mbps;
+		if (!(ach > 0)) {
+			/* the co-runner streamed nothing (starved on a loaded machine): no rate
+			 * to turn D* into a time, and an inf or NaN would not survive the file */
+			vr->hot_ns = vr->hot_lo_ns = vr->hot_hi_ns = NAN;
+			vr->kind = VERDICT_UNDETERMINED;
+			continue;
+		}
 		vr->hot_ns = d->at / ach;
 		vr->hot_lo_ns = d->lo / ach;
 		vr->hot_hi_ns = d->hi / ach;
-		vr->kind = !(ach > 0) ? VERDICT_UNDETERMINED :
-			   judge(K, vr->hot_ns, vr->hot_lo_ns, vr->hot_hi_ns, &vr->factor,
+		vr->kind = judge(K, vr->hot_ns, vr->hot_lo_ns, vr->hot_hi_ns, &vr->factor,
 				 &vr->factor_lo, &vr->factor_hi);
 	}
 }

@@ -41,6 +41,8 @@ int render_plot(const char *dir, const struct run *r, const char *label);
 /* The files render_plot() may write in dir. */
 extern const char *const render_plot_files[];
 extern const int render_plot_nfiles;
+/* Why r has no cost-vs-age plot to draw (a clause), or NULL when it has one. */
+const char *render_plot_no_cost(const struct run *r);
 /* Why r has no calibration matrix to draw (a clause), or NULL when it has one. */
 const char *render_plot_no_matrix(const struct run *r);
 

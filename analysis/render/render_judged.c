@@ -529,6 +529,11 @@ static void print_by_rate(FILE *f, const struct verdict *v)
 		fmt_rate(a, sizeof(a), vr->achieved_mbps);
 		if (!(vr->rate_mbps > 0))
 			strcat(a, " (max)");
+		if (!(vr->achieved_mbps > 0)) {
+			fprintf(f, "       %-18s hot time - (the co-runner displaced nothing here: "
+				"no rate to divide D* by): %s\n", a, verdict_names[vr->kind]);
+			continue;
+		}
 		fprintf(f, "       %-18s hot time %s (%s): ", a, fmt_ns(b, sizeof(b), vr->hot_ns),
 			fmt_interval(g, sizeof(g), vr->hot_lo_ns, vr->hot_hi_ns, CORR_AXIS_AGE));
 		if (vr->kind == VERDICT_TOO_LOW || vr->kind == VERDICT_TOO_HIGH)

@@ -203,11 +203,18 @@ static void observed(FILE *f, const struct corr_result *c)
 	if (c->hot_state != CORR_HOT_FOUND)
 		return;
 	om_family(f, "migtrace_observed_hot_interval_seconds", "gauge", "The observed hot time's "
-		  "bootstrap 95 % interval (bound: lower, upper).");
-	fprintf(f, "migtrace_observed_hot_interval_seconds{bound=\"lower\"} ");
-	value(f, c->hot_lo_ns / 1e9);
-	fprintf(f, "migtrace_observed_hot_interval_seconds{bound=\"upper\"} ");
-	value(f, c->hot_hi_ns / 1e9);
+		  "bootstrap 95 % interval (bound: lower, upper; an end beyond the ages measured "
+		  "is absent).");
+	/* an open end is +inf in memory but null in the run file: left out, report writes
+	 * the same lines as run did */
+	if (c->hot_lo_ns > 0) {
+		fprintf(f, "migtrace_observed_hot_interval_seconds{bound=\"lower\"} ");
+		value(f, c->hot_lo_ns / 1e9);
+	}
+	if (isfinite(c->hot_hi_ns)) {
+		fprintf(f, "migtrace_observed_hot_interval_seconds{bound=\"upper\"} ");
+		value(f, c->hot_hi_ns / 1e9);
+	}
 }
 
 /*
@@ -253,8 +260,11 @@ static void by_rate(FILE *f, const struct corr_result *c, const struct verdict *
 	if (!v)
 		return;
 	om_family(f, "migtrace_rate_hot_seconds", "gauge", "The hot time at each rate of the "
-		  "grid, D* / the achieved rate, and the kernel's value judged against it.");
+		  "grid, D* / the achieved rate, and the kernel's value judged against it (absent for a "
+		  "rate that displaced nothing).");
 	for (int k = 0; k < v->nrates; k++) {
+		if (!isfinite(v->rates[k].hot_ns))
+			continue;	/* the co-runner displaced nothing: no rate, no time */
 		fmt_shortest(a, sizeof(a), v->rates[k].rate_mbps * 1e6);
 		fprintf(f, "migtrace_rate_hot_seconds{target=\"%s\",verdict=\"%s\"} ", a,
 			verdict_names[v->rates[k].kind]);

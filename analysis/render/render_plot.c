@@ -45,7 +45,8 @@ static int cost_plot(const char *tmp, FILE *g, const struct run *r)
 	int row = 0;
 	FILE *d;
 
-	if (!r->has_corr || !c->ncells)
+
+	if (render_plot_no_cost(r))
 		return 0;
 	d = gp_open_in(tmp, "cost.dat", "w");
 	if (!d)
@@ -213,6 +214,20 @@ static int pairs_plot(const char *tmp, FILE *g, const struct run *r)
 		"labels notitle\n");
 	gp_end(g);
 	return 0;
+}
+
+const char *render_plot_no_cost(const struct run *r)
+{
+	const struct corr_result *c = &r->corr;
+
+	if (!r->has_corr || !c->ncells)
+		return "the run has no correlation (no units to time)";
+	/* cells with one arm only (no same-CPU wake, or no migration, at that age) have no
+	 * cost: a plot of none of them would be an empty frame, and gnuplot refuses it */
+	for (int i = 0; i < c->ncells; i++)
+		if (isfinite(c->cells[i].cost_ns))
+			return NULL;
+	return "no age has both a migration and a same-CPU wake to compare";
 }
 
 const char *render_plot_no_matrix(const struct run *r)

@@ -326,6 +326,8 @@ void export_text(const struct export_opts *o, FILE *text, const struct run *r)
 		render_whatif_text(text, &w);
 	}
 	/* a plot left out is said, not silently missing from the directory */
+	if (o->plot_dir && render_plot_no_cost(r))
+		fprintf(text, "plots: no cost-vs-age plot: %s\n", render_plot_no_cost(r));
 	if (o->plot_dir && render_plot_no_matrix(r))
 		fprintf(text, "plots: no calibration-matrix plot: %s\n", render_plot_no_matrix(r));
 }
