@@ -456,11 +456,12 @@ static void print_by_age(FILE *f, const struct run *r, const struct verdict *v)
 		else if (!(v->hot_lo_ns > 0) || !isfinite(v->hot_hi_ns))
 			fprintf(f, "  => undetermined: the observed hot time's 95 %% interval, %s, "
 				"reaches the edge of the ages measured; the kernel's %s is off by %s "
-				"(--ages wider, or more samples, would bound it)\n",
+				"(%s would bound it)\n",
 				fmt_interval(g, sizeof(g), v->hot_lo_ns, v->hot_hi_ns, CORR_AXIS_AGE),
 				fmt_ns(a, sizeof(a), v->kernel_ns),
 				fmt_factor(b, sizeof(b), v->factor, v->factor_lo, v->factor_hi,
-					   true));
+					   true), c->mode == CORR_NATURAL ? "a longer run, with more "
+				"pulls at the ages past the edge," : "--ages wider, or more samples,");
 		else
 			fprintf(f, "  => undetermined: the observed hot time's 95 %% interval, %s, "
 				"contains the kernel's %s and spans more than a factor %.0f\n",

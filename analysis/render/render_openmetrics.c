@@ -272,6 +272,38 @@ static void by_rate(FILE *f, const struct corr_result *c, const struct verdict *
 	}
 }
 
+/* The wait side of a natural run's verdict: T* and what a pull at the kernel's value saves
+ * and costs (docs/design.md, "The wait side"); an end of T*'s interval beyond the ages
+ * measured is absent, as D*'s is. */
+static void wait_side(FILE *f, const struct verdict *v)
+{
+	const char *st = corr_hot_state_names[v->tstar_state & 3];
+
+	om_family(f, "migtrace_verdict_tstar_seconds", "gauge", "T*: the age from which a pull "
+		  "saves more waiting than it costs refill (bound: estimate, lower, upper; with "
+		  "state \"no cost\" or \"above range\" the estimate is a bound: the youngest or "
+		  "oldest pulls measured).");
+	fprintf(f, "migtrace_verdict_tstar_seconds{state=\"%s\",bound=\"estimate\"} ", st);
+	value(f, v->tstar_ns / 1e9);
+	if (v->tstar_lo_ns > 0) {
+		fprintf(f, "migtrace_verdict_tstar_seconds{state=\"%s\",bound=\"lower\"} ", st);
+		value(f, v->tstar_lo_ns / 1e9);
+	}
+	if (isfinite(v->tstar_hi_ns)) {
+		fprintf(f, "migtrace_verdict_tstar_seconds{state=\"%s\",bound=\"upper\"} ", st);
+		value(f, v->tstar_hi_ns / 1e9);
+	}
+	if (!isfinite(v->wait_at_kernel_ns) || !isfinite(v->refill_at_kernel_ns))
+		return;
+	om_family(f, "migtrace_verdict_pull_at_kernel_seconds", "gauge", "A pull at the kernel's "
+		  "value: the expected wait it saves (side: wait_avoided) and the refill it costs "
+		  "(side: refill).");
+	fprintf(f, "migtrace_verdict_pull_at_kernel_seconds{side=\"wait_avoided\"} ");
+	value(f, v->wait_at_kernel_ns / 1e9);
+	fprintf(f, "migtrace_verdict_pull_at_kernel_seconds{side=\"refill\"} ");
+	value(f, v->refill_at_kernel_ns / 1e9);
+}
+
 static void hot_times(FILE *f, const struct run *r)
 {
 	const struct corr_result *c = &r->corr;
@@ -303,6 +335,8 @@ static void hot_times(FILE *f, const struct run *r)
 			verdict_names[v->kind], v->factor_is_bound ? "false" : "true");
 		value(f, v->factor);
 	}
+	if (r->has_verdict && v->tstar_state != CORR_HOT_NO_DATA && isfinite(v->tstar_ns))
+		wait_side(f, v);
 }
 
 /* The what-if rows, one series per threshold: an estimate, as the HELP says. */

@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "render_export.h"
+#include "verdict.h"
 
 #define US 1000.0
 
@@ -176,6 +177,40 @@ static void test_openmetrics(void **state)
 	run_free(r);
 }
 
+/* The wait side: T* with the ends it has (an open one left out, as run and report agree on
+ * it), and what a pull at the kernel's value saves and costs. */
+static void test_openmetrics_wait_side(void **state)
+{
+	struct run *r = model();
+	char *s;
+
+	(void)state;
+	r->has_verdict = true;
+	verdict_none(&r->verdict, 500000);
+	s = capture(r, "openmetrics", NULL);
+	assert_null(strstr(s, "migtrace_verdict_tstar_seconds"));	/* no wait side: none */
+	free(s);
+	r->verdict.tstar_state = CORR_HOT_FOUND;
+	r->verdict.tstar_ns = 1500 * US;
+	r->verdict.tstar_lo_ns = 1200 * US;
+	r->verdict.tstar_hi_ns = INFINITY;
+	r->verdict.wait_at_kernel_ns = 300 * US;
+	r->verdict.refill_at_kernel_ns = 400 * US;
+	s = capture(r, "openmetrics", NULL);
+	assert_non_null(strstr(s, "migtrace_verdict_tstar_seconds{state=\"found\","
+			       "bound=\"estimate\"} 0.0015\n"));
+	assert_non_null(strstr(s, "migtrace_verdict_tstar_seconds{state=\"found\","
+			       "bound=\"lower\"} 0.0012\n"));
+	assert_null(strstr(s, "migtrace_verdict_tstar_seconds{state=\"found\","
+			   "bound=\"upper\"}"));
+	assert_non_null(strstr(s, "migtrace_verdict_pull_at_kernel_seconds{side=\"wait_avoided\"}"
+			       " 0.0003\n"));
+	assert_non_null(strstr(s, "migtrace_verdict_pull_at_kernel_seconds{side=\"refill\"} "
+			       "0.0004\n"));
+	free(s);
+	run_free(r);
+}
+
 static void test_csv(void **state)
 {
 	/* a comm as given, and its cell */
@@ -240,6 +275,7 @@ int main(void)
 		cmocka_unit_test(test_whatif),
 		cmocka_unit_test(test_whatif_age_out_of_range),
 		cmocka_unit_test(test_openmetrics),
+		cmocka_unit_test(test_openmetrics_wait_side),
 		cmocka_unit_test(test_csv),
 		cmocka_unit_test(test_perfetto_empty),
 	};
