@@ -172,13 +172,13 @@ struct chase_curve {
 	double max_ns;			/* the fit at the smallest D: the refill cost, ns a line */
 	bool has_residual;		/* the fit at the largest D is at most
 					 * CHASE_RESIDUAL_SHARE of max_ns */
-	double residual_ns;		/* then that fit, ns a line: D* falls toward it */
+	double residual_ns;		/* then that fit, ns a line: D* falls toward it; NAN */
 	enum corr_hot_state state;	/* D*: found, above range (beyond the sweep), no cost */
 	double dstar_bytes;		/* where the fit has fallen 1 - CORR_COLD_FRACTION of
 					 * the way from max_ns to the residual (or 0), bytes */
-	bool has_interval;
+	bool has_interval;		/* with two rounds or more, when there is a cost */
 	double dstar_lo_bytes;		/* 95 % bootstrap interval, bytes: 0 below the sweep, */
-	double dstar_hi_bytes;		/* not finite beyond it */
+	double dstar_hi_bytes;		/* INFINITY beyond it; both NAN without one */
 	int npoints;
 	struct chase_point points[CHASE_MAX_POINTS];
 };
@@ -189,6 +189,10 @@ struct calib_chase {
 	uint64_t llc_bytes;		/* the LLC as the topology gives it; 0: none beyond */
 	uint64_t polluter_bytes;	/* the displacing buffer: a power of two, 2 x max D */
 	char sweep_why[400];		/* where the sweep ends and why: the LLC, or the bound */
+	/* the rules the figures were made by, as they were (the constants above) */
+	double cold_fraction;		/* CORR_COLD_FRACTION: D* is the fall to this */
+	double residual_share;		/* CHASE_RESIDUAL_SHARE */
+	int tries;			/* CHASE_TRIES */
 	int trials;			/* one per (round, curve, point, arm) */
 	int redone;			/* tries repeated after a switch */
 	int switched;			/* trials kept though switched out CHASE_TRIES times */

@@ -380,9 +380,7 @@ static void print_dstar(FILE *f, const struct chase_curve *x)
 		fprintf(f, "D* %s", fmt_bytes(a, sizeof(a), (uint64_t)llround(x->dstar_bytes)));
 		break;
 	case CORR_HOT_ABOVE:
-		fprintf(f, "D* beyond %s%s", fmt_bytes(a, sizeof(a), last), x->has_residual ? "" :
-			" (most of the cost remains there: the refill comes from beyond what the "
-			"sweep displaced)");
+		fprintf(f, "D* beyond %s", fmt_bytes(a, sizeof(a), last));
 		break;
 	case CORR_HOT_NO_COST:
 		fprintf(f, "no cost: a move costs no more than a stay at every D (the fit's "
@@ -392,7 +390,8 @@ static void print_dstar(FILE *f, const struct chase_curve *x)
 		fprintf(f, "D* not measured");
 		return;
 	}
-	if (x->has_interval)
+	/* an interval wholly beyond the sweep says no more than "beyond" */
+	if (x->has_interval && (isfinite(x->dstar_lo_bytes) || isfinite(x->dstar_hi_bytes)))
 		fprintf(f, " (95 %% interval %s to %s)", dstar_bound(a, sizeof(a), x, x->dstar_lo_bytes),
 			dstar_bound(b, sizeof(b), x, x->dstar_hi_bytes));
 }
@@ -402,13 +401,16 @@ static void print_at_assumed_rate(FILE *f, const struct calibration *c,
 				  const struct chase_curve *x)
 {
 	double mbps = calib_assumed_mbps(c);
-	char a[32], b[32];
+	char a[32], b[32], d[32];
 
-	if (!mbps || x->state != CORR_HOT_FOUND)
+	if (!mbps || (x->state != CORR_HOT_FOUND && x->state != CORR_HOT_ABOVE))
 		return;
 	/* bytes / (MB/s) = bytes / (1e6 bytes / 1e9 ns) = bytes x 1000 / MB/s ns */
-	fprintf(f, "at the %s the x 6 assumes, D* with 1 chain is a hot time of %s (D* / rate)\n",
-		fmt_rate(a, sizeof(a), mbps), fmt_ns(b, sizeof(b), x->dstar_bytes * 1000 / mbps));
+	fprintf(f, "at %s, the rate the x 6 assumes, D* with 1 chain is a hot time of %s%s (D* / "
+		"rate), against the 2004 rule's %s\n", fmt_rate(a, sizeof(a), mbps),
+		x->state == CORR_HOT_ABOVE ? "more than " : "",
+		fmt_ns(b, sizeof(b), x->dstar_bytes * 1000 / mbps),
+		fmt_ns(d, sizeof(d), c->method == CALIB_2004 ? c->hot_robust_ns : c->hot_seed_ns));
 }
 
 /* One block: the curves of a pair and working set, cv[0..CHASE_NCHAINS), by chain count. */
@@ -417,6 +419,7 @@ static void print_block(FILE *f, const struct calibration *c, const struct chase
 {
 	uint64_t lines = cv[0].ws_bytes / 64;
 	char a[48], b[48], d[48];
+	bool beyond = false;
 
 	fprintf(f, "CPUs %d -> %d (distance %d), working set %s (%llu lines):\n", cv[0].src_cpu,
 		cv[0].dst_cpu, cv[0].distance, fmt_bytes(a, sizeof(a), cv[0].ws_bytes),
@@ -449,7 +452,12 @@ static void print_block(FILE *f, const struct calibration *c, const struct chase
 			fprintf(f, "residual %s a line, ", fmt_ns(b, sizeof(b), x->residual_ns));
 		print_dstar(f, x);
 		fprintf(f, "\n");
+		beyond |= x->state == CORR_HOT_ABOVE && !x->has_residual;
 	}
+	if (beyond)
+		fprintf(f, "  most of the cost remains at %s: the refill comes from beyond what the "
+			"sweep displaced (a cache the two CPUs do not share, or memory)\n",
+			fmt_bytes(a, sizeof(a), cv[0].points[cv[0].npoints - 1].displaced_bytes));
 	print_at_assumed_rate(f, c, &cv[0]);
 }
 

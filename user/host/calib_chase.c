@@ -106,7 +106,14 @@ static uint64_t sweep_end(const struct calib_opts *o, struct calib_chase *ch, in
 			     fmt_bytes(c, sizeof(c), ch->l2_bytes));
 	}
 	/* the polluter's buffer is twice the end: leave the process half of what is free */
-	if (!mem_room_probe("", &room) && room.bytes / 2 < 2 * end + ws_max) {
+	if (o->chase_room_bytes) {
+		room.bytes = o->chase_room_bytes;
+		snprintf(room.what, sizeof(room.what), "%s given",
+			 fmt_bytes(b, sizeof(b), room.bytes));
+	} else if (mem_room_probe("", &room)) {
+		room.bytes = UINT64_MAX;
+	}
+	if (room.bytes / 2 < 2 * end + ws_max) {
 		uint64_t was = end;
 
 		while (end > ch->l2_bytes && room.bytes / 2 < 2 * end + ws_max)
@@ -179,6 +186,9 @@ int calib_chase_plan(const struct calib_opts *o, struct calibration *c)
 		return err;
 	ch = c->chase;
 	ch->rounds = o->chase_rounds > 0 ? o->chase_rounds : CHASE_DEFAULT_ROUNDS;
+	ch->cold_fraction = CORR_COLD_FRACTION;
+	ch->residual_share = CHASE_RESIDUAL_SHARE;
+	ch->tries = CHASE_TRIES;
 	ch->l2_bytes = c->cache_bytes;
 	end = sweep_end(o, ch, npairs ? pair_src[0] : c->cpus.cpu[0], ws_max);
 	ch->polluter_bytes = pow2_floor(2 * end);
@@ -196,6 +206,8 @@ int calib_chase_plan(const struct calib_opts *o, struct calibration *c)
 				cv->ws_bytes = ws[w];
 				cv->chains = chase_chains[m];
 				cv->state = CORR_HOT_NO_DATA;
+				cv->residual_ns = NAN;
+				cv->dstar_lo_bytes = cv->dstar_hi_bytes = NAN;
 				cv->npoints = nd;
 				for (int i = 0; i < nd; i++)
 					cv->points[i].displaced_bytes = d[i];
@@ -530,10 +542,15 @@ static void interval(struct chase_curve *x, const struct calib_chase *ch, int cv
 	}
 	x->dstar_lo_bytes = quantile_sorted_inplace(at, CHASE_BOOT_RESAMPLES, 0.025);
 	x->dstar_hi_bytes = quantile_sorted_inplace(at, CHASE_BOOT_RESAMPLES, 0.975);
+	/* a bound outside the sweep is its edge: 0 below, unbounded beyond */
 	if (x->dstar_lo_bytes < d[0])
 		x->dstar_lo_bytes = 0;
+	else if (x->dstar_lo_bytes > d[n - 1])
+		x->dstar_lo_bytes = INFINITY;
 	if (x->dstar_hi_bytes > d[n - 1])
 		x->dstar_hi_bytes = INFINITY;
+	else if (x->dstar_hi_bytes < d[0])
+		x->dstar_hi_bytes = 0;
 	x->has_interval = true;
 }
 
@@ -557,6 +574,7 @@ int calib_chase_finish(struct calib_chase *ch, const double *samples, int rounds
 
 		x->state = CORR_HOT_NO_DATA;
 		x->has_residual = x->has_interval = false;
+		x->residual_ns = x->dstar_lo_bytes = x->dstar_hi_bytes = NAN;
 		if (rounds < 1 || n < 1)
 			continue;
 		for (int i = 0; i < n; i++)
@@ -565,7 +583,7 @@ int calib_chase_finish(struct calib_chase *ch, const double *samples, int rounds
 		/* the residual decided once, on the point estimates, as validate decides it */
 		fall(d, cost, n, false, fit, &x->dstar_bytes);
 		x->max_ns = fit[0];
-		x->has_residual = fit[0] > 0 && fit[n - 1] <= CHASE_RESIDUAL_SHARE * fit[0];
+		x->has_residual = fit[0] > 0 && fit[n - 1] <= ch->residual_share * fit[0];
 		x->residual_ns = x->has_residual ? fmax(fit[n - 1], 0) : NAN;
 		x->state = fall(d, cost, n, x->has_residual, fit, &x->dstar_bytes);
 		for (int i = 0; i < n; i++)

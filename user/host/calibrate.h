@@ -34,6 +34,7 @@ struct calib_opts {
 	int chase_rounds;		/* 0: CHASE_DEFAULT_ROUNDS */
 	int chase_nws;			/* 0: the default working sets (calib_chase_plan()) */
 	uint64_t chase_ws[CHASE_MAX_WS];	/* bytes */
+	uint64_t chase_room_bytes;	/* what its buffers may take; 0: probed (mem_room.h) */
 };
 
 /*
