@@ -507,15 +507,18 @@ static int check_chase(struct json_reader *jr, const struct calibration *c, cons
 		    x->distance != first->distance || x->ws_bytes != first->ws_bytes ||
 		    x->npoints != first->npoints || x->npoints < 1 || x->ws_bytes < 64 ||
 		    x->ws_bytes % 64)
-			return jr_fail(jr, "%schase.curves[%d]: each pair of CPUs calibrated and "
-				       "working set of whole lines has a curve of 1, 2, 4 and 8 chains "
-				       "in this order, over the same displacements", pre, i);
-		for (int p = 0; p < x->npoints; p++)
-			if (x->points[p].displaced_bytes != first->points[p].displaced_bytes ||
-			    !x->points[p].displaced_bytes ||
-			    (p && x->points[p].displaced_bytes <= x->points[p - 1].displaced_bytes))
-				return jr_fail(jr, "%schase.curves[%d].points[%d]: displaced_bytes above "
-					       "0 and rising, as in the curves beside it", pre, i, p);
+			return jr_fail(jr, "%schase.curves[%d]: each pair of CPUs calibrated "
+				       "and working set of whole lines has a curve of 1, 2, 4 and 8 "
+				       "chains in this order, over the same displacements", pre, i);
+		for (int p = 0; p < x->npoints; p++) {
+			uint64_t d = x->points[p].displaced_bytes;
+
+			if (d != first->points[p].displaced_bytes || !d ||
+			    (p && d <= x->points[p - 1].displaced_bytes))
+				return jr_fail(jr, "%schase.curves[%d].points[%d]: displaced_bytes "
+					       "above 0 and rising, as in the curves beside it", pre, i,
+					       p);
+		}
 		/* null stands for what has no finite value: none, or beyond the sweep (inside an
 		 * interval with a finite bound; one wholly beyond prints as none) */
 		x->has_residual = isfinite(x->residual_ns);
@@ -526,8 +529,9 @@ static int check_chase(struct json_reader *jr, const struct calibration *c, cons
 			x->dstar_lo_bytes = INFINITY;
 		if (!isfinite(x->dstar_bytes) || (x->has_interval &&
 						  !(x->dstar_lo_bytes <= x->dstar_hi_bytes)))
-			return jr_fail(jr, "%schase.curves[%d]: dstar_bytes a size, and dstar_lo_bytes "
-				       "at most dstar_hi_bytes (null: beyond the sweep)", pre, i);
+			return jr_fail(jr, "%schase.curves[%d]: dstar_bytes a size, and "
+				       "dstar_lo_bytes at most dstar_hi_bytes (null: beyond the sweep)",
+				       pre, i);
 	}
 	return 0;
 }

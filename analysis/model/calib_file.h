@@ -32,8 +32,8 @@ int calib_file_write(FILE *f, const struct calibration *c);
  * the wrong type or out of its range, a missing member, or members that disagree (a matrix
  * that is not cpus x cpus) are refused; a CALIB_SCHEMA_V2 file the same way, with no chase.
  * A CALIB_SCHEMA_V1 file gives its method and hot times only (has_hot, hot_seed_ns, and
- * hot_robust_ns or NAN when it has none).  *version gets 3, 2 or 1.  0, or -EINVAL (err says what and where, one line) or -ENOMEM; c holds
- * nothing on failure.
+ * hot_robust_ns or NAN when it has none).  *version gets 3, 2 or 1.  0, or -EINVAL (err
+ * says what and where, one line) or -ENOMEM; c holds nothing on failure.
  */
 int calib_file_parse(const char *buf, size_t len, struct calibration *c, int *version,
 		     char *err, size_t errlen);

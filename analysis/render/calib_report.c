@@ -358,12 +358,13 @@ static char *chains_name(char *buf, int len, int chains)
 static char *dstar_bound(char *buf, int len, const struct chase_curve *x, double v)
 {
 	char b[32];
+	uint64_t first = x->points[0].displaced_bytes;
 	uint64_t last = x->points[x->npoints - 1].displaced_bytes;
 
 	if (!isfinite(v))
 		snprintf(buf, len, "beyond %s", fmt_bytes(b, sizeof(b), last));
 	else if (v <= 0)
-		snprintf(buf, len, "below %s", fmt_bytes(b, sizeof(b), x->points[0].displaced_bytes));
+		snprintf(buf, len, "below %s", fmt_bytes(b, sizeof(b), first));
 	else
 		fmt_bytes(buf, len, (uint64_t)llround(v));
 	return buf;
@@ -392,7 +393,8 @@ static void print_dstar(FILE *f, const struct chase_curve *x)
 	}
 	/* an interval wholly beyond the sweep says no more than "beyond" */
 	if (x->has_interval && (isfinite(x->dstar_lo_bytes) || isfinite(x->dstar_hi_bytes)))
-		fprintf(f, " (95 %% interval %s to %s)", dstar_bound(a, sizeof(a), x, x->dstar_lo_bytes),
+		fprintf(f, " (95 %% interval %s to %s)",
+			dstar_bound(a, sizeof(a), x, x->dstar_lo_bytes),
 			dstar_bound(b, sizeof(b), x, x->dstar_hi_bytes));
 }
 
@@ -447,7 +449,8 @@ static void print_block(FILE *f, const struct calibration *c, const struct chase
 			continue;
 		}
 		fprintf(f, "refill %s a line (%s a migration of the set), ",
-			fmt_ns(b, sizeof(b), x->max_ns), fmt_ns(d, sizeof(d), x->max_ns * (double)lines));
+			fmt_ns(b, sizeof(b), x->max_ns),
+			fmt_ns(d, sizeof(d), x->max_ns * (double)lines));
 		if (x->has_residual)
 			fprintf(f, "residual %s a line, ", fmt_ns(b, sizeof(b), x->residual_ns));
 		print_dstar(f, x);
@@ -455,8 +458,8 @@ static void print_block(FILE *f, const struct calibration *c, const struct chase
 		beyond |= x->state == CORR_HOT_ABOVE && !x->has_residual;
 	}
 	if (beyond)
-		fprintf(f, "  most of the cost remains at %s: the refill comes from beyond what the "
-			"sweep displaced (a cache the two CPUs do not share, or memory)\n",
+		fprintf(f, "  most of the cost remains at %s: the refill comes from beyond what "
+			"the sweep displaced (a cache the two CPUs do not share, or memory)\n",
 			fmt_bytes(a, sizeof(a), cv[0].points[cv[0].npoints - 1].displaced_bytes));
 	print_at_assumed_rate(f, c, &cv[0]);
 }

@@ -3,8 +3,8 @@
  * libFuzzer target: the calibration-file reader (analysis/model/calib_file.c and its JSON
  * reader), on anything.  It must return 0 or -EINVAL/-ENOMEM, and on failure leave nothing
  * in the model and one line saying what is wrong.  A file of this schema it accepts must
- * render (the report, both seed logs, the size sweep, the chase) without trouble, and write back as a
- * file that it reads again to the same bytes.
+ * render (the report, both seed logs, the size sweep, the chase) without trouble, and write
+ * back as a file that it reads again to the same bytes.
  */
 #include <errno.h>
 #include <stdint.h>

@@ -974,12 +974,15 @@ static void sample_chase(struct calibration *c, const struct topology *t,
 		for (int cv = 0; cv < ch->ncurves; cv++)
 			for (int p = 0; p < ch->curves[cv].npoints; p++) {
 				const struct chase_curve *x = &ch->curves[cv];
-				double same = 10, cross = same + made_up_cost(x, x->points[p].displaced_bytes);
+				uint64_t d = x->points[p].displaced_bytes;
+				double same = 10, cross = same + made_up_cost(x, d);
 
 				for (int arm = 0; arm < 2; arm++) {
-					double v = (arm ? same : cross) * (0.97 + (double)(lcg() % 600) / 1e4);
+					double off = 0.97 + (double)(lcg() % 600) / 1e4;
+					double v = (arm ? same : cross) * off;
 
-					s[CHASE_SAMPLE(ch, r, cv, p, arm)] = lcg() % 10 ? v : v * 1.4;
+					s[CHASE_SAMPLE(ch, r, cv, p, arm)] =
+						lcg() % 10 ? v : v * 1.4;
 				}
 			}
 	ch->trials = rounds * ch->ncurves * ch->curves[0].npoints * 2;
@@ -1127,7 +1130,8 @@ static void chase_report(void **state)
 	assert_non_null(strstr(out, "the x 6 assumes"));
 	at = (size_t)(strstr(out, "the x 6 assumes") - out);
 	assert_string_equal(out + at,
-		"the x 6 assumes that the tasks sharing a CPU displace its 256 KiB cache within the "
+		"the x 6 assumes that the tasks sharing a CPU displace its 256 KiB "
+		"cache within the "
 		"hot time: 1.04 GB/s (the cache / 252 µs)\n"
 		"kernel's value: 500 µs (read from /sys/kernel/debug/sched/migration_cost_ns)\n"
 		"calibrated / kernel: 0.50x\n"
@@ -1139,7 +1143,8 @@ static void chase_report(void **state)
 		"source CPU, D bytes streamed through its caches as cachewalk's polluter streams "
 		"them, then one walk on the destination CPU minus one on the source (median of 9 "
 		"rounds, 2.50 s)\n"
-		"trials: 1728, 3 tried again after the thread was switched out, 1 kept switched out "
+		"trials: 1728, 3 tried again after the thread was switched out, 1 kept "
+		"switched out "
 		"after 2 tries\n"
 		"D from 16 KiB in steps of 2 to 4 x the LLC, the L3 Unified 8 MiB (sysfs)\n"
 		"CPUs 0 -> 1 (distance 0), working set 64 KiB (1024 lines):\n"
@@ -1180,13 +1185,18 @@ static void chase_report(void **state)
 		"    D 8 MiB                    133 ns      76 ns      44 ns      25 ns\n"
 		"    D 16 MiB                   127 ns      73 ns      42 ns      24 ns\n"
 		"    D 32 MiB                   122 ns      68 ns      39 ns      23 ns\n"
-		"  1 chain   refill 152 ns a line (156 µs a migration of the set), D* beyond 32 MiB\n"
-		"  2 chains  refill 86 ns a line (87.7 µs a migration of the set), D* beyond 32 MiB\n"
-		"  4 chains  refill 50 ns a line (50.9 µs a migration of the set), D* beyond 32 MiB\n"
-		"  8 chains  refill 29 ns a line (29.4 µs a migration of the set), D* beyond 32 MiB\n"
+		"  1 chain   refill 152 ns a line (156 µs a migration of the set), D* "
+		"beyond 32 MiB\n"
+		"  2 chains  refill 86 ns a line (87.7 µs a migration of the set), D* "
+		"beyond 32 MiB\n"
+		"  4 chains  refill 50 ns a line (50.9 µs a migration of the set), D* "
+		"beyond 32 MiB\n"
+		"  8 chains  refill 29 ns a line (29.4 µs a migration of the set), D* "
+		"beyond 32 MiB\n"
 		"  most of the cost remains at 32 MiB: the refill comes from beyond what the sweep "
 		"displaced (a cache the two CPUs do not share, or memory)\n"
-		"at 1.04 GB/s, the rate the x 6 assumes, D* with 1 chain is a hot time of more than "
+		"at 1.04 GB/s, the rate the x 6 assumes, D* with 1 chain is a hot time "
+		"of more than "
 		"32.25 ms (D* / rate), against the 2004 rule's 252 µs\n"
 		"calibrated in 1.23 s\n");
 	free(out);

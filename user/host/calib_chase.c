@@ -97,8 +97,8 @@ static uint64_t sweep_end(const struct calib_opts *o, struct calib_chase *ch, in
 	} else if (ch->llc_bytes) {
 		n = snprintf(ch->sweep_why, sizeof(ch->sweep_why), "to the bound of %s: the LLC, "
 			     "the %s, is more than a sweep displaces %d times over in its time; a "
-			     "D* past the bound is said to lie beyond", fmt_bytes(b, sizeof(b), end),
-			     what, CHASE_D_LLC_TIMES);
+			     "D* past the bound is said to lie beyond",
+			     fmt_bytes(b, sizeof(b), end), what, CHASE_D_LLC_TIMES);
 	} else {
 		n = snprintf(ch->sweep_why, sizeof(ch->sweep_why), "to the bound of %s: no cache "
 			     "larger than the %s one is listed; a D* past the bound is said to lie "
@@ -174,7 +174,7 @@ int calib_chase_plan(const struct calib_opts *o, struct calibration *c)
 		ws[nws++] = c->cache_bytes * 2;
 	}
 	for (int w = 0; w < nws; w++) {
-		/* whole lines, 8 of them at least and a multiple of 8, so that 8 chains are equal */
+		/* whole lines, a multiple of 8 of them, so that 8 chains are of one length */
 		ws[w] -= ws[w] % (8 * LINE);
 		if (ws[w] < 8 * LINE)
 			ws[w] = 8 * LINE;
@@ -437,8 +437,8 @@ int calib_chase_run(const struct calib_opts *o, struct calibration *c)
 			order[j] = t;
 		}
 		for (int i = 0; i < n && !err; i++) {
-			int cv = order[i] / (CHASE_MAX_POINTS * 2), p = order[i] / 2 % CHASE_MAX_POINTS;
-			int arm = order[i] % 2, k;
+			int cv = order[i] / (CHASE_MAX_POINTS * 2);
+			int p = order[i] / 2 % CHASE_MAX_POINTS, arm = order[i] % 2, k;
 			const struct chase_curve *x = &ch->curves[cv];
 			struct chase_set *s = set_of(ch, cv, sets, sizes, &nsets, &seed, &err);
 
