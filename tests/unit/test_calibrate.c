@@ -14,6 +14,7 @@
 #include "calib_report.h"
 #include "calibrate.h"
 #include "fake_sysfs.h"
+#include "render_text.h"
 #include "run_file.h"
 #include "stats.h"
 #include "text_edit.h"
@@ -1259,6 +1260,108 @@ static void chase_file(void **state)
 	free(root);
 }
 
+/* The chase's member as a run file's calibration.measured has it: "chase":{...}. */
+static char *chase_member(const struct calibration *c)
+{
+	struct json_writer w;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	jw_init(&w, f);
+	jw_start_object(&w);
+	calib_write_chase(&w, c);
+	jw_end_object(&w);
+	assert_int_equal(jw_finish(&w), 0);
+	assert_int_equal(fclose(f), 0);
+	/* the member without the braces around it (and the writer's last newline) */
+	while (strlen(buf) && buf[strlen(buf) - 1] == '\n')
+		buf[strlen(buf) - 1] = '\0';
+	assert_true(buf[0] == '{' && buf[strlen(buf) - 1] == '}');
+	buf[strlen(buf) - 1] = '\0';
+	memmove(buf, buf + 1, strlen(buf));
+	return buf;
+}
+
+/*
+ * validate's run file keeps its chase in calibration.measured: read, printed in step 1 and
+ * written back; a curve to a CPU the run did not calibrate is refused.  (The checked-in
+ * validate run has none, and prints as it did: see test_render.)
+ */
+static void run_file_chase(void **state)
+{
+	const char *top = getenv("MT_ROOT");
+	char path[4096], err[400] = "", *text, *member, *with, *e, *out = NULL, *again = NULL;
+	struct calibration c = { 0 };
+	struct topology t;
+	struct tunable k;
+	char *root = sample_topology(&t, &k);
+	struct run *r = NULL;
+	size_t n, len = 0;
+	FILE *f;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/tests/data/sample-validate.json", top ? top : ".");
+	f = fopen(path, "r");
+	if (!f)
+		fail_msg("%s: cannot open it (run from the repository's top, or set MT_ROOT)",
+			 path);
+	text = calloc(1, 1 << 20);
+	assert_non_null(text);
+	n = fread(text, 1, (1 << 20) - 1, f);
+	fclose(f);
+	assert_true(n > 0);
+	sample_chase(&c, &t, &k, 5, 1ULL << 40);
+	/* the run's two CPUs, 0 and 1, are the first pair's */
+	c.chase->ncurves = CHASE_NCHAINS;
+	member = chase_member(&c);
+	assert_non_null(strstr(text, "\"measured\":{"));
+	with = malloc(strlen(member) + 32);
+	assert_non_null(with);
+	sprintf(with, "\"measured\":{%s,", member);
+	e = edit(text, "\"measured\":{", with);
+	if (run_file_parse(e, strlen(e), NULL, &r, err, sizeof(err)))
+		fail_msg("a run file with a chase refused: %s", err);
+	assert_non_null(r->calib.cal.chase);
+	assert_int_equal(r->calib.cal.chase->ncurves, CHASE_NCHAINS);
+	f = open_memstream(&out, &len);
+	render_text_calib_intro(f, r);
+	render_text_calib_result(f, r);
+	fclose(f);
+	assert_non_null(strstr(out, "(method 2004, and the chase beside it)"));
+	assert_non_null(strstr(out, "the x 6 assumes that the tasks sharing a CPU displace"));
+	assert_non_null(strstr(out, "  1 chain   refill 101 ns a line"));
+	f = open_memstream(&again, &len);
+	assert_int_equal(run_file_write(f, r), 0);
+	fclose(f);
+	assert_non_null(strstr(again, member));
+	run_free(r);
+	free(e);
+	free(out);
+	free(again);
+	/* a curve from 0 to 4: not a CPU of this run */
+	c.chase->ncurves = 2 * CHASE_NCHAINS;
+	free(member);
+	member = chase_member(&c);
+	free(with);
+	with = malloc(strlen(member) + 32);
+	assert_non_null(with);
+	sprintf(with, "\"measured\":{%s,", member);
+	e = edit(text, "\"measured\":{", with);
+	assert_int_equal(run_file_parse(e, strlen(e), NULL, &r, err, sizeof(err)), -EINVAL);
+	if (!strstr(err, "calibration.measured.chase.curves[4]: each pair of CPUs calibrated"))
+		fail_msg("'%s'", err);
+	free(e);
+	free(with);
+	free(member);
+	free(text);
+	calib_free(&c);
+	topology_free(&t);
+	fs_rmtree(root);
+	free(root);
+}
+
 static void fill_pattern_dirties_every_line(void **state)
 {
 	const uint64_t bytes = 873813 - 873813 % sizeof(long);
@@ -1307,6 +1410,7 @@ int main(void)
 		cmocka_unit_test(chase_no_cost),
 		cmocka_unit_test(chase_report),
 		cmocka_unit_test(chase_file),
+		cmocka_unit_test(run_file_chase),
 	};
 
 	return cmocka_run_group_tests_name("calibrate", tests, NULL, NULL);
