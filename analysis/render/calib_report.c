@@ -95,14 +95,23 @@ void calib_print_intro(FILE *f, const struct calibration *c)
 	char a[256], b[32];
 
 	fprintf(f, "Calibrating migration cost between CPUs %s against the %s (buffer %s), "
-		"method %d.\n", format_cpu_list(&c->cpus, a, sizeof(a)), c->cache_what,
-		fmt_bytes(b, sizeof(b), c->buffer_bytes), c->method);
+		"method %d%s.\n", format_cpu_list(&c->cpus, a, sizeof(a)), c->cache_what,
+		fmt_bytes(b, sizeof(b), c->buffer_bytes), c->method,
+		c->chase ? ", and the chase beside it" : "");
 }
 
 void calib_print_dry_run(FILE *f, const struct calibration *c)
 {
-	fprintf(f, "dry run: %d ordered pairs x %d repetitions; nothing measured\n",
-		c->cpus.n * c->cpus.n, c->reps);
+	const struct calib_chase *ch = c->chase;
+
+	if (ch && ch->ncurves)
+		fprintf(f, "dry run: %d ordered pairs x %d repetitions; the chase: %d curves x %d "
+			"displacements x 2 arms x %d rounds, D %s; nothing measured\n",
+			c->cpus.n * c->cpus.n, c->reps, ch->ncurves, ch->curves[0].npoints,
+			ch->rounds, ch->sweep_why);
+	else
+		fprintf(f, "dry run: %d ordered pairs x %d repetitions; nothing measured\n",
+			c->cpus.n * c->cpus.n, c->reps);
 }
 
 static void print_groups(FILE *f, const struct calibration *c, const int *label, int k)

@@ -115,6 +115,7 @@ expect_usage zero_rounds "'0'" --method chase --rounds 0
 expect_usage tiny_ws "'1K'" --method chase --ws 1K
 expect_usage rounds_without_chase "give --method chase" --rounds 3
 expect_usage chase_sweep_size "--sweep-size repeats the 2004 method alone" --method chase --sweep-size
+expect_usage chase_seed_format "has no chase" --method chase --format seed
 
 # Topology from a fake 2-socket tree: the per-core L2 is chosen, 5/3 x 256 KiB buffer.
 fake=$MT_TMP/sys
@@ -134,6 +135,10 @@ check fake_tree_percore_l2 grep -q "L2 Unified 256 KiB of CPU 0 (from sysfs), th
 dry=$("$MT" calibrate --sysfs-root "$fake" --level 3 --dry-run 2>&1)
 check fake_tree_level3 grep -q "L3 Unified 8 MiB of CPU 0" <<<"$dry"
 check fake_tree_pairs grep -q "16 ordered pairs" <<<"$dry"
+# the chase's plan on that tree: a pair per distance (SMT siblings, another core of the
+# LLC), 2 working sets, 4 chain counts; D from 16 KiB to 4 x its 8 MiB L3
+dry=$("$MT" calibrate --sysfs-root "$fake" --method chase --cpus 0,1,2 --dry-run 2>&1)
+check fake_tree_chase_plan grep -qF "the chase: 16 curves x 12 displacements x 2 arms x 7 rounds, D to 4 x the LLC, the L3 Unified 8 MiB (sysfs)" <<<"$dry"
 
 # Where the cache size came from.  sysfs when this machine's sysfs lists caches (most hosts),
 # else CPUID on x86 (VMs without /sys/devices/system/cpu/cpuN/cache); never a silent guess.

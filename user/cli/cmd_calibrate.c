@@ -252,6 +252,9 @@ int cmd_calibrate(int argc, char **argv)
 		return usage_error("%s", "--level and --size both choose the cache: give one");
 	if ((env.rounds || env.nws) && !env.chase)
 		return usage_error("%s", "--rounds and --ws are the chase's: give --method chase");
+	if (env.chase && env.format == FMT_SEED)
+		return usage_error("%s", "--format seed is the 2004 kernel's log, which has no "
+				   "chase: leave out --method chase");
 	if (env.chase && env.sweep_size)
 		return usage_error("%s", "--sweep-size repeats the 2004 method alone: leave out "
 				   "--method chase");
