@@ -113,6 +113,7 @@ expect_usage zero_reps "'0'" --reps 0
 expect_usage bad_method "'2006'" --method 2006
 expect_usage zero_rounds "'0'" --method chase --rounds 0
 expect_usage tiny_ws "'1K'" --method chase --ws 1K
+expect_usage huge_ws "would not fit" --method chase --ws 1T
 expect_usage rounds_without_chase "give --method chase" --rounds 3
 expect_usage chase_sweep_size "--sweep-size repeats the 2004 method alone" --method chase --sweep-size
 expect_usage chase_seed_format "has no chase" --method chase --format seed

@@ -11,11 +11,13 @@
 #include "calib_report.h"
 #include "calibrate.h"
 #include "cli.h"
+#include "mem_room.h"
 #include "commands.h"
 #include "parse.h"
 #include "run_output.h"
 #include "topology.h"
 #include "tunable.h"
+#include "units.h"
 
 enum calib_format { FMT_TEXT, FMT_SEED };
 
@@ -255,6 +257,17 @@ int cmd_calibrate(int argc, char **argv)
 	if (env.chase && env.format == FMT_SEED)
 		return usage_error("%s", "--format seed is the 2004 kernel's log, which has no "
 				   "chase: leave out --method chase");
+	for (int w = 0; w < env.nws; w++) {
+		struct mem_room room;
+		char b[32];
+
+		/* the working sets beside the polluter, in half of what a buffer may take */
+		if (!mem_room_probe(NULL, &room) && env.ws[w] > room.bytes / 4) {
+			fprintf(stderr, "migtrace calibrate: --ws %s would not fit in the %s; give a "
+				"smaller size\n", fmt_bytes(b, sizeof(b), env.ws[w]), room.what);
+			return MT_EXIT_USAGE;
+		}
+	}
 	if (env.chase && env.sweep_size)
 		return usage_error("%s", "--sweep-size repeats the 2004 method alone: leave out "
 				   "--method chase");

@@ -50,12 +50,14 @@ static uint64_t next_random(uint64_t *state)
 
 /* ---- the plan ---- */
 
-/* The largest power of two at most v (v > 0). */
-static uint64_t pow2_floor(uint64_t v)
+/* The polluter's buffer for a sweep to end: a power of two, twice end at least. */
+static uint64_t polluter_for(uint64_t end)
 {
+	uint64_t v = 2 * end;
+
 	while (v & (v - 1))
 		v &= v - 1;
-	return v;
+	return v < 2 * end ? 2 * v : v;
 }
 
 /* "L3 Unified 508 MiB (CPUID leaf 0x80000006, sharing unknown)" */
@@ -105,7 +107,7 @@ static uint64_t sweep_end(const struct calib_opts *o, struct calib_chase *ch, in
 			     "beyond", fmt_bytes(b, sizeof(b), end),
 			     fmt_bytes(c, sizeof(c), ch->l2_bytes));
 	}
-	/* the polluter's buffer is twice the end: leave the process half of what is free */
+	/* the polluter's buffer and the sets in half of what is free, the rest for the others */
 	if (o->chase_room_bytes) {
 		room.bytes = o->chase_room_bytes;
 		snprintf(room.what, sizeof(room.what), "%s given",
@@ -113,10 +115,10 @@ static uint64_t sweep_end(const struct calib_opts *o, struct calib_chase *ch, in
 	} else if (mem_room_probe("", &room)) {
 		room.bytes = UINT64_MAX;
 	}
-	if (room.bytes / 2 < 2 * end + ws_max) {
+	if (room.bytes / 2 < polluter_for(end) + ws_max) {
 		uint64_t was = end;
 
-		while (end > ch->l2_bytes && room.bytes / 2 < 2 * end + ws_max)
+		while (end > ch->l2_bytes && room.bytes / 2 < polluter_for(end) + ws_max)
 			end /= 2;
 		if (n > 0 && (size_t)n < sizeof(ch->sweep_why))
 			snprintf(ch->sweep_why + n, sizeof(ch->sweep_why) - (size_t)n, "; %s, not "
@@ -191,9 +193,7 @@ int calib_chase_plan(const struct calib_opts *o, struct calibration *c)
 	ch->tries = CHASE_TRIES;
 	ch->l2_bytes = c->cache_bytes;
 	end = sweep_end(o, ch, npairs ? pair_src[0] : c->cpus.cpu[0], ws_max);
-	ch->polluter_bytes = pow2_floor(2 * end);
-	if (ch->polluter_bytes < 2 * end)
-		ch->polluter_bytes *= 2;
+	ch->polluter_bytes = polluter_for(end);
 	nd = displacements(c->cache_bytes, end, d);
 	for (int p = 0; p < npairs; p++)
 		for (int w = 0; w < nws; w++)

@@ -93,8 +93,8 @@ int calib_pin_to(int cpu);
  * per scheduler-domain distance (the first in c's matrix, as 2005 measured), the working
  * sets (o->chase_ws, or a quarter of the per-core cache and twice it), the
  * displacements from a sixteenth of that cache in steps of 2 to 4 x the LLC or the bound
- * (CHASE_D_BOUND_BYTES, less where memory is short), and why the sweep ends there.  0,
- * -EINVAL (a working set that does not fit in memory: said on stderr) or -ENOMEM.
+ * (CHASE_D_BOUND_BYTES, less where memory is short), and why the sweep ends there.  0 or
+ * -ENOMEM.
  */
 int calib_chase_plan(const struct calib_opts *o, struct calibration *c);
 /* Measures the planned chase into c->chase.  0, or -errno with a message on stderr. */
