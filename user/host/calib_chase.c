@@ -412,7 +412,8 @@ int calib_chase_run(const struct calib_opts *o, struct calibration *c)
 	if (!samples || !order || !pol.buf) {
 		err = -ENOMEM;
 		fprintf(stderr, "migtrace: cannot allocate the chase's buffers (a %llu-byte "
-			"polluter)\n", (unsigned long long)ch->polluter_bytes);
+			"polluter): free some memory, or leave the chase out\n",
+			(unsigned long long)ch->polluter_bytes);
 		goto cleanup;
 	}
 	memset(pol.buf, 1, ch->polluter_bytes);
@@ -420,7 +421,8 @@ int calib_chase_run(const struct calib_opts *o, struct calibration *c)
 	for (int cv = 0; cv < ch->ncurves && !err; cv++)
 		set_of(ch, cv, sets, sizes, &nsets, &seed, &err);
 	if (err) {
-		fprintf(stderr, "migtrace: cannot allocate the chase's working sets\n");
+		fprintf(stderr, "migtrace: cannot allocate the chase's working sets: give smaller "
+			"ones (--ws)\n");
 		goto cleanup;
 	}
 	for (int r = 0; r < ch->rounds && !err; r++) {
