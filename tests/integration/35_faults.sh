@@ -217,7 +217,7 @@ if command -v strace >/dev/null; then
 	kill -HUP "$(pgrep -P "$st")"
 	wait "$st" 2>/dev/null	# not bash's "Hangup" line: that death is the expected one
 	rc=$?
-	check sighup_while_writing_file_whole json "$MT_TMP/sig/c.json" "d['schema'] == 'migtrace.calibrate/2' and 'hot_seed_ns' in d and len(d['cells']) == len(d['cpus']) ** 2"
+	check sighup_while_writing_file_whole json "$MT_TMP/sig/c.json" "d['schema'] == 'migtrace.calibrate/3' and 'hot_seed_ns' in d and len(d['cells']) == len(d['cpus']) ** 2"
 	check sighup_while_writing_no_tmp bash -c '[ "$1" = 129 ] && ! ls -A "$2" | grep -q "^\.c\.json\."' _ "$rc" "$MT_TMP/sig"
 else
 	fail sighup_while_writing "strace is not installed (make deps)"
