@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The calibration model's life (calib.h): its arrays made and freed, its CPUs grouped. */
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,7 +21,38 @@ void calib_free(struct calibration *c)
 		free(c->dist[d].steps);
 	free(c->dist);
 	free(c->sizes);
+	if (c->chase)
+		free(c->chase->curves);
+	free(c->chase);
 	memset(c, 0, sizeof(*c));
+}
+
+const int chase_chains[CHASE_NCHAINS] = { 1, 2, 4, 8 };
+
+int calib_alloc_chase(struct calibration *c, int ncurves)
+{
+	if (c->chase)
+		free(c->chase->curves);
+	free(c->chase);
+	c->chase = calloc(1, sizeof(*c->chase));
+	if (c->chase && ncurves > 0)
+		c->chase->curves = calloc((size_t)ncurves, sizeof(*c->chase->curves));
+	if (!c->chase || (ncurves > 0 && !c->chase->curves)) {
+		free(c->chase);
+		c->chase = NULL;
+		return -ENOMEM;
+	}
+	c->chase->ncurves = ncurves;
+	return 0;
+}
+
+double calib_assumed_mbps(const struct calibration *c)
+{
+	double hot_ns = c->method == CALIB_2004 ? c->hot_robust_ns : c->hot_seed_ns;
+
+	/* bytes per ns is GB/s: x 1000 for MB/s */
+	return c->has_hot && isfinite(hot_ns) && hot_ns > 0 ?
+		(double)c->cache_bytes / hot_ns * 1000 : 0;
 }
 
 /* Union-find over calibrated-CPU indexes. */

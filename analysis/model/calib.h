@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "findings.h"
 #include "parse.h"
 #include "tunable_state.h"
 
@@ -121,6 +122,85 @@ struct calib_groups {
 	bool agree;			/* the same partition as the LLC grouping */
 };
 
+/*
+ * The chase (docs/design.md, "The chase calibration"): what a migrated task pays, measured as
+ * cachewalk's unit pays it.  A working set of cache lines linked in random cycles is walked
+ * by dependent loads, each line written; it is warmed on the source CPU, D foreign bytes are
+ * streamed through that CPU's caches in the scattered order of cachewalk's polluter, and the
+ * set is walked once more, on the destination CPU (cross) or on the source (same).  The cost
+ * is cross - same at equal D, a line.
+ */
+#define CHASE_NCHAINS 4			/* 1, 2, 4 and 8 chains: chase_chains[] */
+#define CHASE_MAX_POINTS 16		/* displaced-bytes steps of one curve */
+#define CHASE_MAX_WS 4			/* working sets of one chase */
+#define CHASE_DEFAULT_ROUNDS 7		/* each round visits every trial once, shuffled */
+/* D is swept in steps of 2 from CHASE_D_MIN_DIVISOR-th of the per-core cache... */
+#define CHASE_D_MIN_DIVISOR 16
+/* ... to 4 x the LLC, or to this bound, which keeps a round within a second on a host that
+ * streams ~1 GB/s of scattered stores: an LLC that is unknown or beyond it is said so. */
+#define CHASE_D_LLC_TIMES 4
+#define CHASE_D_BOUND_BYTES (64ULL << 20)
+/*
+ * The cost at the largest D is a residual (what no displacement removes: the lines dirty in
+ * the other CPU's private cache, its TLB) only when it is at most this share of the fitted
+ * maximum; else the refill comes from beyond what the sweep displaced and the fall is read
+ * against 0, as validate reads its curves (docs/design.md, "Displaced bytes").
+ */
+#define CHASE_RESIDUAL_SHARE 0.25
+#define CHASE_BOOT_RESAMPLES 200	/* D*'s interval: a bootstrap over the rounds */
+/* A trial the thread was switched out of (another task ran in the CPU's caches, or the timed
+ * walk waited) is tried again, up to this many times in all; the last is kept. */
+#define CHASE_TRIES 2
+
+extern const int chase_chains[CHASE_NCHAINS];
+
+/* One displacement of a curve; times a line of the working set, ns. */
+struct chase_point {
+	uint64_t displaced_bytes;	/* D: foreign bytes streamed through src's caches */
+	double cross_ns;		/* the walk on dst: median over the rounds, ns a line */
+	double same_ns;			/* the walk on src, ns a line */
+	double cost_ns;			/* cross_ns - same_ns, ns a line */
+	double fit_ns;			/* the monotone fit of cost_ns over D, ns a line */
+};
+
+/* The cost over D of one (pair, working set, chain count). */
+struct chase_curve {
+	int src_cpu, dst_cpu;		/* warmed and displaced on src, moved to dst */
+	int distance;			/* scheduler-domain distance (topology_distance()) */
+	uint64_t ws_bytes;		/* the working set, a multiple of 64 */
+	int chains;			/* independent chains walked interleaved */
+	double max_ns;			/* the fit at the smallest D: the refill cost, ns a line */
+	bool has_residual;		/* the fit at the largest D is at most
+					 * CHASE_RESIDUAL_SHARE of max_ns */
+	double residual_ns;		/* then that fit, ns a line: D* falls toward it; NAN */
+	enum corr_hot_state state;	/* D*: found, above range (beyond the sweep), no cost */
+	double dstar_bytes;		/* where the fit has fallen 1 - CORR_COLD_FRACTION of
+					 * the way from max_ns to the residual (or 0), bytes */
+	bool has_interval;		/* with two rounds or more, when there is a cost */
+	double dstar_lo_bytes;		/* 95 % bootstrap interval, bytes: 0 below the sweep, */
+	double dstar_hi_bytes;		/* INFINITY beyond it; both NAN without one */
+	int npoints;
+	struct chase_point points[CHASE_MAX_POINTS];
+};
+
+struct calib_chase {
+	int rounds;
+	uint64_t l2_bytes;		/* the per-core cache D is swept from (cache_bytes) */
+	uint64_t llc_bytes;		/* the LLC as the topology gives it; 0: none beyond */
+	uint64_t polluter_bytes;	/* the displacing buffer: a power of two, 2 x max D */
+	char sweep_why[400];		/* where the sweep ends and why: the LLC, or the bound */
+	/* the rules the figures were made by, as they were (the constants above) */
+	double cold_fraction;		/* CORR_COLD_FRACTION: D* is the fall to this */
+	double residual_share;		/* CHASE_RESIDUAL_SHARE */
+	int tries;			/* CHASE_TRIES */
+	int trials;			/* one per (round, curve, point, arm) */
+	int redone;			/* tries repeated after a switch */
+	int switched;			/* trials kept though switched out CHASE_TRIES times */
+	int ncurves;
+	struct chase_curve *curves;	/* by pair, working set, then chains */
+	double wall_s;			/* how long the chase took, s */
+};
+
 struct calibration {
 	enum calib_method method;
 	struct cpu_set_list cpus;	/* calibrated, in this order */
@@ -164,12 +244,20 @@ struct calibration {
 	int nsizes;
 	struct calib_size *sizes;	/* NULL: not swept */
 	double wall_s;			/* how long calibrating took, s */
+	struct calib_chase *chase;	/* the chase beside the method; NULL: not measured */
 };
 
 /* The cells of an n-CPU matrix, zeroed, into c->cells (freeing any before).  0 or -ENOMEM. */
 int calib_alloc_cells(struct calibration *c, int n);
 /* Frees what c holds and zeroes it. */
 void calib_free(struct calibration *c);
+/* An empty chase of ncurves curves into c->chase (freeing any before).  0 or -ENOMEM. */
+int calib_alloc_chase(struct calibration *c, int ncurves);
+/*
+ * The rate of displacement the 2004 rule's x 6 assumes: cold after ten times the migration
+ * cost is the cache (cache_bytes) displaced within the hot time, MB/s; 0 without a hot time.
+ */
+double calib_assumed_mbps(const struct calibration *c);
 /*
  * Labels the n calibrated CPUs by the classes of the relation same(i, j, ctx) (indexes into
  * cpus, i < j), numbered by first appearance, into label[n]; returns how many classes.

@@ -140,6 +140,35 @@ static void write_sizes(struct json_writer *w, const struct calibration *c)
 	jw_end_array(w);
 }
 
+void calib_write_chase(struct json_writer *w, const struct calibration *c)
+{
+	const struct calib_chase *ch = c->chase;
+
+	jw_name(w, "chase");
+	if (!ch) {
+		jw_null(w);
+		return;
+	}
+	jw_start_object(w);
+	rs_write(w, ch, &rs_calib_chase);
+	jw_name(w, "curves");
+	jw_start_array_lines(w);
+	for (int i = 0; i < ch->ncurves; i++) {
+		const struct chase_curve *x = &ch->curves[i];
+
+		jw_start_object(w);
+		rs_write(w, x, &rs_calib_chase_curve);
+		jw_name(w, "points");
+		jw_start_array(w);
+		for (int p = 0; p < x->npoints; p++)
+			write_object(w, NULL, true, &x->points[p], &rs_calib_chase_point);
+		jw_end_array(w);
+		jw_end_object(w);
+	}
+	jw_end_array(w);
+	jw_end_object(w);
+}
+
 int calib_file_write(FILE *f, const struct calibration *c)
 {
 	struct json_writer w;
@@ -155,6 +184,7 @@ int calib_file_write(FILE *f, const struct calibration *c)
 	write_groups(&w, c);
 	write_search(&w, c);
 	write_sizes(&w, c);
+	calib_write_chase(&w, c);
 	calib_write_cells(&w, c, true);
 	jw_end_object(&w);
 	return jw_finish(&w);
@@ -169,6 +199,7 @@ struct reader {
 	struct calib_seen seen;		/* the top level's shared members */
 	int llc_n, groups_n;		/* entries of the group_of_cpu arrays; -1: null */
 	bool fills, search;		/* fill_statistics and size_search are objects */
+	int version;			/* the file's schema: 3 or 2 (a run file's: 3) */
 };
 
 /*
@@ -244,7 +275,7 @@ static int read_members(struct reader *rd, void *base, const struct object_spec 
 		}
 		if (i == s->nextra) {
 			jr_fail(jr, "\"%s\" is not a member (%s, docs/calibration-file.md)", key,
-				CALIB_SCHEMA);
+				rd->version == 2 ? CALIB_SCHEMA_V2 : CALIB_SCHEMA);
 			jr_context(jr, said(where));
 			return -1;
 		}
@@ -373,6 +404,138 @@ static int read_cells(struct reader *rd, struct calibration *c, bool file, int s
 	return each_element(rd, &k, INT_MAX, n, cell_element, where);
 }
 
+/* ---- the chase ---- */
+
+/* n zeroed elements of size bytes; NULL, the error recorded, when there is no memory. */
+static void *alloc_zeroed(struct reader *rd, size_t n, size_t size, const char *what)
+{
+	void *p = calloc(n, size);
+
+	if (!p) {
+		rd->oom = true;
+		jr_fail(rd->jr, "out of memory for the %s", what);
+	}
+	return p;
+}
+
+/* Bounds of what a chase can hold: what calibrate can make, with room to spare. */
+#define MAX_CURVES 256		/* 16 distances x CHASE_MAX_WS x CHASE_NCHAINS */
+
+static const struct object_spec chase_point_spec = { .t = { &rs_calib_chase_point } };
+
+static int chase_point_element(struct reader *rd, void *base, int i, const char *where)
+{
+	return read_object(rd, &((struct chase_curve *)base)->points[i], &chase_point_spec, where);
+}
+
+static const char *const points_extra[] = { "points" };
+
+static int read_points(struct reader *rd, void *base, int which, const char *where)
+{
+	struct chase_curve *x = base;
+	char at[160];
+
+	(void)which;
+	snprintf(at, sizeof(at), "%.140s.points[]", where);
+	return each_element(rd, x, CHASE_MAX_POINTS, &x->npoints, chase_point_element, at);
+}
+
+static const struct object_spec chase_curve_spec = {
+	.t = { &rs_calib_chase_curve }, .extra = points_extra, .nextra = 1,
+	.read_extra = read_points,
+};
+
+static int chase_curve_element(struct reader *rd, void *base, int i, const char *where)
+{
+	return read_object(rd, &((struct calib_chase *)base)->curves[i], &chase_curve_spec, where);
+}
+
+static const char *const curves_extra[] = { "curves" };
+
+static int read_curves(struct reader *rd, void *base, int which, const char *where)
+{
+	struct calib_chase *ch = base;
+	char at[160];
+
+	(void)which;
+	ch->curves = alloc_zeroed(rd, MAX_CURVES, sizeof(*ch->curves), "chase's curves");
+	if (!ch->curves)
+		return -1;
+	snprintf(at, sizeof(at), "%.140s.curves[]", where);
+	return each_element(rd, ch, MAX_CURVES, &ch->ncurves, chase_curve_element, at);
+}
+
+static const struct object_spec chase_spec = {
+	.t = { &rs_calib_chase }, .extra = curves_extra, .nextra = 1, .read_extra = read_curves,
+};
+
+/* "chase": null, or an object whose curves are checked once cpus is known. */
+static int read_chase(struct reader *rd, struct calibration *c, const char *where)
+{
+	if (jr_null(rd->jr))
+		return 0;
+	if (calib_alloc_chase(c, 0)) {
+		rd->oom = true;
+		return jr_fail(rd->jr, "out of memory for the chase");
+	}
+	return read_object(rd, c->chase, &chase_spec, where);
+}
+
+/* What a chase read says of itself: its counts, its blocks of chain counts, its curves. */
+static int check_chase(struct json_reader *jr, const struct calibration *c, const char *pre)
+{
+	struct calib_chase *ch = c->chase;
+
+	if (ch->rounds < 1 || ch->tries < 1 || ch->switched > ch->trials)
+		return jr_fail(jr, "%schase: rounds and tries 1 or more, switched at most trials",
+			       pre);
+	if (!(ch->cold_fraction > 0 && ch->cold_fraction < 1) || !(ch->residual_share <= 1) ||
+	    !isfinite(ch->wall_s))
+		return jr_fail(jr, "%schase: cold_fraction a ratio between 0 and 1, residual_share "
+			       "at most 1, wall_s a duration", pre);
+	if (ch->ncurves % CHASE_NCHAINS)
+		return jr_fail(jr, "%schase.curves: %d curves, not %d per pair and working set",
+			       pre, ch->ncurves, CHASE_NCHAINS);
+	for (int i = 0; i < ch->ncurves; i++) {
+		struct chase_curve *x = &ch->curves[i];
+		const struct chase_curve *first = &ch->curves[i - i % CHASE_NCHAINS];
+		bool cpus_ok = x->src_cpu != x->dst_cpu && cpu_list_has(&c->cpus, x->src_cpu) &&
+			       cpu_list_has(&c->cpus, x->dst_cpu);
+
+		if (x->chains != chase_chains[i % CHASE_NCHAINS] || !cpus_ok ||
+		    x->src_cpu != first->src_cpu || x->dst_cpu != first->dst_cpu ||
+		    x->distance != first->distance || x->ws_bytes != first->ws_bytes ||
+		    x->npoints != first->npoints || x->npoints < 1 || x->ws_bytes < 64 ||
+		    x->ws_bytes % 64)
+			return jr_fail(jr, "%schase.curves[%d]: each pair of CPUs calibrated "
+				       "and working set of whole lines has a curve of 1, 2, 4 and 8 "
+				       "chains in this order, over the same displacements", pre, i);
+		for (int p = 0; p < x->npoints; p++) {
+			uint64_t d = x->points[p].displaced_bytes;
+
+			if (d != first->points[p].displaced_bytes || !d ||
+			    (p && d <= x->points[p - 1].displaced_bytes))
+				return jr_fail(jr, "%schase.curves[%d].points[%d]: displaced_bytes "
+					       "above 0 and rising, as in the curves beside it", pre, i,
+					       p);
+		}
+		/* null stands for what has no finite value: none, or beyond the sweep (inside an
+		 * interval with a finite bound; one wholly beyond prints as none) */
+		x->has_residual = isfinite(x->residual_ns);
+		x->has_interval = isfinite(x->dstar_lo_bytes) || isfinite(x->dstar_hi_bytes);
+		if (x->has_interval && isnan(x->dstar_hi_bytes))
+			x->dstar_hi_bytes = INFINITY;
+		if (x->has_interval && isnan(x->dstar_lo_bytes))
+			x->dstar_lo_bytes = INFINITY;
+		if (!isfinite(x->dstar_bytes) || (x->has_interval &&
+						  !(x->dstar_lo_bytes <= x->dstar_hi_bytes)))
+			return jr_fail(jr, "%schase.curves[%d]: dstar_bytes a size, and "
+				       "dstar_lo_bytes at most dstar_hi_bytes (null: beyond the sweep)",
+				       pre, i);
+	}
+	return 0;
+}
+
 static int read_measured(struct reader *rd, struct calibration *c, const char *key,
 			 struct calib_seen *seen, bool file, int max_side, const char *where)
 {
@@ -394,13 +557,19 @@ static int read_measured(struct reader *rd, struct calibration *c, const char *k
 		seen->cells = true;
 		return read_cells(rd, c, file, max_side, &seen->ncells, at) ? -1 : 1;
 	}
+	if (!strcmp(key, "chase") && rd->version >= 3) {
+		if (seen->chase)
+			return twice(rd->jr, key, where);
+		seen->chase = true;
+		return read_chase(rd, c, at) ? -1 : 1;
+	}
 	return 0;
 }
 
 int calib_read_measured(struct json_reader *jr, struct calibration *c, const char *key,
 			struct calib_seen *seen, bool file, int max_side, const char *where)
 {
-	struct reader rd = { .jr = jr, .c = c };
+	struct reader rd = { .jr = jr, .c = c, .version = 3 };
 
 	return read_measured(&rd, c, key, seen, file, max_side, where);
 }
@@ -424,6 +593,8 @@ int calib_check_measured(struct json_reader *jr, const struct calibration *c,
 	if (!seen->cpus)
 		return jr_fail(jr, "%s has no \"cpus\" (a file of this schema always does)",
 			       said(where));
+	if (c->chase && check_chase(jr, c, pre))
+		return -1;
 	if (!seen->cells)
 		return 0;
 	if (seen->ncells != n * n)
@@ -469,18 +640,6 @@ static int read_group_of(struct reader *rd, void *base, int which, const char *w
 	return read_cpu_ints(rd, llc ? rd->c->llc.group_of : rd->c->groups.group_of,
 			     MT_MAX_CPUS_USER, n, member_path(at, sizeof(at), where,
 							      "group_of_cpu"));
-}
-
-/* n zeroed elements of size bytes; NULL, the error recorded, when there is no memory. */
-static void *alloc_zeroed(struct reader *rd, size_t n, size_t size, const char *what)
-{
-	void *p = calloc(n, size);
-
-	if (!p) {
-		rd->oom = true;
-		jr_fail(rd->jr, "out of memory for the %s", what);
-	}
-	return p;
 }
 
 static const struct object_spec tunable_spec = { .t = { &rs_tunable } };
@@ -628,6 +787,9 @@ static int check_whole(struct reader *rd)
 
 	if (c->reps < 1)
 		return jr_fail(jr, "reps: %d is not a number of repetitions (1 or more)", c->reps);
+	if (rd->version >= 3 && !rd->seen.chase)
+		return jr_fail(jr, "the calibration has no \"chase\" (a %s file always does)",
+			       CALIB_SCHEMA);
 	if (!is_time(c->wall_s) || c->wall_s > MAX_WALL_S)
 		return jr_fail(jr, "wall_s: not a duration of 0 to %.0f s", MAX_WALL_S);
 	if (c->cache_bytes > MAX_CACHE_BYTES)
@@ -679,7 +841,8 @@ static int check_whole(struct reader *rd)
 	return 0;
 }
 
-static int read_v2(struct reader *rd)
+/* Versions 3 and 2, read whole and strictly; 2 has no chase. */
+static int read_strict(struct reader *rd)
 {
 	struct json_reader *jr = rd->jr;
 	char key[64];
@@ -792,9 +955,11 @@ static int read_document(struct reader *rd, int *version)
 		jr_context(jr, "schema");
 		return -1;
 	}
-	*version = !strcmp(schema, CALIB_SCHEMA) ? 2 : !strcmp(schema, CALIB_SCHEMA_V1) ? 1 : 0;
-	if (*version == 2)
-		return read_v2(rd);
+	*version = !strcmp(schema, CALIB_SCHEMA) ? 3 : !strcmp(schema, CALIB_SCHEMA_V2) ? 2 :
+		   !strcmp(schema, CALIB_SCHEMA_V1) ? 1 : 0;
+	rd->version = *version;
+	if (*version >= 2)
+		return read_strict(rd);
 	if (*version == 1)
 		return read_v1(rd);
 	return jr_fail(jr, "schema %s: not a calibration file (`migtrace calibrate --json` "

@@ -18,7 +18,8 @@
 #include "json_reader.h"
 #include "json_writer.h"
 
-#define CALIB_SCHEMA "migtrace.calibrate/2"
+#define CALIB_SCHEMA "migtrace.calibrate/3"
+#define CALIB_SCHEMA_V2 "migtrace.calibrate/2"	/* as 3, without the chase */
 #define CALIB_SCHEMA_V1 "migtrace.calibrate/1"
 /* The largest calibration file a reader takes: a 1024-CPU matrix is about 400 MiB. */
 #define CALIB_FILE_MAX_BYTES (1ULL << 30)
@@ -29,10 +30,10 @@ int calib_file_write(FILE *f, const struct calibration *c);
  * Reads a calibration file held in buf[0..len) into c (zeroed first; calib_free() it).  A
  * CALIB_SCHEMA file is read whole and strictly: an unknown or repeated member, a value of
  * the wrong type or out of its range, a missing member, or members that disagree (a matrix
- * that is not cpus x cpus) are refused.  A CALIB_SCHEMA_V1 file gives its method and hot
- * times only (has_hot, hot_seed_ns, and hot_robust_ns or NAN when it has none).  *version
- * gets 2 or 1.  0, or -EINVAL (err says what and where, one line) or -ENOMEM; c holds
- * nothing on failure.
+ * that is not cpus x cpus) are refused; a CALIB_SCHEMA_V2 file the same way, with no chase.
+ * A CALIB_SCHEMA_V1 file gives its method and hot times only (has_hot, hot_seed_ns, and
+ * hot_robust_ns or NAN when it has none).  *version gets 3, 2 or 1.  0, or -EINVAL (err
+ * says what and where, one line) or -ENOMEM; c holds nothing on failure.
  */
 int calib_file_parse(const char *buf, size_t len, struct calibration *c, int *version,
 		     char *err, size_t errlen);
@@ -48,11 +49,14 @@ int calib_file_read(const char *path, struct calibration *c, int *version, char 
  */
 void calib_write_measured(struct json_writer *w, const struct calibration *c);
 void calib_write_cells(struct json_writer *w, const struct calibration *c, bool file);
+/* The chase (calib.h): an object, or null when c has none. */
+void calib_write_chase(struct json_writer *w, const struct calibration *c);
 /* What calib_read_measured() has read of an object. */
 struct calib_seen {
 	uint64_t members;	/* bits of rs_calibration_measured */
 	bool cpus, cells;
 	int ncells;		/* how many cells were read into c->cells */
+	bool chase;		/* "chase" was read (an object, or null) */
 };
 
 /*

@@ -101,6 +101,9 @@ static void write_calibration(struct json_writer *w, const struct run_calibratio
 		 * and is written again without it */
 		if (c->cal.cells)
 			calib_write_cells(w, &c->cal, false);
+		/* optional too: validate's chase, absent from files written before it */
+		if (c->cal.chase)
+			calib_write_chase(w, &c->cal);
 		jw_end_object(w);
 	} else {
 		jw_null(w);

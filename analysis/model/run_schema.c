@@ -231,6 +231,54 @@ static const struct rs_field calib_size_f[] = {
 TABLE(rs_calib_size, "size_sweep[]", calib_size_f);
 #undef K
 
+/* The chase (calib.h): its own members, its curves, their points. */
+#define K struct calib_chase
+static const struct rs_field calib_chase_f[] = {
+	FLD("rounds", RS_INT, K, rounds, RS_NONNEG),
+	FLD("l2_bytes", RS_U64, K, l2_bytes, 0),
+	FLD("llc_bytes", RS_U64, K, llc_bytes, RS_NULL_ZERO),
+	FLD("polluter_bytes", RS_U64, K, polluter_bytes, 0),
+	FLD("sweep_why", RS_STR, K, sweep_why, 0),
+	FLD("cold_fraction", RS_DBL, K, cold_fraction, RS_NONNEG),
+	FLD("residual_share", RS_DBL, K, residual_share, RS_NONNEG),
+	FLD("tries", RS_INT, K, tries, RS_NONNEG),
+	FLD("trials", RS_INT, K, trials, RS_NONNEG),
+	FLD("redone", RS_INT, K, redone, RS_NONNEG),
+	FLD("switched", RS_INT, K, switched, RS_NONNEG),
+	FLD("wall_s", RS_DBL, K, wall_s, RS_NONNEG),
+};
+TABLE(rs_calib_chase, "chase", calib_chase_f);
+#undef K
+
+#define K struct chase_curve
+static const struct rs_field calib_chase_curve_f[] = {
+	FLD("src_cpu", RS_INT, K, src_cpu, RS_NONNEG),
+	FLD("dst_cpu", RS_INT, K, dst_cpu, RS_NONNEG),
+	FLD("distance", RS_INT, K, distance, RS_NONNEG),
+	FLD("ws_bytes", RS_U64, K, ws_bytes, 0),
+	FLD("chains", RS_INT, K, chains, RS_NONNEG),
+	FLD("max_ns_per_line", RS_DBL, K, max_ns, 0),
+	FLD("residual_ns_per_line", RS_DBL, K, residual_ns, 0),
+	{ .name = "dstar_state", .type = RS_ENUM, .off = offsetof(K, state),
+	  .size = sizeof(enum corr_hot_state), .names = corr_hot_state_names, .nnames = 4 },
+	FLD("dstar_bytes", RS_DBL, K, dstar_bytes, RS_NONNEG),
+	FLD("dstar_lo_bytes", RS_DBL, K, dstar_lo_bytes, RS_NONNEG),
+	FLD("dstar_hi_bytes", RS_DBL, K, dstar_hi_bytes, RS_NONNEG),
+};
+TABLE(rs_calib_chase_curve, "chase.curves[]", calib_chase_curve_f);
+#undef K
+
+#define K struct chase_point
+static const struct rs_field calib_chase_point_f[] = {
+	FLD("displaced_bytes", RS_U64, K, displaced_bytes, 0),
+	FLD("cross_ns_per_line", RS_DBL, K, cross_ns, RS_NONNEG),
+	FLD("same_ns_per_line", RS_DBL, K, same_ns, RS_NONNEG),
+	FLD("cost_ns_per_line", RS_DBL, K, cost_ns, 0),
+	FLD("fit_ns_per_line", RS_DBL, K, fit_ns, 0),
+};
+TABLE(rs_calib_chase_point, "chase.curves[].points[]", calib_chase_point_f);
+#undef K
+
 /* A cell: the run file's members; a calibration file adds the 2004 extras, or has the 2005
  * ones instead (that method times no cell). */
 #define X struct calib_cell
@@ -549,7 +597,7 @@ const int rs_ntables = (int)(sizeof(rs_all_tables) / sizeof(rs_all_tables[0]));
 const struct rs_table *const rs_calib_file_tables[] = {
 	&rs_calib_file, &rs_tunable, &rs_calib_llc, &rs_calib_fills, &rs_calib_groups,
 	&rs_calib_search, &rs_calib_distance, &rs_calib_step, &rs_calib_size, &rs_calib_cell_2004,
-	&rs_calib_cell_2005,
+	&rs_calib_cell_2005, &rs_calib_chase, &rs_calib_chase_curve, &rs_calib_chase_point,
 };
 const int rs_calib_file_ntables =
 	(int)(sizeof(rs_calib_file_tables) / sizeof(rs_calib_file_tables[0]));

@@ -79,7 +79,7 @@ extern const struct rs_table rs_environment, rs_cache, rs_tunable, rs_sched_rule
  */
 extern const struct rs_table rs_calib_file, rs_calib_llc, rs_calib_fills, rs_calib_groups,
 	rs_calib_search, rs_calib_distance, rs_calib_step, rs_calib_size, rs_calib_cell_2004,
-	rs_calib_cell_2005;
+	rs_calib_cell_2005, rs_calib_chase, rs_calib_chase_curve, rs_calib_chase_point;
 /* Every table of each file, for tests that check the documentation. */
 extern const struct rs_table *const rs_all_tables[];
 extern const int rs_ntables;

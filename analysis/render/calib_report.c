@@ -98,14 +98,23 @@ void calib_print_intro(FILE *f, const struct calibration *c)
 	char a[256], b[32];
 
 	fprintf(f, "Calibrating migration cost between CPUs %s against the %s (buffer %s), "
-		"method %d.\n", format_cpu_list(&c->cpus, a, sizeof(a)), c->cache_what,
-		fmt_bytes(b, sizeof(b), c->buffer_bytes), c->method);
+		"method %d%s.\n", format_cpu_list(&c->cpus, a, sizeof(a)), c->cache_what,
+		fmt_bytes(b, sizeof(b), c->buffer_bytes), c->method,
+		c->chase ? ", and the chase beside it" : "");
 }
 
 void calib_print_dry_run(FILE *f, const struct calibration *c)
 {
-	fprintf(f, "dry run: %d ordered pairs x %d repetitions; nothing measured\n",
-		c->cpus.n * c->cpus.n, c->reps);
+	const struct calib_chase *ch = c->chase;
+
+	if (ch && ch->ncurves)
+		fprintf(f, "dry run: %d ordered pairs x %d repetitions; the chase: %d curves x %d "
+			"displacements x 2 arms x %d rounds, D %s; nothing measured\n",
+			c->cpus.n * c->cpus.n, c->reps, ch->ncurves, ch->curves[0].npoints,
+			ch->rounds, ch->sweep_why);
+	else
+		fprintf(f, "dry run: %d ordered pairs x %d repetitions; nothing measured\n",
+			c->cpus.n * c->cpus.n, c->reps);
 }
 
 static void print_groups(FILE *f, const struct calibration *c, const int *label, int k)
@@ -230,6 +239,9 @@ static void print_hot(FILE *f, const struct calibration *c)
 			print_interval(f, c);
 		fprintf(f, "hot time, the seed's rule (max of the first %d fills x 6): %s\n",
 			CALIB_SEED_REPS, fmt_ns(a, sizeof(a), c->hot_seed_ns));
+		/* said where the chase is, whose D* it is to be compared with */
+		if (c->chase)
+			calib_print_assumed_rate(f, c);
 	} else {
 		fprintf(f, "hot time: %s (method %d, min over cross-CPU pairs)\n",
 			fmt_ns(a, sizeof(a), c->hot_seed_ns), c->method);
@@ -285,6 +297,8 @@ void calib_print_report(FILE *f, const struct calibration *c)
 	print_kernel(f, c);
 	if (c->method == CALIB_2004)
 		print_noise(f, c);
+	if (c->chase)
+		calib_print_chase(f, c, false);
 	fprintf(f, "calibrated in %.2f s\n", c->wall_s);
 }
 
@@ -330,4 +344,158 @@ void calib_print_sweep_peak(FILE *f, const struct calibration *c)
 	fprintf(f, "migration cost peaks with a %s buffer (cache %s x 5/3): the cache behaves "
 		"as about that size\n", fmt_bytes(a, sizeof(a), bytes * 5 / 3),
 		fmt_bytes(b, sizeof(b), bytes));
+}
+
+void calib_print_assumed_rate(FILE *f, const struct calibration *c)
+{
+	char a[32], b[32], d[32];
+
+	if (!calib_assumed_mbps(c))
+		return;
+	fprintf(f, "the x 6 assumes that the tasks sharing a CPU displace its %s cache within the "
+		"hot time: %s (the cache / %s)\n", fmt_bytes(a, sizeof(a), c->cache_bytes),
+		fmt_rate(b, sizeof(b), calib_assumed_mbps(c)),
+		fmt_ns(d, sizeof(d), c->method == CALIB_2004 ? c->hot_robust_ns : c->hot_seed_ns));
+}
+
+/* ---- the chase ---- */
+
+static char *chains_name(char *buf, int len, int chains)
+{
+	snprintf(buf, len, "%d chain%s", chains, chains == 1 ? "" : "s");
+	return buf;
+}
+
+/* A bound of D*'s interval: 0 is below the sweep, a bound not finite beyond it. */
+static char *dstar_bound(char *buf, int len, const struct chase_curve *x, double v)
+{
+	char b[32];
+	uint64_t first = x->points[0].displaced_bytes;
+	uint64_t last = x->points[x->npoints - 1].displaced_bytes;
+
+	if (!isfinite(v))
+		snprintf(buf, len, "beyond %s", fmt_bytes(b, sizeof(b), last));
+	else if (v <= 0)
+		snprintf(buf, len, "below %s", fmt_bytes(b, sizeof(b), first));
+	else
+		fmt_bytes(buf, len, (uint64_t)llround(v));
+	return buf;
+}
+
+/* "D* 2.3 MiB (95 % interval 1.5 MiB to 4 MiB)", or what stands for it. */
+static void print_dstar(FILE *f, const struct chase_curve *x)
+{
+	char a[48], b[48];
+	uint64_t last = x->points[x->npoints - 1].displaced_bytes;
+
+	switch (x->state) {
+	case CORR_HOT_FOUND:
+		fprintf(f, "D* %s", fmt_bytes(a, sizeof(a), (uint64_t)llround(x->dstar_bytes)));
+		break;
+	case CORR_HOT_ABOVE:
+		fprintf(f, "D* beyond %s", fmt_bytes(a, sizeof(a), last));
+		break;
+	case CORR_HOT_NO_COST:
+		fprintf(f, "no cost: a move costs no more than a stay at every D (the fit's "
+			"maximum: %s a line)", fmt_ns(a, sizeof(a), x->max_ns));
+		return;
+	default:
+		fprintf(f, "D* not measured");
+		return;
+	}
+	/* an interval wholly beyond the sweep says no more than "beyond" */
+	if (x->has_interval && (isfinite(x->dstar_lo_bytes) || isfinite(x->dstar_hi_bytes)))
+		fprintf(f, " (95 %% interval %s to %s)",
+			dstar_bound(a, sizeof(a), x, x->dstar_lo_bytes),
+			dstar_bound(b, sizeof(b), x, x->dstar_hi_bytes));
+}
+
+/* The hot time D* gives at the rate the 2004 rule assumes: its figure, comparable. */
+static void print_at_assumed_rate(FILE *f, const struct calibration *c,
+				  const struct chase_curve *x)
+{
+	double mbps = calib_assumed_mbps(c);
+	char a[32], b[32], d[32];
+
+	if (!mbps || (x->state != CORR_HOT_FOUND && x->state != CORR_HOT_ABOVE))
+		return;
+	/* bytes / (MB/s) = bytes / (1e6 bytes / 1e9 ns) = bytes x 1000 / MB/s ns */
+	fprintf(f, "at %s, the rate the x 6 assumes, D* with 1 chain is a hot time of %s%s (D* / "
+		"rate), against the 2004 rule's %s\n", fmt_rate(a, sizeof(a), mbps),
+		x->state == CORR_HOT_ABOVE ? "more than " : "",
+		fmt_ns(b, sizeof(b), x->dstar_bytes * 1000 / mbps),
+		fmt_ns(d, sizeof(d), c->method == CALIB_2004 ? c->hot_robust_ns : c->hot_seed_ns));
+}
+
+/* One block: the curves of a pair and working set, cv[0..CHASE_NCHAINS), by chain count. */
+static void print_block(FILE *f, const struct calibration *c, const struct chase_curve *cv,
+			bool brief)
+{
+	uint64_t lines = cv[0].ws_bytes / 64;
+	char a[48], b[48], d[48];
+	bool beyond = false;
+
+	fprintf(f, "CPUs %d -> %d (distance %d), working set %s (%llu lines):\n", cv[0].src_cpu,
+		cv[0].dst_cpu, cv[0].distance, fmt_bytes(a, sizeof(a), cv[0].ws_bytes),
+		(unsigned long long)lines);
+	if (!brief) {
+		fprintf(f, "  cost a line, cross - same:");
+		for (int k = 0; k < CHASE_NCHAINS; k++)
+			fprintf(f, " %10s", chains_name(a, sizeof(a), cv[k].chains));
+		fprintf(f, "\n");
+		for (int p = 0; p < cv[0].npoints; p++) {
+			fprintf(f, "    D %-20s", fmt_bytes(a, sizeof(a),
+							cv[0].points[p].displaced_bytes));
+			for (int k = 0; k < CHASE_NCHAINS; k++)
+				fprintf(f, " %10s", fmt_ns(b, sizeof(b), cv[k].points[p].cost_ns));
+			fprintf(f, "\n");
+		}
+	}
+	for (int k = 0; k < CHASE_NCHAINS; k++) {
+		const struct chase_curve *x = &cv[k];
+
+		fprintf(f, "  %-9s ", chains_name(a, sizeof(a), x->chains));
+		if (x->state == CORR_HOT_NO_COST || x->state == CORR_HOT_NO_DATA) {
+			print_dstar(f, x);
+			fprintf(f, "\n");
+			continue;
+		}
+		fprintf(f, "refill %s a line (%s a migration of the set), ",
+			fmt_ns(b, sizeof(b), x->max_ns),
+			fmt_ns(d, sizeof(d), x->max_ns * (double)lines));
+		if (x->has_residual)
+			fprintf(f, "residual %s a line, ", fmt_ns(b, sizeof(b), x->residual_ns));
+		print_dstar(f, x);
+		fprintf(f, "\n");
+		beyond |= x->state == CORR_HOT_ABOVE && !x->has_residual;
+	}
+	if (beyond)
+		fprintf(f, "  most of the cost remains at %s: the refill comes from beyond what "
+			"the sweep displaced (a cache the two CPUs do not share, or memory)\n",
+			fmt_bytes(a, sizeof(a), cv[0].points[cv[0].npoints - 1].displaced_bytes));
+	print_at_assumed_rate(f, c, &cv[0]);
+}
+
+void calib_print_chase(FILE *f, const struct calibration *c, bool brief)
+{
+	const struct calib_chase *ch = c->chase;
+	char a[32];
+
+	if (!ch)
+		return;
+	if (!ch->ncurves) {
+		fprintf(f, "chase: no pair of CPUs to move between (it needs two)\n");
+		return;
+	}
+	fprintf(f, "chase: dependent loads over random cycles of lines, each written; warm on the "
+		"source CPU, D bytes streamed through its caches as cachewalk's polluter streams "
+		"them, then one walk on the destination CPU minus one on the source (median of %d "
+		"rounds, %.2f s)\n", ch->rounds, ch->wall_s);
+	fprintf(f, "trials: %d, %d tried again after the thread was switched out, %d kept "
+		"switched out after %d tries\n", ch->trials, ch->redone, ch->switched,
+		CHASE_TRIES);
+	fprintf(f, "D from %s in steps of 2 %s\n",
+		fmt_bytes(a, sizeof(a), ch->curves[0].points[0].displaced_bytes), ch->sweep_why);
+	for (int i = 0; i + CHASE_NCHAINS <= ch->ncurves; i += CHASE_NCHAINS)
+		print_block(f, c, &ch->curves[i], brief);
 }

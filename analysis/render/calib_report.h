@@ -6,6 +6,7 @@
 #ifndef MIGTRACE_CALIB_REPORT_H
 #define MIGTRACE_CALIB_REPORT_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -30,6 +31,17 @@ void calib_print_report(FILE *f, const struct calibration *c);
 void calib_print_sweep_head(FILE *f, const struct calibration *c);
 void calib_print_sweep_size(FILE *f, const struct calibration *c, int i);
 void calib_print_sweep_peak(FILE *f, const struct calibration *c);
+/*
+ * The pollution rate the 2004 rule's x 6 assumes (calib_assumed_mbps()), one line; nothing
+ * without a hot time.
+ */
+void calib_print_assumed_rate(FILE *f, const struct calibration *c);
+/*
+ * The chase (c->chase; nothing without it): how it was measured, then per pair and working
+ * set the refill cost a line by chain count, a migration of the set, the residual and D*;
+ * brief leaves out the table of the cost over D.
+ */
+void calib_print_chase(FILE *f, const struct calibration *c, bool brief);
 /* The 2004 seed's text cell for a delta: "%3Ld.%ld" of delta >> 20, into buf. */
 char *calib_seed_cell(char *buf, int len, uint64_t delta);
 

@@ -9,6 +9,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "calib_report.h"
 #include "hist.h"
 #include "printable.h"
 #include "render_text.h"
@@ -25,8 +26,8 @@ void render_text_calib_intro(FILE *f, const struct run *r)
 	const struct calibration *c = &r->calib.cal;
 	char b[32], what[PRINTABLE_SIZE(sizeof(c->cache_what))];
 
-	fprintf(f, "== step 1 of 2: calibrate CPUs %d and %d (method %d)\n", c->cpus.cpu[0],
-		c->cpus.cpu[1], c->method);
+	fprintf(f, "== step 1 of 2: calibrate CPUs %d and %d (method %d%s)\n", c->cpus.cpu[0],
+		c->cpus.cpu[1], c->method, c->chase ? ", and the chase beside it" : "");
 	fprintf(f, "against the %s (buffer %s)\n", printable(what, sizeof(what), c->cache_what),
 		fmt_bytes(b, sizeof(b), c->buffer_bytes));
 }
@@ -40,6 +41,11 @@ void render_text_calib_result(FILE *f, const struct run *r)
 		"%s\n", fmt_ns(a, sizeof(a), c->hot_robust_ns),
 		fmt_ns(b, sizeof(b), c->hot_seed_ns), fmt_bytes(d, sizeof(d), c->cache_bytes),
 		source_name(src, sizeof(src), c->cache_source));
+	/* files written before the chase print what their run printed */
+	if (c->chase) {
+		calib_print_assumed_rate(f, c);
+		calib_print_chase(f, c, true);
+	}
 	fprintf(f, "\n== step 2 of 2: controlled experiment (cachewalk)\n");
 }
 

@@ -3,8 +3,8 @@
  * libFuzzer target: the calibration-file reader (analysis/model/calib_file.c and its JSON
  * reader), on anything.  It must return 0 or -EINVAL/-ENOMEM, and on failure leave nothing
  * in the model and one line saying what is wrong.  A file of this schema it accepts must
- * render (the report, both seed logs, the size sweep) without trouble, and write back as a
- * file that it reads again to the same bytes.
+ * render (the report, both seed logs, the size sweep, the chase) without trouble, and write
+ * back as a file that it reads again to the same bytes.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -30,6 +30,7 @@ static void render(FILE *f, const struct calibration *c)
 {
 	calib_print_intro(f, c);
 	calib_print_report(f, c);
+	calib_print_chase(f, c, true);
 	calib_print_seed_2004(f, c);
 	if (c->method == CALIB_2005)
 		calib_print_seed_2005(f, c);
@@ -50,8 +51,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	rc = calib_file_parse((const char *)data, size, &c, &version, err, sizeof(err));
 	if (rc) {
-		if ((rc != -EINVAL && rc != -ENOMEM) || c.cells || c.dist || c.sizes || !err[0] ||
-		    strchr(err, '\n'))
+		if ((rc != -EINVAL && rc != -ENOMEM) || c.cells || c.dist || c.sizes || c.chase ||
+		    !err[0] || strchr(err, '\n'))
 			abort();
 		return 0;
 	}

@@ -11,7 +11,7 @@ if [ "$ncpu" -ge 2 ]; then
 	# The calibration file (docs/calibration-file.md): the run file's calibration.measured
 	# members and spelling, and calibrate's own.
 	check calibrate_json_2x2_positive json "$MT_TMP/cal.json" \
-		'd["schema"] == "migtrace.calibrate/2" and len(d["cells"]) == 4 and all(c["cost_ns"] > 0 and c["fill_median_ns"] > 0 and c["fill_max_ns"] >= c["fill_median_ns"] for c in d["cells"]) and d["cpus"] == [0, 1]'
+		'd["schema"] == "migtrace.calibrate/3" and d["chase"] is None and len(d["cells"]) == 4 and all(c["cost_ns"] > 0 and c["fill_median_ns"] > 0 and c["fill_max_ns"] >= c["fill_median_ns"] for c in d["cells"]) and d["cpus"] == [0, 1]'
 	check calibrate_json_hot_time json "$MT_TMP/cal.json" \
 		'd["hot_seed_ns"] == min(c["cost_ns"] for c in d["cells"] if c["src_cpu"] != c["dst_cpu"]) and d["hot_robust_ns"] > 0 and d["method"] == 2004 and d["reps"] == 5'
 	check calibrate_cost_is_max_x6 json "$MT_TMP/cal.json" \
@@ -57,8 +57,34 @@ if [ "$ncpu" -ge 2 ]; then
 	check sweep_size_table grep -q "^migration cost peaks with a" <<<"$sw"
 	check sweep_size_json json "$MT_TMP/sweep.json" 'len(d["size_sweep"]) == 9'
 
+	# The chase beside the 2004 method (docs/design.md, "The chase calibration"): it runs
+	# here, and its figures are sane: a refill of 1 to 1000 ns a line, D* inside the sweep
+	# with its interval, or said to lie beyond it.
+	ch=$("$MT" calibrate --method chase --cpus 0,1 --reps 20 --rounds 3 -q \
+		--json "$MT_TMP/chase.json" 2>&1)
+	rc=$?
+	check chase_exit_0 test "$rc" = 0
+	check chase_json_curves json "$MT_TMP/chase.json" \
+		'd["schema"] == "migtrace.calibrate/3" and d["method"] == 2004 and len(c := d["chase"]["curves"]) == 2 * 4 and [x["chains"] for x in c] == [1, 2, 4, 8] * 2 and all(x["src_cpu"] == 0 and x["dst_cpu"] == 1 for x in c) and (h := d["chase"])["trials"] == h["rounds"] * len(c) * len(c[0]["points"]) * 2 == 3 * 8 * len(c[0]["points"]) * 2' \
+		'[(x["ws_bytes"], x["chains"], len(x["points"])) for x in d["chase"]["curves"]]'
+	check chase_refill_a_line_sane json "$MT_TMP/chase.json" \
+		'all(1 <= x["max_ns_per_line"] <= 1000 for x in d["chase"]["curves"] if x["chains"] == 1 and x["ws_bytes"] == d["cache_bytes"] // 4)' \
+		'[(x["ws_bytes"], x["chains"], x["max_ns_per_line"]) for x in d["chase"]["curves"]]'
+	check chase_dstar_in_sweep_or_beyond json "$MT_TMP/chase.json" \
+		'all((x["dstar_state"] == "found" and (p := x["points"])[0]["displaced_bytes"] <= x["dstar_bytes"] <= p[-1]["displaced_bytes"] and (x["dstar_lo_bytes"] is None or x["dstar_lo_bytes"] <= x["dstar_bytes"]) and (x["dstar_hi_bytes"] is None or x["dstar_bytes"] <= x["dstar_hi_bytes"])) or (x["dstar_state"] == "above range" and x["dstar_bytes"] == x["points"][-1]["displaced_bytes"]) for x in d["chase"]["curves"] if x["chains"] == 1 and x["ws_bytes"] == d["cache_bytes"] // 4)' \
+		'[(x["dstar_state"], x["dstar_bytes"], x["dstar_lo_bytes"], x["dstar_hi_bytes"]) for x in d["chase"]["curves"]]'
+	check chase_text_says_dstar bash -c 'grep -qE "^  1 chain   (refill [0-9.]+ ns a line \([0-9.]+ (ns|µs|ms) a migration of the set\), .*D\* ([0-9.]+ [KMG]iB|beyond [0-9.]+ [KMG]iB)|no cost)" <<<"$1" && grep -qE "^the x 6 assumes that the tasks sharing a CPU displace its [0-9.]+ [KMG]iB cache within the hot time: [0-9.]+ [MG]B/s" <<<"$1" && grep -qE "^D from [0-9.]+ [KMG]iB in steps of 2 to " <<<"$1"' _ "$ch"
+	# the 2004 figures beside it are the 2004 method's, as without the chase
+	check chase_keeps_2004 json "$MT_TMP/chase.json" \
+		'd["reps"] == 20 and all(c["cost_ns"] == 6 * c["fill_max_ns"] for c in d["cells"]) and d["hot_robust_ns"] > 0'
+	# the seed's format is the seed's, chase or not
+	seedc=$("$MT" calibrate --cpus 0,1 --reps 3 --format=seed 2>&1)
+	check seed_format_no_chase bash -c '! grep -q "chase\|x 6 assumes" <<<"$1"' _ "$seedc"
+
 	if [ -x "$MT_SAN" ]; then
 		check calibrate_sanitizers "$MT_SAN" calibrate --cpus 0,1 --reps 3 -q --json "$MT_TMP/san.json"
+		check chase_sanitizers "$MT_SAN" calibrate --method chase --cpus 0,1 --reps 3 \
+			--rounds 2 --ws 64K -q --json "$MT_TMP/san-chase.json"
 	else
 		fail calibrate_sanitizers "no sanitizer build at $MT_SAN (make san)"
 	fi
@@ -85,6 +111,12 @@ expect_usage bad_size "'12Q'" --size 12Q
 expect_usage huge_size "would not fit" --size 1T
 expect_usage zero_reps "'0'" --reps 0
 expect_usage bad_method "'2006'" --method 2006
+expect_usage zero_rounds "'0'" --method chase --rounds 0
+expect_usage tiny_ws "'1K'" --method chase --ws 1K
+expect_usage huge_ws "would not fit" --method chase --ws 1T
+expect_usage rounds_without_chase "give --method chase" --rounds 3
+expect_usage chase_sweep_size "--sweep-size repeats the 2004 method alone" --method chase --sweep-size
+expect_usage chase_seed_format "has no chase" --method chase --format seed
 
 # Topology from a fake 2-socket tree: the per-core L2 is chosen, 5/3 x 256 KiB buffer.
 fake=$MT_TMP/sys
@@ -104,6 +136,10 @@ check fake_tree_percore_l2 grep -q "L2 Unified 256 KiB of CPU 0 (from sysfs), th
 dry=$("$MT" calibrate --sysfs-root "$fake" --level 3 --dry-run 2>&1)
 check fake_tree_level3 grep -q "L3 Unified 8 MiB of CPU 0" <<<"$dry"
 check fake_tree_pairs grep -q "16 ordered pairs" <<<"$dry"
+# the chase's plan on that tree: a pair per distance (SMT siblings, another core of the
+# LLC), 2 working sets, 4 chain counts; D from 16 KiB to 4 x its 8 MiB L3
+dry=$("$MT" calibrate --sysfs-root "$fake" --method chase --cpus 0,1,2 --dry-run 2>&1)
+check fake_tree_chase_plan grep -qF "the chase: 16 curves x 12 displacements x 2 arms x 7 rounds, D to 4 x the LLC, the L3 Unified 8 MiB (sysfs)" <<<"$dry"
 
 # Where the cache size came from.  sysfs when this machine's sysfs lists caches (most hosts),
 # else CPUID on x86 (VMs without /sys/devices/system/cpu/cpuN/cache); never a silent guess.

@@ -14,6 +14,11 @@ check validate_side_by_side bash -c 'grep -q "^  calibrated hot time:" <<<"$1" &
 check validate_json json "$MT_TMP/v.json" \
 	"d['verdict']['verdict'] in ('by rate', 'undetermined') and d['verdict']['calibrated_ns'] > 0 and len(d['correlation']['cells']) == 5 * 4 and d['correlation']['mode'] == 'controlled' and d['correlation']['axis'] == 'displaced_bytes' and len(d['correlation']['rates']) == 4 and len(d['verdict']['rates']) == 4" \
 	"d['verdict'], d['correlation']['axis'], len(d['correlation']['cells'])"
+# step 1's chase, over the experiment's working set, in the run file and the text
+check validate_chase json "$MT_TMP/v.json" \
+	"len(c := d['calibration']['measured']['chase']['curves']) == 4 and all(x['ws_bytes'] == d['config']['cachewalk']['ws_bytes'] and x['src_cpu'] == d['calibration']['measured']['cpus'][0] for x in c)" \
+	"d['calibration']['measured'].get('chase')"
+check validate_chase_text grep -qE '^  1 chain   (refill [0-9.]+ ns a line|no cost)' <<<"$out"
 # every trial's displaced bytes are the polluter's own: no more than its rate allows over the
 # time away (+ 64 KiB: the 16 KiB steps of its pacing around the two reads), and growing
 # with the age at each rate

@@ -14,6 +14,7 @@
 #include "calib_report.h"
 #include "calibrate.h"
 #include "fake_sysfs.h"
+#include "render_text.h"
 #include "run_file.h"
 #include "stats.h"
 #include "text_edit.h"
@@ -699,7 +700,7 @@ static void assert_round_trip(const struct calibration *c)
 	one = file_of(c, &n1);
 	if (calib_file_parse(one, n1, &back, &version, err, sizeof(err)))
 		fail_msg("its own file refused: %s\n%s", err, one);
-	assert_int_equal(version, 2);
+	assert_int_equal(version, 3);
 	two = file_of(&back, &n2);
 	assert_int_equal(n1, n2);
 	assert_memory_equal(one, two, n1);
@@ -793,10 +794,14 @@ static void refuses_bad_calibration_files(void **state)
 		  "appears twice" },
 		{ "\"cpu_mhz\":", "\"cpu_mhz_x\":1,\"cpu_mhz\":", "\"cpu_mhz_x\" is not a member" },
 		{ "\"distance\":0}", "\"distance\":0,\"x\":1}", "cells[]: \"x\" is not a member" },
-		{ "\"schema\":\"migtrace.calibrate/2\",\n\"method\":2004,",
-		  "\"schema\":\"migtrace.calibrate/2\",\n", "second member is not \"method\"" },
+		{ "\"schema\":\"migtrace.calibrate/3\",\n\"method\":2004,",
+		  "\"schema\":\"migtrace.calibrate/3\",\n", "second member is not \"method\"" },
 		{ "\"method\":2004", "\"method\":2006", "neither 2004 nor 2005" },
-		{ "migtrace.calibrate/2", "migtrace.run/2", "not a calibration file" },
+		{ "migtrace.calibrate/3", "migtrace.run/2", "not a calibration file" },
+		{ "\"chase\":null,", "", "has no \"chase\" (a migtrace.calibrate/3 file always" },
+		{ "migtrace.calibrate/3", "migtrace.calibrate/2", "\"chase\" is not a member "
+		  "(migtrace.calibrate/2" },
+		{ "\"chase\":null", "\"chase\":null,\"chase\":null", "\"chase\" appears twice" },
 		{ "\"reps\":200", "\"reps\":0", "reps: 0 is not a number" },
 		{ "\"cpus\":[0,1,4,5]", "\"cpus\":[0,1,4]", "16 cells, not 9" },
 		{ "\"src_cpu\":1,\"dst_cpu\":0,", "\"src_cpu\":0,\"dst_cpu\":1,", "cells[4]: CPUs "
@@ -929,6 +934,434 @@ static void run_file_measured_member(void **state)
 	free(text);
 }
 
+/* ---- the chase ---- */
+
+/*
+ * A made-up cost a line at D for the chase's sample: CPUs 0 and 1 (SMT siblings here) lose a
+ * private cache of about 1 MiB and keep a 5 ns residual, CPUs 0 and 4 (two sockets) refill
+ * from beyond everything the sweep displaces; more chains overlap their misses.
+ */
+static double made_up_cost(const struct chase_curve *x, uint64_t d)
+{
+	double l2 = log2((double)d), per_chain = 1 / pow(x->chains, 0.8);
+
+	if (x->dst_cpu == 1)
+		return 5 + 95 * per_chain * fmin(fmax((21 - l2) / 2, 0), 1);
+	return 150 * per_chain - 30 * per_chain * fmin(fmax((l2 - 20) / 5, 0), 1);
+}
+
+/*
+ * The chase on CPUs 0, 1 and 4 of the two-socket tree (L2 256 KiB, LLC 8 MiB), one working
+ * set of 64 KiB, its samples made up: the walk on the source 10 ns a line, the move's the
+ * made-up cost more, each up to 3 % off, one in ten rounds' trials 40 % slower.
+ */
+static void sample_chase(struct calibration *c, const struct topology *t,
+			 const struct tunable *k, int rounds, uint64_t room)
+{
+	struct calib_opts o = { .method = CALIB_2004, .cache_size = 262144, .reps = 20,
+				.factor = CALIB_FACTOR_SCALE, .topo = t, .kernel = k,
+				.cpus = { 3, { 0, 1, 4 } }, .chase = true, .chase_rounds = rounds,
+				.chase_nws = 1, .chase_ws = { 65536 }, .chase_room_bytes = room };
+	struct calib_chase *ch;
+	double *s;
+
+	assert_int_equal(calib_prepare(&o, c), 0);
+	ch = c->chase;
+	assert_non_null(ch);
+	s = calloc((size_t)rounds * ch->ncurves * CHASE_MAX_POINTS * 2, sizeof(*s));
+	assert_non_null(s);
+	lcg_state = 777;
+	for (int r = 0; r < rounds; r++)
+		for (int cv = 0; cv < ch->ncurves; cv++)
+			for (int p = 0; p < ch->curves[cv].npoints; p++) {
+				const struct chase_curve *x = &ch->curves[cv];
+				uint64_t d = x->points[p].displaced_bytes;
+				double same = 10, cross = same + made_up_cost(x, d);
+
+				for (int arm = 0; arm < 2; arm++) {
+					double off = 0.97 + (double)(lcg() % 600) / 1e4;
+					double v = (arm ? same : cross) * off;
+
+					s[CHASE_SAMPLE(ch, r, cv, p, arm)] =
+						lcg() % 10 ? v : v * 1.4;
+				}
+			}
+	ch->trials = rounds * ch->ncurves * ch->curves[0].npoints * 2;
+	ch->redone = 3;
+	ch->switched = 1;
+	assert_int_equal(calib_chase_finish(ch, s, rounds), 0);
+	ch->wall_s = 2.5;
+	free(s);
+	/* the 2004 figures of these CPUs beside it, as calibrate --method chase has them */
+	c->chase = NULL;
+	sample_2004(c, t, k, o.cpus.cpu, o.cpus.n, 200);
+	c->chase = ch;
+}
+
+/* The plan: a pair per distance, D from a sixteenth of the L2 to 4 x the LLC, or less. */
+static void chase_plan(void **state)
+{
+	struct calibration c = { 0 };
+	struct topology t;
+	struct tunable k;
+	char *root = sample_topology(&t, &k);
+	const struct calib_chase *ch;
+
+	(void)state;
+	sample_chase(&c, &t, &k, 2, 1ULL << 40);
+	ch = c.chase;
+	assert_int_equal(ch->ncurves, 2 * CHASE_NCHAINS);
+	for (int i = 0; i < ch->ncurves; i++) {
+		const struct chase_curve *x = &ch->curves[i];
+
+		assert_int_equal(x->chains, chase_chains[i % CHASE_NCHAINS]);
+		assert_int_equal(x->src_cpu, 0);
+		assert_int_equal(x->dst_cpu, i < CHASE_NCHAINS ? 1 : 4);
+		assert_int_equal(x->ws_bytes, 65536);
+		/* 16 KiB, 32 KiB, ... 32 MiB */
+		assert_int_equal(x->npoints, 12);
+		assert_int_equal(x->points[0].displaced_bytes, 16384);
+		assert_int_equal(x->points[11].displaced_bytes, 32ULL << 20);
+	}
+	assert_true(ch->curves[0].distance < ch->curves[CHASE_NCHAINS].distance);
+	assert_int_equal(ch->llc_bytes, 8ULL << 20);
+	assert_int_equal(ch->polluter_bytes, 64ULL << 20);
+	assert_string_equal(ch->sweep_why, "to 4 x the LLC, the L3 Unified 8 MiB (sysfs)");
+	/* short of memory: the end halved until the polluter and the set fit in half of it */
+	sample_chase(&c, &t, &k, 2, 40ULL << 20);
+	assert_int_equal(c.chase->curves[0].points[c.chase->curves[0].npoints - 1].displaced_bytes,
+			 8ULL << 20);
+	assert_string_equal(c.chase->sweep_why, "to 4 x the LLC, the L3 Unified 8 MiB (sysfs); "
+			    "8 MiB, not 32 MiB: memory is short (40 MiB given)");
+	calib_free(&c);
+	topology_free(&t);
+	fs_rmtree(root);
+	free(root);
+}
+
+/*
+ * The figures from made-up samples: the fit recovers the maximum, the residual and where the
+ * cost falls between the two sizes it falls between; a cost that stays is beyond the sweep.
+ */
+static void chase_figures(void **state)
+{
+	struct calibration c = { 0 };
+	struct topology t;
+	struct tunable k;
+	char *root = sample_topology(&t, &k);
+	const struct chase_curve *near, *far;
+
+	(void)state;
+	sample_chase(&c, &t, &k, 9, 1ULL << 40);
+	near = &c.chase->curves[0];
+	far = &c.chase->curves[CHASE_NCHAINS];
+	/* 100 ns a line, 5 ns left, fallen 90 % of the way between 1 and 2 MiB (1.74 MiB) */
+	assert_int_equal(near->state, CORR_HOT_FOUND);
+	assert_true(fabs(near->max_ns - 100) < 5);
+	assert_true(near->has_residual && fabs(near->residual_ns - 5) < 1.5);
+	assert_true(near->dstar_bytes > 1.6 * (1 << 20) && near->dstar_bytes < 1.9 * (1 << 20));
+	assert_true(near->has_interval && near->dstar_lo_bytes >= 1 << 20 &&
+		    near->dstar_lo_bytes <= near->dstar_bytes &&
+		    near->dstar_hi_bytes >= near->dstar_bytes && near->dstar_hi_bytes <= 2 << 20);
+	/* more chains, less a line: their misses overlap */
+	for (int i = 1; i < CHASE_NCHAINS; i++)
+		assert_true(near[i].max_ns < near[i - 1].max_ns);
+	for (int p = 0; p < near->npoints; p++) {
+		assert_true(near->points[p].fit_ns <= near->points[0].fit_ns);
+		assert_true(fabs(near->points[p].cost_ns - (near->points[p].cross_ns -
+							    near->points[p].same_ns)) < 1e-9);
+	}
+	/* 150 ns still 120 at 32 MiB: no residual, D* beyond the sweep, unbounded above */
+	assert_int_equal(far->state, CORR_HOT_ABOVE);
+	assert_false(far->has_residual);
+	assert_true(isnan(far->residual_ns));
+	assert_true(far->has_interval && isinf(far->dstar_hi_bytes));
+	/* the same samples give the same figures */
+	{
+		struct chase_curve was = *near;
+
+		sample_chase(&c, &t, &k, 9, 1ULL << 40);
+		assert_memory_equal(&was, &c.chase->curves[0], sizeof(was));
+	}
+	calib_free(&c);
+	topology_free(&t);
+	fs_rmtree(root);
+	free(root);
+}
+
+/* A move that costs nothing: no cost, no D*, no interval; one round: no interval. */
+static void chase_no_cost(void **state)
+{
+	struct calibration c = { 0 };
+	struct calib_chase *ch;
+	double s[CHASE_MAX_POINTS * 2 * 3];
+
+	(void)state;
+	assert_int_equal(calib_alloc_chase(&c, 1), 0);
+	ch = c.chase;
+	ch->residual_share = CHASE_RESIDUAL_SHARE;
+	ch->curves[0].npoints = 3;
+	for (int p = 0; p < 3; p++)
+		ch->curves[0].points[p].displaced_bytes = 65536ULL << p;
+	for (int r = 0; r < 3; r++)
+		for (int p = 0; p < CHASE_MAX_POINTS; p++) {
+			s[CHASE_SAMPLE(ch, r, 0, p, 0)] = 20 - r;
+			s[CHASE_SAMPLE(ch, r, 0, p, 1)] = 20 + r;
+		}
+	assert_int_equal(calib_chase_finish(ch, s, 3), 0);
+	assert_int_equal(ch->curves[0].state, CORR_HOT_NO_COST);
+	assert_false(ch->curves[0].has_interval || ch->curves[0].has_residual);
+	assert_int_equal(calib_chase_finish(ch, s, 1), 0);
+	assert_false(ch->curves[0].has_interval);
+	calib_free(&c);
+}
+
+/* The chase in migtrace's report, with the rate the 2004 rule assumes beside its hot time. */
+static void chase_report(void **state)
+{
+	struct calibration c = { 0 };
+	struct topology t;
+	struct tunable k;
+	char *root = sample_topology(&t, &k), *out;
+	size_t at;
+
+	(void)state;
+	sample_chase(&c, &t, &k, 9, 1ULL << 40);
+	out = report_of(&c);
+	assert_non_null(strstr(out, "the x 6 assumes"));
+	at = (size_t)(strstr(out, "the x 6 assumes") - out);
+	assert_string_equal(out + at,
+		"the x 6 assumes that the tasks sharing a CPU displace its 256 KiB "
+		"cache within the "
+		"hot time: 1.04 GB/s (the cache / 252 µs)\n"
+		"kernel's value: 500 µs (read from /sys/kernel/debug/sched/migration_cost_ns)\n"
+		"calibrated / kernel: 0.50x\n"
+		"noise: median MAD 1.2 % of the median; max is 1.31x the median\n"
+		"disturbed fills: 9.0 % (median over cells), left out of the robust hot time\n"
+		"CPU groups by measured cost: {0-1} {4} (max/min cross cost 2.17x); sysfs LLC "
+		"groups: {0-1} {4} — agree\n"
+		"chase: dependent loads over random cycles of lines, each written; warm on the "
+		"source CPU, D bytes streamed through its caches as cachewalk's polluter streams "
+		"them, then one walk on the destination CPU minus one on the source (median of 9 "
+		"rounds, 2.50 s)\n"
+		"trials: 1728, 3 tried again after the thread was switched out, 1 kept "
+		"switched out "
+		"after 2 tries\n"
+		"D from 16 KiB in steps of 2 to 4 x the LLC, the L3 Unified 8 MiB (sysfs)\n"
+		"CPUs 0 -> 1 (distance 0), working set 64 KiB (1024 lines):\n"
+		"  cost a line, cross - same:    1 chain   2 chains   4 chains   8 chains\n"
+		"    D 16 KiB                   101 ns      60 ns      36 ns      23 ns\n"
+		"    D 32 KiB                   101 ns      59 ns      36 ns      23 ns\n"
+		"    D 64 KiB                   101 ns      60 ns      37 ns      23 ns\n"
+		"    D 128 KiB                  101 ns      60 ns      36 ns      23 ns\n"
+		"    D 256 KiB                   98 ns      61 ns      35 ns      22 ns\n"
+		"    D 512 KiB                  101 ns      60 ns      37 ns      23 ns\n"
+		"    D 1 MiB                     53 ns      32 ns      21 ns      14 ns\n"
+		"    D 2 MiB                      5 ns       5 ns       5 ns       5 ns\n"
+		"    D 4 MiB                      5 ns       5 ns       5 ns       5 ns\n"
+		"    D 8 MiB                      5 ns       5 ns       5 ns       5 ns\n"
+		"    D 16 MiB                     5 ns       5 ns       5 ns       5 ns\n"
+		"    D 32 MiB                     5 ns       5 ns       5 ns       5 ns\n"
+		"  1 chain   refill 101 ns a line (104 µs a migration of the set), residual 5 ns a "
+		"line, D* 1.7 MiB (95 % interval 1.7 MiB to 1.8 MiB)\n"
+		"  2 chains  refill 60 ns a line (61.2 µs a migration of the set), residual 5 ns a "
+		"line, D* 1.8 MiB (95 % interval 1.7 MiB to 1.9 MiB)\n"
+		"  4 chains  refill 37 ns a line (37.5 µs a migration of the set), residual 5 ns a "
+		"line, D* 1.7 MiB (95 % interval 1.7 MiB to 1.8 MiB)\n"
+		"  8 chains  refill 23 ns a line (23.7 µs a migration of the set), residual 5 ns a "
+		"line, D* 1.7 MiB (95 % interval 1.7 MiB to 9.0 MiB)\n"
+		"at 1.04 GB/s, the rate the x 6 assumes, D* with 1 chain is a hot time of 1.75 ms "
+		"(D* / rate), against the 2004 rule's 252 µs\n"
+		"CPUs 0 -> 4 (distance 2), working set 64 KiB (1024 lines):\n"
+		"  cost a line, cross - same:    1 chain   2 chains   4 chains   8 chains\n"
+		"    D 16 KiB                   149 ns      85 ns      49 ns      29 ns\n"
+		"    D 32 KiB                   154 ns      84 ns      50 ns      28 ns\n"
+		"    D 64 KiB                   153 ns      86 ns      50 ns      29 ns\n"
+		"    D 128 KiB                  151 ns      85 ns      50 ns      29 ns\n"
+		"    D 256 KiB                  151 ns      85 ns      49 ns      29 ns\n"
+		"    D 512 KiB                  150 ns      87 ns      50 ns      28 ns\n"
+		"    D 1 MiB                    150 ns      86 ns      50 ns      29 ns\n"
+		"    D 2 MiB                    146 ns      84 ns      49 ns      28 ns\n"
+		"    D 4 MiB                    139 ns      79 ns      46 ns      26 ns\n"
+		"    D 8 MiB                    133 ns      76 ns      44 ns      25 ns\n"
+		"    D 16 MiB                   127 ns      73 ns      42 ns      24 ns\n"
+		"    D 32 MiB                   122 ns      68 ns      39 ns      23 ns\n"
+		"  1 chain   refill 152 ns a line (156 µs a migration of the set), D* "
+		"beyond 32 MiB\n"
+		"  2 chains  refill 86 ns a line (87.7 µs a migration of the set), D* "
+		"beyond 32 MiB\n"
+		"  4 chains  refill 50 ns a line (50.9 µs a migration of the set), D* "
+		"beyond 32 MiB\n"
+		"  8 chains  refill 29 ns a line (29.4 µs a migration of the set), D* "
+		"beyond 32 MiB\n"
+		"  most of the cost remains at 32 MiB: the refill comes from beyond what the sweep "
+		"displaced (a cache the two CPUs do not share, or memory)\n"
+		"at 1.04 GB/s, the rate the x 6 assumes, D* with 1 chain is a hot time "
+		"of more than "
+		"32.25 ms (D* / rate), against the 2004 rule's 252 µs\n"
+		"calibrated in 1.23 s\n");
+	free(out);
+	calib_free(&c);
+	topology_free(&t);
+	fs_rmtree(root);
+	free(root);
+}
+
+/* Version 3 round trip with the chase; version 2 files still read, without it. */
+static void chase_file(void **state)
+{
+	struct calibration c = { 0 }, back;
+	struct topology t;
+	struct tunable k;
+	char *root = sample_topology(&t, &k), *text, *e, err[400] = "";
+	size_t n;
+	int version;
+
+	(void)state;
+	sample_chase(&c, &t, &k, 9, 1ULL << 40);
+	assert_round_trip(&c);
+	text = file_of(&c, &n);
+	/* curves out of their order, or of a CPU not calibrated, are refused */
+	e = edit(text, "\"chains\":2,", "\"chains\":3,");
+	assert_int_equal(calib_file_parse(e, strlen(e), &back, &version, err, sizeof(err)),
+			 -EINVAL);
+	assert_non_null(strstr(err, "chase.curves[1]: each pair of CPUs"));
+	free(e);
+	e = edit(text, "\"dst_cpu\":4,\"distance\"", "\"dst_cpu\":7,\"distance\"");
+	assert_int_equal(calib_file_parse(e, strlen(e), &back, &version, err, sizeof(err)),
+			 -EINVAL);
+	free(e);
+	free(text);
+	/* a version 2 file: the same members but the chase */
+	calib_free(&c);
+	{
+		static const int cpus[2] = { 0, 1 };
+
+		sample_2004(&c, &t, &k, cpus, 2, 50);
+	}
+	text = file_of(&c, &n);
+	e = edit(text, "migtrace.calibrate/3", "migtrace.calibrate/2");
+	{
+		char *e2 = edit(e, "\"chase\":null,\n", "");
+
+		assert_int_equal(calib_file_parse(e2, strlen(e2), &back, &version, err,
+						  sizeof(err)), 0);
+		assert_int_equal(version, 2);
+		assert_null(back.chase);
+		assert_true(back.has_hot && back.hot_robust_ns == c.hot_robust_ns);
+		calib_free(&back);
+		free(e2);
+	}
+	free(e);
+	free(text);
+	calib_free(&c);
+	topology_free(&t);
+	fs_rmtree(root);
+	free(root);
+}
+
+/* The chase's member as a run file's calibration.measured has it: "chase":{...}. */
+static char *chase_member(const struct calibration *c)
+{
+	struct json_writer w;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	jw_init(&w, f);
+	jw_start_object(&w);
+	calib_write_chase(&w, c);
+	jw_end_object(&w);
+	assert_int_equal(jw_finish(&w), 0);
+	assert_int_equal(fclose(f), 0);
+	/* the member without the braces around it (and the writer's last newline) */
+	while (strlen(buf) && buf[strlen(buf) - 1] == '\n')
+		buf[strlen(buf) - 1] = '\0';
+	assert_true(buf[0] == '{' && buf[strlen(buf) - 1] == '}');
+	buf[strlen(buf) - 1] = '\0';
+	memmove(buf, buf + 1, strlen(buf));
+	return buf;
+}
+
+/*
+ * validate's run file keeps its chase in calibration.measured: read, printed in step 1 and
+ * written back; a curve to a CPU the run did not calibrate is refused.  (The checked-in
+ * validate run has none, and prints as it did: see test_render.)
+ */
+static void run_file_chase(void **state)
+{
+	const char *top = getenv("MT_ROOT");
+	char path[4096], err[400] = "", *text, *member, *with, *e, *out = NULL, *again = NULL;
+	struct calibration c = { 0 };
+	struct topology t;
+	struct tunable k;
+	char *root = sample_topology(&t, &k);
+	struct run *r = NULL;
+	size_t n, len = 0;
+	FILE *f;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/tests/data/sample-validate.json", top ? top : ".");
+	f = fopen(path, "r");
+	if (!f)
+		fail_msg("%s: cannot open it (run from the repository's top, or set MT_ROOT)",
+			 path);
+	text = calloc(1, 1 << 20);
+	assert_non_null(text);
+	n = fread(text, 1, (1 << 20) - 1, f);
+	fclose(f);
+	assert_true(n > 0);
+	sample_chase(&c, &t, &k, 5, 1ULL << 40);
+	/* the run's two CPUs, 0 and 1, are the first pair's */
+	c.chase->ncurves = CHASE_NCHAINS;
+	member = chase_member(&c);
+	assert_non_null(strstr(text, "\"measured\":{"));
+	with = malloc(strlen(member) + 32);
+	assert_non_null(with);
+	sprintf(with, "\"measured\":{%s,", member);
+	e = edit(text, "\"measured\":{", with);
+	if (run_file_parse(e, strlen(e), NULL, &r, err, sizeof(err)))
+		fail_msg("a run file with a chase refused: %s", err);
+	assert_non_null(r->calib.cal.chase);
+	assert_int_equal(r->calib.cal.chase->ncurves, CHASE_NCHAINS);
+	f = open_memstream(&out, &len);
+	render_text_calib_intro(f, r);
+	render_text_calib_result(f, r);
+	fclose(f);
+	assert_non_null(strstr(out, "(method 2004, and the chase beside it)"));
+	assert_non_null(strstr(out, "the x 6 assumes that the tasks sharing a CPU displace"));
+	assert_non_null(strstr(out, "  1 chain   refill 101 ns a line"));
+	f = open_memstream(&again, &len);
+	assert_int_equal(run_file_write(f, r), 0);
+	fclose(f);
+	assert_non_null(strstr(again, member));
+	run_free(r);
+	free(e);
+	free(out);
+	free(again);
+	/* a curve from 0 to 4: not a CPU of this run */
+	c.chase->ncurves = 2 * CHASE_NCHAINS;
+	free(member);
+	member = chase_member(&c);
+	free(with);
+	with = malloc(strlen(member) + 32);
+	assert_non_null(with);
+	sprintf(with, "\"measured\":{%s,", member);
+	e = edit(text, "\"measured\":{", with);
+	assert_int_equal(run_file_parse(e, strlen(e), NULL, &r, err, sizeof(err)), -EINVAL);
+	if (!strstr(err, "calibration.measured.chase.curves[4]: each pair of CPUs calibrated"))
+		fail_msg("'%s'", err);
+	free(e);
+	free(with);
+	free(member);
+	free(text);
+	calib_free(&c);
+	topology_free(&t);
+	fs_rmtree(root);
+	free(root);
+}
+
 static void fill_pattern_dirties_every_line(void **state)
 {
 	const uint64_t bytes = 873813 - 873813 % sizeof(long);
@@ -972,6 +1405,12 @@ int main(void)
 		cmocka_unit_test(reads_version_1),
 		cmocka_unit_test(refuses_bad_calibration_files),
 		cmocka_unit_test(run_file_measured_member),
+		cmocka_unit_test(chase_plan),
+		cmocka_unit_test(chase_figures),
+		cmocka_unit_test(chase_no_cost),
+		cmocka_unit_test(chase_report),
+		cmocka_unit_test(chase_file),
+		cmocka_unit_test(run_file_chase),
 	};
 
 	return cmocka_run_group_tests_name("calibrate", tests, NULL, NULL);

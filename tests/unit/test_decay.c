@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The monotone decay fit and where it falls (analysis/judge/decay.c), on synthetic curves. */
+/* The monotone decay fit and where it falls (analysis/model/decay.c), on synthetic curves. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>

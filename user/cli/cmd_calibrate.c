@@ -11,11 +11,13 @@
 #include "calib_report.h"
 #include "calibrate.h"
 #include "cli.h"
+#include "mem_room.h"
 #include "commands.h"
 #include "parse.h"
 #include "run_output.h"
 #include "topology.h"
 #include "tunable.h"
+#include "units.h"
 
 enum calib_format { FMT_TEXT, FMT_SEED };
 
@@ -28,6 +30,10 @@ static struct calib_env {
 	int level;		/* 0: the largest per-core cache */
 	long reps;
 	long method;
+	bool chase;		/* --method chase: the chase beside the 2004 method */
+	long rounds;		/* --rounds: the chase's; 0: its default */
+	int nws;		/* --ws: the chase's working sets */
+	uint64_t ws[CHASE_MAX_WS];
 	long factor;
 	enum calib_format format;
 	bool sweep_size;
@@ -48,11 +54,19 @@ static const char doc[] =
 "disturbed), with a 95 % interval (block bootstrap).  --method 2005 runs the\n"
 "variant merged in 2.6.16.\n"
 "\n"
+"--method chase measures, beside the 2004 method, what a migrated task pays as\n"
+"validate's cachewalk pays it: a working set walked by dependent loads (1, 2, 4\n"
+"and 8 chains) is warmed on one CPU, D bytes are streamed through that CPU's\n"
+"caches, and the set is walked on the other CPU minus on the same one.  It\n"
+"gives the refill cost a line and D*, the displaced bytes past which a move\n"
+"costs no more than a stay, per CPU distance (docs/design.md).\n"
+"\n"
 "The cache sizes come from sysfs; on a machine whose sysfs lists none (some\n"
 "VMs), from CPUID (x86); --caches chooses, --size overrides both.\n"
 "\n"
 "USAGE: migtrace calibrate [--cpus LIST] [--level N | --size SIZE] [--reps N]\n"
-"                          [--method 2004|2005] [--format text|seed]\n"
+"                          [--method 2004|2005|chase] [--format text|seed]\n"
+"                          [--rounds N] [--ws SIZE,...]\n"
 "                          [--caches auto|sysfs|cpuid] [--json FILE]\n"
 "\n"
 "EXAMPLES:\n"
@@ -63,16 +77,23 @@ static const char doc[] =
 "    migtrace calibrate --size 4M        # against a 4 MiB cache\n"
 "    migtrace calibrate --caches cpuid   # cache sizes from CPUID, not sysfs\n"
 "    migtrace calibrate --method 2005    # 2.6.16: size sweep, cross minus self\n"
+"    migtrace calibrate --method chase   # refill a line and D*, beside 2004\n"
 "    migtrace calibrate --sweep-size     # 1/4x .. 4x the cache: the cost step\n";
 
-enum { OPT_SYSFS = 1000, OPT_JSON, OPT_FORMAT, OPT_SWEEP, OPT_FACTOR, OPT_DRY, OPT_CACHES };
+enum {
+	OPT_SYSFS = 1000, OPT_JSON, OPT_FORMAT, OPT_SWEEP, OPT_FACTOR, OPT_DRY, OPT_CACHES,
+	OPT_ROUNDS, OPT_WS,
+};
 
 static const struct argp_option opts[] = {
 	{ "cpus", 'c', "LIST", 0, "CPUs to calibrate (default: all online), e.g. 0-3,6", 0 },
 	{ "level", 'l', "N", 0, "Size the buffer against the cache of level N", 0 },
 	{ "size", 's', "SIZE", 0, "Size the buffer against a cache of SIZE (4M, 512K, 3145728)", 0 },
 	{ "reps", 'r', "N", 0, "Timed repetitions per pair (default 1000; 2005: per size, 1)", 0 },
-	{ "method", 'm', "YEAR", 0, "2004 (default) or 2005", 0 },
+	{ "method", 'm', "METHOD", 0, "2004 (default), 2005, or chase (beside 2004)", 0 },
+	{ "rounds", OPT_ROUNDS, "N", 0, "chase: rounds of every trial (default 7)", 0 },
+	{ "ws", OPT_WS, "LIST", 0, "chase: working sets (default a quarter of the cache and "
+	  "twice it), e.g. 256K,2M", 0 },
 	{ "factor", OPT_FACTOR, "N", 0, "2005 migration_factor in 1/128 (default 128 = x1)", 0 },
 	{ "format", OPT_FORMAT, "FMT", 0, "text (default, real units) or seed (the kernel's log)", 0 },
 	{ "json", OPT_JSON, "FILE", 0, "Also write the result as JSON to FILE (atomically)", 0 },
@@ -92,6 +113,25 @@ static int usage_error(const char *fmt, const char *arg)
 	fprintf(stderr, fmt, arg);
 	fprintf(stderr, "\n");
 	return MT_EXIT_USAGE;
+}
+
+/* --ws: up to CHASE_MAX_WS sizes, each at least 4 KiB. */
+static void parse_ws(struct argp_state *state, const char *arg)
+{
+	char buf[256], *save = NULL, *tok;
+
+	snprintf(buf, sizeof(buf), "%s", arg);
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		uint64_t v;
+
+		if (parse_size(tok, &v) || v < 4096)
+			argp_error(state, "--ws: '%s' is not a size of 4K or more (256K, 2M)", tok);
+		if (env.nws == CHASE_MAX_WS)
+			argp_error(state, "--ws: more than %d working sets", CHASE_MAX_WS);
+		env.ws[env.nws++] = v;
+	}
+	if (!env.nws)
+		argp_error(state, "--ws: '%s' names no size", arg);
 }
 
 static error_t parse_arg(int key, char *arg, struct argp_state *state)
@@ -118,8 +158,19 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 				   "from 1 to 100000", arg);
 		break;
 	case 'm':
-		if (parse_long(arg, 2004, 2005, &env.method))
-			argp_error(state, "--method: '%s' is neither 2004 nor 2005", arg);
+		env.chase = !strcmp(arg, "chase");
+		if (env.chase)
+			env.method = CALIB_2004;
+		else if (parse_long(arg, 2004, 2005, &env.method))
+			argp_error(state, "--method: '%s' is none of 2004, 2005, chase", arg);
+		break;
+	case OPT_ROUNDS:
+		if (parse_long(arg, 1, 1000, &env.rounds))
+			argp_error(state, "--rounds: '%s' is not a whole number of rounds from 1 "
+				   "to 1000", arg);
+		break;
+	case OPT_WS:
+		parse_ws(state, arg);
 		break;
 	case OPT_FACTOR:
 		if (parse_long(arg, 1, 128 * 64, &env.factor))
@@ -195,6 +246,25 @@ int cmd_calibrate(int argc, char **argv)
 		return MT_EXIT_USAGE;
 	if (env.level && env.size_arg)
 		return usage_error("%s", "--level and --size both choose the cache: give one");
+	if ((env.rounds || env.nws) && !env.chase)
+		return usage_error("%s", "--rounds and --ws are the chase's: give --method chase");
+	if (env.chase && env.format == FMT_SEED)
+		return usage_error("%s", "--format seed is the 2004 kernel's log, which has no "
+				   "chase: leave out --method chase");
+	for (int w = 0; w < env.nws; w++) {
+		struct mem_room room;
+		char b[32];
+
+		/* the working sets beside the polluter, in half of what a buffer may take */
+		if (!mem_room_probe(NULL, &room) && env.ws[w] > room.bytes / 4) {
+			fprintf(stderr, "migtrace calibrate: --ws %s would not fit in the %s; give a "
+				"smaller size\n", fmt_bytes(b, sizeof(b), env.ws[w]), room.what);
+			return MT_EXIT_USAGE;
+		}
+	}
+	if (env.chase && env.sweep_size)
+		return usage_error("%s", "--sweep-size repeats the 2004 method alone: leave out "
+				   "--method chase");
 	/* a bad --json path is found before the measurement, not after it */
 	if (env.json_path &&
 	    atomic_file_check_named(env.json_path, "migtrace calibrate: --json"))
@@ -210,6 +280,10 @@ int cmd_calibrate(int argc, char **argv)
 	o.method = (enum calib_method)env.method;
 	o.reps = (int)(env.reps > 0 ? env.reps : (o.method == CALIB_2005 ? 1 : CALIB_DEFAULT_REPS));
 	o.factor = (int)env.factor;
+	o.chase = env.chase;
+	o.chase_rounds = (int)env.rounds;
+	o.chase_nws = env.nws;
+	memcpy(o.chase_ws, env.ws, sizeof(o.chase_ws));
 	o.topo = &topo;
 	o.progress = !env.quiet && isatty(STDERR_FILENO);
 	if (topology_cpus_arg(&topo, env.cpus_arg, "calibrate", &o.cpus)) {

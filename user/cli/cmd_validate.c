@@ -38,7 +38,10 @@ static const char doc[] =
 "Calibrate, run the controlled experiment, and judge the kernel's migration\n"
 "cost.\n"
 "\n"
-"Step 1 measures the migration cost between two CPUs (the 2004 method).\n"
+"Step 1 measures the migration cost between two CPUs (the 2004 method), and\n"
+"beside it the chase: the experiment's working set walked by dependent loads\n"
+"on B minus on A after D bytes streamed through A's caches (refill cost a\n"
+"line with 1, 2, 4 and 8 chains, and D*).\n"
 "Step 2 runs cachewalk under the tracer: warm on CPU A, off-CPU for each\n"
 "age in 50 µs .. 50 ms while a polluter streams through A's cache at each\n"
 "rate of --rates, then either a real migration to B (sched_setaffinity, seen\n"
@@ -175,7 +178,11 @@ static int pick_cpus(const struct validate_env *env, const struct topology *topo
 	return 0;
 }
 
-/* Step 1: the 2004 calibration between the two CPUs, into the run's calibration. */
+/*
+ * Step 1: the 2004 calibration between the two CPUs, into the run's calibration, and the
+ * chase beside it over the experiment's own working set (docs/design.md, "The chase
+ * calibration"): its D* is the one step 2 measures, by another way.
+ */
 static int calibrate_step(struct validate_env *env, struct topology *topo,
 			  const struct cpu_set_list *cpus, struct run *r)
 {
@@ -196,6 +203,9 @@ static int calibrate_step(struct validate_env *env, struct topology *topo,
 	co.topo = topo;
 	co.cache_size = ch.size_bytes;
 	co.cache = &ch;
+	co.chase = true;
+	co.chase_nws = 1;
+	co.chase_ws[0] = env->cfg.cw.ws_bytes;
 	cal->inline_run = true;
 	/* what is about to be measured, said before the second or so it takes */
 	if (calib_prepare(&co, &cal->cal) == 0) {

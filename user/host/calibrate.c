@@ -85,8 +85,7 @@ void calib_touch_2005(unsigned long *c, uint64_t bytes)
 	clobber(c);
 }
 
-/* Moves the calling thread to cpu and checks that it runs there. */
-static int pin_to(int cpu)
+int calib_pin_to(int cpu)
 {
 	cpu_set_t set;
 
@@ -151,11 +150,11 @@ static int measure_2004(struct calib_bufs *b, int src, int dst, uint64_t *delta)
 	uint64_t t0, t1;
 	int err;
 
-	if ((err = pin_to(src)))
+	if ((err = calib_pin_to(src)))
 		return err;
 	memset(b->shared, 0, b->bytes);
 	clobber(b->shared);
-	if ((err = pin_to(dst)))
+	if ((err = calib_pin_to(dst)))
 		return err;
 	memset(b->local, 0, b->bytes);
 	clobber(b->local);
@@ -173,12 +172,12 @@ static int measure_2005(struct calib_bufs *b, uint64_t size, int src, int dst, u
 	int err;
 
 	flush_buffer(b->shared, size);
-	if ((err = pin_to(src)))
+	if ((err = calib_pin_to(src)))
 		return err;
 	t0 = now_ns();
 	calib_touch_2005(b->shared, size);
 	t1 = now_ns();
-	if ((err = pin_to(dst)))
+	if ((err = calib_pin_to(dst)))
 		return err;
 	t2 = now_ns();
 	calib_touch_2005(b->shared, size);
@@ -676,7 +675,7 @@ int calib_prepare(const struct calib_opts *o, struct calibration *c)
 		x->dst_cpu = o->cpus.cpu[i % n];
 		x->distance = topology_distance(o->topo, x->src_cpu, x->dst_cpu);
 	}
-	return 0;
+	return o->chase ? calib_chase_plan(o, c) : 0;
 }
 
 int calibrate_run(const struct calib_opts *o, struct calibration *c)
@@ -690,6 +689,8 @@ int calibrate_run(const struct calib_opts *o, struct calibration *c)
 	if (sched_getaffinity(0, sizeof(saved), &saved))
 		return -errno;
 	err = o->method == CALIB_2005 ? run_2005(o, c) : run_2004(o, c);
+	if (!err && o->chase)
+		err = calib_chase_run(o, c);
 	sched_setaffinity(0, sizeof(saved), &saved);
 	c->wall_s = (double)(now_ns() - t0) / 1e9;
 	return err;
@@ -713,6 +714,7 @@ int calib_sweep_size(const struct calib_opts *o, struct calibration *c, int i)
 	memset(z, 0, sizeof(*z));
 	z->factor = factors[i];
 	scaled.method = CALIB_2004;
+	scaled.chase = false;
 	scaled.cache = NULL;
 	scaled.kernel = NULL;
 	scaled.cache_size = (uint64_t)((double)o->cache_size * factors[i]);

@@ -29,6 +29,12 @@ struct calib_opts {
 	bool progress;		/* progress on stderr */
 	const struct topology *topo;	/* for distances, the CPU clock, the LLCs; required */
 	const struct tunable *kernel;	/* the kernel's value, kept beside; NULL: not kept */
+	/* the chase beside the method (docs/design.md, "The chase calibration") */
+	bool chase;
+	int chase_rounds;		/* 0: CHASE_DEFAULT_ROUNDS */
+	int chase_nws;			/* 0: the default working sets (calib_chase_plan()) */
+	uint64_t chase_ws[CHASE_MAX_WS];	/* bytes */
+	uint64_t chase_room_bytes;	/* what its buffers may take; 0: probed (mem_room.h) */
 };
 
 /*
@@ -79,6 +85,31 @@ void calib_undisturbed(const double *v, int n, double *scratch, struct calib_und
  * 0 or -ENOMEM.
  */
 int calib_hot_interval(struct calibration *c, const uint64_t *samples, int reps);
+/* Moves the calling thread to cpu and checks that it runs there.  0 or -errno. */
+int calib_pin_to(int cpu);
+
+/*
+ * The chase's plan into c->chase (calib_prepare() calls it when o->chase): one pair of CPUs
+ * per scheduler-domain distance (the first in c's matrix, as 2005 measured), the working
+ * sets (o->chase_ws, or a quarter of the per-core cache and twice it), the
+ * displacements from a sixteenth of that cache in steps of 2 to 4 x the LLC or the bound
+ * (CHASE_D_BOUND_BYTES, less where memory is short), and why the sweep ends there.  0 or
+ * -ENOMEM.
+ */
+int calib_chase_plan(const struct calib_opts *o, struct calibration *c);
+/* Measures the planned chase into c->chase.  0, or -errno with a message on stderr. */
+int calib_chase_run(const struct calib_opts *o, struct calibration *c);
+/*
+ * The pure part, testable on made-up samples: each curve's medians over the rounds, its cost,
+ * the monotone fit, its maximum, the residual and D*, and D*'s interval by a bootstrap over
+ * the rounds (deterministic).  samples[CHASE_SAMPLE(ch, round, curve, point, arm)] in ns a
+ * line, arm 0 the walk on dst, 1 on src.  0 or -ENOMEM.
+ */
+#define CHASE_SAMPLE(ch, r, cv, p, arm) \
+	((((size_t)(r) * (size_t)(ch)->ncurves + (size_t)(cv)) * CHASE_MAX_POINTS + (size_t)(p)) \
+	 * 2 + (size_t)(arm))
+int calib_chase_finish(struct calib_chase *ch, const double *samples, int rounds);
+
 /* The LLC grouping of c's CPUs from the topology, into c->llc. */
 void calib_note_llc(struct calibration *c, const struct topology *t);
 /* c's CPUs grouped by measured (robust) cost and compared with c->llc, into c->groups. */
