@@ -7,6 +7,7 @@
 
 #include "analyze.h"
 #include "correlate.h"
+#include "levels.h"
 #include "verdict.h"
 
 /* The counts the text's summary states beyond the raw counters. */
@@ -111,5 +112,5 @@ int run_analyze(struct run *r)
 		return -ENOMEM;
 	r->has_corr = true;
 	judge(r);
-	return 0;
+	return levels_cost(r);
 }

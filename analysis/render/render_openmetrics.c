@@ -135,6 +135,83 @@ static void age_histogram(FILE *f, const struct run *r)
 	}
 }
 
+/*
+ * The topology levels and the kernel's rule, for a run that has them: migrations by level
+ * and cause, judged and hot pulls by level, the pulls' kernel-age histogram by level (its
+ * _sum from slot midpoints, as the HELP says), the judged pulls by the rule that decided
+ * them, and each level's verdict factor where it has one.
+ */
+static void levels(FILE *f, const struct run *r)
+{
+	const char *n = "migtrace_pull_kernel_age_seconds";
+	const struct mt_stats *s = &r->stats;
+	char b[40];
+
+	om_family(f, "migtrace_level_migrations_total", "counter", "Real migrations of the "
+		  "traced tasks by topology level of the CPU pair (smt, llc: the same last-level "
+		  "cache, cross_llc, cross_node; unknown: the LLC sharing is not known) and cause, "
+		  "from the in-kernel counters.");
+	for (int l = 0; l < MT_NR_LEVELS; l++)
+		for (int c = 0; c < MT_NR_CAUSES; c++)
+			fprintf(f, "migtrace_level_migrations_total{level=\"%s\",cause=\"%s\"} %llu\n",
+				mt_level_names[l], mt_cause_names[c],
+				(unsigned long long)s->level_migrations[l][c]);
+	om_family(f, "migtrace_level_lb_pulls_judged_total", "counter", "Load-balancer pulls "
+		  "with the kernel's age, by topology level.");
+	for (int l = 0; l < MT_NR_LEVELS; l++)
+		fprintf(f, "migtrace_level_lb_pulls_judged_total{level=\"%s\"} %llu\n",
+			mt_level_names[l], (unsigned long long)s->level_lb_judged[l]);
+	om_family(f, "migtrace_level_lb_pulls_hot_total", "counter", "Of them, hot at the "
+		  "threshold by the kernel's rule (its tests before the age, then the age), by "
+		  "topology level.");
+	for (int l = 0; l < MT_NR_LEVELS; l++)
+		fprintf(f, "migtrace_level_lb_pulls_hot_total{level=\"%s\"} %llu\n",
+			mt_level_names[l], (unsigned long long)s->level_lb_hot[l]);
+	om_family(f, "migtrace_lb_pulls_by_rule_total", "counter", "Judged load-balancer pulls "
+		  "by what decided them in the kernel's order (age: none of the tests before it).");
+	for (int i = 0; i < MT_NR_RULES; i++)
+		fprintf(f, "migtrace_lb_pulls_by_rule_total{rule=\"%s\"} %llu\n", mt_rule_names[i],
+			(unsigned long long)s->lb_rule[i]);
+	fprintf(f, "# HELP %s The kernel's age of the judged load-balancer pulls "
+		"(rq_clock_task(src) - se.exec_start), by topology level. Buckets are the kernel's "
+		"log2 slots; _sum is an estimate from slot midpoints (the open last slot at its "
+		"lower edge).\n# TYPE %s histogram\n", n, n);
+	for (int l = 0; l < MT_NR_LEVELS; l++) {
+		uint64_t cum = 0;
+		double us = 0;
+
+		for (int k = 0; k < MT_HIST_SLOTS; k++) {
+			cum += r->hists.kernel_age_level[l][k];
+			us += (double)r->hists.kernel_age_level[l][k] * slot_mid_us(k);
+			if (k + 1 < MT_HIST_SLOTS)
+				fprintf(f, "%s_bucket{level=\"%s\",le=\"%s\"} %llu\n", n,
+					mt_level_names[l], slot_le(b, sizeof(b), k),
+					(unsigned long long)cum);
+		}
+		fprintf(f, "%s_bucket{level=\"%s\",le=\"+Inf\"} %llu\n", n, mt_level_names[l],
+			(unsigned long long)cum);
+		fprintf(f, "%s_sum{level=\"%s\"} %s\n", n, mt_level_names[l],
+			fmt_shortest(b, sizeof(b), us / 1e6));
+		fprintf(f, "%s_count{level=\"%s\"} %llu\n", n, mt_level_names[l],
+			(unsigned long long)cum);
+	}
+	if (!r->has_level_cost)
+		return;
+	om_family(f, "migtrace_level_verdict_factor", "gauge", "How far the kernel's value is off "
+		  "the hot time of one topology level's pulls, as migtrace_verdict_factor; levels "
+		  "without a verdict are left out.");
+	for (int l = 0; l < MT_NR_LEVELS; l++) {
+		const struct run_level_cost *c = &r->level_cost[l];
+
+		if (!isfinite(c->factor) || c->judged < c->min_judged || c->bias)
+			continue;
+		fprintf(f, "migtrace_level_verdict_factor{level=\"%s\",verdict=\"%s\",exact=\"%s\"} ",
+			mt_level_names[l], verdict_names[c->kind], c->factor_is_bound ? "false" :
+			"true");
+		value(f, c->factor);
+	}
+}
+
 static void run_info(FILE *f, const struct run *r)
 {
 	struct tm tm = { 0 };
@@ -338,6 +415,8 @@ void render_openmetrics(FILE *f, const struct run *r, const struct whatif *w)
 	counts(f, r);
 	age_histogram(f, r);
 	hot_times(f, r);
+	if (r->has_levels)
+		levels(f, r);
 	if (w && w->n)
 		whatif(f, w);
 }

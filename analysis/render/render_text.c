@@ -167,15 +167,18 @@ static void print_summary(FILE *f, const struct run *r)
 	fprintf(f, "  load-balance pulls task_hot() would call hot: %llu of %llu",
 		(unsigned long long)s->lb_hot, (unsigned long long)s->lb_judged);
 	if (s->lb_judged)
-		fprintf(f, " (%.1f %%; kernel age = rq_clock_task(src) - se.exec_start)",
-			pct(s->lb_hot, s->lb_judged));
+		fprintf(f, " (%.1f %%; kernel age = rq_clock_task(src) - se.exec_start%s)",
+			pct(s->lb_hot, s->lb_judged),
+			r->has_levels ? "; the tests before the age first" : "");
 	fprintf(f, "\n");
+	render_text_rules(f, r);
 	fprintf(f, "  wakeup placements (task_hot() is never asked): %llu, of which %llu "
 		"(%.1f %%) younger than %s%s\n",
 		(unsigned long long)s->migrations[MT_CAUSE_WAKEUP],
 		(unsigned long long)sum->wakeup_hot, pct(sum->wakeup_hot, sum->wakeup_records),
 		fmt_ns(b, sizeof(b), (double)r->meta.hot_ns),
 		lost || r->recs_not_kept ? " (of the records kept)" : "");
+	render_text_levels(f, r);
 
 	fprintf(f, "\nrun slices of traced tasks:\n");
 	hist_print_log2(f, r->hists.slice, MT_HIST_SLOTS, "usecs");
