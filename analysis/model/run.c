@@ -129,6 +129,7 @@ void run_tally_migration(struct run_tally *t, const struct mt_migrate *m, int64_
 
 		t->lb_judged++;
 		t->lb_rule[rule]++;
+		t->lb_hot_meta += MT_RULE_HOT(rule, m->kernel_age_ns, hot_ns);
 		for (int i = 0; i < t->nthresholds; i++)
 			t->lb_hot[i] += MT_RULE_HOT(rule, m->kernel_age_ns, t->threshold_ns[i]);
 	} else if (m->cause == MT_CAUSE_WAKEUP) {

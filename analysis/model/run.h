@@ -237,6 +237,7 @@ struct run_tally {
 	int64_t threshold_ns[RUN_MAX_THRESHOLDS];	/* the what-if thresholds T, ns */
 	uint64_t lb_judged;		/* load-balancer pulls with the kernel's age */
 	uint64_t lb_rule[MT_NR_RULES];	/* of them, by the rule that decides (MT_RULE_OF) */
+	uint64_t lb_hot_meta;		/* of them, hot at meta.hot_ns (MT_RULE_HOT) */
 	uint64_t lb_hot[RUN_MAX_THRESHOLDS];		/* of them, hot at T (MT_RULE_HOT) */
 	uint64_t wakeup_hot_at[RUN_MAX_THRESHOLDS];	/* wakeup placements hot at T */
 };

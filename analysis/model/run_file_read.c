@@ -1287,6 +1287,20 @@ static int check_migrations(struct file_reader *fr)
 		return FAIL(fr, "stats.wakeup_hot: %llu, not the wakeup placements in migrations "
 			    "hot at meta.hot_ns (%llu)", LLU(r->sum.wakeup_hot),
 			    LLU(t->wakeup_hot));
+	/* with every record here, the kernel's counts of the pulls are the records' own, by
+	 * the same rule (MT_RULE_HOT): what the text and the what-if say cannot disagree */
+	if (r->stats.rb_dropped || r->recs_not_kept)
+		return 0;
+	if (r->stats.lb_judged != t->lb_judged || r->stats.lb_hot != t->lb_hot_meta)
+		return FAIL(fr, "stats.lb_judged %llu and lb_hot %llu, not the judged pulls in "
+			    "migrations (%llu) and those hot at meta.hot_ns by the kernel's rule "
+			    "(%llu)", LLU(r->stats.lb_judged), LLU(r->stats.lb_hot),
+			    LLU(t->lb_judged), LLU(t->lb_hot_meta));
+	for (int i = 0; r->has_levels && i < MT_NR_RULES; i++)
+		if (r->stats.lb_rule[i] != t->lb_rule[i])
+			return FAIL(fr, "levels.rules.%s: %llu, not the judged pulls in migrations "
+				    "it decides (%llu)", mt_rule_names[i], LLU(r->stats.lb_rule[i]),
+				    LLU(t->lb_rule[i]));
 	return 0;
 }
 
@@ -1336,7 +1350,7 @@ static const struct {
 	{ SEC(S_STATS), check_stats },
 	{ SEC(S_STATS) | SEC(S_HISTOGRAMS), check_histograms },
 	{ SEC(S_STATS) | SEC(S_PAIRS), check_pairs },
-	{ SEC(S_STATS) | SEC(S_CONFIG) | SEC(S_MIGRATIONS), check_migrations },
+	{ SEC(S_STATS) | SEC(S_CONFIG) | SEC(S_MIGRATIONS) | SEC(S_LEVELS), check_migrations },
 	{ SEC(S_STATS) | SEC(S_CONFIG) | SEC(S_UNITS), check_units },
 	{ SEC(S_UNITS) | SEC(S_CORRELATION), check_correlation },
 	{ SEC(S_MIGRATIONS) | SEC(S_VERDICT), check_verdict },
@@ -1382,6 +1396,11 @@ static int read_document(struct file_reader *fr)
 		if (!(fr->seen & SEC(i)) && !(SECTIONS_OPTIONAL & SEC(i)))
 			return FAIL(fr, "no \"%s\" section (a run file of %s always has it)",
 				    section_names[i], RUN_SCHEMA);
+	/* an optional section that is not there reads as null: the checks that wait for it
+	 * are made now */
+	fr->seen |= SECTIONS_OPTIONAL;
+	if (check_sections(fr))
+		return -1;
 	fr->r->max_kept = (size_t)fr->r->setup.max_records;
 	return 0;
 }
