@@ -165,10 +165,10 @@ struct run_meta {
  */
 struct run_topo {
 	int ncpus;			/* CPUs with ids: 0 .. ncpus - 1 */
-	int16_t core[RUN_MAX_NR_CPUS];	/* the lowest CPU of its SMT siblings */
-	int16_t llc[RUN_MAX_NR_CPUS];	/* the lowest CPU sharing its last-level cache; -1:
-					 * the sharing is not known */
-	int16_t node[RUN_MAX_NR_CPUS];	/* NUMA node (0 without node directories) */
+	int core[RUN_MAX_NR_CPUS];	/* the lowest CPU of its SMT siblings */
+	int llc[RUN_MAX_NR_CPUS];	/* the lowest CPU sharing its last-level cache; -1: the
+					 * sharing is not known */
+	int node[RUN_MAX_NR_CPUS];	/* NUMA node (0 without node directories) */
 	char llc_why[256];		/* why an online CPU's LLC sharing is not known; "" */
 	bool numa_balancing;		/* kernel.numa_balancing was on: NUMA's rule was read */
 };

@@ -631,32 +631,6 @@ static int read_pairs(struct file_reader *fr)
 
 /* ---- levels ---- */
 
-/* A topology id per CPU (struct run_topo): at most RUN_MAX_NR_CPUS, each in [min, max]. */
-static int id_array(struct file_reader *fr, const char *where, int16_t *out, int *n,
-		    int64_t min, int64_t max)
-{
-	int more;
-	int64_t v;
-
-	*n = 0;
-	if (jr_array_begin(&fr->jr))
-		goto fail;
-	while ((more = jr_array_next(&fr->jr)) > 0) {
-		if (*n == RUN_MAX_NR_CPUS) {
-			FAIL(fr, "more than %d CPUs", RUN_MAX_NR_CPUS);
-			goto fail;
-		}
-		if (jr_s64(&fr->jr, min, max, &v))
-			goto fail;
-		out[(*n)++] = (int16_t)v;
-	}
-	if (!more)
-		return 0;
-fail:
-	jr_context(&fr->jr, where);
-	return -1;
-}
-
 /* A count into one of the kernel's __u64 counters; where names it in an error. */
 static int read_count(struct file_reader *fr, __u64 *out, const char *where)
 {
@@ -679,20 +653,42 @@ static int name_index(const char *const *names, int n, const char *name)
 	return -1;
 }
 
+/* An object of counts by name (levels.rules, a level's by_cause): every name, once. */
+struct named_counts {
+	const char *const *names;
+	int n;
+	__u64 *out;
+	const char *where;
+	uint64_t seen;
+};
+
+static int named_count_member(struct file_reader *fr, const char *key, void *ctx)
+{
+	struct named_counts *nc = ctx;
+	int i = name_index(nc->names, nc->n, key);
+
+	if (i < 0)
+		return 0;
+	nc->seen |= 1ULL << i;
+	return read_count(fr, &nc->out[i], nc->where) ? -1 : 1;
+}
+
+static int named_counts(struct file_reader *fr, const char *where, const char *const *names,
+			int n, __u64 *out)
+{
+	struct named_counts nc = { names, n, out, where, 0 };
+
+	if (each_member(fr, where, named_count_member, &nc))
+		return -1;
+	if (nc.seen != (1ULL << n) - 1)
+		return FAIL(fr, "%s lacks one of its %d members (all are always there)", where, n);
+	return 0;
+}
+
 struct level_ctx {
 	int level;
 	unsigned seen;				/* by_cause, lb_judged, lb_hot, kernel_age */
 };
-
-static int level_cause_member(struct file_reader *fr, const char *key, void *ctx)
-{
-	int l = *(int *)ctx, c = name_index(mt_cause_names, MT_NR_CAUSES, key);
-
-	if (c < 0)
-		return 0;
-	return read_count(fr, &fr->r->stats.level_migrations[l][c], "levels.by_level.by_cause") ?
-		       -1 : 1;
-}
 
 static int level_member(struct file_reader *fr, const char *key, void *ctx)
 {
@@ -702,8 +698,8 @@ static int level_member(struct file_reader *fr, const char *key, void *ctx)
 
 	if (!strcmp(key, "by_cause")) {
 		lc->seen |= 1;
-		return each_member(fr, "levels.by_level.by_cause", level_cause_member, &l) ?
-			       -1 : 1;
+		return named_counts(fr, "levels.by_level.by_cause", mt_cause_names, MT_NR_CAUSES,
+				    r->stats.level_migrations[l]) ? -1 : 1;
 	}
 	if (!strcmp(key, "lb_judged") || !strcmp(key, "lb_hot")) {
 		lc->seen |= key[3] == 'j' ? 2 : 4;
@@ -732,17 +728,6 @@ static int by_level_member(struct file_reader *fr, const char *key, void *ctx)
 		return FAIL(fr, "levels.by_level.%s lacks one of by_cause, lb_judged, lb_hot, "
 			    "kernel_age_lb_pull", key);
 	return 1;
-}
-
-static int rules_member(struct file_reader *fr, const char *key, void *ctx)
-{
-	int i = name_index(mt_rule_names, MT_NR_RULES, key);
-	unsigned *seen = ctx;
-
-	if (i < 0)
-		return 0;
-	*seen |= 1u << i;
-	return read_count(fr, &fr->r->stats.lb_rule[i], "levels.rules") ? -1 : 1;
 }
 
 struct cost_ctx {
@@ -808,11 +793,11 @@ static int levels_member(struct file_reader *fr, const char *key, void *ctx)
 
 	if (!strcmp(key, "core") || !strcmp(key, "llc") || !strcmp(key, "node")) {
 		*seen |= key[0] == 'c' ? 1 : key[0] == 'l' ? 2 : 4;
-		return id_array(fr, key[0] == 'c' ? "levels.core" : key[0] == 'l' ? "levels.llc" :
+		return int_array(fr, key[0] == 'c' ? "levels.core" : key[0] == 'l' ? "levels.llc" :
 			"levels.node", key[0] == 'c' ? t->core : key[0] == 'l' ? t->llc : t->node,
-			key[0] == 'c' ? &fr->ncore : key[0] == 'l' ? &fr->nllc : &fr->nnode,
-			key[0] == 'l' ? -1 : 0, key[0] == 'n' ? INT16_MAX : RUN_MAX_NR_CPUS - 1) ?
-			-1 : 1;
+			RUN_MAX_NR_CPUS, key[0] == 'c' ? &fr->ncore : key[0] == 'l' ? &fr->nllc :
+			&fr->nnode, key[0] == 'l' ? -1 : 0, key[0] == 'n' ? INT16_MAX :
+			RUN_MAX_NR_CPUS - 1) ? -1 : 1;
 	}
 	if (!strcmp(key, "llc_unknown_why")) {
 		*seen |= 8;
@@ -834,12 +819,8 @@ static int levels_member(struct file_reader *fr, const char *key, void *ctx)
 	}
 	if (!strcmp(key, "rules")) {
 		*seen |= 32;
-		if (each_member(fr, "levels.rules", rules_member, &inner))
-			return -1;
-		if (inner != (1u << MT_NR_RULES) - 1)
-			return FAIL(fr, "levels.rules lacks a rule (all %d are always there)",
-				    MT_NR_RULES);
-		return 1;
+		return named_counts(fr, "levels.rules", mt_rule_names, MT_NR_RULES,
+				    r->stats.lb_rule) ? -1 : 1;
 	}
 	if (!strcmp(key, "delayed_pulls") || !strcmp(key, "numa_weighed_pulls")) {
 		*seen |= key[0] == 'd' ? 64 : 128;

@@ -199,15 +199,6 @@ static void write_pairs(struct json_writer *w, const struct run *r)
 	jw_end_array(w);
 }
 
-static void write_ids(struct json_writer *w, const char *name, const int16_t *id, int n)
-{
-	jw_name(w, name);
-	jw_start_array(w);
-	for (int i = 0; i < n; i++)
-		jw_s64(w, id[i]);
-	jw_end_array(w);
-}
-
 /* One level's in-kernel counts: migrations by cause, judged and hot pulls, their ages. */
 static void write_level(struct json_writer *w, const struct run *r, int l)
 {
@@ -238,9 +229,9 @@ static void write_levels(struct json_writer *w, const struct run *r)
 		return;
 	}
 	jw_start_object(w);
-	write_ids(w, "core", t->core, t->ncpus);
-	write_ids(w, "llc", t->llc, t->ncpus);
-	write_ids(w, "node", t->node, t->ncpus);
+	write_cpus(w, "core", t->core, t->ncpus);
+	write_cpus(w, "llc", t->llc, t->ncpus);
+	write_cpus(w, "node", t->node, t->ncpus);
 	jw_name(w, "llc_unknown_why");
 	if (t->llc_why[0])
 		jw_string(w, t->llc_why);

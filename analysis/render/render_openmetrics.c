@@ -102,12 +102,30 @@ static bool age_sums_exact(const struct run *r, double sum_s[MT_NR_CAUSES])
 	return exact;
 }
 
+/* One labelled series of a histogram family n: its cumulative buckets, _sum, _count. */
+static void histogram_series(FILE *f, const char *n, const char *label, const char *value,
+			     const __u64 *slots, double sum_s)
+{
+	uint64_t cum = 0;
+	char b[40];
+
+	for (int k = 0; k < MT_HIST_SLOTS; k++) {
+		cum += slots[k];
+		if (k + 1 < MT_HIST_SLOTS)
+			fprintf(f, "%s_bucket{%s=\"%s\",le=\"%s\"} %llu\n", n, label, value,
+				slot_le(b, sizeof(b), k), (unsigned long long)cum);
+	}
+	fprintf(f, "%s_bucket{%s=\"%s\",le=\"+Inf\"} %llu\n", n, label, value,
+		(unsigned long long)cum);
+	fprintf(f, "%s_sum{%s=\"%s\"} %s\n", n, label, value, fmt_shortest(b, sizeof(b), sum_s));
+	fprintf(f, "%s_count{%s=\"%s\"} %llu\n", n, label, value, (unsigned long long)cum);
+}
+
 static void age_histogram(FILE *f, const struct run *r)
 {
 	const char *n = "migtrace_migration_age_seconds";
 	double sum_s[MT_NR_CAUSES];
 	bool exact = age_sums_exact(r, sum_s);
-	char b[40];
 
 	fprintf(f, "# HELP %s Age at migration (since the last switch-out on the source CPU; 0 "
 		"for a running task), by cause. Buckets are the kernel's log2 slots: le=2^(k+1) "
@@ -116,23 +134,8 @@ static void age_histogram(FILE *f, const struct run *r)
 		"_sum is an estimate from slot midpoints (the open last slot at its lower edge): "
 		"not every migration has its record here.");
 	fprintf(f, "# TYPE %s histogram\n", n);
-	for (int c = 0; c < MT_NR_CAUSES; c++) {
-		uint64_t cum = 0;
-
-		for (int k = 0; k < MT_HIST_SLOTS; k++) {
-			cum += r->hists.age[c][k];
-			if (k + 1 < MT_HIST_SLOTS)
-				fprintf(f, "%s_bucket{cause=\"%s\",le=\"%s\"} %llu\n", n,
-					mt_cause_names[c], slot_le(b, sizeof(b), k),
-					(unsigned long long)cum);
-		}
-		fprintf(f, "%s_bucket{cause=\"%s\",le=\"+Inf\"} %llu\n", n, mt_cause_names[c],
-			(unsigned long long)cum);
-		fprintf(f, "%s_sum{cause=\"%s\"} %s\n", n, mt_cause_names[c],
-			fmt_shortest(b, sizeof(b), sum_s[c]));
-		fprintf(f, "%s_count{cause=\"%s\"} %llu\n", n, mt_cause_names[c],
-			(unsigned long long)cum);
-	}
+	for (int c = 0; c < MT_NR_CAUSES; c++)
+		histogram_series(f, n, "cause", mt_cause_names[c], r->hists.age[c], sum_s[c]);
 }
 
 /*
@@ -145,7 +148,6 @@ static void levels(FILE *f, const struct run *r)
 {
 	const char *n = "migtrace_pull_kernel_age_seconds";
 	const struct mt_stats *s = &r->stats;
-	char b[40];
 
 	om_family(f, "migtrace_level_migrations_total", "counter", "Real migrations of the "
 		  "traced tasks by topology level of the CPU pair (smt, llc: the same last-level "
@@ -177,23 +179,12 @@ static void levels(FILE *f, const struct run *r)
 		"log2 slots; _sum is an estimate from slot midpoints (the open last slot at its "
 		"lower edge).\n# TYPE %s histogram\n", n, n);
 	for (int l = 0; l < MT_NR_LEVELS; l++) {
-		uint64_t cum = 0;
 		double us = 0;
 
-		for (int k = 0; k < MT_HIST_SLOTS; k++) {
-			cum += r->hists.kernel_age_level[l][k];
+		for (int k = 0; k < MT_HIST_SLOTS; k++)
 			us += (double)r->hists.kernel_age_level[l][k] * slot_mid_us(k);
-			if (k + 1 < MT_HIST_SLOTS)
-				fprintf(f, "%s_bucket{level=\"%s\",le=\"%s\"} %llu\n", n,
-					mt_level_names[l], slot_le(b, sizeof(b), k),
-					(unsigned long long)cum);
-		}
-		fprintf(f, "%s_bucket{level=\"%s\",le=\"+Inf\"} %llu\n", n, mt_level_names[l],
-			(unsigned long long)cum);
-		fprintf(f, "%s_sum{level=\"%s\"} %s\n", n, mt_level_names[l],
-			fmt_shortest(b, sizeof(b), us / 1e6));
-		fprintf(f, "%s_count{level=\"%s\"} %llu\n", n, mt_level_names[l],
-			(unsigned long long)cum);
+		histogram_series(f, n, "level", mt_level_names[l], r->hists.kernel_age_level[l],
+				 us / 1e6);
 	}
 	if (!r->has_level_cost)
 		return;

@@ -6,7 +6,7 @@
  * topology_level_ids() reads from fake sysfs trees (SMT siblings, a shared and a split LLC,
  * two nodes, an LLC of unknown sharing); and a run whose pulls are decided by those tests,
  * written and read back, counts them the same in its summary, its what-if and its text,
- * while a record edited without its counts is refused.
+ * while a record or a count edited alone is refused.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -136,8 +136,7 @@ static void levels_of_fake_trees(void **state)
 /* Four CPUs: (0,1) an SMT pair sharing an LLC with 2, on node 0; 3 alone on node 1. */
 static void set_topo(struct run *r)
 {
-	static const int16_t core[] = { 0, 0, 2, 3 }, llc[] = { 0, 0, 0, 3 },
-			     node[] = { 0, 0, 0, 1 };
+	static const int core[] = { 0, 0, 2, 3 }, llc[] = { 0, 0, 0, 3 }, node[] = { 0, 0, 0, 1 };
 
 	r->has_levels = true;
 	r->topo.ncpus = 4;
@@ -304,6 +303,14 @@ static void doctored_record_refused(void **state)
 	assert_null(back);
 	if (!strstr(err, "stats.lb_judged 7 and lb_hot 3, not the judged pulls in migrations (7) "
 			 "and those hot at meta.hot_ns by the kernel's rule (2)"))
+		fail_msg("refused for another reason: %s", err);
+	free(doctored);
+	/* the rules' split of the judged pulls no longer adds up */
+	doctored = replaced(json, "\"rules\":{\"age\":1,", "\"rules\":{\"age\":2,");
+	assert_int_not_equal(run_file_parse(doctored, strlen(doctored), &o, &back, err,
+					    sizeof(err)), 0);
+	if (!strstr(err, "levels: rules add up to 8, delayed_pulls 0, numa_weighed_pulls 0, "
+			 "against stats.lb_judged 7"))
 		fail_msg("refused for another reason: %s", err);
 	free(doctored);
 	free(json);

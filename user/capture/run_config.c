@@ -106,15 +106,10 @@ static bool numa_balancing_on(void)
 static void record_topo(const struct topology *t, struct run *r)
 {
 	struct run_topo *o = &r->topo;
-	int core, llc, node;
 
 	o->ncpus = t->max_cpu + 1 < RUN_MAX_NR_CPUS ? t->max_cpu + 1 : RUN_MAX_NR_CPUS;
-	for (int cpu = 0; cpu < o->ncpus; cpu++) {
-		topology_level_ids(t, cpu, &core, &llc, &node);
-		o->core[cpu] = (int16_t)core;
-		o->llc[cpu] = (int16_t)llc;
-		o->node[cpu] = (int16_t)node;
-	}
+	for (int cpu = 0; cpu < o->ncpus; cpu++)
+		topology_level_ids(t, cpu, &o->core[cpu], &o->llc[cpu], &o->node[cpu]);
 	o->llc_why[0] = '\0';
 	for (int i = 0; i < t->online.n && !o->llc_why[0]; i++)
 		topology_llc_known(t, t->online.cpu[i], o->llc_why, sizeof(o->llc_why));
