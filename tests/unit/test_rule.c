@@ -6,8 +6,10 @@
  * topology_level_ids() reads from fake sysfs trees (SMT siblings, a shared and a split LLC,
  * two nodes, an LLC of unknown sharing); and a run whose pulls are decided by those tests,
  * written and read back, counts them the same in its summary, its what-if and its text,
- * while a record or a count edited alone is refused.
+ * while a record or a count edited alone is refused; and a natural run's refill cost is
+ * split by the level of its pulls.
  */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -17,6 +19,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "analyze.h"
 #include "fake_sysfs.h"
 #include "render_text.h"
 #include "run_file.h"
@@ -317,6 +320,66 @@ static void doctored_record_refused(void **state)
 	run_free(r);
 }
 
+/* The next unit of thread 9 in r, dur_ns long, 10 µs after the last one. */
+static struct mt_unit *next_unit(struct run *r, uint64_t *clock, uint64_t dur_ns)
+{
+	struct mt_unit u = { .kind = MT_REC_UNIT, .pid = 9, .tgid = 9, .tag = CW_TAG_NATURAL };
+
+	u.prev_end_ns = *clock;
+	u.start_ns = *clock + 10 * US;
+	u.end_ns = u.start_ns + dur_ns;
+	*clock = u.end_ns;
+	assert_int_equal(run_record_add_unit(r, &u), 0);
+	return &r->units[r->nunits - 1];
+}
+
+/*
+ * A natural run whose pulls within the SMT pair cost 10 µs and across nodes 50 µs, each
+ * against the same same-CPU wakes: the run's cost mixes them, each level's is its own.
+ */
+static void cost_by_level(void **state)
+{
+	struct run *r = run_new();
+	uint64_t clock = 1000 * US;
+	struct mt_unit *u;
+
+	(void)state;
+	assert_non_null(r);
+	r->setup.mode = CORR_NATURAL;
+	r->setup.bootstrap = 200;
+	r->meta.hot_ns = 500 * US;
+	set_topo(r);
+	for (int rep = 0; rep < 150; rep++) {
+		int kind = rep % 3;	/* a pull 0 -> 1 (SMT), a pull 0 -> 3 (cross node), a stay */
+		int64_t jitter = (int64_t)((rep * 7919) % 2001) - 1000;
+
+		u = next_unit(r, &clock, (kind == 0 ? 120 : kind == 1 ? 160 : 110) * US + jitter);
+		u->switches_before = 1;
+		u->last_off_ns = 150 * US;
+		if (kind < 2) {
+			u->migs_before = 1;
+			u->mig_age_ns = 150 * US;
+			u->mig_cause = MT_CAUSE_LB_PULL;
+			u->mig_src_cpu = 0;
+			u->mig_dst_cpu = kind ? 3 : 1;
+		}
+		next_unit(r, &clock, 100 * US - jitter);
+		next_unit(r, &clock, 100 * US + jitter);
+	}
+	r->stats.units = r->nunits;
+	assert_int_equal(run_analyze(r), 0);
+	assert_true(r->has_level_cost);
+	assert_int_equal(r->level_cost[MT_LEVEL_SMT].pulls, 50);
+	assert_int_equal(r->level_cost[MT_LEVEL_NODE].pulls, 50);
+	assert_int_equal(r->level_cost[MT_LEVEL_LLC].pulls, 0);
+	assert_int_equal(r->level_cost[MT_LEVEL_SMT].judged, 50);
+	assert_true(fabs(r->level_cost[MT_LEVEL_SMT].cost_ns - 10 * US) < 1 * US);
+	assert_true(fabs(r->level_cost[MT_LEVEL_NODE].cost_ns - 50 * US) < 1 * US);
+	/* the run's own pulls, both levels in one cell: between the two */
+	assert_int_equal(r->corr.n_mig_events, 100);
+	run_free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -324,6 +387,7 @@ int main(void)
 		cmocka_unit_test(levels_of_fake_trees),
 		cmocka_unit_test(exemptions_counted),
 		cmocka_unit_test(doctored_record_refused),
+		cmocka_unit_test(cost_by_level),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
