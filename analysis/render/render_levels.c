@@ -41,10 +41,9 @@ void render_text_rules(FILE *f, const struct run *r)
 		fprintf(f, "    %-30s %-5s %8llu  %s\n", rule_text[k].what, rule_text[k].says,
 			(unsigned long long)s->lb_rule[k], rule_text[k].where);
 	}
-	fprintf(f, "  not seen at the tracepoint: the next buddy (hot; the dequeue before the move "
-		"clears it), a task's eligibility (6.18 refuses an ineligible one until balancing "
-		"has failed once), and hot pulls forced after failed balancing (nr_balance_failed > "
-		"cache_nice_tries: `migtrace sweep` counts them, nr_forced_migrations)\n");
+	fprintf(f, "  not seen at the tracepoint (docs/design.md says why): the next buddy (hot), a "
+		"task's eligibility (6.18 refuses an ineligible one), and hot pulls forced after "
+		"unsuccessful balancing (`migtrace sweep` counts them: nr_forced_migrations)\n");
 	if (s->lb_delayed)
 		fprintf(f, "  %llu of the judged pulls moved a delayed-dequeue task (since 6.14 the "
 			"kernel does that only when balancing load)\n",
