@@ -24,10 +24,13 @@
  * active balance.
  * on_rq == TASK_ON_RQ_MIGRATING from anything else: load-balancer pull.  RT/DL tasks (by
  * priority), SCHED_EXT's and stopper moves across NUMA nodes (active balance or NUMA
- * balancing: not told apart) are unknown.  Each move is classed by topology level (SMT
- * sibling, same LLC, cross LLC, cross node) from the per-CPU ids user space sets, and each
- * pull by what the kernel's rule looks at besides its age (pull_flags, judge_pull).  Fork placement uses __set_task_cpu() and has no tracepoint: it is seen at
- * sched_wakeup_new as a CPU different from the one the child was forked on.
+ * balancing: not told apart) are unknown.  Fork placement uses __set_task_cpu() and has no
+ * tracepoint: it is seen at sched_wakeup_new as a CPU different from the one the child was
+ * forked on.
+ *
+ * Level and rule.  Each move is classed by topology level (SMT sibling, same LLC, cross LLC,
+ * cross node) from the per-CPU ids user space sets, and each pull by what the kernel's rule
+ * looks at besides its age (pull_flags, judge_pull).
  *
  * Records go to a ring buffer without waking the reader, except past a fill threshold; the
  * reader drains on a 100 ms timer.  Every record is also counted in the histograms, so the
@@ -736,7 +739,7 @@ int BPF_PROG(mt_migrate, struct task_struct *p, int dest_cpu)
 	else if (on_rq == 0)
 		cause = MT_CAUSE_WAKEUP;
 	else if (not_fair)
-		cause = MT_CAUSE_UNKNOWN;	/* RT/DL push-pull, sched_ext: not the fair balancer */
+		cause = MT_CAUSE_UNKNOWN;	/* RT/DL push-pull, sched_ext: not fair's balancer */
 	else if (stopper && task_in_execve(p))
 		cause = MT_CAUSE_EXEC;
 	else if (stopper && node_of(src) != node_of(dst))

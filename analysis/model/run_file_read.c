@@ -824,9 +824,9 @@ static int levels_member(struct file_reader *fr, const char *key, void *ctx)
 	}
 	if (!strcmp(key, "delayed_pulls") || !strcmp(key, "numa_weighed_pulls")) {
 		*seen |= key[0] == 'd' ? 64 : 128;
-		return read_count(fr, key[0] == 'd' ? &r->stats.lb_delayed :
-					  &r->stats.lb_numa_weighed, key[0] == 'd' ?
-					  "levels.delayed_pulls" : "levels.numa_weighed_pulls") ? -1 : 1;
+		return read_count(fr, key[0] == 'd' ? &r->stats.lb_delayed : &r->stats.lb_numa_weighed,
+				  key[0] == 'd' ? "levels.delayed_pulls" :
+				  "levels.numa_weighed_pulls") ? -1 : 1;
 	}
 	if (!strcmp(key, "by_level")) {
 		*seen |= 256;
@@ -855,7 +855,8 @@ static int read_levels(struct file_reader *fr)
 		return -1;
 	if (seen != 1023)
 		return FAIL(fr, "levels lacks one of core, llc, node, llc_unknown_why, "
-			    "numa_balancing, rules, delayed_pulls, numa_weighed_pulls, by_level, cost");
+			    "numa_balancing, rules, delayed_pulls, numa_weighed_pulls, by_level, "
+			    "cost");
 	if (fr->ncore != fr->nllc || fr->ncore != fr->nnode)
 		return FAIL(fr, "levels: core, llc and node have %d, %d and %d CPUs, not as many",
 			    fr->ncore, fr->nllc, fr->nnode);
@@ -1166,9 +1167,9 @@ static int check_levels(struct file_reader *fr)
 		for (int l = 0; l < MT_NR_LEVELS; l++)
 			SUM_OR_FAIL(fr, n, st->level_migrations[l][c], "levels.by_level");
 		if (n != st->migrations[c])
-			return FAIL(fr, "levels.by_level: %llu %s migrations, not stats.by_cause.%s "
-				    "(%llu)", LLU(n), mt_cause_names[c], mt_cause_names[c],
-				    LLU(st->migrations[c]));
+			return FAIL(fr, "levels.by_level: %llu %s migrations, not "
+				    "stats.by_cause.%s (%llu)", LLU(n), mt_cause_names[c],
+				    mt_cause_names[c], LLU(st->migrations[c]));
 	}
 	for (int l = 0; l < MT_NR_LEVELS; l++) {
 		const char *name = mt_level_names[l];
@@ -1183,14 +1184,15 @@ static int check_levels(struct file_reader *fr)
 		for (int k = 0; k < MT_HIST_SLOTS; k++)
 			SUM_OR_FAIL(fr, n, r->hists.kernel_age_level[l][k], "levels.by_level");
 		if (n != st->level_lb_judged[l])
-			return FAIL(fr, "levels.by_level.%s.kernel_age_lb_pull: %llu pulls, not its "
-				    "lb_judged (%llu)", name, LLU(n), LLU(st->level_lb_judged[l]));
+			return FAIL(fr, "levels.by_level.%s.kernel_age_lb_pull: %llu pulls, not "
+				    "its lb_judged (%llu)", name, LLU(n),
+				    LLU(st->level_lb_judged[l]));
 		SUM_OR_FAIL(fr, judged, st->level_lb_judged[l], "levels.by_level");
 		SUM_OR_FAIL(fr, hot, st->level_lb_hot[l], "levels.by_level");
 	}
 	if (judged != st->lb_judged || hot != st->lb_hot)
-		return FAIL(fr, "levels.by_level: %llu judged and %llu hot pulls, not stats.lb_judged "
-			    "(%llu) and stats.lb_hot (%llu)", LLU(judged), LLU(hot),
+		return FAIL(fr, "levels.by_level: %llu judged and %llu hot pulls, not "
+			    "stats.lb_judged (%llu) and stats.lb_hot (%llu)", LLU(judged), LLU(hot),
 			    LLU(st->lb_judged), LLU(st->lb_hot));
 	for (int k = 0; k < MT_HIST_SLOTS; k++) {
 		n = 0;
@@ -1207,8 +1209,8 @@ static int check_levels(struct file_reader *fr)
 	    st->lb_numa_weighed > st->lb_judged)
 		return FAIL(fr, "levels: rules add up to %llu, delayed_pulls %llu, "
 			    "numa_weighed_pulls %llu, against stats.lb_judged %llu (the rules "
-			    "split it, the others are parts of it)", LLU(rules), LLU(st->lb_delayed),
-			    LLU(st->lb_numa_weighed), LLU(st->lb_judged));
+			    "split it, the others are parts of it)", LLU(rules),
+			    LLU(st->lb_delayed), LLU(st->lb_numa_weighed), LLU(st->lb_judged));
 	for (int l = 0; r->has_level_cost && l < MT_NR_LEVELS; l++)
 		if (r->level_cost[l].judged > r->level_cost[l].pulls ||
 		    r->level_cost[l].cell_pulls > r->level_cost[l].judged)

@@ -204,11 +204,14 @@ static void csv_histograms(FILE *f, const struct run *r, const struct whatif *w)
 		fprintf(f, ",%llu,%llu,%llu", (unsigned long long)r->hists.kernel_age[k],
 			(unsigned long long)r->hists.slice[k],
 			(unsigned long long)r->hists.wakelat[k]);
-		for (int l = 0; l < MT_NR_LEVELS; l++)
+		for (int l = 0; l < MT_NR_LEVELS; l++) {
+			const __u64 *h = r->hists.kernel_age_level[l];
+
 			if (r->has_levels)
-				fprintf(f, ",%llu", (unsigned long long)r->hists.kernel_age_level[l][k]);
+				fprintf(f, ",%llu", (unsigned long long)h[k]);
 			else
 				fputc(',', f);
+		}
 		fputc('\n', f);
 	}
 }

@@ -41,12 +41,12 @@ void render_text_rules(FILE *f, const struct run *r)
 		fprintf(f, "    %-30s %-5s %8llu  %s\n", rule_text[k].what, rule_text[k].says,
 			(unsigned long long)s->lb_rule[k], rule_text[k].where);
 	}
-	fprintf(f, "  not seen at the tracepoint (docs/design.md says why): the next buddy (hot), a "
-		"task's eligibility (6.18 refuses an ineligible one), and hot pulls forced after "
+	fprintf(f, "  not seen at the tracepoint (docs/design.md says why): the next buddy (hot), "
+		"a task's eligibility (6.18 refuses an ineligible one), and hot pulls forced after "
 		"unsuccessful balancing (`migtrace sweep` counts them: nr_forced_migrations)\n");
 	if (s->lb_delayed)
-		fprintf(f, "  %llu of the judged pulls moved a delayed-dequeue task (since 6.14 the "
-			"kernel does that only when balancing load)\n",
+		fprintf(f, "  %llu of the judged pulls moved a delayed-dequeue task (since 6.14 "
+			"the kernel does that only when balancing load)\n",
 			(unsigned long long)s->lb_delayed);
 	if (s->lb_numa_weighed)
 		fprintf(f, "  %llu cross-node pulls were weighed by the task's NUMA faults "
@@ -87,10 +87,10 @@ void render_text_levels(FILE *f, const struct run *r)
 
 	if (!r->has_levels)
 		return;
-	fprintf(f, "\nby topology level (the CPU pair of each move: SMT sibling, same LLC, cross LLC, "
-		"cross node%s%s%s):\n", r->topo.llc_why[0] ? "; LLC unknown where the sharing of "
-		"the last-level cache is not known, never guessed: " : "", r->topo.llc_why,
-		r->topo.numa_balancing ? "; NUMA balancing on" : "");
+	fprintf(f, "\nby topology level (the CPU pair of each move: SMT sibling, same LLC, cross "
+		"LLC, cross node%s%s%s):\n", r->topo.llc_why[0] ? "; LLC unknown where the "
+		"sharing of the last-level cache is not known, never guessed: " : "",
+		r->topo.llc_why, r->topo.numa_balancing ? "; NUMA balancing on" : "");
 	fprintf(f, "  %-12s %10s %10s %8s %8s %8s  hot at %s\n", "level", "migrations",
 		"placements", "pulls", "others", "judged", fmt_ns(a, sizeof(a),
 								    (double)r->meta.hot_ns));
@@ -148,7 +148,8 @@ static void level_verdict(FILE *f, const struct run *r, int l)
 		fprintf(f, "; at %s-%s (%llu pulls) a move costs %s (95 %% interval %s to %s)",
 			fmt_ns(a, sizeof(a), c->age_ns), fmt_ns(b, sizeof(b), c->age_hi_ns),
 			(unsigned long long)c->cell_pulls, fmt_ns(kn, sizeof(kn), c->cost_ns),
-			fmt_ns(lo, sizeof(lo), c->cost_lo_ns), fmt_ns(hi, sizeof(hi), c->cost_hi_ns));
+			fmt_ns(lo, sizeof(lo), c->cost_lo_ns),
+			fmt_ns(hi, sizeof(hi), c->cost_hi_ns));
 	fmt_ns(kn, sizeof(kn), (double)r->meta.hot_ns);
 	if (c->bias)
 		fprintf(f, ": biased (a cost below 0), no verdict\n");
@@ -177,6 +178,7 @@ static void levels_summary(FILE *f, const struct run *r)
 {
 	static const enum verdict_kind kinds[] = { VERDICT_ABOUT_RIGHT, VERDICT_TOO_HIGH,
 						   VERDICT_TOO_LOW };
+	static const char *const says[] = { "fits", "too high for", "too low for" };
 	char a[32];
 	int said = 0;
 
@@ -192,9 +194,7 @@ static void levels_summary(FILE *f, const struct run *r)
 			if (n++)
 				fprintf(f, ", %s", mt_level_titles[level_at(i)]);
 			else
-				fprintf(f, "%s%s %s", said++ ? "; " : " ",
-					kinds[k] == VERDICT_ABOUT_RIGHT ? "fits" :
-					kinds[k] == VERDICT_TOO_HIGH ? "too high for" : "too low for",
+				fprintf(f, "%s%s %s", said++ ? "; " : " ", says[k],
 					mt_level_titles[level_at(i)]);
 		}
 	}

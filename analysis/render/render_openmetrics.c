@@ -155,8 +155,8 @@ static void levels(FILE *f, const struct run *r)
 		  "from the in-kernel counters.");
 	for (int l = 0; l < MT_NR_LEVELS; l++)
 		for (int c = 0; c < MT_NR_CAUSES; c++)
-			fprintf(f, "migtrace_level_migrations_total{level=\"%s\",cause=\"%s\"} %llu\n",
-				mt_level_names[l], mt_cause_names[c],
+			fprintf(f, "migtrace_level_migrations_total{level=\"%s\",cause=\"%s\"} "
+				"%llu\n", mt_level_names[l], mt_cause_names[c],
 				(unsigned long long)s->level_migrations[l][c]);
 	om_family(f, "migtrace_level_lb_pulls_judged_total", "counter", "Load-balancer pulls "
 		  "with the kernel's age, by topology level.");
@@ -196,9 +196,9 @@ static void levels(FILE *f, const struct run *r)
 
 		if (!isfinite(c->factor) || c->judged < c->min_judged || c->bias)
 			continue;
-		fprintf(f, "migtrace_level_verdict_factor{level=\"%s\",verdict=\"%s\",exact=\"%s\"} ",
-			mt_level_names[l], verdict_names[c->kind], c->factor_is_bound ? "false" :
-			"true");
+		fprintf(f, "migtrace_level_verdict_factor{level=\"%s\",verdict=\"%s\","
+			"exact=\"%s\"} ", mt_level_names[l], verdict_names[c->kind],
+			c->factor_is_bound ? "false" : "true");
 		value(f, c->factor);
 	}
 }

@@ -176,7 +176,8 @@ static void test_csv(void **state)
 	s = capture(r, "migrations.csv", NULL);
 	assert_true(!strncmp(s, "ts_ns,pid,tgid,comm,src_cpu,dst_cpu,cause,", 42));
 	/* a comma and quotes quoted, a missing kernel age empty */
-	assert_non_null(strstr(s, ",\"x,\"\"y\"\"\",0,1,wakeup,running,0,0,400000,0,,0,0,,unknown\n"));
+	assert_non_null(strstr(s,
+			       ",\"x,\"\"y\"\"\",0,1,wakeup,running,0,0,400000,0,,0,0,,unknown\n"));
 	free(s);
 	s = capture(r, "correlation.csv", NULL);
 	assert_non_null(strstr(s, "\ncontrolled,50000,0,"));

@@ -59,14 +59,16 @@ static void rule_order(void **state)
 		assert_int_equal(rule, cases[i].rule);
 		for (size_t t = 0; t < sizeof(thresholds) / sizeof(thresholds[0]); t++) {
 			int64_t young = 100 * US, old = 10000 * US, T = thresholds[t];
-			bool hot_young = MT_RULE_HOT(rule, young, T), hot_old = MT_RULE_HOT(rule, old, T);
+			bool hot_young = MT_RULE_HOT(rule, young, T);
+			bool hot_old = MT_RULE_HOT(rule, old, T);
 
 			if (rule == MT_RULE_AGE) {
 				assert_int_equal(hot_young, MT_TASK_HOT(young, T));
 				assert_int_equal(hot_old, MT_TASK_HOT(old, T));
 			} else {
 				/* hot: off the busy preferred node, a core cookie mismatch */
-				bool hot = rule == MT_RULE_NUMA_FROM_PREF || rule == MT_RULE_CORE_COOKIE;
+				bool hot = rule == MT_RULE_NUMA_FROM_PREF ||
+					   rule == MT_RULE_CORE_COOKIE;
 
 				assert_int_equal(hot_young, hot);
 				assert_int_equal(hot_old, hot);
@@ -350,7 +352,8 @@ static void cost_by_level(void **state)
 	r->meta.hot_ns = 500 * US;
 	set_topo(r);
 	for (int rep = 0; rep < 150; rep++) {
-		int kind = rep % 3;	/* a pull 0 -> 1 (SMT), a pull 0 -> 3 (cross node), a stay */
+		/* a pull 0 -> 1 (SMT), a pull 0 -> 3 (cross node), a stay */
+		int kind = rep % 3;
 		int64_t jitter = (int64_t)((rep * 7919) % 2001) - 1000;
 
 		u = next_unit(r, &clock, (kind == 0 ? 120 : kind == 1 ? 160 : 110) * US + jitter);
