@@ -13,6 +13,8 @@
 #include <bpf/bpf_core_read.h>
 #include <bpf/bpf_helpers.h>
 
+#include "migtrace.h"
+
 /*
  * The task's state: task_struct::state was renamed __state in 5.14, commit 2f064a59a11f
  * ("sched: Change task_struct::state").
@@ -103,6 +105,84 @@ static __always_inline __u64 run_delay_of(struct task_struct *p)
 static __always_inline bool task_in_execve(struct task_struct *p)
 {
 	return bpf_core_field_exists(p->in_execve) && BPF_CORE_READ_BITFIELD_PROBED(p, in_execve);
+}
+
+/*
+ * A delayed dequeue: se.sched_delayed, since 6.12 (commit 152e11f6df29, "sched/fair:
+ * Implement delayed dequeue"): a task that went to sleep with negative lag stays queued
+ * until it is picked or woken.  can_migrate_task() refuses such a task unless the balancer is
+ * moving load since 61b82dfb6b7e ("sched/fair: Do not try to migrate delayed dequeue task",
+ * 6.14).  false before 6.12.
+ */
+static __always_inline bool task_delayed(struct task_struct *p)
+{
+	return bpf_core_field_exists(p->se.sched_delayed) && p->se.sched_delayed;
+}
+
+/*
+ * NUMA balancing's opinion of a pull across nodes, as migrate_degrades_locality() forms it
+ * before task_hot() is asked (CONFIG_NUMA_BALANCING: task_struct::numa_faults and
+ * numa_preferred_nid, rq::nr_preferred_running): onto the preferred node is cold; off it
+ * is hot while the source runs tasks that do not prefer it, else the age decides; between
+ * two other nodes the task's fault weights decide, which are not read here.  0 when the
+ * task has no fault statistics (the kernel then has no opinion).  src_rq is the source run
+ * queue after the dequeue: its nr_running and nr_preferred_running have both lost this task
+ * since the kernel compared them, which keeps their order.
+ */
+static __always_inline __u32 numa_flags_of(struct task_struct *p, struct rq *src_rq,
+					   int src_nid, int dst_nid)
+{
+	int pref;
+
+	if (!bpf_core_field_exists(p->numa_faults) || !p->numa_faults)
+		return 0;
+	pref = p->numa_preferred_nid;
+	if (pref == dst_nid)
+		return MT_RF_NUMA_TO_PREF;
+	if (pref != src_nid)
+		return MT_RF_NUMA_WEIGHED;
+	if (src_rq && bpf_core_field_exists(src_rq->nr_preferred_running) &&
+	    src_rq->nr_running > src_rq->nr_preferred_running)
+		return MT_RF_NUMA_FROM_PREF;
+	return 0;
+}
+
+/* Core scheduling's members (CONFIG_SCHED_CORE, which none of the kernels migtrace is built
+ * against has): flavours, resolved against the running kernel's BTF. */
+struct task_struct___core {
+	unsigned long core_cookie;
+} __attribute__((preserve_access_index));
+
+struct rq___core {
+	unsigned int core_enabled;
+	struct rq *core;
+	unsigned long core_cookie;
+} __attribute__((preserve_access_index));
+
+/*
+ * Whether task_hot() finds p's core-scheduling cookie mismatched at dst_cpu, the CPU pulling
+ * it: sched_core_cookie_match() (CONFIG_SCHED_CORE; asked by task_hot() since 5.14, "sched:
+ * Migration changes for core scheduling") fails when core scheduling is on there and the
+ * destination core runs another cookie.  dst_cpu's run queue is found through the task
+ * running there, so only when the balancer runs on dst_cpu (it does, except nohz idle
+ * balancing on another CPU's behalf).  A core whose CPUs are all idle matches any cookie,
+ * and the sibling CPUs are not read: a mismatch is only certain, and only reported, when
+ * dst_cpu's run queue holds a task.  false without CONFIG_SCHED_CORE.
+ */
+static __always_inline bool core_cookie_mismatch(struct task_struct *p, __u32 dst_cpu)
+{
+	struct rq___core *rq, *core;
+	struct rq *dst_rq;
+
+	if (!bpf_core_field_exists(struct rq___core, core_enabled) ||
+	    bpf_get_smp_processor_id() != dst_cpu)
+		return false;
+	dst_rq = task_fair_rq_of(bpf_get_current_task_btf());
+	rq = (struct rq___core *)dst_rq;
+	if (!dst_rq || !rq->core_enabled || !dst_rq->nr_running)
+		return false;
+	core = (struct rq___core *)rq->core;
+	return core && core->core_cookie != ((struct task_struct___core *)p)->core_cookie;
 }
 
 #endif

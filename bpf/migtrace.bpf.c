@@ -22,10 +22,15 @@
  * Cause.  src not in p->cpus_ptr: affinity.  on_rq == 0: wakeup placement.  Current is the
  * stopper of src (migration/N on CPU src): exec balancing if the task is in execve, else
  * active balance.
- * on_rq == TASK_ON_RQ_MIGRATING from anything else: load-balancer pull.  RT/DL tasks and
- * stopper moves across NUMA nodes (active balance or NUMA balancing: not told apart) are
- * unknown.  Fork placement uses __set_task_cpu() and has no tracepoint: it is seen at
- * sched_wakeup_new as a CPU different from the one the child was forked on.
+ * on_rq == TASK_ON_RQ_MIGRATING from anything else: load-balancer pull.  RT/DL tasks (by
+ * priority), SCHED_EXT's and stopper moves across NUMA nodes (active balance or NUMA
+ * balancing: not told apart) are unknown.  Fork placement uses __set_task_cpu() and has no
+ * tracepoint: it is seen at sched_wakeup_new as a CPU different from the one the child was
+ * forked on.
+ *
+ * Level and rule.  Each move is classed by topology level (SMT sibling, same LLC, cross LLC,
+ * cross node) from the per-CPU ids user space sets, and each pull by what the kernel's rule
+ * looks at besides its age (pull_flags, judge_pull).
  *
  * Records go to a ring buffer without waking the reader, except past a fill threshold; the
  * reader drains on a 100 ms timer.  Every record is also counted in the histograms, so the
@@ -44,16 +49,21 @@ char LICENSE[] SEC("license") = "GPL";
 #define TASK_RUNNING 0
 #define TASK_ON_RQ_MIGRATING 2
 #define PF_KTHREAD 0x00200000
-#define SCHED_FIFO 1
-#define SCHED_RR 2
-#define SCHED_DEADLINE 6
+#define SCHED_IDLE 5
+#define SCHED_EXT 7
+#define MAX_RT_PRIO 100		/* a prio under it is the RT or DL class (PI boosts too) */
 #define MT_MAX_CPUS 1024
 
 /* Set before load. */
 const volatile __u32 nr_cpus = 1;		/* size of a row of cpu_pairs */
 const volatile __s64 hot_ns = 500000;		/* the threshold task_hot() is judged at */
 const volatile __u64 wakeup_bytes = 1 << 18;	/* wake the reader past this backlog */
-const volatile __s16 cpu_node[MT_MAX_CPUS] = {};	/* NUMA node per CPU, -1 unknown */
+/* Per CPU, what MT_LEVEL_OF classes a move by (user space sets every entry): */
+const volatile __s16 cpu_node[MT_MAX_CPUS] = {};	/* NUMA node */
+const volatile __s16 cpu_core[MT_MAX_CPUS] = {};	/* the same for SMT siblings only */
+const volatile __s16 cpu_llc[MT_MAX_CPUS] = {};	/* the same for CPUs sharing the LLC; < 0
+							 * not known */
+const volatile bool numa_balancing = false;	/* kernel.numa_balancing was on at start */
 const volatile bool offcpu_records = false;	/* the workload logs its own units */
 /* --unit's probes will be attached: only then do migrations note what the next unit record
  * needs, in the task's unit storage. */
@@ -234,8 +244,11 @@ __noinline __u32 log2_slot(__u64 ns)
 
 static __always_inline void hist_add(__u64 *hist, __u64 ns)
 {
-	__u32 slot = log2_slot(ns);
+	/* 64 bits, as level_of()'s result in emit(): the test must bound the register that
+	 * indexes, not a zero-extended copy of it */
+	__u64 slot = log2_slot(ns);
 
+	barrier_var(slot);
 	if (slot < MT_HIST_SLOTS)
 		hist[slot]++;
 }
@@ -430,6 +443,26 @@ static __always_inline __s16 node_of(__u32 cpu)
 	return cpu_node[cpu & (MT_MAX_CPUS - 1)];
 }
 
+/*
+ * The topology level of a move (enum mt_level), from the ids user space set per CPU.  A
+ * global function, as log2_slot: the verifier checks it once, and its callers see one
+ * bounded result.
+ */
+__noinline __u64 level_of(__u32 src, __u32 dst)
+{
+	__u64 level;
+
+	if (src >= MT_MAX_CPUS || dst >= MT_MAX_CPUS)
+		return MT_LEVEL_UNKNOWN;
+	barrier_var(src);
+	barrier_var(dst);
+	src &= MT_MAX_CPUS - 1;
+	dst &= MT_MAX_CPUS - 1;
+	level = MT_LEVEL_OF(cpu_core[src], cpu_core[dst], cpu_llc[src], cpu_llc[dst],
+			    cpu_node[src], cpu_node[dst]);
+	return level < MT_NR_LEVELS ? level : MT_LEVEL_UNKNOWN;
+}
+
 static __always_inline void count_pair(__u32 src, __u32 dst)
 {
 	__u32 key = src * nr_cpus + dst;
@@ -463,18 +496,72 @@ static __always_inline void copy_comm(char *dst, struct task_struct *p)
 	((__u64 *)dst)[1] = src[1];
 }
 
+/*
+ * What the kernel's rule looks at in a load-balancer pull besides the age (the shims in
+ * compat.bpf.h say where each comes from): a delayed dequeue, NUMA balancing's opinion of a
+ * move across nodes, a core-scheduling cookie mismatch.  src_rq: the source run queue.
+ */
+static __always_inline __u32 pull_flags(struct task_struct *p, struct rq *src_rq, __u32 src,
+					__u32 dst, __u64 level)
+{
+	__u32 flags = 0;
+
+	if (task_delayed(p))
+		flags |= MT_RF_DELAYED;
+	if (level == MT_LEVEL_NODE && numa_balancing)
+		flags |= numa_flags_of(p, src_rq, node_of(src), node_of(dst));
+	if (core_cookie_mismatch(p, dst))
+		flags |= MT_RF_CORE_COOKIE;
+	return flags;
+}
+
+/*
+ * A judged pull (cause lb_pull, with the kernel's age) into the counters: the rule that
+ * decides it, the kernel-age histograms, and whether it is hot at hot_ns by the kernel's
+ * rule (MT_RULE_HOT, bpf/migtrace.h), overall and at its topology level.
+ */
+static __always_inline void judge_pull(struct mt_counts *c, __u32 flags, __u64 level,
+				       __s64 kage)
+{
+	__u32 rule = MT_RULE_OF(flags, level);
+
+	barrier_var(level);	/* as in emit() */
+	if (level >= MT_NR_LEVELS)
+		level = MT_LEVEL_UNKNOWN;
+	c->stats.lb_judged++;
+	c->stats.level_lb_judged[level]++;
+	hist_add(c->hists.kernel_age, kage);
+	hist_add(c->hists.kernel_age_level[level], kage);
+	if (rule < MT_NR_RULES)
+		c->stats.lb_rule[rule]++;
+	if (flags & MT_RF_DELAYED)
+		c->stats.lb_delayed++;
+	if (flags & MT_RF_NUMA_WEIGHED)
+		c->stats.lb_numa_weighed++;
+	if (MT_RULE_HOT(rule, kage, hot_ns)) {
+		c->stats.lb_hot++;
+		c->stats.level_lb_hot[level]++;
+	}
+}
+
 /* Counts, histograms and the record of one real migration. */
 static __always_inline void emit(struct task_struct *p, struct task_ctx *t,
-				 struct mt_counts *c, __u32 src, __u32 dst, __u8 cause, __u8 state,
-				 __u8 on_rq, __u8 flags, __u64 now, __u64 age_ns, __s64 kage_ns,
-				 __u64 wait_ns)
+				 struct mt_counts *c, __u32 src, __u32 dst, __u64 level, __u8 cause,
+				 __u8 state, __u8 on_rq, __u32 flags, __u64 now, __u64 age_ns,
+				 __s64 kage_ns, __u64 wait_ns)
 {
 	struct task_struct *cur = bpf_get_current_task_btf();
 	struct mt_migrate *r;
 
 	if (cause >= MT_NR_CAUSES)
 		cause = MT_CAUSE_UNKNOWN;
+	/* clang knows level_of()'s range and would drop the test the verifier needs; and a
+	 * 64-bit level, for the test bounds the register that indexes, not a 32-bit copy */
+	barrier_var(level);
+	if (level >= MT_NR_LEVELS)
+		level = MT_LEVEL_UNKNOWN;
 	c->stats.migrations[cause]++;
+	c->stats.level_migrations[level][cause]++;
 	hist_add(c->hists.age[cause], age_ns);
 	/* for the next unit record: the join of migrations with units */
 	t->migs_since++;
@@ -506,7 +593,9 @@ static __always_inline void emit(struct task_struct *p, struct task_ctx *t,
 	r->cause = cause;
 	r->state = state;
 	r->on_rq = on_rq;
+	r->level = level;
 	r->flags = flags;
+	r->pad = 0;
 	r->ts_ns = now;
 	r->age_ns = age_ns;
 	r->kernel_age_ns = kage_ns;
@@ -557,7 +646,7 @@ static __always_inline void account_switch_in(struct task_struct *p, struct task
 	__u32 nr = (__u32)p->se.nr_migrations;
 
 	if (t->expect_cpu >= 0 && cpu != (__u32)t->expect_cpu)
-		emit(p, t, c, t->expect_cpu, cpu, MT_CAUSE_UNSEEN,
+		emit(p, t, c, t->expect_cpu, cpu, level_of(t->expect_cpu, cpu), MT_CAUSE_UNSEEN,
 		     t->preempted ? MT_STATE_QUEUED : MT_STATE_WAKING, p->on_rq, MT_RF_SEEN_OUT,
 		     now, t->switched_out_ns && now > t->switched_out_ns ?
 			     now - t->switched_out_ns : 0, -1, 0);
@@ -637,12 +726,13 @@ int BPF_PROG(mt_migrate, struct task_struct *p, int dest_cpu)
 	struct task_ctx *t = traced(p);
 	struct task_struct *cur;
 	struct mt_counts *c;
-	__u32 src, dst = dest_cpu;
-	__u8 cause, state, on_rq, flags = 0;
+	__u32 src, dst = dest_cpu, flags = 0;
+	__u64 level;
+	__u8 cause, state, on_rq;
 	__u64 now, off = 0, age, wait = 0;
 	__s64 kage = -1;
+	bool stopper, not_fair;
 	struct rq *rq;
-	bool stopper;
 	int policy;
 
 	if (!t || !(c = this_cpu_counts()))
@@ -656,6 +746,9 @@ int BPF_PROG(mt_migrate, struct task_struct *p, int dest_cpu)
 	cur = bpf_get_current_task_btf();
 	on_rq = p->on_rq;
 	policy = p->policy;
+	/* RT and DL tasks (by priority: a PI boost lends a fair task the RT class) and
+	 * SCHED_EXT's: never the fair balancer's, whose detach_tasks() walks cfs_tasks */
+	not_fair = p->prio < MAX_RT_PRIO || policy == SCHED_EXT;
 	/* Active balance and sched_exec run the stopper of the source CPU. */
 	stopper = is_stopper(cur) && bpf_get_smp_processor_id() == src;
 
@@ -663,8 +756,8 @@ int BPF_PROG(mt_migrate, struct task_struct *p, int dest_cpu)
 		cause = MT_CAUSE_AFFINITY;
 	else if (on_rq == 0)
 		cause = MT_CAUSE_WAKEUP;
-	else if (policy == SCHED_FIFO || policy == SCHED_RR || policy == SCHED_DEADLINE)
-		cause = MT_CAUSE_UNKNOWN;	/* RT/DL push-pull: not the fair balancer */
+	else if (not_fair)
+		cause = MT_CAUSE_UNKNOWN;	/* RT/DL push-pull, sched_ext: not fair's balancer */
 	else if (stopper && task_in_execve(p))
 		cause = MT_CAUSE_EXEC;
 	else if (stopper && node_of(src) != node_of(dst))
@@ -682,6 +775,10 @@ int BPF_PROG(mt_migrate, struct task_struct *p, int dest_cpu)
 	}
 	if (t->preempted)
 		flags |= MT_RF_PREEMPTED;
+	if (not_fair)
+		flags |= MT_RF_NOT_FAIR;
+	if (policy == SCHED_IDLE)
+		flags |= MT_RF_IDLE_POLICY;
 	if (on_rq == 0)
 		state = MT_STATE_WAKING;
 	else if (stopper && t->preempted)
@@ -709,14 +806,12 @@ int BPF_PROG(mt_migrate, struct task_struct *p, int dest_cpu)
 		hist_add(c->hists.runwait_pulled, wait);
 		flags |= MT_RF_WAIT_VALID;
 	}
-	if (cause == MT_CAUSE_LB_PULL && (flags & MT_RF_KAGE_VALID)) {
-		c->stats.lb_judged++;
-		hist_add(c->hists.kernel_age, kage);
-		/* task_hot()'s rule (migtrace.h) on the kernel's own age */
-		if (MT_TASK_HOT(kage, hot_ns))
-			c->stats.lb_hot++;
-	}
-	emit(p, t, c, src, dst, cause, state, on_rq, flags, now, age, kage, wait);
+	level = level_of(src, dst);
+	if (cause == MT_CAUSE_LB_PULL)
+		flags |= pull_flags(p, rq, src, dst, level);
+	if (cause == MT_CAUSE_LB_PULL && (flags & MT_RF_KAGE_VALID))
+		judge_pull(c, flags, level, kage);
+	emit(p, t, c, src, dst, level, cause, state, on_rq, flags, now, age, kage, wait);
 	t->expect_cpu = dst;
 	return 0;
 }
@@ -808,7 +903,8 @@ int BPF_PROG(mt_wakeup_new, struct task_struct *p)
 	cpu = task_cpu_of(p);
 	/* wake_up_new_task() placed it with __set_task_cpu(): no sched_migrate_task. */
 	if (t->new_task && t->expect_cpu >= 0 && cpu != (__u32)t->expect_cpu)
-		emit(p, t, c, t->expect_cpu, cpu, MT_CAUSE_FORK, MT_STATE_NEW, 0, 0, now, 0, -1, 0);
+		emit(p, t, c, t->expect_cpu, cpu, level_of(t->expect_cpu, cpu), MT_CAUSE_FORK,
+		     MT_STATE_NEW, 0, 0, now, 0, -1, 0);
 	t->new_task = 0;
 	t->expect_cpu = cpu;	/* __set_task_cpu(): not counted in se.nr_migrations either */
 	return 0;

@@ -47,8 +47,48 @@ enum mt_rec_flags {
 	MT_RF_KAGE_VALID = 1 << 0,	/* kernel_age_ns was computed (exec_start was set) */
 	MT_RF_PREEMPTED = 1 << 1,	/* the last switch-out on src was involuntary */
 	MT_RF_SEEN_OUT = 1 << 2,	/* we saw the task switch out on src (age is exact) */
-	MT_RF_WAIT_VALID = 1 << 7,	/* wait_ns was computed (a pull, CONFIG_SCHED_INFO) */
+	/*
+	 * What the kernel's rule looks at besides the age, read at load-balancer pulls only
+	 * (docs/design.md, "What the kernel does"; MT_RULE_OF says which decides first).
+	 */
+	MT_RF_NOT_FAIR = 1 << 3,	/* RT/DL priority or SCHED_EXT: task_hot() says cold */
+	MT_RF_IDLE_POLICY = 1 << 4,	/* SCHED_IDLE: task_hot() says cold */
+	MT_RF_NUMA_TO_PREF = 1 << 5,	/* across nodes onto its preferred node:
+					 * migrate_degrades_locality() says cold */
+	MT_RF_NUMA_FROM_PREF = 1 << 6,	/* across nodes off its preferred node, which runs
+					 * others too: migrate_degrades_locality() says hot */
+	MT_RF_NUMA_WEIGHED = 1 << 7,	/* across nodes, neither preferred: the task's NUMA
+					 * faults were weighed, not read here */
+	MT_RF_CORE_COOKIE = 1 << 8,	/* its core-scheduling cookie is not the busy
+					 * destination core's: task_hot() says hot */
+	MT_RF_DELAYED = 1 << 9,		/* a delayed dequeue (se.sched_delayed): asleep, kept
+					 * queued for its lag */
+	MT_RF_WAIT_VALID = 1 << 10,	/* wait_ns was computed (a pull, CONFIG_SCHED_INFO) */
 };
+
+/*
+ * The topology level of a move, closest first, from the CPUs' SMT core, last-level cache
+ * and NUMA node (MT_LEVEL_OF).  0 is "not known", which is also what a record read from a
+ * file written before levels were kept says.
+ */
+enum mt_level {
+	MT_LEVEL_UNKNOWN = 0,	/* same node, not SMT siblings, LLC sharing not known */
+	MT_LEVEL_SMT,		/* SMT siblings: one core (the kernel's SD_SHARE_CPUCAPACITY) */
+	MT_LEVEL_LLC,		/* other cores sharing the last-level cache */
+	MT_LEVEL_CROSS_LLC,	/* the same node, another last-level cache */
+	MT_LEVEL_NODE,		/* another NUMA node */
+	MT_NR_LEVELS,
+};
+
+/*
+ * The level of a move from CPU a to CPU b, from their ids: core (the same for SMT siblings
+ * only), llc (the same for CPUs sharing the last-level cache; < 0 not known) and node.
+ */
+#define MT_LEVEL_OF(core_a, core_b, llc_a, llc_b, node_a, node_b)			\
+	((node_a) != (node_b) ? MT_LEVEL_NODE :						\
+	 (core_a) >= 0 && (core_a) == (core_b) ? MT_LEVEL_SMT :				\
+	 (llc_a) < 0 || (llc_b) < 0 ? MT_LEVEL_UNKNOWN :				\
+	 (llc_a) == (llc_b) ? MT_LEVEL_LLC : MT_LEVEL_CROSS_LLC)
 
 /* One real migration (src != dst) of a traced task. */
 struct mt_migrate {
@@ -61,7 +101,9 @@ struct mt_migrate {
 	__u8 cause;			/* enum mt_cause */
 	__u8 state;			/* enum mt_task_state */
 	__u8 on_rq;			/* p->on_rq at the tracepoint */
-	__u8 flags;			/* enum mt_rec_flags */
+	__u8 level;			/* enum mt_level of src -> dst */
+	__u32 flags;			/* enum mt_rec_flags */
+	__u32 pad;
 	__u64 ts_ns;			/* bpf_ktime_get_ns(): CLOCK_MONOTONIC */
 	__u64 age_ns;			/* CLOCK_MONOTONIC: ts - last switch-out on src; 0 running */
 	__s64 kernel_age_ns;		/* rq_clock_task(src) - se.exec_start: task_hot()'s view */
@@ -146,6 +188,42 @@ enum mt_unit_tag {
  */
 #define MT_TASK_HOT(age_ns, hot_ns) ((hot_ns) < 0 || ((hot_ns) > 0 && (age_ns) < (hot_ns)))
 
+/*
+ * What decides whether a load-balancer pull is hot, in the kernel's own order
+ * (docs/design.md, "What the kernel does"): can_migrate_task() asks NUMA's
+ * migrate_degrades_locality() first, then task_hot(), whose tests before the age are the
+ * class, the policy, SMT siblings, the next buddy (not visible at the tracepoint) and, after
+ * a threshold of -1, the core cookie.  MT_RULE_AGE: none of them, the age decides.
+ */
+enum mt_rule {
+	MT_RULE_AGE = 0,	/* age against the threshold: MT_TASK_HOT */
+	MT_RULE_NUMA_TO_PREF,	/* cold */
+	MT_RULE_NUMA_FROM_PREF,	/* hot */
+	MT_RULE_NOT_FAIR,	/* cold */
+	MT_RULE_IDLE_POLICY,	/* cold */
+	MT_RULE_SMT,		/* cold */
+	MT_RULE_CORE_COOKIE,	/* hot, at every threshold (0 included) */
+	MT_NR_RULES,
+};
+
+/* The rule that decides a pull with these flags (enum mt_rec_flags) and level. */
+#define MT_RULE_OF(flags, level)							\
+	((flags) & MT_RF_NUMA_TO_PREF ? MT_RULE_NUMA_TO_PREF :				\
+	 (flags) & MT_RF_NUMA_FROM_PREF ? MT_RULE_NUMA_FROM_PREF :			\
+	 (flags) & MT_RF_NOT_FAIR ? MT_RULE_NOT_FAIR :					\
+	 (flags) & MT_RF_IDLE_POLICY ? MT_RULE_IDLE_POLICY :				\
+	 (level) == MT_LEVEL_SMT ? MT_RULE_SMT :					\
+	 (flags) & MT_RF_CORE_COOKIE ? MT_RULE_CORE_COOKIE : MT_RULE_AGE)
+
+/*
+ * The kernel's rule, written once for BPF, the summary and the what-if: a pull is hot at
+ * threshold hot_ns when the rule that decides it (MT_RULE_OF) says hot, or, when none does,
+ * when its age is under the threshold (MT_TASK_HOT).
+ */
+#define MT_RULE_HOT(rule, age_ns, hot_ns)						\
+	((rule) == MT_RULE_AGE ? MT_TASK_HOT(age_ns, hot_ns) :				\
+	 (rule) == MT_RULE_NUMA_FROM_PREF || (rule) == MT_RULE_CORE_COOKIE)
+
 /* Counters. */
 struct mt_stats {
 	__u64 migrations[MT_NR_CAUSES];	/* real migrations of traced tasks, by cause */
@@ -153,7 +231,7 @@ struct mt_stats {
 	__u64 rb_records;		/* records submitted */
 	__u64 rb_dropped;		/* records lost: ring buffer full */
 	__u64 lb_judged;		/* load-balancer pulls with a valid kernel age */
-	__u64 lb_hot;			/* ... that task_hot() would call hot at hot_ns */
+	__u64 lb_hot;			/* ... hot at hot_ns by the kernel's rule (MT_RULE_HOT) */
 	__u64 switches_in;		/* traced tasks switched in */
 	__u64 tracked_tasks;		/* traced tasks first seen or forked */
 	__u64 units;			/* unit records submitted */
@@ -164,6 +242,14 @@ struct mt_stats {
 					 * busy (nested on a CPU) and were not handled */
 	__u64 offcpu_records;		/* off-CPU records submitted (self-timed units only) */
 	__u64 offcpu_dropped;		/* ... lost: ring buffer full */
+	/* the judged pulls by the rule that decided them (sum: lb_judged) */
+	__u64 lb_rule[MT_NR_RULES];
+	__u64 lb_delayed;		/* judged pulls with MT_RF_DELAYED */
+	__u64 lb_numa_weighed;		/* judged pulls with MT_RF_NUMA_WEIGHED */
+	/* per topology level: migrations by cause, judged pulls, hot ones */
+	__u64 level_migrations[MT_NR_LEVELS][MT_NR_CAUSES];
+	__u64 level_lb_judged[MT_NR_LEVELS];
+	__u64 level_lb_hot[MT_NR_LEVELS];
 };
 
 /* In-kernel histograms: log2 of µs. */
@@ -175,6 +261,7 @@ struct mt_hists {
 	__u64 runwait[MT_HIST_SLOTS];		/* every runnable wait that ended in a run */
 	__u64 runwait_pulled[MT_HIST_SLOTS];	/* waits cut short by a load-balancer pull,
 						 * as long as they had lasted (censored) */
+	__u64 kernel_age_level[MT_NR_LEVELS][MT_HIST_SLOTS];	/* kernel_age, by level */
 };
 
 /*

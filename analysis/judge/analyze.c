@@ -7,6 +7,7 @@
 
 #include "analyze.h"
 #include "correlate.h"
+#include "levels.h"
 #include "verdict.h"
 #include "wait.h"
 
@@ -118,5 +119,5 @@ int run_analyze(struct run *r)
 	r->has_corr = true;
 	judge(r);
 	wait_judge(r);
-	return 0;
+	return levels_cost(r);
 }

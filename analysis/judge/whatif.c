@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * What if the threshold had been T: for each T, the load-balancer pulls the kernel would have
- * called hot (task_hot()'s rule over the records' kernel age), the wakeup placements younger
+ * called hot (the kernel's rule, MT_RULE_HOT: the tests before the age as each record's flags
+ * and level say, then its kernel age against T), the wakeup placements younger
  * than T (the wakeup path never asks, but these are the moves T would be about), and the
  * refill cost the correlation measured for migrations younger than T.  An estimate from this
  * run's records: a different threshold would have changed what the scheduler did, so these
@@ -42,6 +43,7 @@ void whatif_compute(const struct run *r, const int64_t *t_ns, int n, struct what
 			run_tally_migration(&own, &r->recs[k], r->meta.hot_ns);
 		tally = &own;
 	}
+	memcpy(w->lb_rule, tally->lb_rule, sizeof(w->lb_rule));
 	for (int i = 0; i < w->n; i++) {
 		struct whatif_row *row = &w->row[i];
 		int64_t t = t_ns[i];

@@ -18,7 +18,7 @@
 struct whatif_row {
 	int64_t threshold_ns;		/* T, ns */
 	uint64_t lb_judged;		/* load-balancer pull records with the kernel's age */
-	uint64_t lb_hot;		/* of them, MT_TASK_HOT(kernel_age_ns, T) */
+	uint64_t lb_hot;		/* of them, hot at T by the kernel's rule (MT_RULE_HOT) */
 	uint64_t wakeups;		/* wakeup placement records */
 	uint64_t wakeup_hot;		/* of them, with age_ns under T (MT_TASK_HOT) */
 	bool has_cost;			/* the run has a correlation */
@@ -30,6 +30,9 @@ struct whatif_row {
 struct whatif {
 	int n;
 	bool records_complete;		/* no record lost or left unkept: counts are the run's */
+	/* the judged pulls by the rule that decides them (MT_RULE_OF): all but MT_RULE_AGE's
+	 * are the same at every threshold */
+	uint64_t lb_rule[MT_NR_RULES];
 	struct whatif_row row[WHATIF_MAX];
 };
 

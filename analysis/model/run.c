@@ -17,6 +17,16 @@ const char *const mt_cause_titles[MT_NR_CAUSES] = {
 };
 
 const char *const mt_state_names[4] = { "running", "queued", "waking", "new" };
+const char *const mt_level_names[MT_NR_LEVELS] = {
+	"unknown", "smt", "llc", "cross_llc", "cross_node",
+};
+const char *const mt_level_titles[MT_NR_LEVELS] = {
+	"LLC unknown", "SMT sibling", "same LLC", "cross LLC", "cross node",
+};
+const char *const mt_rule_names[MT_NR_RULES] = {
+	"age", "numa_to_preferred", "numa_from_preferred", "not_fair", "idle_policy", "smt",
+	"core_cookie",
+};
 const char *const corr_hot_state_names[4] = { "found", "above range", "no cost", "no data" };
 const char *const verdict_names[VERDICT_NR_KINDS] = {
 	"undetermined", "too low", "about right", "too high", "none", "by rate", "not applicable",
@@ -151,17 +161,30 @@ void run_tally_migration(struct run_tally *t, const struct mt_migrate *m, int64_
 		return;
 	t->by_cause[m->cause]++;
 	t->age_ns[m->cause] += m->age_ns;
-	/* task_hot()'s rule: a pull on the kernel's own age when it has one, a wakeup
-	 * placement on ours (the wakeup path never asks: these are the moves T is about) */
+	/* the kernel's rule (MT_RULE_HOT): a pull on the kernel's own age when it has one,
+	 * after what decides before the age; a wakeup placement on ours (the wakeup path
+	 * never asks: these are the moves T is about) */
 	if (m->cause == MT_CAUSE_LB_PULL && (m->flags & MT_RF_KAGE_VALID)) {
+		unsigned rule = MT_RULE_OF(m->flags, m->level);
+
 		t->lb_judged++;
+		t->lb_rule[rule]++;
+		t->lb_hot_meta += MT_RULE_HOT(rule, m->kernel_age_ns, hot_ns);
 		for (int i = 0; i < t->nthresholds; i++)
-			t->lb_hot[i] += MT_TASK_HOT(m->kernel_age_ns, t->threshold_ns[i]);
+			t->lb_hot[i] += MT_RULE_HOT(rule, m->kernel_age_ns, t->threshold_ns[i]);
 	} else if (m->cause == MT_CAUSE_WAKEUP) {
 		t->wakeup_hot += MT_TASK_HOT((int64_t)m->age_ns, hot_ns);
 		for (int i = 0; i < t->nthresholds; i++)
 			t->wakeup_hot_at[i] += MT_TASK_HOT((int64_t)m->age_ns, t->threshold_ns[i]);
 	}
+}
+
+unsigned run_topo_level(const struct run_topo *t, int src, int dst)
+{
+	if (src < 0 || dst < 0 || src >= t->ncpus || dst >= t->ncpus)
+		return MT_LEVEL_UNKNOWN;
+	return MT_LEVEL_OF(t->core[src], t->core[dst], t->llc[src], t->llc[dst], t->node[src],
+			   t->node[dst]);
 }
 
 void run_record_ages(const struct run *r, uint64_t nrec[MT_NR_CAUSES],

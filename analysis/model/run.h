@@ -169,6 +169,41 @@ struct run_meta {
 					 * not all be here */
 };
 
+/*
+ * Per CPU, the ids a move is classed by topology level (MT_LEVEL_OF in bpf/migtrace.h,
+ * docs/design.md "Topology levels"), as the capture read them and passed them to BPF.
+ */
+struct run_topo {
+	int ncpus;			/* CPUs with ids: 0 .. ncpus - 1 */
+	int core[RUN_MAX_NR_CPUS];	/* the lowest CPU of its SMT siblings */
+	int llc[RUN_MAX_NR_CPUS];	/* the lowest CPU sharing its last-level cache; -1: the
+					 * sharing is not known */
+	int node[RUN_MAX_NR_CPUS];	/* NUMA node (0 without node directories) */
+	char llc_why[256];		/* why an online CPU's LLC sharing is not known; "" */
+	bool numa_balancing;		/* kernel.numa_balancing was on: NUMA's rule was read */
+};
+
+/*
+ * Per topology level, the refill cost of the load-balancer pulls of that level against the
+ * same-CPU wakes, and the kernel's value judged on them alone (judge/levels.c): natural runs
+ * with units only.
+ */
+struct run_level_cost {
+	uint64_t pulls;			/* units joined to a pull of this level */
+	uint64_t judged, min_judged;	/* as the verdict's: pulls in cells with both arms */
+	enum verdict_kind kind;
+	bool bias;			/* a cell's cost interval lies below 0: no verdict */
+	enum corr_hot_state hot_state;
+	double hot_ns;			/* the observed hot time of this level's cells, ns */
+	double factor, factor_lo, factor_hi;	/* as the verdict's; NAN: none */
+	bool factor_is_bound;
+	/* the youngest cell with both arms: its ages, pulls and migration cost */
+	int cells;			/* cells with both arms; 0: none (the rest is NAN) */
+	double age_ns, age_hi_ns;	/* ns */
+	uint64_t cell_pulls;
+	double cost_ns, cost_lo_ns, cost_hi_ns;	/* ns */
+};
+
 /* What tracing cost, as the kernel and getrusage(2) count it. */
 struct run_cost {
 	double self_user_s;		/* migtrace's own CPU time, s */
@@ -211,7 +246,9 @@ struct run_tally {
 	int nthresholds;
 	int64_t threshold_ns[RUN_MAX_THRESHOLDS];	/* the what-if thresholds T, ns */
 	uint64_t lb_judged;		/* load-balancer pulls with the kernel's age */
-	uint64_t lb_hot[RUN_MAX_THRESHOLDS];		/* of them, hot at T */
+	uint64_t lb_rule[MT_NR_RULES];	/* of them, by the rule that decides (MT_RULE_OF) */
+	uint64_t lb_hot_meta;		/* of them, hot at meta.hot_ns (MT_RULE_HOT) */
+	uint64_t lb_hot[RUN_MAX_THRESHOLDS];		/* of them, hot at T (MT_RULE_HOT) */
 	uint64_t wakeup_hot_at[RUN_MAX_THRESHOLDS];	/* wakeup placements hot at T */
 };
 
@@ -234,6 +271,13 @@ struct run {
 	uint64_t units_not_kept;
 	size_t max_kept;		/* 0: all */
 	struct run_tally tally;		/* a run file's records, counted as read */
+	/* the kernel's rule and the topology levels (docs/design.md, "What the kernel does"):
+	 * stats' and hists' rule and level members, and topo, hold only with has_levels (a
+	 * file written before they were kept has none) */
+	bool has_levels;
+	struct run_topo topo;
+	bool has_level_cost;		/* level_cost was computed (natural runs with units) */
+	struct run_level_cost level_cost[MT_NR_LEVELS];
 	/* analysis */
 	struct run_summary sum;
 	bool has_corr;			/* units were timed and correlated */
@@ -261,6 +305,9 @@ bool run_rules_llc(const struct run_sched_rules *s);
 /* The verdict v as it must read when task_hot() was not consulted: every kind not applicable
  * (the numbers stay as measured). */
 void verdict_not_applicable(struct verdict *v);
+extern const char *const mt_level_names[MT_NR_LEVELS];	/* "unknown", "smt", … */
+extern const char *const mt_level_titles[MT_NR_LEVELS];	/* "LLC unknown", "SMT sibling", … */
+extern const char *const mt_rule_names[MT_NR_RULES];	/* "age", "numa_to_preferred", … */
 
 /* A zeroed model with the defaults a reader and a capture both start from.  NULL: ENOMEM. */
 struct run *run_new(void);
@@ -275,6 +322,9 @@ uint64_t run_total_migrations(const struct run *r);
 void run_tally_init(struct run_tally *t, const int64_t *t_ns, int n);
 /* One migration record into t; hot_ns is meta.hot_ns. */
 void run_tally_migration(struct run_tally *t, const struct mt_migrate *m, int64_t hot_ns);
+/* The topology level (enum mt_level) of a move from src to dst, by t's ids (MT_LEVEL_OF, as
+ * the BPF side classes it); unknown for a CPU t has no ids for. */
+unsigned run_topo_level(const struct run_topo *t, int src, int dst);
 /* Per cause, the migration records and their summed age_ns: from the records, or the tally
  * when the reader kept none. */
 void run_record_ages(const struct run *r, uint64_t nrec[MT_NR_CAUSES],

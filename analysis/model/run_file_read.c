@@ -35,18 +35,22 @@ struct file_reader {
 	bool have_counts;
 	uint64_t unseen_found;			/* completeness's (by_cause has its own) */
 	uint64_t pairs_total;			/* the migrations cpu_pairs counts */
+	int ncore, nllc, nnode;			/* levels' topology arrays, as read */
 };
 
 /* The top-level sections, each required once. */
 enum section {
 	S_SCHEMA, S_ENVIRONMENT, S_CONFIG, S_CALIBRATION, S_META, S_STATS, S_COST,
-	S_HISTOGRAMS, S_PAIRS, S_CORRELATION, S_VERDICT, S_MIGRATIONS, S_UNITS, S_NR,
+	S_HISTOGRAMS, S_PAIRS, S_CORRELATION, S_VERDICT, S_MIGRATIONS, S_UNITS, S_LEVELS, S_NR,
 };
 
 static const char *const section_names[S_NR] = {
 	"schema", "environment", "config", "calibration", "meta", "stats", "cost",
-	"histograms", "cpu_pairs", "correlation", "verdict", "migrations", "units",
+	"histograms", "cpu_pairs", "correlation", "verdict", "migrations", "units", "levels",
 };
+
+/* Sections a file written before them does not have (migtrace.run/3's levels). */
+#define SECTIONS_OPTIONAL (1u << S_LEVELS)
 
 #define FAIL(fr, ...) jr_fail(&(fr)->jr, __VA_ARGS__)
 #define LLU(v) ((unsigned long long)(v))
@@ -575,6 +579,241 @@ static int read_pairs(struct file_reader *fr)
 	return more;
 }
 
+/* ---- levels ---- */
+
+/* A count into one of the kernel's __u64 counters; where names it in an error. */
+static int read_count(struct file_reader *fr, __u64 *out, const char *where)
+{
+	uint64_t v;
+
+	if (jr_u64(&fr->jr, &v)) {
+		jr_context(&fr->jr, where);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+/* The index of name in names[n], or -1. */
+static int name_index(const char *const *names, int n, const char *name)
+{
+	for (int i = 0; i < n; i++)
+		if (!strcmp(names[i], name))
+			return i;
+	return -1;
+}
+
+/* An object of counts by name (levels.rules, a level's by_cause): every name, once. */
+struct named_counts {
+	const char *const *names;
+	int n;
+	__u64 *out;
+	const char *where;
+	uint64_t seen;
+};
+
+static int named_count_member(struct file_reader *fr, const char *key, void *ctx)
+{
+	struct named_counts *nc = ctx;
+	int i = name_index(nc->names, nc->n, key);
+
+	if (i < 0)
+		return 0;
+	nc->seen |= 1ULL << i;
+	return read_count(fr, &nc->out[i], nc->where) ? -1 : 1;
+}
+
+static int named_counts(struct file_reader *fr, const char *where, const char *const *names,
+			int n, __u64 *out)
+{
+	struct named_counts nc = { names, n, out, where, 0 };
+
+	if (each_member(fr, where, named_count_member, &nc))
+		return -1;
+	if (nc.seen != (1ULL << n) - 1)
+		return FAIL(fr, "%s lacks one of its %d members (all are always there)", where, n);
+	return 0;
+}
+
+struct level_ctx {
+	int level;
+	unsigned seen;				/* by_cause, lb_judged, lb_hot, kernel_age */
+};
+
+static int level_member(struct file_reader *fr, const char *key, void *ctx)
+{
+	struct level_ctx *lc = ctx;
+	struct run *r = fr->r;
+	int l = lc->level;
+
+	if (!strcmp(key, "by_cause")) {
+		lc->seen |= 1;
+		return named_counts(fr, "levels.by_level.by_cause", mt_cause_names, MT_NR_CAUSES,
+				    r->stats.level_migrations[l]) ? -1 : 1;
+	}
+	if (!strcmp(key, "lb_judged") || !strcmp(key, "lb_hot")) {
+		lc->seen |= key[3] == 'j' ? 2 : 4;
+		return read_count(fr, key[3] == 'j' ? &r->stats.level_lb_judged[l] :
+					  &r->stats.level_lb_hot[l], "levels.by_level") ? -1 : 1;
+	}
+	if (!strcmp(key, "kernel_age_lb_pull")) {
+		lc->seen |= 8;
+		return hist_array(fr, "levels.by_level.kernel_age_lb_pull",
+				  r->hists.kernel_age_level[l]) ? -1 : 1;
+	}
+	return 0;
+}
+
+static int by_level_member(struct file_reader *fr, const char *key, void *ctx)
+{
+	struct level_ctx lc = { .level = name_index(mt_level_names, MT_NR_LEVELS, key) };
+	unsigned *seen = ctx;
+
+	if (lc.level < 0)
+		return 0;
+	*seen |= 1u << lc.level;
+	if (each_member(fr, "levels.by_level", level_member, &lc))
+		return -1;
+	if (lc.seen != 15)
+		return FAIL(fr, "levels.by_level.%s lacks one of by_cause, lb_judged, lb_hot, "
+			    "kernel_age_lb_pull", key);
+	return 1;
+}
+
+struct cost_ctx {
+	int level;
+	uint64_t seen;
+	struct run_level_cost c;
+};
+
+static int level_cost_member(struct file_reader *fr, const char *key, void *ctx)
+{
+	struct cost_ctx *cc = ctx;
+	char name[32];
+
+	if (strcmp(key, "level"))
+		return rs_read(&fr->jr, &cc->c, &rs_level_cost, key, &cc->seen);
+	if (jr_string(&fr->jr, name, sizeof(name), NULL)) {
+		jr_context(&fr->jr, "levels.cost[].level");
+		return -1;
+	}
+	cc->level = name_index(mt_level_names, MT_NR_LEVELS, name);
+	if (cc->level < 0)
+		return FAIL(fr, "levels.cost[].level: \"%s\" is not a level", name);
+	return 1;
+}
+
+/* levels.cost: one entry per level, each once. */
+static int read_level_cost(struct file_reader *fr)
+{
+	unsigned levels = 0;
+	int more;
+
+	fr->r->has_level_cost = !jr_null(&fr->jr);
+	if (!fr->r->has_level_cost)
+		return 0;
+	if (jr_array_begin(&fr->jr))
+		return -1;
+	while ((more = jr_array_next(&fr->jr)) > 0) {
+		struct cost_ctx cc = { .level = -1 };
+
+		if (each_member(fr, "levels.cost[]", level_cost_member, &cc) ||
+		    rs_check(&fr->jr, &rs_level_cost, cc.seen, "levels.cost[]"))
+			return -1;
+		if (cc.level < 0)
+			return FAIL(fr, "levels.cost[]: an entry without its level");
+		if (levels & (1u << cc.level))
+			return FAIL(fr, "levels.cost[]: %s twice", mt_level_names[cc.level]);
+		levels |= 1u << cc.level;
+		fr->r->level_cost[cc.level] = cc.c;
+	}
+	if (more < 0)
+		return -1;
+	if (levels != (1u << MT_NR_LEVELS) - 1)
+		return FAIL(fr, "levels.cost lacks a level (all %d are always there)",
+			    MT_NR_LEVELS);
+	return 0;
+}
+
+static int levels_member(struct file_reader *fr, const char *key, void *ctx)
+{
+	struct run_topo *t = &fr->r->topo;
+	struct run *r = fr->r;
+	unsigned *seen = ctx, inner = 0;
+
+	if (!strcmp(key, "core") || !strcmp(key, "llc") || !strcmp(key, "node")) {
+		*seen |= key[0] == 'c' ? 1 : key[0] == 'l' ? 2 : 4;
+		return int_array(fr, key[0] == 'c' ? "levels.core" : key[0] == 'l' ? "levels.llc" :
+			"levels.node", key[0] == 'c' ? t->core : key[0] == 'l' ? t->llc : t->node,
+			RUN_MAX_NR_CPUS, key[0] == 'c' ? &fr->ncore : key[0] == 'l' ? &fr->nllc :
+			&fr->nnode, key[0] == 'l' ? -1 : 0, key[0] == 'n' ? INT16_MAX :
+			RUN_MAX_NR_CPUS - 1) ? -1 : 1;
+	}
+	if (!strcmp(key, "llc_unknown_why")) {
+		*seen |= 8;
+		if (jr_null(&fr->jr))
+			return 1;
+		if (jr_string(&fr->jr, t->llc_why, sizeof(t->llc_why), NULL)) {
+			jr_context(&fr->jr, "levels.llc_unknown_why");
+			return -1;
+		}
+		return 1;
+	}
+	if (!strcmp(key, "numa_balancing")) {
+		*seen |= 16;
+		if (jr_bool(&fr->jr, &t->numa_balancing)) {
+			jr_context(&fr->jr, "levels.numa_balancing");
+			return -1;
+		}
+		return 1;
+	}
+	if (!strcmp(key, "rules")) {
+		*seen |= 32;
+		return named_counts(fr, "levels.rules", mt_rule_names, MT_NR_RULES,
+				    r->stats.lb_rule) ? -1 : 1;
+	}
+	if (!strcmp(key, "delayed_pulls") || !strcmp(key, "numa_weighed_pulls")) {
+		*seen |= key[0] == 'd' ? 64 : 128;
+		return read_count(fr, key[0] == 'd' ? &r->stats.lb_delayed : &r->stats.lb_numa_weighed,
+				  key[0] == 'd' ? "levels.delayed_pulls" :
+				  "levels.numa_weighed_pulls") ? -1 : 1;
+	}
+	if (!strcmp(key, "by_level")) {
+		*seen |= 256;
+		if (each_member(fr, "levels.by_level", by_level_member, &inner))
+			return -1;
+		if (inner != (1u << MT_NR_LEVELS) - 1)
+			return FAIL(fr, "levels.by_level lacks a level (all %d are always there)",
+				    MT_NR_LEVELS);
+		return 1;
+	}
+	if (!strcmp(key, "cost")) {
+		*seen |= 512;
+		return read_level_cost(fr) ? -1 : 1;
+	}
+	return 0;
+}
+
+static int read_levels(struct file_reader *fr)
+{
+	unsigned seen = 0;
+
+	fr->r->has_levels = !jr_null(&fr->jr);
+	if (!fr->r->has_levels)
+		return 0;
+	if (each_member(fr, "levels", levels_member, &seen))
+		return -1;
+	if (seen != 1023)
+		return FAIL(fr, "levels lacks one of core, llc, node, llc_unknown_why, "
+			    "numa_balancing, rules, delayed_pulls, numa_weighed_pulls, by_level, "
+			    "cost");
+	if (fr->ncore != fr->nllc || fr->ncore != fr->nnode)
+		return FAIL(fr, "levels: core, llc and node have %d, %d and %d CPUs, not as many",
+			    fr->ncore, fr->nllc, fr->nnode);
+	fr->r->topo.ncpus = fr->ncore;
+	return 0;
+}
+
 /* ---- correlation, verdict ---- */
 
 static int correlation_member(struct file_reader *fr, const char *key, void *ctx)
@@ -781,6 +1020,8 @@ static int read_section(struct file_reader *fr, enum section s, const char *key)
 		return read_records(fr, false);
 	case S_UNITS:
 		return read_records(fr, true);
+	case S_LEVELS:
+		return read_levels(fr);
 	default:
 		return jr_skip(&fr->jr) ? skip_failed(fr, "", key) : 0;
 	}
@@ -856,6 +1097,84 @@ static int check_histograms(struct file_reader *fr)
 	return 0;
 }
 
+/* A sum of n counts in the file that must come out at a total: "a + b" past 2^64 fails. */
+#define SUM_OR_FAIL(fr, sum, v, what) \
+	do { \
+		if (__builtin_add_overflow(sum, v, &(sum))) \
+			return FAIL(fr, "%s: the counts add up past 2^64 - 1", what); \
+	} while (0)
+
+/*
+ * The levels against stats and histograms: each is a split of the run's own counts by
+ * topology level, or by the rule that decided a pull.
+ */
+static int check_levels(struct file_reader *fr)
+{
+	const struct run *r = fr->r;
+	const struct mt_stats *st = &r->stats;
+	uint64_t judged = 0, hot = 0, rules = 0, n;
+
+	if (!r->has_levels)
+		return 0;
+	for (int c = 0; c < MT_NR_CAUSES; c++) {
+		n = 0;
+		for (int l = 0; l < MT_NR_LEVELS; l++)
+			SUM_OR_FAIL(fr, n, st->level_migrations[l][c], "levels.by_level");
+		if (n != st->migrations[c])
+			return FAIL(fr, "levels.by_level: %llu %s migrations, not "
+				    "stats.by_cause.%s (%llu)", LLU(n), mt_cause_names[c],
+				    mt_cause_names[c], LLU(st->migrations[c]));
+	}
+	for (int l = 0; l < MT_NR_LEVELS; l++) {
+		const char *name = mt_level_names[l];
+
+		if (st->level_lb_hot[l] > st->level_lb_judged[l] ||
+		    st->level_lb_judged[l] > st->level_migrations[l][MT_CAUSE_LB_PULL])
+			return FAIL(fr, "levels.by_level.%s: lb_hot %llu, lb_judged %llu, by_cause."
+				    "lb_pull %llu: each is at most the next", name,
+				    LLU(st->level_lb_hot[l]), LLU(st->level_lb_judged[l]),
+				    LLU(st->level_migrations[l][MT_CAUSE_LB_PULL]));
+		n = 0;
+		for (int k = 0; k < MT_HIST_SLOTS; k++)
+			SUM_OR_FAIL(fr, n, r->hists.kernel_age_level[l][k], "levels.by_level");
+		if (n != st->level_lb_judged[l])
+			return FAIL(fr, "levels.by_level.%s.kernel_age_lb_pull: %llu pulls, not "
+				    "its lb_judged (%llu)", name, LLU(n),
+				    LLU(st->level_lb_judged[l]));
+		SUM_OR_FAIL(fr, judged, st->level_lb_judged[l], "levels.by_level");
+		SUM_OR_FAIL(fr, hot, st->level_lb_hot[l], "levels.by_level");
+	}
+	if (judged != st->lb_judged || hot != st->lb_hot)
+		return FAIL(fr, "levels.by_level: %llu judged and %llu hot pulls, not "
+			    "stats.lb_judged (%llu) and stats.lb_hot (%llu)", LLU(judged), LLU(hot),
+			    LLU(st->lb_judged), LLU(st->lb_hot));
+	for (int k = 0; k < MT_HIST_SLOTS; k++) {
+		n = 0;
+		for (int l = 0; l < MT_NR_LEVELS; l++)
+			n += r->hists.kernel_age_level[l][k];	/* bounded by the sums above */
+		if (n != r->hists.kernel_age[k])
+			return FAIL(fr, "levels.by_level: slot %d of kernel_age_lb_pull holds %llu "
+				    "pulls, histograms.kernel_age_lb_pull %llu", k, LLU(n),
+				    LLU(r->hists.kernel_age[k]));
+	}
+	for (int i = 0; i < MT_NR_RULES; i++)
+		SUM_OR_FAIL(fr, rules, st->lb_rule[i], "levels.rules");
+	if (rules != st->lb_judged || st->lb_delayed > st->lb_judged ||
+	    st->lb_numa_weighed > st->lb_judged)
+		return FAIL(fr, "levels: rules add up to %llu, delayed_pulls %llu, "
+			    "numa_weighed_pulls %llu, against stats.lb_judged %llu (the rules "
+			    "split it, the others are parts of it)", LLU(rules),
+			    LLU(st->lb_delayed), LLU(st->lb_numa_weighed), LLU(st->lb_judged));
+	for (int l = 0; r->has_level_cost && l < MT_NR_LEVELS; l++)
+		if (r->level_cost[l].judged > r->level_cost[l].pulls ||
+		    r->level_cost[l].cell_pulls > r->level_cost[l].judged)
+			return FAIL(fr, "levels.cost[] %s: cell_pulls %llu, judged_pulls %llu, "
+				    "pulls %llu: each is at most the next", mt_level_names[l],
+				    LLU(r->level_cost[l].cell_pulls), LLU(r->level_cost[l].judged),
+				    LLU(r->level_cost[l].pulls));
+	return 0;
+}
+
 /* Every migration has its CPU pair: the recorded ones and the lost ones alike. */
 static int check_pairs(struct file_reader *fr)
 {
@@ -905,6 +1224,20 @@ static int check_migrations(struct file_reader *fr)
 		return FAIL(fr, "stats.wakeup_hot: %llu, not the wakeup placements in migrations "
 			    "hot at meta.hot_ns (%llu)", LLU(r->sum.wakeup_hot),
 			    LLU(t->wakeup_hot));
+	/* with every record here, the kernel's counts of the pulls are the records' own, by
+	 * the same rule (MT_RULE_HOT): what the text and the what-if say cannot disagree */
+	if (r->stats.rb_dropped || r->recs_not_kept)
+		return 0;
+	if (r->stats.lb_judged != t->lb_judged || r->stats.lb_hot != t->lb_hot_meta)
+		return FAIL(fr, "stats.lb_judged %llu and lb_hot %llu, not the judged pulls in "
+			    "migrations (%llu) and those hot at meta.hot_ns by the kernel's rule "
+			    "(%llu)", LLU(r->stats.lb_judged), LLU(r->stats.lb_hot),
+			    LLU(t->lb_judged), LLU(t->lb_hot_meta));
+	for (int i = 0; r->has_levels && i < MT_NR_RULES; i++)
+		if (r->stats.lb_rule[i] != t->lb_rule[i])
+			return FAIL(fr, "levels.rules.%s: %llu, not the judged pulls in migrations "
+				    "it decides (%llu)", mt_rule_names[i], LLU(r->stats.lb_rule[i]),
+				    LLU(t->lb_rule[i]));
 	return 0;
 }
 
@@ -954,10 +1287,11 @@ static const struct {
 	{ SEC(S_STATS), check_stats },
 	{ SEC(S_STATS) | SEC(S_HISTOGRAMS), check_histograms },
 	{ SEC(S_STATS) | SEC(S_PAIRS), check_pairs },
-	{ SEC(S_STATS) | SEC(S_CONFIG) | SEC(S_MIGRATIONS), check_migrations },
+	{ SEC(S_STATS) | SEC(S_CONFIG) | SEC(S_MIGRATIONS) | SEC(S_LEVELS), check_migrations },
 	{ SEC(S_STATS) | SEC(S_CONFIG) | SEC(S_UNITS), check_units },
 	{ SEC(S_UNITS) | SEC(S_CORRELATION), check_correlation },
 	{ SEC(S_MIGRATIONS) | SEC(S_VERDICT), check_verdict },
+	{ SEC(S_STATS) | SEC(S_HISTOGRAMS) | SEC(S_LEVELS), check_levels },
 };
 
 static int check_sections(struct file_reader *fr)
@@ -996,9 +1330,14 @@ static int read_document(struct file_reader *fr)
 	if (more < 0 || jr_end(&fr->jr))
 		return -1;
 	for (int i = 0; i < S_NR; i++)
-		if (!(fr->seen & SEC(i)))
+		if (!(fr->seen & SEC(i)) && !(SECTIONS_OPTIONAL & SEC(i)))
 			return FAIL(fr, "no \"%s\" section (a run file of %s always has it)",
 				    section_names[i], RUN_SCHEMA);
+	/* an optional section that is not there reads as null: the checks that wait for it
+	 * are made now */
+	fr->seen |= SECTIONS_OPTIONAL;
+	if (check_sections(fr))
+		return -1;
 	fr->r->max_kept = (size_t)fr->r->setup.max_records;
 	return 0;
 }

@@ -204,6 +204,73 @@ static void write_pairs(struct json_writer *w, const struct run *r)
 	jw_end_array(w);
 }
 
+/* One level's in-kernel counts: migrations by cause, judged and hot pulls, their ages. */
+static void write_level(struct json_writer *w, const struct run *r, int l)
+{
+	jw_name(w, mt_level_names[l]);
+	jw_start_object(w);
+	jw_name(w, "by_cause");
+	jw_start_object(w);
+	for (int c = 0; c < MT_NR_CAUSES; c++)
+		jw_field_u64(w, mt_cause_names[c], r->stats.level_migrations[l][c]);
+	jw_end_object(w);
+	jw_field_u64(w, "lb_judged", r->stats.level_lb_judged[l]);
+	jw_field_u64(w, "lb_hot", r->stats.level_lb_hot[l]);
+	write_hist(w, "kernel_age_lb_pull", r->hists.kernel_age_level[l]);
+	jw_end_object(w);
+}
+
+/*
+ * The kernel's rule and the topology levels (docs/run-file.md, "levels"): null for a run
+ * read from a file written before they were kept.
+ */
+static void write_levels(struct json_writer *w, const struct run *r)
+{
+	const struct run_topo *t = &r->topo;
+
+	jw_name(w, "levels");
+	if (!r->has_levels) {
+		jw_null(w);
+		return;
+	}
+	jw_start_object(w);
+	write_cpus(w, "core", t->core, t->ncpus);
+	write_cpus(w, "llc", t->llc, t->ncpus);
+	write_cpus(w, "node", t->node, t->ncpus);
+	jw_name(w, "llc_unknown_why");
+	if (t->llc_why[0])
+		jw_string(w, t->llc_why);
+	else
+		jw_null(w);
+	jw_field_bool(w, "numa_balancing", t->numa_balancing);
+	jw_name(w, "rules");
+	jw_start_object(w);
+	for (int i = 0; i < MT_NR_RULES; i++)
+		jw_field_u64(w, mt_rule_names[i], r->stats.lb_rule[i]);
+	jw_end_object(w);
+	jw_field_u64(w, "delayed_pulls", r->stats.lb_delayed);
+	jw_field_u64(w, "numa_weighed_pulls", r->stats.lb_numa_weighed);
+	jw_name(w, "by_level");
+	jw_start_object_lines(w);
+	for (int l = 0; l < MT_NR_LEVELS; l++)
+		write_level(w, r, l);
+	jw_end_object(w);
+	jw_name(w, "cost");
+	if (r->has_level_cost) {
+		jw_start_array_lines(w);
+		for (int l = 0; l < MT_NR_LEVELS; l++) {
+			jw_start_object(w);
+			jw_field_string(w, "level", mt_level_names[l]);
+			rs_write(w, &r->level_cost[l], &rs_level_cost);
+			jw_end_object(w);
+		}
+		jw_end_array(w);
+	} else {
+		jw_null(w);
+	}
+	jw_end_object(w);
+}
+
 static void write_correlation(struct json_writer *w, const struct run *r)
 {
 	jw_name(w, "correlation");
@@ -281,6 +348,7 @@ int run_file_write(FILE *f, const struct run *r)
 	write_cost(&w, &r->cost);
 	write_histograms(&w, &r->hists);
 	write_pairs(&w, r);
+	write_levels(&w, r);
 	write_correlation(&w, r);
 	write_verdict(&w, r);
 	write_records(&w, "migrations", r->recs, r->nrecs, sizeof(*r->recs), &rs_migration);

@@ -545,7 +545,7 @@ static const struct rs_field migration_f[] = {
 	ENM("cause", RS_ENUM_U8, G, cause, mt_cause_names, 0),
 	ENM("state", RS_ENUM_U8, G, state, mt_state_names, 0),
 	FLD("on_rq", RS_U8, G, on_rq, 0),
-	FLD("flags", RS_U8, G, flags, 0),
+	FLD("flags", RS_U32, G, flags, 0),
 	FLD("age_ns", RS_U64, G, age_ns, 0),
 	FLD("off_cpu_ns", RS_U64, G, off_cpu_ns, 0),
 	FLD("kernel_age_ns", RS_S64, G, kernel_age_ns, RS_KAGE | RS_NULL_NEG),
@@ -554,6 +554,8 @@ static const struct rs_field migration_f[] = {
 	FLD("by_comm", RS_BYTES, G, cur_comm, 0),
 	/* migtrace.run/3 */
 	FLD("wait_ns", RS_U64, G, wait_ns, RS_OPTIONAL | RS_WAIT),
+	/* migtrace.run/3, with the levels section: unknown in older files */
+	ENM("level", RS_ENUM_U8, G, level, mt_level_names, RS_OPTIONAL),
 };
 TABLE(rs_migration, "migrations[]", migration_f);
 #undef G
@@ -587,11 +589,36 @@ static const struct rs_field unit_f[] = {
 TABLE(rs_unit, "units[]", unit_f);
 #undef U
 
+#define LC struct run_level_cost
+static const struct rs_field level_cost_f[] = {
+	FLD("pulls", RS_U64, LC, pulls, 0),
+	FLD("judged_pulls", RS_U64, LC, judged, 0),
+	FLD("min_judged_pulls", RS_U64, LC, min_judged, 0),
+	ENM("verdict", RS_ENUM, LC, kind, verdict_names, 0),
+	FLD("bias", RS_BOOL, LC, bias, 0),
+	{ .name = "hot_state", .type = RS_ENUM, .off = offsetof(LC, hot_state),
+	  .size = sizeof(enum corr_hot_state), .names = corr_hot_state_names, .nnames = 4 },
+	FLD("observed_hot_ns", RS_DBL, LC, hot_ns, RS_NONNEG),
+	FLD("factor", RS_DBL, LC, factor, RS_NONNEG),
+	FLD("factor_lo", RS_DBL, LC, factor_lo, RS_NONNEG),
+	FLD("factor_hi", RS_DBL, LC, factor_hi, RS_NONNEG),
+	FLD("factor_is_bound", RS_BOOL, LC, factor_is_bound, 0),
+	FLD("cells", RS_INT, LC, cells, RS_NONNEG),
+	FLD("age_ns", RS_DBL, LC, age_ns, RS_NONNEG),
+	FLD("age_hi_ns", RS_DBL, LC, age_hi_ns, RS_NONNEG),
+	FLD("cell_pulls", RS_U64, LC, cell_pulls, 0),
+	FLD("migration_cost_ns", RS_DBL, LC, cost_ns, 0),
+	FLD("migration_cost_lo_ns", RS_DBL, LC, cost_lo_ns, 0),
+	FLD("migration_cost_hi_ns", RS_DBL, LC, cost_hi_ns, 0),
+};
+TABLE(rs_level_cost, "levels.cost[]", level_cost_f);
+#undef LC
+
 const struct rs_table *const rs_all_tables[] = {
 	&rs_environment, &rs_tunable, &rs_sched_rules, &rs_cache, &rs_config, &rs_cachewalk,
 	&rs_calibration, &rs_calibration_measured, &rs_calib_cell, &rs_meta, &rs_stats,
 	&rs_completeness, &rs_cost, &rs_correlation, &rs_cell, &rs_corr_rate, &rs_verdict,
-	&rs_verdict_rate, &rs_migration, &rs_unit,
+	&rs_verdict_rate, &rs_migration, &rs_unit, &rs_level_cost,
 };
 const int rs_ntables = (int)(sizeof(rs_all_tables) / sizeof(rs_all_tables[0]));
 const struct rs_table *const rs_calib_file_tables[] = {

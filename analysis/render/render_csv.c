@@ -190,7 +190,8 @@ static void csv_correlation(FILE *f, const struct run *r, const struct whatif *w
 /*
  * The in-kernel log2 histograms, one row per slot: slot k holds [2^k, 2^(k+1)) µs, slot 0
  * [0, 2) µs, the last slot open (hi_us empty).  One column per histogram: the age by cause,
- * the kernel's age of load-balancer pulls, run slices, wakeup latency.
+ * the kernel's age of load-balancer pulls, run slices, wakeup latency, then the kernel's age
+ * of the pulls by topology level (empty for a run without levels).
  */
 static void csv_histograms(FILE *f, const struct run *r, const struct whatif *w)
 {
@@ -198,17 +199,71 @@ static void csv_histograms(FILE *f, const struct run *r, const struct whatif *w)
 	fprintf(f, "slot,lo_us,hi_us");
 	for (int c = 0; c < MT_NR_CAUSES; c++)
 		fprintf(f, ",age_%s", mt_cause_names[c]);
-	fprintf(f, ",kernel_age_lb_pull,run_slice,wakeup_latency\n");
+	fprintf(f, ",kernel_age_lb_pull,run_slice,wakeup_latency");
+	for (int l = 0; l < MT_NR_LEVELS; l++)
+		fprintf(f, ",kernel_age_lb_pull_%s", mt_level_names[l]);
+	fputc('\n', f);
 	for (int k = 0; k < MT_HIST_SLOTS; k++) {
 		fprintf(f, "%d,%llu,", k, k ? 1ULL << k : 0ULL);
 		if (k + 1 < MT_HIST_SLOTS)
 			fprintf(f, "%llu", 1ULL << (k + 1));
 		for (int c = 0; c < MT_NR_CAUSES; c++)
 			fprintf(f, ",%llu", (unsigned long long)r->hists.age[c][k]);
-		fprintf(f, ",%llu,%llu,%llu\n", (unsigned long long)r->hists.kernel_age[k],
+		fprintf(f, ",%llu,%llu,%llu", (unsigned long long)r->hists.kernel_age[k],
 			(unsigned long long)r->hists.slice[k],
 			(unsigned long long)r->hists.wakelat[k]);
+		for (int l = 0; l < MT_NR_LEVELS; l++) {
+			const __u64 *h = r->hists.kernel_age_level[l];
+
+			if (r->has_levels)
+				fprintf(f, ",%llu", (unsigned long long)h[k]);
+			else
+				fputc(',', f);
+		}
+		fputc('\n', f);
 	}
+}
+
+/*
+ * One row per topology level (none for a run without levels): its migrations by cause, its
+ * judged pulls and those hot at meta.hot_ns by the kernel's rule, then the refill cost and
+ * verdict of its pulls (the run file's levels.cost members; empty without them).
+ */
+static void csv_levels(FILE *f, const struct run *r, const struct whatif *w)
+{
+	(void)w;
+	fprintf(f, "level,migrations");
+	for (int c = 0; c < MT_NR_CAUSES; c++)
+		fprintf(f, ",migrations_%s", mt_cause_names[c]);
+	fprintf(f, ",lb_judged,lb_hot,");
+	csv_header(f, &rs_level_cost, NULL);
+	for (int l = 0; r->has_levels && l < MT_NR_LEVELS; l++) {
+		uint64_t n = 0;
+
+		for (int c = 0; c < MT_NR_CAUSES; c++)
+			n += r->stats.level_migrations[l][c];
+		fprintf(f, "%s,%llu", mt_level_names[l], (unsigned long long)n);
+		for (int c = 0; c < MT_NR_CAUSES; c++)
+			fprintf(f, ",%llu", (unsigned long long)r->stats.level_migrations[l][c]);
+		fprintf(f, ",%llu,%llu,", (unsigned long long)r->stats.level_lb_judged[l],
+			(unsigned long long)r->stats.level_lb_hot[l]);
+		if (r->has_level_cost) {
+			csv_row(f, &r->level_cost[l], &rs_level_cost);
+			continue;
+		}
+		for (int i = 1; i < rs_level_cost.n; i++)
+			fputc(',', f);
+		fputc('\n', f);
+	}
+}
+
+/* The judged pulls by the rule that decided them (none for a run without levels). */
+static void csv_rules(FILE *f, const struct run *r, const struct whatif *w)
+{
+	(void)w;
+	fprintf(f, "rule,lb_judged\n");
+	for (int i = 0; r->has_levels && i < MT_NR_RULES; i++)
+		fprintf(f, "%s,%llu\n", mt_rule_names[i], (unsigned long long)r->stats.lb_rule[i]);
 }
 
 /* The what-if rows (an estimate from this run: the header's last column says so). */
@@ -240,6 +295,8 @@ const struct render_csv_file render_csv_files[] = {
 	{ "units.csv", csv_units, false },
 	{ "correlation.csv", csv_correlation, false },
 	{ "histograms.csv", csv_histograms, false },
+	{ "levels.csv", csv_levels, false },
+	{ "rules.csv", csv_rules, false },
 	{ "whatif.csv", csv_whatif, true },
 };
 const int render_csv_nfiles = (int)(sizeof(render_csv_files) / sizeof(render_csv_files[0]));

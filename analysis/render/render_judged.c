@@ -586,6 +586,7 @@ void render_text_verdict(FILE *f, const struct run *r)
 		fprintf(f, "     units are inflated by ~%s by probing; the migration cost is a "
 			"difference of two probed arms, so it cancels there but its noise does not\n",
 			fmt_ns(a, sizeof(a), r->meta.unit_probe_ns));
+	render_text_levels_verdict(f, r);
 	fprintf(f, "     (task_hot() judges only load-balancer pulls; wakeup placement never "
 		"asks it.  The same value floors the balancer's idle-cost estimate, "
 		"rq->max_idle_balance_cost, which caps avg_idle, and gates the nohz newly-idle "

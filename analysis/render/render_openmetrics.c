@@ -102,12 +102,30 @@ static bool age_sums_exact(const struct run *r, double sum_s[MT_NR_CAUSES])
 	return exact;
 }
 
+/* One labelled series of a histogram family n: its cumulative buckets, _sum, _count. */
+static void histogram_series(FILE *f, const char *n, const char *label, const char *value,
+			     const __u64 *slots, double sum_s)
+{
+	uint64_t cum = 0;
+	char b[40];
+
+	for (int k = 0; k < MT_HIST_SLOTS; k++) {
+		cum += slots[k];
+		if (k + 1 < MT_HIST_SLOTS)
+			fprintf(f, "%s_bucket{%s=\"%s\",le=\"%s\"} %llu\n", n, label, value,
+				slot_le(b, sizeof(b), k), (unsigned long long)cum);
+	}
+	fprintf(f, "%s_bucket{%s=\"%s\",le=\"+Inf\"} %llu\n", n, label, value,
+		(unsigned long long)cum);
+	fprintf(f, "%s_sum{%s=\"%s\"} %s\n", n, label, value, fmt_shortest(b, sizeof(b), sum_s));
+	fprintf(f, "%s_count{%s=\"%s\"} %llu\n", n, label, value, (unsigned long long)cum);
+}
+
 static void age_histogram(FILE *f, const struct run *r)
 {
 	const char *n = "migtrace_migration_age_seconds";
 	double sum_s[MT_NR_CAUSES];
 	bool exact = age_sums_exact(r, sum_s);
-	char b[40];
 
 	fprintf(f, "# HELP %s Age at migration (since the last switch-out on the source CPU; 0 "
 		"for a running task), by cause. Buckets are the kernel's log2 slots: le=2^(k+1) "
@@ -116,22 +134,72 @@ static void age_histogram(FILE *f, const struct run *r)
 		"_sum is an estimate from slot midpoints (the open last slot at its lower edge): "
 		"not every migration has its record here.");
 	fprintf(f, "# TYPE %s histogram\n", n);
-	for (int c = 0; c < MT_NR_CAUSES; c++) {
-		uint64_t cum = 0;
+	for (int c = 0; c < MT_NR_CAUSES; c++)
+		histogram_series(f, n, "cause", mt_cause_names[c], r->hists.age[c], sum_s[c]);
+}
 
-		for (int k = 0; k < MT_HIST_SLOTS; k++) {
-			cum += r->hists.age[c][k];
-			if (k + 1 < MT_HIST_SLOTS)
-				fprintf(f, "%s_bucket{cause=\"%s\",le=\"%s\"} %llu\n", n,
-					mt_cause_names[c], slot_le(b, sizeof(b), k),
-					(unsigned long long)cum);
-		}
-		fprintf(f, "%s_bucket{cause=\"%s\",le=\"+Inf\"} %llu\n", n, mt_cause_names[c],
-			(unsigned long long)cum);
-		fprintf(f, "%s_sum{cause=\"%s\"} %s\n", n, mt_cause_names[c],
-			fmt_shortest(b, sizeof(b), sum_s[c]));
-		fprintf(f, "%s_count{cause=\"%s\"} %llu\n", n, mt_cause_names[c],
-			(unsigned long long)cum);
+/*
+ * The topology levels and the kernel's rule, for a run that has them: migrations by level
+ * and cause, judged and hot pulls by level, the pulls' kernel-age histogram by level (its
+ * _sum from slot midpoints, as the HELP says), the judged pulls by the rule that decided
+ * them, and each level's verdict factor where it has one.
+ */
+static void levels(FILE *f, const struct run *r)
+{
+	const char *n = "migtrace_pull_kernel_age_seconds";
+	const struct mt_stats *s = &r->stats;
+
+	om_family(f, "migtrace_level_migrations_total", "counter", "Real migrations of the "
+		  "traced tasks by topology level of the CPU pair (smt, llc: the same last-level "
+		  "cache, cross_llc, cross_node; unknown: the LLC sharing is not known) and cause, "
+		  "from the in-kernel counters.");
+	for (int l = 0; l < MT_NR_LEVELS; l++)
+		for (int c = 0; c < MT_NR_CAUSES; c++)
+			fprintf(f, "migtrace_level_migrations_total{level=\"%s\",cause=\"%s\"} "
+				"%llu\n", mt_level_names[l], mt_cause_names[c],
+				(unsigned long long)s->level_migrations[l][c]);
+	om_family(f, "migtrace_level_lb_pulls_judged_total", "counter", "Load-balancer pulls "
+		  "with the kernel's age, by topology level.");
+	for (int l = 0; l < MT_NR_LEVELS; l++)
+		fprintf(f, "migtrace_level_lb_pulls_judged_total{level=\"%s\"} %llu\n",
+			mt_level_names[l], (unsigned long long)s->level_lb_judged[l]);
+	om_family(f, "migtrace_level_lb_pulls_hot_total", "counter", "Of them, hot at the "
+		  "threshold by the kernel's rule (its tests before the age, then the age), by "
+		  "topology level.");
+	for (int l = 0; l < MT_NR_LEVELS; l++)
+		fprintf(f, "migtrace_level_lb_pulls_hot_total{level=\"%s\"} %llu\n",
+			mt_level_names[l], (unsigned long long)s->level_lb_hot[l]);
+	om_family(f, "migtrace_lb_pulls_by_rule_total", "counter", "Judged load-balancer pulls "
+		  "by what decided them in the kernel's order (age: none of the tests before it).");
+	for (int i = 0; i < MT_NR_RULES; i++)
+		fprintf(f, "migtrace_lb_pulls_by_rule_total{rule=\"%s\"} %llu\n", mt_rule_names[i],
+			(unsigned long long)s->lb_rule[i]);
+	fprintf(f, "# HELP %s The kernel's age of the judged load-balancer pulls "
+		"(rq_clock_task(src) - se.exec_start), by topology level. Buckets are the kernel's "
+		"log2 slots; _sum is an estimate from slot midpoints (the open last slot at its "
+		"lower edge).\n# TYPE %s histogram\n", n, n);
+	for (int l = 0; l < MT_NR_LEVELS; l++) {
+		double us = 0;
+
+		for (int k = 0; k < MT_HIST_SLOTS; k++)
+			us += (double)r->hists.kernel_age_level[l][k] * slot_mid_us(k);
+		histogram_series(f, n, "level", mt_level_names[l], r->hists.kernel_age_level[l],
+				 us / 1e6);
+	}
+	if (!r->has_level_cost)
+		return;
+	om_family(f, "migtrace_level_verdict_factor", "gauge", "How far the kernel's value is off "
+		  "the hot time of one topology level's pulls, as migtrace_verdict_factor; levels "
+		  "without a verdict are left out.");
+	for (int l = 0; l < MT_NR_LEVELS; l++) {
+		const struct run_level_cost *c = &r->level_cost[l];
+
+		if (!isfinite(c->factor) || c->judged < c->min_judged || c->bias)
+			continue;
+		fprintf(f, "migtrace_level_verdict_factor{level=\"%s\",verdict=\"%s\","
+			"exact=\"%s\"} ", mt_level_names[l], verdict_names[c->kind],
+			c->factor_is_bound ? "false" : "true");
+		value(f, c->factor);
 	}
 }
 
@@ -384,6 +452,8 @@ void render_openmetrics(FILE *f, const struct run *r, const struct whatif *w)
 	counts(f, r);
 	age_histogram(f, r);
 	hot_times(f, r);
+	if (r->has_levels)
+		levels(f, r);
 	if (w && w->n)
 		whatif(f, w);
 }

@@ -222,10 +222,13 @@ static void print_summary(FILE *f, const struct run *r)
 	fprintf(f, "  load-balance pulls task_hot() would call hot: %llu of %llu",
 		(unsigned long long)s->lb_hot, (unsigned long long)s->lb_judged);
 	if (s->lb_judged)
-		fprintf(f, " (%.1f %%; kernel age = rq_clock_task(src) - se.exec_start)",
-			pct(s->lb_hot, s->lb_judged));
+		fprintf(f, " (%.1f %%; kernel age = rq_clock_task(src) - se.exec_start%s)",
+			pct(s->lb_hot, s->lb_judged),
+			r->has_levels ? "; the tests before the age first" : "");
 	fprintf(f, "\n");
+	render_text_rules(f, r);
 	print_wakeup_share(f, r);
+	render_text_levels(f, r);
 
 	fprintf(f, "\nrun slices of traced tasks:\n");
 	hist_print_log2(f, r->hists.slice, MT_HIST_SLOTS, "usecs");

@@ -13,6 +13,26 @@ static void right(FILE *f, const char *s, int width)
 	fprintf(f, "%*s%s", width > chars ? width - chars : 0, "", s);
 }
 
+/* The judged pulls a test before the age decides: the same at every threshold. */
+static void render_whatif_rules(FILE *f, const struct whatif *w)
+{
+	uint64_t cold = 0, hot = 0;
+
+	for (int i = 0; i < MT_NR_RULES; i++) {
+		if (i == MT_RULE_AGE)
+			continue;
+		if (MT_RULE_HOT(i, 0, 0))
+			hot += w->lb_rule[i];
+		else
+			cold += w->lb_rule[i];
+	}
+	if (cold || hot)
+		fprintf(f, "  (%llu of the judged pulls are decided before their age, at every "
+			"threshold: %llu cold, %llu hot; the text's \"what decided each judged "
+			"pull\" says by what)\n", (unsigned long long)(cold + hot),
+			(unsigned long long)cold, (unsigned long long)hot);
+}
+
 void render_whatif_text(FILE *f, const struct whatif *w)
 {
 	char a[32], b[32], c[48];
@@ -41,6 +61,7 @@ void render_whatif_text(FILE *f, const struct whatif *w)
 		right(f, fmt_ns(a, sizeof(a), (double)row->threshold_ns), 10);
 		fprintf(f, "  %-24s  %-24s  %s\n", lb, wk, c);
 	}
-	fprintf(f, "  (hot: task_hot()'s rule, the kernel's age for pulls, migtrace's for wakeups; "
+	fprintf(f, "  (hot: the kernel's rule, the kernel's age for pulls, migtrace's for wakeups; "
 		"cost: each migrated unit at the migration cost of its age, as measured here)\n");
+	render_whatif_rules(f, w);
 }

@@ -242,6 +242,43 @@ if command -v hackbench >/dev/null; then
 	check max_records_keeps_first_n json "$MT_TMP/hb50.json" \
 		"len(d['migrations']) == d['stats']['records_read'] == 50 and d['stats']['records_not_kept'] == d['stats']['records'] - 50 > 0 and sum(sum(h) for h in d['histograms']['age'].values()) == d['stats']['migrations']"
 	check max_records_said grep -q "counted, not kept (--max-records)" "$MT_TMP/hb50.out"
+	# the topology levels: every record's level is its CPU pair's by the run's own ids
+	# (bpf/migtrace.h MT_LEVEL_OF, here again in Python), the levels split the counts, and
+	# the rule's split adds up to the judged pulls
+	check levels_match_topology python3 - "$MT_TMP/hb.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+L = d["levels"]
+def level(a, b):
+    core, llc, node = L["core"], L["llc"], L["node"]
+    if node[a] != node[b]: return "cross_node"
+    if core[a] == core[b]: return "smt"
+    if llc[a] < 0 or llc[b] < 0: return "unknown"
+    return "llc" if llc[a] == llc[b] else "cross_llc"
+bad = [m for m in d["migrations"] if m["level"] != level(m["src_cpu"], m["dst_cpu"])]
+by = L["by_level"]
+ok = (not bad and len(d["migrations"]) > 100 and
+      all(sum(by[l]["by_cause"][c] for l in by) == n for c, n in d["stats"]["by_cause"].items()) and
+      sum(L["rules"].values()) == d["stats"]["lb_judged"] and
+      sum(by[l]["lb_hot"] for l in by) == d["stats"]["lb_hot"])
+if not ok:
+    print(bad[:3], {l: by[l]["by_cause"] for l in by}, L["rules"], d["stats"]["lb_judged"])
+    sys.exit(1)
+print("    levels: " + ", ".join("%s %d" % (l, sum(by[l]["by_cause"].values())) for l in by))
+PY
+	# a real SMT pair where this machine has one: every pull between siblings is cold
+	# whatever its age (task_hot(): SD_SHARE_CPUCAPACITY); without one, the fake trees of
+	# tests/unit/test_rule.c check the SMT class and its rule
+	pair=$(cat /sys/devices/system/cpu/cpu*/topology/thread_siblings_list 2>/dev/null |
+		grep -m1 -E '^[0-9]+[-,][0-9]+' | sed -E 's/^([0-9]+)[-,]([0-9]+).*/\1,\2/')
+	if [ -n "$pair" ]; then
+		"$MT" run --cpus "$pair" -o "$MT_TMP/smt.json" -- hackbench -l 300 >/dev/null 2>&1
+		check smt_pair_pulls_cold json "$MT_TMP/smt.json" \
+			"d['stats']['lb_judged'] > 0 and d['levels']['rules']['smt'] == d['stats']['lb_judged'] and d['stats']['lb_hot'] == 0 and all(m['level'] == 'smt' for m in d['migrations'])" \
+			"(d['stats']['lb_judged'], d['levels']['rules'], d['stats']['lb_hot'])"
+	else
+		echo "    no SMT siblings on this machine: the SMT level is checked on fake trees (test_rule)"
+	fi
 	# what tracing cost is in the run file: our CPU and RSS, the workload's CPU
 	check run_reports_cost json "$MT_TMP/hb.json" \
 		"0 < d['cost']['self_max_rss_kib'] < 65536 and d['cost']['workload_cpu_s'] > d['cost']['self_user_s'] + d['cost']['self_sys_s'] > 0"

@@ -17,7 +17,7 @@ mkdir -p "$E"
 "$MT" report --csv "$E/csv" --openmetrics "$E/run.prom" --perfetto "$E/trace.json" \
 	--plot "$E/plots" --what-if "$WHATIF" "$DATA/sample-run.json" >"$E.txt" 2>"$E.err"
 check exports_report_ok bash -c '[ -s "$1" ] && [ ! -s "$2" ]' _ "$E.txt" "$E.err"
-for f in migrations units correlation histograms whatif; do
+for f in migrations units correlation histograms levels rules whatif; do
 	check "golden_csv_$f" cmp "$E/csv/$f.csv" "$DATA/sample-run-csv/$f.csv"
 done
 check golden_openmetrics cmp "$E/run.prom" "$DATA/sample-run.prom"

@@ -227,7 +227,7 @@ struct capture *capture__open(const struct run_config *cfg, struct run *r, int *
 
 	topts.hot_ns = r->meta.hot_ns;
 	topts.ringbuf_bytes = cfg->ringbuf_bytes;
-	topts.cpu_node = cfg->cpu_node;
+	topts.topo = &r->topo;
 	topts.on_migrate = on_migrate;
 	topts.on_unit = on_unit;
 	topts.on_offcpu = cap->join ? on_offcpu : NULL;

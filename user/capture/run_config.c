@@ -86,12 +86,41 @@ static int resolve_workload(const char *name, char *path, size_t len)
 	return launch_resolve(name, path, len);
 }
 
-/* The CPUs to pin to, and each CPU's node for the tracer. */
+/* Whether NUMA balancing is on (kernel.numa_balancing nonzero): off when not readable. */
+static bool numa_balancing_on(void)
+{
+	FILE *f = fopen("/proc/sys/kernel/numa_balancing", "r");
+	int v = 0;
+
+	if (!f)
+		return false;
+	if (fscanf(f, "%d", &v) != 1)
+		v = 0;
+	fclose(f);
+	return v != 0;
+}
+
+/*
+ * Each CPU's ids for the topology level of a move (topology_level_ids), into the run model,
+ * which hands them to the tracer; with why an online CPU's LLC sharing is not known.
+ */
+static void record_topo(const struct topology *t, struct run *r)
+{
+	struct run_topo *o = &r->topo;
+
+	o->ncpus = t->max_cpu + 1 < RUN_MAX_NR_CPUS ? t->max_cpu + 1 : RUN_MAX_NR_CPUS;
+	for (int cpu = 0; cpu < o->ncpus; cpu++)
+		topology_level_ids(t, cpu, &o->core[cpu], &o->llc[cpu], &o->node[cpu]);
+	o->llc_why[0] = '\0';
+	for (int i = 0; i < t->online.n && !o->llc_why[0]; i++)
+		topology_llc_known(t, t->online.cpu[i], o->llc_why, sizeof(o->llc_why));
+	o->numa_balancing = numa_balancing_on();
+	r->has_levels = true;
+}
+
+/* The CPUs to pin to. */
 static int resolve_cpus(struct run_config *c, const struct topology *t, struct run *r)
 {
-	for (int cpu = 0; cpu < 1024; cpu++)
-		c->cpu_node[cpu] = cpu <= t->max_cpu && t->cpu[cpu].node >= 0 ?
-				   (int16_t)t->cpu[cpu].node : 0;
 	return topology_cpus_arg(t, c->cpus_arg, "run", &r->meta.cpus) ? MT_EXIT_USAGE : 0;
 }
 
@@ -378,6 +407,7 @@ int run_config_resolve(struct run_config *c, struct run *r)
 
 	tunable_probe(&kern);
 	environment_probe(&r->env, &t, &kern);
+	record_topo(&t, r);
 	record_setup(c, &r->setup);
 	record_threshold(c, &kern, &r->meta);
 	if (c->calibration) {

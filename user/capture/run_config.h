@@ -44,7 +44,6 @@ struct run_config {
 	struct cachewalk_argv cw_argv;	/* the command line built from cw (validate) */
 	char unit_bin[PATH_MAX];	/* the units' binary, resolved */
 	char unit_func[256];		/* ... and function */
-	int16_t cpu_node[1024];		/* NUMA node per CPU, for the tracer */
 };
 
 /* The defaults every command starts from. */

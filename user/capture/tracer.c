@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "bpf_util.h"
+#include "run.h"
 #include "tracer.h"	/* before the skeleton: it defines the .bss structs */
 #include "migtrace.skel.h"
 
@@ -126,6 +127,25 @@ static unsigned long fds_needed(struct migtrace_bpf *skel)
 	return need;
 }
 
+/*
+ * Each CPU's topology ids into the object's arrays (bpf/migtrace.bpf.c level_of): a CPU
+ * without ids (none given, or past those given) is its own core, of an unknown LLC, on
+ * node 0, so that its moves are never called SMT or same-LLC by mistake.
+ */
+static void set_topo(struct tracer *tr, const struct run_topo *topo)
+{
+	int n = (int)(sizeof(tr->skel->rodata->cpu_core) / sizeof(tr->skel->rodata->cpu_core[0]));
+
+	for (int cpu = 0; cpu < tr->nr_cpus && cpu < n; cpu++) {
+		bool known = topo && cpu < topo->ncpus;
+
+		tr->skel->rodata->cpu_core[cpu] = known ? topo->core[cpu] : (__s16)cpu;
+		tr->skel->rodata->cpu_llc[cpu] = known ? topo->llc[cpu] : -1;
+		tr->skel->rodata->cpu_node[cpu] = known ? topo->node[cpu] : 0;
+	}
+	tr->skel->rodata->numa_balancing = topo && topo->numa_balancing;
+}
+
 int tracer_load(struct tracer *tr, const struct tracer_opts *o)
 {
 	__u32 nr_slots = task_slot_count();
@@ -161,8 +181,7 @@ int tracer_load(struct tracer *tr, const struct tracer_opts *o)
 	tr->skel->rodata->slot_mask = nr_slots - 1;
 	if (o->ringbuf_bytes)
 		tr->skel->rodata->wakeup_bytes = o->ringbuf_bytes / 4;
-	for (int cpu = 0; cpu < tr->nr_cpus && cpu < 1024; cpu++)
-		tr->skel->rodata->cpu_node[cpu] = o->cpu_node ? o->cpu_node[cpu] : 0;
+	set_topo(tr, o->topo);
 	err = bpf_map__set_max_entries(tr->skel->maps.cpu_pairs,
 				       (__u32)(tr->nr_cpus * tr->nr_cpus));
 	if (!err)

@@ -10,6 +10,7 @@
 #include "migtrace.h"
 
 struct migtrace_bpf;
+struct run_topo;
 struct ring_buffer;
 struct bpf_link;
 
@@ -21,7 +22,9 @@ typedef int (*tracer_offcpu_fn)(void *ctx, const struct mt_offcpu *rec);
 struct tracer_opts {
 	int64_t hot_ns;			/* threshold task_hot() is judged at, ns */
 	uint64_t ringbuf_bytes;		/* power of two, >= page size */
-	const int16_t *cpu_node;	/* per CPU, nr_cpus entries, may be NULL */
+	/* per CPU, the ids of the topology level of a move (struct run_topo); NULL: none (every
+	 * move's level is then unknown) */
+	const struct run_topo *topo;
 	tracer_migrate_fn on_migrate;
 	tracer_unit_fn on_unit;
 	/* set: traced threads' off-CPU periods are sent too, for self-timed units */

@@ -599,6 +599,35 @@ static bool level_exists(const struct topology *t, enum topo_level lvl)
 	return false;
 }
 
+/* The lowest CPU of m, or -1 when m is empty. */
+static int mask_first(const struct topology *t, const struct topo_mask *m)
+{
+	for (int o = 0; o <= t->max_cpu; o++)
+		if (topo_mask_test(m, o))
+			return o;
+	return -1;
+}
+
+void topology_level_ids(const struct topology *t, int cpu, int *core, int *llc, int *node)
+{
+	const struct topo_cpu *c = cpu_of(t, cpu);
+	const struct topo_cache *k = topology_llc(t, cpu);
+	int first;
+
+	*core = cpu;
+	*llc = -1;
+	*node = 0;
+	if (!c)
+		return;
+	first = mask_first(t, &c->siblings);
+	if (first >= 0)
+		*core = first;
+	if (k && k->shared_known && (first = mask_first(t, &k->shared)) >= 0)
+		*llc = first;
+	if (c->node >= 0)
+		*node = c->node;
+}
+
 int topology_distance(const struct topology *t, int a, int b)
 {
 	int dist = 0;

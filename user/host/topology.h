@@ -138,6 +138,14 @@ bool topology_share_llc(const struct topology *t, int a, int b);
 bool topology_llc_known(const struct topology *t, int cpu, char *why, size_t len);
 
 /*
+ * The ids a move between CPUs is classed by topology level (MT_LEVEL_OF, bpf/migtrace.h):
+ * core, the lowest CPU of cpu's SMT siblings (cpu itself without any); llc, the lowest CPU
+ * sharing its last-level cache, -1 when that sharing is not known (topology_llc_known says
+ * why); node, its NUMA node, 0 without node directories (a kernel without NUMA).
+ */
+void topology_level_ids(const struct topology *t, int cpu, int *core, int *llc, int *node);
+
+/*
  * Scheduler-domain-like distance between two CPUs, as the 2005 calibration cached costs:
  * 0 for the lowest level that spans both, counting only levels that exist on this machine
  * (SMT, shared LLC, package, NUMA node, machine).
