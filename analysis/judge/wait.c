@@ -189,14 +189,21 @@ static enum corr_hot_state gain_turn(const double *x, const double *g, int n, do
 	return CORR_HOT_FOUND;
 }
 
-/* A crossing as the end of an interval: one step out of the ages when it lies outside them. */
-static double as_bound(enum corr_hot_state st, double at, const double *x, int n)
+/*
+ * A crossing as an end of T*'s interval (upper: the high end) where it lies outside the ages:
+ * past the oldest, the lower end is the oldest age (a bound: the truth is above it) and the
+ * upper one open (+inf); before the youngest, the lower end is open (0) and the upper one the
+ * youngest age.  Never +inf at the lower end, which a run file cannot hold apart from NaN.
+ */
+static double as_bound(enum corr_hot_state st, double at, const double *x, int n, bool upper)
 {
+	if (!n)
+		return NAN;
 	if (st == CORR_HOT_ABOVE)
-		return INFINITY;
+		return upper ? INFINITY : x[n - 1];
 	if (st == CORR_HOT_NO_COST)
-		return 0;
-	return st == CORR_HOT_FOUND ? at : (n ? x[0] : NAN);
+		return upper ? x[0] : 0;
+	return st == CORR_HOT_FOUND ? at : x[0];
 }
 
 void wait_judge(struct run *r)
@@ -256,9 +263,9 @@ void wait_judge(struct run *r)
 	}
 	/* T* at its earliest where the gain is at its highest, at its latest where lowest */
 	st = gain_turn(x, ghi, n, &v->tstar_lo_ns);
-	v->tstar_lo_ns = as_bound(st, v->tstar_lo_ns, x, n);
+	v->tstar_lo_ns = as_bound(st, v->tstar_lo_ns, x, n, false);
 	st = gain_turn(x, glo, n, &v->tstar_hi_ns);
-	v->tstar_hi_ns = as_bound(st, v->tstar_hi_ns, x, n);
+	v->tstar_hi_ns = as_bound(st, v->tstar_hi_ns, x, n, true);
 	/* at the kernel's value: what a pull saves and what it costs there */
 	if (v->kernel_ns > 0) {
 		double xs[CORR_MAX_CELLS], ws[CORR_MAX_CELLS], cs[CORR_MAX_CELLS];

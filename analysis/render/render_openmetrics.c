@@ -353,7 +353,7 @@ static void wait_side(FILE *f, const struct verdict *v)
 		  "oldest pulls measured).");
 	fprintf(f, "migtrace_verdict_tstar_seconds{state=\"%s\",bound=\"estimate\"} ", st);
 	value(f, v->tstar_ns / 1e9);
-	if (v->tstar_lo_ns > 0) {
+	if (v->tstar_lo_ns > 0 && isfinite(v->tstar_lo_ns)) {
 		fprintf(f, "migtrace_verdict_tstar_seconds{state=\"%s\",bound=\"lower\"} ", st);
 		value(f, v->tstar_lo_ns / 1e9);
 	}
