@@ -17,6 +17,7 @@
 #include "levels.h"
 #include "unit.h"
 #include "verdict.h"
+#include "wait.h"
 
 /* The level of the move before unit u, as the run's topology classes it. */
 static unsigned unit_level(const struct run *r, const struct mt_unit *u)
@@ -45,6 +46,10 @@ static void summarize_level(const struct corr_result *c, const struct verdict *v
 	lc->factor_lo = v->factor_lo;
 	lc->factor_hi = v->factor_hi;
 	lc->factor_is_bound = v->factor_is_bound;
+	lc->tstar_state = v->tstar_state;
+	lc->tstar_ns = v->tstar_ns;
+	lc->tstar_lo_ns = v->tstar_lo_ns;
+	lc->tstar_hi_ns = v->tstar_hi_ns;
 	lc->cells = 0;
 	lc->age_ns = lc->age_hi_ns = lc->cost_ns = lc->cost_lo_ns = lc->cost_hi_ns = NAN;
 	lc->cell_pulls = 0;
@@ -93,6 +98,7 @@ static int judge_level(struct run *r, unsigned level, struct mt_unit *work)
 		};
 
 		verdict_decide(&vin, &v);
+		wait_decide(r, c, &v, (int)level);
 		summarize_level(c, &v, &r->level_cost[level]);
 	}
 	free(c);
@@ -120,7 +126,8 @@ int levels_cost(struct run *r)
 		memset(lc, 0, sizeof(*lc));
 		lc->factor = lc->factor_lo = lc->factor_hi = lc->hot_ns = NAN;
 		lc->age_ns = lc->age_hi_ns = lc->cost_ns = lc->cost_lo_ns = lc->cost_hi_ns = NAN;
-		lc->hot_state = CORR_HOT_NO_DATA;
+		lc->hot_state = lc->tstar_state = CORR_HOT_NO_DATA;
+		lc->tstar_ns = lc->tstar_lo_ns = lc->tstar_hi_ns = NAN;
 		lc->min_judged = r->verdict.min_judged;
 		if (!pulls[l])
 			continue;

@@ -137,10 +137,13 @@ static __u64 poisson(double m, uint64_t *seed)
 	return k - 1;
 }
 
-/* The mean wait a cell's pulls avoided: each at the wait it had reached.  NAN: no pull. */
-static double cell_wait(const struct run *r, const struct wait_life *l, int c)
+/*
+ * The mean wait a cell's pulls avoided: each at the wait it had reached.  level >= 0: only
+ * the pulls between CPUs of that topology level.  NAN: no pull.
+ */
+static double cell_wait(const struct run *r, const struct corr_cell *cl,
+			const struct wait_life *l, int level)
 {
-	const struct corr_cell *cl = &r->corr.cells[c];
 	double sum = 0, hi = cl->age_hi_ns > cl->age_ns ? cl->age_hi_ns : INFINITY;
 	int n = 0;
 
@@ -151,6 +154,8 @@ static double cell_wait(const struct run *r, const struct wait_life *l, int c)
 		if (m->cause != MT_CAUSE_LB_PULL || !(m->flags & MT_RF_WAIT_VALID) ||
 		    !(m->flags & MT_RF_KAGE_VALID) || (double)m->kernel_age_ns < cl->age_ns ||
 		    (double)m->kernel_age_ns >= hi)
+			continue;
+		if (level >= 0 && run_topo_level(&r->topo, m->src_cpu, m->dst_cpu) != (unsigned)level)
 			continue;
 		res = wait_residual(l, (double)m->wait_ns);
 		if (isfinite(res)) {
@@ -206,10 +211,8 @@ static double as_bound(enum corr_hot_state st, double at, const double *x, int n
 	return st == CORR_HOT_FOUND ? at : x[0];
 }
 
-void wait_judge(struct run *r)
+void wait_decide(const struct run *r, struct corr_result *c, struct verdict *v, int level)
 {
-	struct corr_result *c = &r->corr;
-	struct verdict *v = &r->verdict;
 	double x[CORR_MAX_CELLS], g[CORR_MAX_CELLS], glo[CORR_MAX_CELLS], ghi[CORR_MAX_CELLS];
 	double wlo[CORR_MAX_CELLS], whi[CORR_MAX_CELLS], boot[WAIT_RESAMPLES];
 	int idx[CORR_MAX_CELLS], n = 0;
@@ -223,7 +226,7 @@ void wait_judge(struct run *r)
 	v->wait_at_kernel_ns = v->refill_at_kernel_ns = NAN;
 	for (int k = 0; k < c->ncells; k++)
 		c->cells[k].wait_avoided_ns = c->cells[k].gain_ns = NAN;
-	if (!r->has_corr || c->mode != CORR_NATURAL || !r->has_verdict)
+	if (c->mode != CORR_NATURAL)
 		return;
 	wait_life(r->hists.runwait, r->hists.runwait_pulled, &l);
 	if (!l.done)
@@ -232,7 +235,7 @@ void wait_judge(struct run *r)
 	for (int k = 0; k < c->ncells; k++) {
 		struct corr_cell *cl = &c->cells[k];
 
-		cl->wait_avoided_ns = cell_wait(r, &l, k);
+		cl->wait_avoided_ns = cell_wait(r, cl, &l, level);
 		if (!isfinite(cl->wait_avoided_ns) || !isfinite(cl->fit_cost_ns))
 			continue;
 		cl->gain_ns = cl->wait_avoided_ns - cl->fit_cost_ns;
@@ -252,7 +255,7 @@ void wait_judge(struct run *r)
 				cut[k] = poisson((double)r->hists.runwait_pulled[k], &seed);
 			}
 			wait_life(done, cut, &lb);
-			boot[b] = cell_wait(r, &lb, idx[i]);
+			boot[b] = cell_wait(r, &c->cells[idx[i]], &lb, level);
 		}
 		qsort(boot, WAIT_RESAMPLES, sizeof(boot[0]), cmp_double_asc);
 		wlo[i] = boot[(int)(0.025 * WAIT_RESAMPLES)];
@@ -278,4 +281,10 @@ void wait_judge(struct run *r)
 		v->wait_at_kernel_ns = decay_at(xs, ws, n, v->kernel_ns);
 		v->refill_at_kernel_ns = decay_at(xs, cs, n, v->kernel_ns);
 	}
+}
+
+void wait_judge(struct run *r)
+{
+	if (r->has_corr && r->has_verdict)
+		wait_decide(r, &r->corr, &r->verdict, -1);
 }

@@ -42,7 +42,13 @@ void wait_life(const __u64 *done, const __u64 *cut, struct wait_life *l);
  * lasted w.
  */
 double wait_residual(const struct wait_life *l, double w_ns);
-/* Fills r->corr's cells' wait_avoided_ns and gain_ns and r->verdict's T*: natural runs. */
+/*
+ * Fills c's cells' wait_avoided_ns and gain_ns and v's T*, for a natural correlation c of
+ * run r: the waits from r's histograms, each cell's pulls from r's records (level >= 0: only
+ * the pulls of that topology level, for a correlation of that level's pulls).
+ */
+void wait_decide(const struct run *r, struct corr_result *c, struct verdict *v, int level);
+/* wait_decide() on the run's own correlation and verdict, all levels. */
 void wait_judge(struct run *r);
 
 #endif

@@ -202,6 +202,9 @@ struct run_level_cost {
 	double age_ns, age_hi_ns;	/* ns */
 	uint64_t cell_pulls;
 	double cost_ns, cost_lo_ns, cost_hi_ns;	/* ns */
+	/* this level's wait side: T* from its pulls' waits and refill (as the verdict's) */
+	enum corr_hot_state tstar_state;
+	double tstar_ns, tstar_lo_ns, tstar_hi_ns;	/* ns; an end out of range: 0 or +inf */
 };
 
 /* What tracing cost, as the kernel and getrusage(2) count it. */

@@ -715,7 +715,9 @@ static int read_level_cost(struct file_reader *fr)
 	if (jr_array_begin(&fr->jr))
 		return -1;
 	while ((more = jr_array_next(&fr->jr)) > 0) {
-		struct cost_ctx cc = { .level = -1 };
+		/* an entry written before the wait side per level has no T* */
+		struct cost_ctx cc = { .level = -1, .c = { .tstar_state = CORR_HOT_NO_DATA,
+			.tstar_ns = NAN, .tstar_lo_ns = NAN, .tstar_hi_ns = NAN } };
 
 		if (each_member(fr, "levels.cost[]", level_cost_member, &cc) ||
 		    rs_check(&fr->jr, &rs_level_cost, cc.seen, "levels.cost[]"))

@@ -610,6 +610,12 @@ static const struct rs_field level_cost_f[] = {
 	FLD("migration_cost_ns", RS_DBL, LC, cost_ns, 0),
 	FLD("migration_cost_lo_ns", RS_DBL, LC, cost_lo_ns, 0),
 	FLD("migration_cost_hi_ns", RS_DBL, LC, cost_hi_ns, 0),
+	{ .name = "tstar_state", .type = RS_ENUM, .off = offsetof(LC, tstar_state),
+	  .size = sizeof(enum corr_hot_state), .names = corr_hot_state_names, .nnames = 4,
+	  .flags = RS_OPTIONAL },
+	FLD("tstar_ns", RS_DBL, LC, tstar_ns, RS_OPTIONAL | RS_NONNEG),
+	FLD("tstar_lo_ns", RS_DBL, LC, tstar_lo_ns, RS_OPTIONAL | RS_NONNEG),
+	FLD("tstar_hi_ns", RS_DBL, LC, tstar_hi_ns, RS_OPTIONAL | RS_NONNEG),
 };
 TABLE(rs_level_cost, "levels.cost[]", level_cost_f);
 #undef LC

@@ -131,6 +131,31 @@ void render_text_levels(FILE *f, const struct run *r)
 	}
 }
 
+/* A level's T* in a clause: "; T* 1.53 ms (1.27 ms to 1.91 ms)", "; T* below 741 µs". */
+static void level_tstar(FILE *f, const struct run_level_cost *c)
+{
+	char a[32], lo[32], hi[32];
+
+	switch (c->tstar_state) {
+	case CORR_HOT_FOUND:
+		fprintf(f, "; T* %s (%s to %s)", fmt_ns(a, sizeof(a), c->tstar_ns),
+			c->tstar_lo_ns > 0 ? fmt_ns(lo, sizeof(lo), c->tstar_lo_ns) : "below the range",
+			isfinite(c->tstar_hi_ns) ? fmt_ns(hi, sizeof(hi), c->tstar_hi_ns) :
+			"beyond the range");
+		break;
+	case CORR_HOT_NO_COST:
+		fprintf(f, "; T* below %s (a pull pays at every age)",
+			fmt_ns(a, sizeof(a), c->tstar_ns));
+		break;
+	case CORR_HOT_ABOVE:
+		fprintf(f, "; T* above %s (a pull pays at no age measured)",
+			fmt_ns(a, sizeof(a), c->tstar_ns));
+		break;
+	default:
+		break;
+	}
+}
+
 /* One level's line of the verdict: its pulls, its youngest cell's cost, K judged on it. */
 static void level_verdict(FILE *f, const struct run *r, int l)
 {
@@ -150,6 +175,7 @@ static void level_verdict(FILE *f, const struct run *r, int l)
 			(unsigned long long)c->cell_pulls, fmt_ns(kn, sizeof(kn), c->cost_ns),
 			fmt_ns(lo, sizeof(lo), c->cost_lo_ns),
 			fmt_ns(hi, sizeof(hi), c->cost_hi_ns));
+	level_tstar(f, c);
 	fmt_ns(kn, sizeof(kn), (double)r->meta.hot_ns);
 	if (c->bias)
 		fprintf(f, ": biased (a cost below 0), no verdict\n");

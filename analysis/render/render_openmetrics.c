@@ -201,6 +201,27 @@ static void levels(FILE *f, const struct run *r)
 			c->factor_is_bound ? "false" : "true");
 		value(f, c->factor);
 	}
+	for (int l = 0, said = 0; l < MT_NR_LEVELS; l++) {
+		const struct run_level_cost *c = &r->level_cost[l];
+		const double end[3] = { c->tstar_ns, c->tstar_lo_ns, c->tstar_hi_ns };
+		static const char *const bound[3] = { "estimate", "lower", "upper" };
+
+		if (c->tstar_state == CORR_HOT_NO_DATA || !isfinite(c->tstar_ns))
+			continue;
+		if (!said++)
+			om_family(f, "migtrace_level_tstar_seconds", "gauge", "T* of one topology "
+				  "level's pulls, as migtrace_verdict_tstar_seconds; levels without "
+				  "one are left out.");
+		for (int k = 0; k < 3; k++) {
+			/* an open end (0 or +inf, null in the file) is left out */
+			if (!(end[k] > 0) || !isfinite(end[k]))
+				continue;
+			fprintf(f, "migtrace_level_tstar_seconds{level=\"%s\",state=\"%s\","
+				"bound=\"%s\"} ", mt_level_names[l],
+				corr_hot_state_names[c->tstar_state & 3], bound[k]);
+			value(f, end[k] / 1e9);
+		}
+	}
 }
 
 static void run_info(FILE *f, const struct run *r)

@@ -370,8 +370,25 @@ static void cost_by_level(void **state)
 		next_unit(r, &clock, 100 * US + jitter);
 	}
 	r->stats.units = r->nunits;
+	/*
+	 * The wait side per level: one pull of each level, cut short at 20 µs, among waits that
+	 * all ended at 32-64 µs: each saved ~30 µs of waiting, which pays for the SMT pull's
+	 * 10 µs of refill and not for the cross-node pull's 50 µs.
+	 */
+	r->hists.runwait[5] = 1000;
+	for (int level = 0; level < 2; level++) {
+		struct mt_migrate m = { .pid = 9, .tgid = 9, .src_cpu = 0, .dst_cpu = level ? 3 : 1,
+					.cause = MT_CAUSE_LB_PULL, .kernel_age_ns = 150 * US,
+					.age_ns = 150 * US, .wait_ns = 20 * US,
+					.flags = MT_RF_KAGE_VALID | MT_RF_WAIT_VALID };
+
+		assert_int_equal(run_record_add(r, &m), 0);
+		r->hists.runwait_pulled[4]++;
+	}
 	assert_int_equal(run_analyze(r), 0);
 	assert_true(r->has_level_cost);
+	assert_int_equal(r->level_cost[MT_LEVEL_SMT].tstar_state, CORR_HOT_NO_COST);
+	assert_int_equal(r->level_cost[MT_LEVEL_NODE].tstar_state, CORR_HOT_ABOVE);
 	assert_int_equal(r->level_cost[MT_LEVEL_SMT].pulls, 50);
 	assert_int_equal(r->level_cost[MT_LEVEL_NODE].pulls, 50);
 	assert_int_equal(r->level_cost[MT_LEVEL_LLC].pulls, 0);
