@@ -662,9 +662,12 @@ class Judge:
                                     "runs' delays %s; header %r" % (
                                         [(x.get("wakeup_latency_p50_us"), x.get("runnable_wait_p99_us"))
                                          for x in runs], header[:1]))
-            tl = [l for l in out.splitlines() if l.startswith("T*: ")]
-            if tl:
-                print("FIG sweep | %s" % tl[0])
+            # the table as the guest printed it, for the log: its run-delay columns and T*
+            lines = out.splitlines()
+            at = [i for i, l in enumerate(lines) if l.startswith("value ")]
+            for l in (lines[at[0]:] if at else []):
+                if l.strip():
+                    print("FIG sweep | %s" % l)
             after = (c.text("after") or "").strip()
             ss0, ss1 = (c.text("schedstats_orig") or "").strip(), (c.text("schedstats_after") or "").strip()
             r["sweep_restored"] = (after == orig and ss0 == ss1 and
