@@ -148,7 +148,7 @@ $(OUTPUT)/tests/report-only: tests/link/report_only.c $(REPORT_OBJS)
 $(OUTPUT)/tests/reanalyze: tests/link/reanalyze.c $(REPORT_OBJS)
 	$(call msg,LINK,$@)
 	$(Q)mkdir -p $(dir $@)
-	$(Q)$(CC) $(CFLAGS) $(INC_user/cli) $< $(REPORT_OBJS) -ljson-c -lm -o $@
+	$(Q)$(CC) $(CFLAGS) $(INC_user/cli) $< $(REPORT_OBJS) -lm -o $@
 
 $(OUTPUT)/libmigtrace-san.a: $(SAN_OBJS)
 	$(call msg,AR,$@)
