@@ -2,7 +2,9 @@
 /*
  * wakeup: the simplest built-in workload.  N threads each run for RUN µs and sleep for
  * SLEEP µs, over and over, for DURATION; with more threads than CPUs, wakeups land on busy
- * CPUs and the scheduler places (migrates) them.  Prints how many cycles each thread did.
+ * CPUs and the scheduler places (migrates) them.  Prints how many cycles the threads did,
+ * and how many of their sleeps blocked (a sleep whose timer fired before the thread left its
+ * CPU wakes nobody: the wake-up latency has no sample for it).
  */
 #include <errno.h>
 #include <pthread.h>
@@ -10,11 +12,19 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
 static long nthreads, run_us = 300, sleep_us = 700;
 static double duration_s = 5;
+
+/* What one thread did: its cycles, and how many of its sleeps blocked. */
+struct thread_count {
+	uint64_t cycles;
+	uint64_t blocked;	/* voluntary context switches: a sleep whose timer fired before
+				 * the thread was off its CPU (a slow or loaded machine) is none */
+};
 
 static uint64_t now_ns(void)
 {
@@ -38,7 +48,11 @@ static void *worker(void *arg)
 		nanosleep(&nap, NULL);
 		cycles++;
 	}
-	*(uint64_t *)arg = cycles;
+	struct thread_count *tc = arg;
+	struct rusage ru;
+
+	tc->cycles = cycles;
+	tc->blocked = getrusage(RUSAGE_THREAD, &ru) ? cycles : (uint64_t)ru.ru_nvcsw;
 	return NULL;
 }
 
@@ -67,7 +81,8 @@ static long number(const char *s, long min, long max)
 int main(int argc, char **argv)
 {
 	pthread_t *tid;
-	uint64_t *cycles, total = 0;
+	struct thread_count *counts;
+	uint64_t total = 0, blocked = 0;
 	int opt;
 
 	nthreads = 2 * sysconf(_SC_NPROCESSORS_ONLN);
@@ -81,21 +96,23 @@ int main(int argc, char **argv)
 		}
 	}
 	tid = calloc(nthreads, sizeof(*tid));
-	cycles = calloc(nthreads, sizeof(*cycles));
-	if (!tid || !cycles)
+	counts = calloc(nthreads, sizeof(*counts));
+	if (!tid || !counts)
 		return 1;
 	for (long i = 0; i < nthreads; i++)
-		if (pthread_create(&tid[i], NULL, worker, &cycles[i])) {
+		if (pthread_create(&tid[i], NULL, worker, &counts[i])) {
 			fprintf(stderr, "wakeup: pthread_create failed\n");
 			return 1;
 		}
 	for (long i = 0; i < nthreads; i++) {
 		pthread_join(tid[i], NULL);
-		total += cycles[i];
+		total += counts[i].cycles;
+		blocked += counts[i].blocked;
 	}
-	printf("wakeup: %ld threads, %llu run/sleep cycles in %.0f s\n", nthreads,
-	       (unsigned long long)total, duration_s);
+	printf("wakeup: %ld threads, %llu run/sleep cycles in %.0f s; %llu of the sleeps "
+	       "blocked (voluntary switches)\n", nthreads, (unsigned long long)total, duration_s,
+	       (unsigned long long)blocked);
 	free(tid);
-	free(cycles);
+	free(counts);
 	return 0;
 }

@@ -486,16 +486,18 @@ class Judge:
             # cycles ends in one), plus a few: where this kernel's enqueue stamp is read
             # (meta.wakeup_latency_from), a kernel that does not stamp some enqueues (a
             # delayed dequeue's, say) would show here as samples missing.
-            m = re.search(r"^wakeup: .* (\d+) run/sleep cycles", (c.text("run.out") or "") +
-                          (c.text("run.err") or ""), re.M)
-            cycles = int(m.group(1)) if m else None
+            # the sleeps that blocked (the workload's voluntary switches): under TCG a
+            # sleep's timer can fire before its thread is off the CPU, and wake nobody
+            m = re.search(r"^wakeup: .* (\d+) run/sleep cycles.*; (\d+) of the sleeps blocked",
+                          (c.text("run.out") or "") + (c.text("run.err") or ""), re.M)
+            cycles = int(m.group(2)) if m else None
             samples = sum(d["histograms"]["wakeup_latency"])
             src = d["meta"].get("wakeup_latency_from")
-            print("FIG wakeup_latency %d samples (%s) for %s sleeps" % (samples, src, cycles))
+            print("FIG wakeup_latency %d samples (%s) for %s sleeps that blocked" % (samples, src, cycles))
             return {
                 "wakeup_latency_per_sleep": (
                     cycles is not None and cycles - 6 <= samples <= cycles + 30,
-                    "%d wake-up latency samples (from %s) for %s sleeps (want the sleeps, "
+                    "%d wake-up latency samples (from %s) for %s sleeps that blocked (want them, "
                     "-6 .. +30)" % (samples, src, cycles)),
                 "cause_wakeup": (bc["wakeup"] >= 10 and not bad,
                                  "wakeup placements %d (want >= 10), odd: %s" % (bc["wakeup"], bad[:10])),
