@@ -183,7 +183,10 @@ static void level_verdict(FILE *f, const struct run *r, int l)
 		fprintf(f, ": undetermined (fewer than %llu judged pulls)\n",
 			(unsigned long long)c->min_judged);
 	else if (c->kind == VERDICT_UNDETERMINED || !isfinite(c->factor))
-		fprintf(f, ": %s's %s is undetermined here\n", "the kernel", kn);
+		fprintf(f, ": the kernel's %s is undetermined here (%s)\n", kn,
+			c->hot_state == CORR_HOT_ABOVE ? "the hot time lies past the oldest age "
+			"measured" : c->hot_state == CORR_HOT_NO_COST ? "no cost above noise at "
+			"any age" : "the hot time's interval is wide around it");
 	else if (c->kind == VERDICT_ABOUT_RIGHT)
 		fprintf(f, ": %s fits\n", kn);
 	else
@@ -224,8 +227,19 @@ static void levels_summary(FILE *f, const struct run *r)
 					mt_level_titles[level_at(i)]);
 		}
 	}
-	fprintf(f, "%s\n", said ? "; the other levels are undetermined" :
-		" no level has the pulls a verdict needs");
+	if (said) {
+		fprintf(f, "; the other levels are undetermined\n");
+		return;
+	}
+	for (int i = 0; i < MT_NR_LEVELS; i++) {
+		const struct run_level_cost *c = &r->level_cost[level_at(i)];
+
+		if (c->pulls && c->judged >= c->min_judged) {
+			fprintf(f, " undetermined at every level (each level's line says why)\n");
+			return;
+		}
+	}
+	fprintf(f, " no level has the pulls a verdict needs\n");
 }
 
 void render_text_levels_verdict(FILE *f, const struct run *r)
