@@ -212,6 +212,8 @@ report() {
 				[ "$unseen" = 0 ] && unseen="" || unseen=" ($unseen unseen)"
 				compl="$compl ${name#completeness_} $kc/$seen$unseen diff $diff,";;
 			verifier) verifier=$rest;;
+			# the sweep's table as the guest printed it, a line at a time
+			sweep) echo "    sweep: ${rest#| }";;
 			esac;;
 		esac
 	done <"$dir/check.txt"
