@@ -36,13 +36,16 @@ static void column(FILE *f, const char *s, int width)
 		fputc(' ', f);
 }
 
-/* "12.5/480" µs, "-" for a run delay not seen. */
+/* "12.5 µs/2.22 ms" (p50, p99 given in µs), "-" for a run delay not seen. */
 static void delay_pair(char *buf, size_t len, double p50, double p99)
 {
+	char a[32], b[32];
+
 	if (p50 < 0)
 		snprintf(buf, len, "-");
 	else
-		snprintf(buf, len, "%.3g/%.3g", p50, p99);
+		snprintf(buf, len, "%s/%s", fmt_ns(a, sizeof(a), p50 * 1e3),
+			 fmt_ns(b, sizeof(b), p99 * 1e3));
 }
 
 /* T*, from the runs' own verdicts, against the best values. */
@@ -77,9 +80,9 @@ void render_sweep_text(FILE *f, const struct sweep *s)
 	fprintf(f, "%-10s %6s %9s  %-32s %7s %10s %15s %9s %9s %9s  ", "value", "runs", "norm.",
 		"throughput min / median / max", "idle %", "migrations", "lb hot/judged",
 		"k:hotfail", "k:forced", "k:lbhot");
-	column(f, "wake-up p50/p99 µs", 21);
+	column(f, "wake-up p50/p99", 21);
 	fputc(' ', f);
-	column(f, "runnable p50/p99 µs", 21);
+	column(f, "runnable p50/p99", 21);
 	fputc('\n', f);
 	for (int i = 0; i < s->nvalues; i++) {
 		const struct sweep_value *x = &sv[i];
@@ -100,9 +103,14 @@ void render_sweep_text(FILE *f, const struct sweep *s)
 		delay_pair(wake, sizeof(wake), x->wake_p50_us, x->wake_p99_us);
 		delay_pair(wait, sizeof(wait), x->wait_p50_us, x->wait_p99_us);
 		column(f, sweep_fmt_value(v, sizeof(v), x->value_ns), 10);
-		fprintf(f, " %6d %9.3f  %-32s %7s %10llu %15s %9s %9s %9s  %-21s %-21s\n", x->n,
+		fprintf(f, " %6d %9.3f  %-32s %7s %10llu %15s %9s %9s %9s  ", x->n,
 			base > 0 ? x->tmed / base : 0, tp, idle, (unsigned long long)x->migrations,
-			lb, k1, k2, k3, wake, wait);
+			lb, k1, k2, k3);
+		/* padded by characters: a µ is two bytes */
+		column(f, wake, 21);
+		fputc(' ', f);
+		column(f, wait, 21);
+		fputc('\n', f);
 	}
 	fprintf(f, "\nnorm.: median throughput / the first value's; idle %%: median of the CPU "
 		"set's idle + iowait time (/proc/stat); migrations, lb hot/judged: migtrace's "

@@ -345,6 +345,22 @@ static void rendered_as_captured(void **state)
 	}
 }
 
+/* The run delays in the table carry their units: a median of 10.5 µs, a p99 of ms. */
+static void delays_with_units(void **state)
+{
+	struct sweep_run runs[6];
+	struct sweep s;
+	char *text;
+
+	(void)state;
+	fixture_full(&s, runs);
+	text = render(render_sweep_text, &s);
+	if (!strstr(text, "wake-up p50/p99") || !strstr(text, " µs/") || !strstr(text, "42.5 µs/3.25 ms"))
+		fail_msg("delays without their units:\n%s", text);
+	assert_null(strstr(text, "e+0"));
+	free(text);
+}
+
 static void openmetrics_gauges(void **state)
 {
 	struct sweep_run runs[6];
@@ -421,6 +437,7 @@ int main(void)
 		cmocka_unit_test(values_named),
 		cmocka_unit_test(table_aligned),
 		cmocka_unit_test(csv_rows),
+		cmocka_unit_test(delays_with_units),
 		cmocka_unit_test(openmetrics_gauges),
 		cmocka_unit_test(rendered_as_captured),
 		cmocka_unit_test(schema_tables_and_docs),
