@@ -225,7 +225,8 @@ void wait_decide(const struct run *r, struct corr_result *c, struct verdict *v, 
 	v->tstar_ns = v->tstar_lo_ns = v->tstar_hi_ns = NAN;
 	v->wait_at_kernel_ns = v->refill_at_kernel_ns = NAN;
 	for (int k = 0; k < c->ncells; k++)
-		c->cells[k].wait_avoided_ns = c->cells[k].gain_ns = NAN;
+		c->cells[k].wait_avoided_ns = c->cells[k].gain_ns = c->cells[k].gain_lo_ns =
+			c->cells[k].gain_hi_ns = NAN;
 	if (c->mode != CORR_NATURAL)
 		return;
 	wait_life(r->hists.runwait, r->hists.runwait_pulled, &l);
@@ -263,6 +264,8 @@ void wait_decide(const struct run *r, struct corr_result *c, struct verdict *v, 
 		/* the gain's ends pair the wait's ends with the refill's opposite ends */
 		glo[i] = wlo[i] - c->cells[idx[i]].cost_hi_ns;
 		ghi[i] = whi[i] - c->cells[idx[i]].cost_lo_ns;
+		c->cells[idx[i]].gain_lo_ns = glo[i];
+		c->cells[idx[i]].gain_hi_ns = ghi[i];
 	}
 	/* T* at its earliest where the gain is at its highest, at its latest where lowest */
 	st = gain_turn(x, ghi, n, &v->tstar_lo_ns);

@@ -56,6 +56,8 @@ struct corr_cell {
 	/* natural runs: the wait side (docs/design.md, "The wait side") */
 	double wait_avoided_ns;		/* the mean wait the cell's pulls cut short, ns */
 	double gain_ns;			/* wait_avoided - fit_cost: what a pull here gains, ns */
+	double gain_lo_ns, gain_hi_ns;	/* G's interval: the wait's ends against the refill's
+					 * opposite ends (conservative), ns */
 	/* a controlled grid with a polluter (axis displaced): the cell's rate and what the
 	 * trials measured; NAN otherwise */
 	double rate_mbps;		/* the polluter's target, MB/s; 0: as fast as it can */

@@ -850,7 +850,8 @@ static int correlation_member(struct file_reader *fr, const char *key, void *ctx
 		c->cells[c->ncells].achieved_mbps = c->cells[c->ncells].displaced_bytes = NAN;
 		c->cells[c->ncells].pen_other_ns = c->cells[c->ncells].cost_other_ns = NAN;
 		c->cells[c->ncells].cost_other_lo_ns = c->cells[c->ncells].cost_other_hi_ns = NAN;
-		c->cells[c->ncells].wait_avoided_ns = c->cells[c->ncells].gain_ns = NAN;
+		c->cells[c->ncells].wait_avoided_ns = c->cells[c->ncells].gain_ns =
+			c->cells[c->ncells].gain_lo_ns = c->cells[c->ncells].gain_hi_ns = NAN;
 		if (rs_read_object(&fr->jr, &c->cells[c->ncells++], &rs_cell,
 				   "correlation.cells[]"))
 			return -1;

@@ -455,6 +455,8 @@ static const struct rs_field cell_f[] = {
 	FLD("cost_other_hi_ns", RS_DBL, L, cost_other_hi_ns, RS_OPTIONAL),
 	FLD("wait_avoided_ns", RS_DBL, L, wait_avoided_ns, RS_OPTIONAL),
 	FLD("gain_ns", RS_DBL, L, gain_ns, RS_OPTIONAL),
+	FLD("gain_lo_ns", RS_DBL, L, gain_lo_ns, RS_OPTIONAL),
+	FLD("gain_hi_ns", RS_DBL, L, gain_hi_ns, RS_OPTIONAL),
 };
 TABLE(rs_cell, "correlation.cells[]", cell_f);
 

@@ -237,6 +237,34 @@ static void print_grid_falls(FILE *f, const struct corr_result *c)
 	print_refill(f, c);
 }
 
+/*
+ * Natural runs: the wait side per age, where a cell has both a pull's wait and the fit's
+ * refill: G(a) = the wait the pulls saved - the refill, with its interval (docs/design.md,
+ * "The wait side").  Nothing when no cell has both.
+ */
+static void print_wait_table(FILE *f, const struct corr_result *c)
+{
+	char a[32], b[32], d[32], g[112];
+	bool any = false;
+
+	for (int i = 0; i < c->ncells; i++) {
+		const struct corr_cell *cl = &c->cells[i];
+
+		if (!isfinite(cl->gain_ns))
+			continue;
+		if (!any)
+			fprintf(f, "  the wait side by age (G = the wait the pulls saved - the fit's "
+				"refill; a pull pays where G > 0):\n  %10s %6s %12s %12s %36s\n",
+				"age", "pulls", "wait saved", "refill", "G (95% interval)");
+		any = true;
+		snprintf(a, sizeof(a), ">=%s", fmt_ns(b, sizeof(b), cl->age_ns));
+		fprintf(f, "  %10s %6zu %12s %12s %36s\n", a, cl->n_mig,
+			fmt_ns(b, sizeof(b), cl->wait_avoided_ns),
+			fmt_ns(d, sizeof(d), cl->fit_cost_ns),
+			fmt_ci(g, sizeof(g), cl->gain_ns, cl->gain_lo_ns, cl->gain_hi_ns));
+	}
+}
+
 void render_text_correlation(FILE *f, const struct run *r)
 {
 	const struct corr_result *c = &r->corr;
@@ -274,6 +302,8 @@ void render_text_correlation(FILE *f, const struct run *r)
 		fmt_fall(b, sizeof(b), &(struct corr_fall){ .state = c->hot_state,
 			 .at = c->hot_ns, .lo = c->hot_lo_ns, .hi = c->hot_hi_ns },
 			 CORR_AXIS_AGE));
+	if (c->mode == CORR_NATURAL)
+		print_wait_table(f, c);
 }
 
 /* One line of the rules besides the age: "  NUMA balancing:        on (…)". */

@@ -134,6 +134,16 @@ static void pull_pays_everywhere(void **state)
 	if (!strstr(text, "any positive threshold costs latency here"))
 		fail_msg("not said:\n%s", text);
 	free(text);
+	/* G(a) per age, with its interval, in the correlation's text */
+	assert_true(r->corr.cells[0].gain_lo_ns <= r->corr.cells[0].gain_ns &&
+		    r->corr.cells[0].gain_ns <= r->corr.cells[0].gain_hi_ns);
+	f = open_memstream(&text, &len);
+	assert_non_null(f);
+	render_text_correlation(f, r);
+	fclose(f);
+	if (!strstr(text, "the wait side by age") || !strstr(text, "G (95% interval)"))
+		fail_msg("no wait side by age:\n%s", text);
+	free(text);
 	run_free(r);
 }
 
