@@ -4,6 +4,14 @@
 # `make run` does all set-up and runs the default job.  V=1 shows the commands.
 
 OUTPUT		:= .output
+# The source layout the build directory was made for.  One made for another layout (sources
+# since moved, whose dependency files still name their old paths, so that make finds "no rule
+# to make target bpf/bracket.bpf.c") is removed once: an updated checkout builds as a fresh
+# clone does.  Raise it when sources move.
+BUILD_LAYOUT	:= 2
+ifneq ($(shell cat $(OUTPUT)/.layout 2>/dev/null),$(BUILD_LAYOUT))
+$(shell rm -rf $(OUTPUT) && mkdir -p $(OUTPUT) && echo $(BUILD_LAYOUT) >$(OUTPUT)/.layout)
+endif
 CLANG		?= clang
 BPFTOOL		?= bpftool
 CC		?= cc
