@@ -10,7 +10,8 @@ mkdir -p "$scratch/.output"
 (cd "$MT_ROOT" && tar --exclude=./.output --exclude=./.git --exclude=./migtrace -cf - .) \
 	| tar -xf - -C "$scratch"
 # the skeletons as built (newer than their sources): the scratch build compiles C only
-cp -p "$MT_ROOT"/.output/*.skel.h "$MT_ROOT"/.output/*.bpf.o "$scratch/.output/" 2>/dev/null
+cp -p "$MT_ROOT"/.output/.layout "$MT_ROOT"/.output/*.skel.h "$MT_ROOT"/.output/*.bpf.o \
+	"$scratch/.output/" 2>/dev/null
 obj=.output/analysis/model/run.o
 if make -C "$scratch" -s "$obj" >"$MT_TMP/good.log" 2>&1; then
 	pass layers_tree_builds_as_is

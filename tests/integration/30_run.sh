@@ -345,7 +345,9 @@ wpid=$(sed -n 's/.*(pid \([0-9]*\)).*/\1/p' "$MT_TMP/k9.out")
 check no_programs_after_kill9 no_programs_left
 
 # 9. -p PID: an existing process, all its threads, until it exits.
-"$MT_PROGS/selfmig" sleeping 6 50 >"$MT_TMP/p.out" 2>&1 &
+# 30 moves over ~3 s: attaching takes ~0.3 s here but seconds on a loaded CI
+# machine, and only the moves after it can be seen.
+"$MT_PROGS/selfmig" sleeping 30 50 >"$MT_TMP/p.out" 2>&1 &
 spid=$!
 sleep 0.05
 "$MT" run -p "$spid" -o "$MT_TMP/p.json" >/dev/null 2>&1
