@@ -54,10 +54,29 @@ need_bpf_pair() {
 # namespace of its own, so that no other test's files mix in), then writes to LEFT the names
 # CMD left there.  CMD's output goes where this call's does; its status is returned.
 # private_tmp_ok says whether such a /tmp can be made here (root, unshare).
+# A tree under /tmp (a clone made there) would be hidden by the new /tmp: it is bound back in
+# at its path, from the old directory the shell still stands in, and left out of the list.
 in_private_tmp() {
-	local left=$1
+	local left=$1 keep=
 	shift
-	unshare -m sh -c 'mount -t tmpfs mt-private-tmp /tmp || exit 99
-		"$@"; rc=$?; ls -A /tmp >&3; exit $rc' sh "$@" 3>"$left"
+	case $MT_ROOT in /tmp/?*) keep=$MT_ROOT ;; esac
+	unshare -m sh -c 'keep=$1 here=$2; shift 2
+		if [ -n "$keep" ]; then cd "$keep" || exit 99; fi
+		mount -t tmpfs mt-private-tmp /tmp || exit 99
+		if [ -n "$keep" ]; then mkdir -p "$keep" && mount --no-canonicalize --bind . "$keep" || exit 99; fi
+		cd "$here" 2>/dev/null || cd /
+		"$@"; rc=$?
+		top=${keep#/tmp/}; top=${top%%/*}
+		ls -A /tmp | grep -vxF -- "${top:-/}" >&3; exit $rc' sh "$keep" "$PWD" "$@" 3>"$left"
 }
 private_tmp_ok() { unshare -m sh -c 'mount -t tmpfs mt-private-tmp /tmp' 2>/dev/null; }
+
+# no_programs_left: no migtrace program is loaded.  The kernel frees a dead process's
+# programs after an RCU grace period: allow 2 s.
+no_programs_left() {
+	for _ in $(seq 20); do
+		bpftool prog show 2>/dev/null | grep -qE 'name mt_[a-z_]+ ' || return 0
+		sleep 0.1
+	done
+	return 1
+}

@@ -4,15 +4,6 @@
 
 need_bpf_pair run_tests || exit 0
 
-# The kernel frees a dead process's programs after an RCU grace period: allow 2 s.
-no_programs_left() {
-	for _ in $(seq 20); do
-		bpftool prog show 2>/dev/null | grep -qE 'name mt_[a-z_]+ ' || return 0
-		sleep 0.1
-	done
-	return 1
-}
-
 # 1. K = 23 moves of a sleeping task by another thread: affinity, waking, aged ~its sleep.
 #    This kernel now and then moves the sleeping task without a sched_migrate_task event
 #    (2 runs in 80; bpftrace on the tracepoint then sees 22 too): measure again, up to 3 times.
