@@ -152,7 +152,7 @@ const char *mt_missing_bpf_cap(void)
 	if (mt_has_cap(CAP_SYS_ADMIN_NR))
 		return NULL;
 	if (!mt_has_cap(CAP_BPF))
-		return "CAP_BPF";
+		return mt_has_cap(CAP_PERFMON) ? "CAP_BPF" : "CAP_BPF and CAP_PERFMON";
 	if (!mt_has_cap(CAP_PERFMON))
 		return "CAP_PERFMON";
 	return NULL;

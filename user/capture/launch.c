@@ -197,6 +197,9 @@ int launch_fork(struct launch *l, const char *path, char *const argv[],
 			   setuid(pw->pw_uid)))
 			child_fail(report[1], errno);
 		mt_nofile_reset();	/* the limits it was given, not the tracer's */
+		/* CAP_BPF and CAP_PERFMON given to migtrace as ambient capabilities are the
+		 * tracer's: the workload runs without them (harmless where there are none) */
+		prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0);
 		execv(path, argv);
 		child_fail(report[1], errno);
 	}

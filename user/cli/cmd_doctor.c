@@ -103,15 +103,15 @@ static void line(struct doctor *d, enum status st, bool needed_by_run, const cha
 static void check_privileges(struct doctor *d)
 {
 	bool admin = mt_has_cap(21), bpf = mt_has_cap(39), perfmon = mt_has_cap(38);
+	const char *missing = mt_missing_bpf_cap();
 
-	if (admin || (bpf && perfmon))
+	if (!missing)
 		line(d, ST_OK, true, "privileges", "uid %d; CAP_SYS_ADMIN %s, CAP_BPF %s, "
 		     "CAP_PERFMON %s", (int)geteuid(), admin ? "yes" : "no", bpf ? "yes" : "no",
 		     perfmon ? "yes" : "no");
 	else
 		line(d, ST_MISSING, true, "privileges", "uid %d lacks %s: run as root (sudo) or "
-		     "grant CAP_BPF and CAP_PERFMON", (int)geteuid(),
-		     !bpf ? "CAP_BPF" : "CAP_PERFMON");
+		     "grant CAP_BPF and CAP_PERFMON", (int)geteuid(), missing);
 }
 
 static void check_btf(struct doctor *d)
