@@ -77,7 +77,8 @@ UNIT_SAN_BINS	:= $(patsubst tests/unit/%.c,$(OUTPUT)/tests/unit/san/%,$(UNIT_SRC
 RUN_PKGS	:= clang llvm libbpf-dev libelf-dev zlib1g-dev bpftool pkg-config \
 		   make gcc gnuplot-nox
 TEST_PKGS	:= $(RUN_PKGS) prometheus python3 libcmocka-dev libclang-rt-14-dev linux-perf bpftrace rt-tests stress-ng \
-		   strace time postgresql postgresql-contrib qemu-system-x86 busybox-static cpio
+		   strace time postgresql postgresql-contrib qemu-system-x86 busybox-static cpio \
+		   groff-base man-db bash-completion
 DEB_PKGS	?= $(TEST_PKGS)
 
 ifeq ($(V),1)
