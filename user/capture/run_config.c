@@ -17,6 +17,7 @@
 #include "calib_file.h"
 #include "elf_sym.h"
 #include "environment.h"
+#include "install_dirs.h"
 #include "launch.h"
 #include "mem_room.h"
 #include "run_config.h"
@@ -58,31 +59,46 @@ FILE *run_config_text(const struct run_config *c)
 	return atomic_file_to_stdout(c->output) ? stderr : stdout;
 }
 
-/* Built-in workloads live beside the binary: .output/workloads/NAME in a build tree. */
-static int resolve_workload(const char *name, char *path, size_t len)
+/* Whether dir has an executable name, whose path is then in path; if not, looked gets dir. */
+static bool in_dir(const char *dir, const char *name, char *path, size_t len, char *looked,
+		   size_t looked_len)
 {
-	char exe[PATH_MAX], *dir;
+	size_t used = strlen(looked);
+
+	if ((size_t)snprintf(path, len, "%s/%s", dir, name) < len && access(path, X_OK) == 0)
+		return true;
+	if (used < looked_len)
+		snprintf(looked + used, looked_len - used, "%s%s", used ? " or " : "", dir);
+	return false;
+}
+
+/*
+ * Where a built-in workload (a name without '/') is looked for: $MIGTRACE_WORKLOADS when set,
+ * then beside the binary when it sits in a build tree (.output/workloads), then where `make
+ * install` put them (MT_LIBEXECDIR, from the Makefile's PREFIX); then $PATH.  looked gets the
+ * directories tried, for the error when none has it.
+ */
+static int resolve_workload(const char *name, char *path, size_t len, char *looked,
+			    size_t looked_len)
+{
 	const char *over = getenv("MIGTRACE_WORKLOADS");
+	char exe[PATH_MAX], tree[PATH_MAX + 32];
 	ssize_t n;
 
-	if (!strchr(name, '/')) {
-		if (over) {
-			snprintf(path, len, "%s/%s", over, name);
-			if (access(path, X_OK) == 0)
-				return 0;
-		}
-		n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-		if (n > 0) {
-			exe[n] = '\0';
-			dir = dirname(exe);
-			snprintf(path, len, "%s/.output/workloads/%s", dir, name);
-			if (access(path, X_OK) == 0)
-				return 0;
-			snprintf(path, len, "%s/workloads/%s", dir, name);
-			if (access(path, X_OK) == 0)
-				return 0;
-		}
+	looked[0] = '\0';
+	if (strchr(name, '/'))
+		return launch_resolve(name, path, len);
+	if (over && *over && in_dir(over, name, path, len, looked, looked_len))
+		return 0;
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n > 0) {
+		exe[n] = '\0';
+		snprintf(tree, sizeof(tree), "%s/.output/workloads", dirname(exe));
+		if (in_dir(tree, name, path, len, looked, looked_len))
+			return 0;
 	}
+	if (in_dir(MT_LIBEXECDIR, name, path, len, looked, looked_len))
+		return 0;
 	return launch_resolve(name, path, len);
 }
 
@@ -371,6 +387,7 @@ int run_config_check_cachewalk(struct run_config *c, const struct cpu_set_list *
 int run_config_resolve(struct run_config *c, struct run *r)
 {
 	struct run_calibration file_cal = { 0 };
+	char looked[3 * PATH_MAX + 16];
 	struct topology t = { 0 };
 	const char *missing;
 	struct tunable kern;
@@ -390,10 +407,15 @@ int run_config_resolve(struct run_config *c, struct run *r)
 	if (c->cachewalk && !c->cachewalk_checked &&
 	    (rc = run_config_check_cachewalk(c, &r->meta.cpus, "run")))
 		goto out;
-	if (c->exec_argv && (rc = resolve_workload(c->exec_argv[0], c->path, sizeof(c->path)))) {
-		fprintf(stderr, "migtrace run: cannot run '%s': %s\n", c->exec_argv[0],
-			rc == -ENOENT ? "no such built-in workload or program in PATH" :
-			strerror(-rc));
+	if (c->exec_argv && (rc = resolve_workload(c->exec_argv[0], c->path, sizeof(c->path),
+						   looked, sizeof(looked)))) {
+		if (rc == -ENOENT && looked[0])
+			fprintf(stderr, "migtrace run: cannot run '%s': no such built-in workload "
+				"in %s, nor program in PATH (a build tree has its workloads after "
+				"`make`, an install after `make install`)\n", c->exec_argv[0], looked);
+		else
+			fprintf(stderr, "migtrace run: cannot run '%s': %s\n", c->exec_argv[0],
+				strerror(-rc));
 		rc = 127;
 		goto out;
 	}

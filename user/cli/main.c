@@ -8,8 +8,10 @@
 #include <string.h>
 
 #include "commands.h"
+#include "version.h"
 
-const char *argp_program_version = "migtrace 0.1";
+/* git's description of the checkout built (the Makefile's MT_VERSION); argp prints it too. */
+const char *argp_program_version = "migtrace " MT_VERSION;
 const char *argp_program_bug_address = "the project's issue tracker";
 
 static const struct {
