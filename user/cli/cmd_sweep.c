@@ -685,7 +685,8 @@ static int sweep_restore(const struct sweep_env *env)
 
 int cmd_sweep(int argc, char **argv)
 {
-	static const struct argp_child children[] = { { &export_argp, 0, NULL, 0 }, { 0 } };
+	static const struct argp_child children[] = { { &export_sweep_argp, 0, NULL, 0 },
+								{ 0 } };
 	static const struct argp argp = { opts, parse_arg, NULL, doc, children, NULL, NULL };
 	static struct sweep model;
 	struct sweep_env *env = calloc(1, sizeof(*env));

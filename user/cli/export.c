@@ -59,6 +59,7 @@ struct exporter {
 	bool needs_gnuplot;
 	/* EXPORT_DIR: the files it writes there, which no other output may be */
 	void (*dir_files)(bool sweep, struct mt_cli_path *p);
+	const char *sweep_doc;		/* sweep's --help, where it differs from doc */
 };
 
 static int csv_run(const struct export_dest *to, const struct export_of *x);
@@ -75,18 +76,20 @@ static void plot_dir_files(bool sweep, struct mt_cli_path *p);
 static const struct exporter exporters[] = {
 	{ "csv", OPT_CSV, "DIR", "Write migrations.csv, units.csv, correlation.csv, "
 	  "histograms.csv (and whatif.csv) into DIR", EXPORT_DIR, ARG(csv_dir), csv_run,
-	  csv_sweep, NULL, false, csv_dir_files },
+	  csv_sweep, NULL, false, csv_dir_files, "Write sweep.csv (a row per value and run) "
+	  "into DIR" },
 	{ "openmetrics", OPT_OPENMETRICS, "FILE", "Write the Prometheus text exposition (for "
 	  "node_exporter's textfile collector) to FILE", EXPORT_FILE, ARG(openmetrics),
-	  openmetrics_run, openmetrics_sweep, NULL, false, NULL },
+	  openmetrics_run, openmetrics_sweep, NULL, false, NULL, NULL },
 	{ "perfetto", OPT_PERFETTO, "FILE", "Write a Chrome trace-event JSON file "
 	  "(ui.perfetto.dev) of the records to FILE", EXPORT_FILE, ARG(perfetto), perfetto_run,
-	  NULL, "is a run's records: sweep keeps none", false, NULL },
+	  NULL, "is a run's records: sweep keeps none", false, NULL, NULL },
 	{ "plot", OPT_PLOT, "DIR", "Draw PNG and SVG plots into DIR (needs gnuplot)", EXPORT_DIR,
-	  ARG(plot_dir), plot_run, plot_sweep, NULL, true, plot_dir_files },
+	  ARG(plot_dir), plot_run, plot_sweep, NULL, true, plot_dir_files, NULL },
 	{ "what-if", OPT_WHATIF, "T,T,...", "For each threshold (0.5ms,2.5ms,...): what the "
 	  "kernel would have judged, estimated from this run", EXPORT_TEXT, ARG(whatif_arg),
-	  NULL, NULL, "judges one traced run: sweep measures each value instead", false, NULL },
+	  NULL, NULL, "judges one traced run: sweep measures each value instead", false, NULL,
+	  NULL },
 };
 #undef ARG
 #define NEXPORTERS ((int)(sizeof(exporters) / sizeof(exporters[0])))
@@ -100,14 +103,25 @@ static const char *given(const struct export_opts *o, const struct exporter *e)
 /* argp's option list: a header, then an option per exporter, in the table's order.  Made
  * before main() runs, since argp reads it before it calls any parser. */
 static struct argp_option opts[NEXPORTERS + 2];
+/* sweep's: the same, with the options it refuses left out of --help (still parsed, so that
+ * the refusal can say why) */
+static struct argp_option sweep_opts[NEXPORTERS + 2];
 
 __attribute__((constructor)) static void make_options(void)
 {
 	opts[0] = (struct argp_option){ NULL, 0, NULL, 0, "Exports (made from the run model; "
 					"`report` makes the same):", 20 };
-	for (int i = 0; i < NEXPORTERS; i++)
+	sweep_opts[0] = opts[0];
+	sweep_opts[0].doc = "Exports (made from the sweep's model):";
+	for (int i = 0; i < NEXPORTERS; i++) {
 		opts[i + 1] = (struct argp_option){ exporters[i].option, exporters[i].key,
 						    exporters[i].arg, 0, exporters[i].doc, 20 };
+		sweep_opts[i + 1] = opts[i + 1];
+		if (!exporters[i].for_sweep)
+			sweep_opts[i + 1].flags = OPTION_HIDDEN;
+		if (exporters[i].sweep_doc)
+			sweep_opts[i + 1].doc = exporters[i].sweep_doc;
+	}
 }
 
 /* "0.5ms,2.5ms,5ms": up to WHATIF_MAX durations; a bare number is seconds, as --duration. */
@@ -149,6 +163,7 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 }
 
 const struct argp export_argp = { opts, parse_arg, NULL, NULL, NULL, NULL, NULL };
+const struct argp export_sweep_argp = { sweep_opts, parse_arg, NULL, NULL, NULL, NULL, NULL };
 
 bool export_files_wanted(const struct export_opts *o)
 {

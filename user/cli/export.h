@@ -30,6 +30,8 @@ struct export_opts {
 
 /* The options, as an argp child: its input is a struct export_opts. */
 extern const struct argp export_argp;
+/* sweep's: the options it refuses are hidden from its --help */
+extern const struct argp export_sweep_argp;
 
 /* Any file to write? */
 bool export_files_wanted(const struct export_opts *o);
