@@ -71,11 +71,46 @@ in_private_tmp() {
 }
 private_tmp_ok() { unshare -m sh -c 'mount -t tmpfs mt-private-tmp /tmp' 2>/dev/null; }
 
-# no_programs_left: no migtrace program is loaded.  The kernel frees a dead process's
-# programs after an RCU grace period: allow 2 s.
+# no_programs_left: no migtrace program of this test is loaded: none held by this script or
+# a process below it, and none held by nobody.  Programs of other migtrace processes on the
+# machine (another user's, another run's) are theirs; a program's holders are the processes
+# with a descriptor of it or of a link to it (fdinfo's prog_id).  The kernel frees a dead
+# process's programs after an RCU grace period: allow 2 s.
 no_programs_left() {
 	for _ in $(seq 20); do
-		bpftool prog show 2>/dev/null | grep -qE 'name mt_[a-z_]+ ' || return 0
+		bpftool -j prog show 2>/dev/null | python3 -c '
+import json, os, re, sys
+me = int(sys.argv[1])
+def parent(pid):
+    try:
+        return int(open("/proc/%d/stat" % pid).read().rsplit(")", 1)[1].split()[1])
+    except (OSError, ValueError, IndexError):
+        return 0
+def ours(pid):
+    while pid > 1 and pid != me:
+        pid = parent(pid)
+    return pid == me
+mt = {p["id"] for p in json.load(sys.stdin) if p.get("name", "").startswith("mt_")}
+if not mt:
+    sys.exit(0)
+holders = {}
+def fdinfo(pid):
+    try:
+        fds = os.listdir("/proc/%s/fdinfo" % pid)
+    except OSError:
+        return
+    for fd in fds:
+        try:
+            yield open("/proc/%s/fdinfo/%s" % (pid, fd)).read()
+        except OSError:
+            continue	# closed since the listing
+for pid in filter(str.isdigit, os.listdir("/proc")):
+    for info in fdinfo(pid):
+        m = re.search(r"^prog_id:\s*(\d+)", info, re.M)
+        if m and int(m.group(1)) in mt:
+            holders.setdefault(int(m.group(1)), set()).add(int(pid))
+left = [i for i in mt if not holders.get(i) or any(ours(h) for h in holders[i])]
+sys.exit(1 if left else 0)' "$$" && return 0
 		sleep 0.1
 	done
 	return 1

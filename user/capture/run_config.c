@@ -74,7 +74,8 @@ static bool in_dir(const char *dir, const char *name, char *path, size_t len, ch
 
 /*
  * Where a built-in workload (a name without '/') is looked for: $MIGTRACE_WORKLOADS when set,
- * then beside the binary when it sits in a build tree (.output/workloads), then where `make
+ * then beside the binary when it sits in a build tree (.output/workloads, or workloads/ for a
+ * binary inside .output), then where `make
  * install` put them (MT_LIBEXECDIR, from the Makefile's PREFIX); then $PATH.  looked gets the
  * directories tried, for the error when none has it.
  */
@@ -92,8 +93,16 @@ static int resolve_workload(const char *name, char *path, size_t len, char *look
 		return 0;
 	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 	if (n > 0) {
+		const char *dir, *last;
+
 		exe[n] = '\0';
-		snprintf(tree, sizeof(tree), "%s/.output/workloads", dirname(exe));
+		dir = dirname(exe);
+		last = strrchr(dir, '/');
+		/* ./migtrace at the tree's top, or a build of it inside .output (migtrace-san) */
+		if (last && !strcmp(last + 1, ".output"))
+			snprintf(tree, sizeof(tree), "%s/workloads", dir);
+		else
+			snprintf(tree, sizeof(tree), "%s/.output/workloads", dir);
 		if (in_dir(tree, name, path, len, looked, looked_len))
 			return 0;
 	}
