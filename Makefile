@@ -44,7 +44,7 @@ INSTALL		?= install
 # the documentation keeps the tree's layout, where its links lead
 DOC_MDS		:= $(wildcard docs/*.md)
 DOC_IMGS	:= $(wildcard docs/img/*.png)
-# written on another branch: installed when present
+# the man pages (docs/man) and the bash completion (contrib)
 MAN_PAGES	:= $(wildcard docs/man/*.8)
 BASH_COMP	:= $(wildcard contrib/bash-completion/migtrace)
 
