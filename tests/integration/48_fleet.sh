@@ -12,13 +12,15 @@ RULES=$PROMDIR/migtrace.rules.yml
 DASH=$MT_ROOT/contrib/grafana/migtrace-dashboard.json
 CHECK=$MT_ROOT/tests/integration/dashboard_check.py
 TXT=$MT_TMP/textfile		# node_exporter's --collector.textfile.directory
-WORKLOAD=(wakeup -t 2 -d 3)
-# The migtrace command that feeds node_exporter, the one line to change.  Today `run` writes
-# the exposition once, when the run ends; with the exporter mode (issue 24 items 1-3) it is
-#   FLEET_RUN=(run -a --textfile "$TXT" --interval 1s -- "${WORKLOAD[@]}")
+# The workload runs on its own, beside migtrace, as it would on a server.
+WORKLOAD=("$MT_ROOT/.output/workloads/wakeup" -t 2 -d 3)
+# The migtrace command that feeds node_exporter (@WPID@: the workload's pid), the one line to
+# change.  Today `run` writes the exposition once, when the traced process ends; with the
+# exporter mode (issue 24 items 1-3) it becomes
+#   FLEET_RUN=(run -a --textfile "$TXT" --interval 1s --duration 4s)
 # which rewrites $TXT/migtrace.prom every second; the checks below hold for both (they wait
 # for Prometheus to hold the count migtrace prints at the end).
-FLEET_RUN=(run --openmetrics "$TXT/migtrace.prom" -- "${WORKLOAD[@]}")
+FLEET_RUN=(run --openmetrics "$TXT/migtrace.prom" -p @WPID@)
 QUERY='sum(migtrace_migrations_total)'
 
 # Every server this test starts is stopped on every way out (SIGTERM, then SIGKILL after
@@ -127,6 +129,10 @@ serve prometheus /-/ready prometheus --config.file="$MT_TMP/prometheus.yml" \
 PROM_PORT=$PORT
 pass fleet_servers_up
 
+"${WORKLOAD[@]}" >"$MT_TMP/workload.out" 2>&1 &
+wpid=$!
+PIDS+=("$wpid")
+FLEET_RUN=("${FLEET_RUN[@]//@WPID@/$wpid}")
 timeout -k 5 60 "$MT" "${FLEET_RUN[@]}" >"$MT_TMP/run.out" 2>&1
 rc=$?
 n=$(sed -n 's/^migrations: \([0-9][0-9]*\).*/\1/p' "$MT_TMP/run.out" | tail -n 1)
@@ -158,7 +164,7 @@ else
 fi
 echo "FIG fleet | GET /api/v1/query?query=$QUERY -> $got (Prometheus 127.0.0.1:$PROM_PORT," \
 	"scraping prometheus-node-exporter 127.0.0.1:$NE_PORT textfile every 1 s);" \
-	"migtrace ${FLEET_RUN[0]} ${WORKLOAD[*]} printed migrations: $n"
+	"migtrace ${FLEET_RUN[*]#$MT_TMP/} (${WORKLOAD[*]##*/}) printed migrations: $n"
 
 # The rules, loaded by the real server, see the real labels: a per-host rate for every cause,
 # and the stale alert's selector matches the mtime series node_exporter really serves.
@@ -175,6 +181,19 @@ mtime=$(promq 'node_textfile_mtime_seconds{job="node",file=~"(.*/)?migtrace\\.pr
 if [ -n "$mtime" ]; then pass fleet_stale_selector_matches
 else fail fleet_stale_selector_matches "MigtraceTextfileStale's selector matches no node_textfile_mtime_seconds series"; fi
 
-# Every migtrace name of the dashboard and the rules is in the live exposition (the level
-# families exist only there) or the validate sample's (the verdict's figures), or a rule.
-check fleet_dashboard_names python3 "$CHECK" "$DASH" "$RULES" "$TXT/migtrace.prom" "$MT_TMP/sample.prom"
+# The questions of docs/servers.md, asked of the live server: each one is valid PromQL.
+DOC=$MT_ROOT/docs/servers.md
+nq=0 bad=
+while IFS= read -r q; do
+	nq=$((nq + 1))
+	curl -sf --max-time 5 --get --data-urlencode "query=$q" \
+		"http://127.0.0.1:$PROM_PORT/api/v1/query" | grep -q '"status":"success"' || bad+=" [$q]"
+done < <(sed -n '/^```promql$/,/^```$/{/^```/d;/^#/d;/^$/d;p}' "$DOC")
+if [ "$nq" -ge 10 ] && [ -z "$bad" ]; then pass fleet_doc_queries_run
+else fail fleet_doc_queries_run "$nq queries in $DOC; refused:${bad:- none}"; fi
+
+# Every migtrace name of the dashboard, the rules and the doc's queries is in the live
+# exposition (the level families exist only there) or the validate sample's (the verdict's
+# figures), or is a recording rule.
+check fleet_dashboard_names python3 "$CHECK" --doc "$DOC" "$DASH" "$RULES" "$TXT/migtrace.prom" \
+	"$MT_TMP/sample.prom"

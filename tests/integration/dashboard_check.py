@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Checks contrib/grafana/migtrace-dashboard.json against what migtrace really exports.
 
-usage: dashboard_check.py DASHBOARD.json RULES.yml PROM [PROM...]
+usage: dashboard_check.py [--doc FILE.md] DASHBOARD.json RULES.yml PROM [PROM...]
 
 - the dashboard is valid JSON, schemaVersion >= 36, with a ${DS_PROMETHEUS} datasource input
   that every panel, query and variable uses; panel ids unique, each panel inside the 24-column
@@ -9,7 +9,8 @@ usage: dashboard_check.py DASHBOARD.json RULES.yml PROM [PROM...]
 - every metric name in a PromQL expression (the dashboard's, and the rules file's own) that
   starts with migtrace_ is in an exposition migtrace wrote (PROM: the text format files;
   a histogram's _bucket/_sum/_count are its family's), and every name with a colon that
-  contains migtrace_ is a recording rule of RULES.
+  contains migtrace_ is a recording rule of RULES; --doc adds the queries of FILE.md's
+  ```promql blocks (one a line, # comments), as docs/servers.md gives them.
 Prints one line per problem and a summary; exits 1 on a problem.  No YAML module is needed:
 the rules file is read line by line (record: and expr: keys, folded expr blocks).
 """
@@ -61,6 +62,18 @@ def rules_file(path):
     return records, exprs
 
 
+def doc_queries(path):
+    """The queries of a markdown file's ```promql blocks: one a line, # lines are comments."""
+    out, inside = [], False
+    for line in open(path).read().splitlines():
+        if line.startswith("```"):
+            inside = line.strip() == "```promql"
+            continue
+        if inside and line.strip() and not line.lstrip().startswith("#"):
+            out.append(line.strip())
+    return out
+
+
 def metric_tokens(expr):
     """Identifiers of a PromQL expression outside string literals that name migtrace series."""
     bare = re.sub(r'"(?:[^"\\]|\\.)*"|\'(?:[^\'\\]|\\.)*\'|`[^`]*`', '""', expr)
@@ -68,9 +81,12 @@ def metric_tokens(expr):
 
 
 def main():
-    if len(sys.argv) < 4:
+    args, doc = sys.argv[1:], None
+    if args[:1] == ["--doc"] and len(args) > 1:
+        doc, args = args[1], args[2:]
+    if len(args) < 3:
         sys.exit(__doc__.strip().splitlines()[2])
-    dash_path, rules_path, proms = sys.argv[1], sys.argv[2], sys.argv[3:]
+    dash_path, rules_path, proms = args[0], args[1], args[2:]
     problems = []
     try:
         d = json.load(open(dash_path))
@@ -136,7 +152,10 @@ def main():
         for v in re.findall(r"\$\{?(\w+)", expr):
             if v not in variables and v not in GRAFANA_VARS:
                 problems.append(f"{where}: ${v} is no variable of the dashboard")
-    for where, expr in queries + [(f"rule expr {e!r}", e) for e in rule_exprs]:
+    extra = [(f"rule expr {e!r}", e) for e in rule_exprs]
+    if doc:
+        extra += [(f"{doc}: {q!r}", q) for q in doc_queries(doc)]
+    for where, expr in queries + extra:
         for t in sorted(metric_tokens(expr)):
             used.add(t)
             if ":" in t:
@@ -151,7 +170,7 @@ def main():
     for p in problems:
         print(p)
     print(f"dashboard: {npanels} panels, {len(queries)} queries; {len(used)} migtrace names "
-          f"(dashboard and rules) against {len(types)} exported families and {len(records)} "
+          f"(dashboard, rules{', ' + doc if doc else ''}) against {len(types)} exported families and {len(records)} "
           f"recording rules: {len(problems)} problem(s)")
     return 1 if problems else 0
 
