@@ -108,7 +108,7 @@ RUN_PKGS	:= clang llvm libbpf-dev libelf-dev zlib1g-dev bpftool pkg-config \
 		   make gcc gnuplot-nox
 # `make deb`: debhelper's build, checked by lintian
 PKG_PKGS	:= debhelper dpkg-dev fakeroot lintian
-TEST_PKGS	:= $(RUN_PKGS) $(PKG_PKGS) prometheus python3 libcmocka-dev libclang-rt-14-dev linux-perf bpftrace rt-tests stress-ng \
+TEST_PKGS	:= $(RUN_PKGS) $(PKG_PKGS) prometheus prometheus-node-exporter python3 libcmocka-dev libclang-rt-14-dev linux-perf bpftrace rt-tests stress-ng \
 		   strace time postgresql postgresql-contrib qemu-system-x86 busybox-static cpio \
 		   groff-base man-db bash-completion
 DEB_PKGS	?= $(TEST_PKGS)
