@@ -561,14 +561,17 @@ static void live_interval(FILE *f, const struct interval *iv)
 		fprintf(f, "migtrace_interval_lb_pulls_hot_ratio ");
 		value(f, (double)s->lb_hot / (double)s->lb_judged);
 	}
-	if (hist_any(wl, MT_HIST_SLOTS)) {
-		om_family(f, "migtrace_interval_wakeup_latency_seconds", "gauge", "The wake-up "
-			  "latency of the last interval at quantile 0.5 and 0.99, from the log2 "
-			  "slots (absent when nothing woke).");
-		fprintf(f, "migtrace_interval_wakeup_latency_seconds{quantile=\"0.5\"} ");
-		value(f, hist_quantile_us(wl, MT_HIST_SLOTS, 0.5) / 1e6);
-		fprintf(f, "migtrace_interval_wakeup_latency_seconds{quantile=\"0.99\"} ");
-		value(f, hist_quantile_us(wl, MT_HIST_SLOTS, 0.99) / 1e6);
+	for (int i = 0; i < 2 && hist_any(wl, MT_HIST_SLOTS); i++) {
+		/* two gauges, not a quantile label: that label belongs to summaries */
+		const char *name = i ? "migtrace_interval_wakeup_latency_p99_seconds" :
+				       "migtrace_interval_wakeup_latency_p50_seconds";
+
+		om_family(f, name, "gauge", i ? "The 99th percentile of the last interval's "
+			  "wake-up latency, from the log2 slots (absent when nothing woke)." :
+			  "The median of the last interval's wake-up latency, from the log2 slots "
+			  "(absent when nothing woke).");
+		fprintf(f, "%s ", name);
+		value(f, hist_quantile_us(wl, MT_HIST_SLOTS, i ? 0.99 : 0.5) / 1e6);
 	}
 }
 
