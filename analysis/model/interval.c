@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Live intervals: the difference of two reads of the aggregates, and -P's table (interval.h). */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -89,9 +90,9 @@ int interval_pids_add(struct interval_pids *p, uint32_t tgid, uint32_t pid, cons
 		e->tgid = tgid;
 		p->n++;
 	}
+	/* a record's name fills its 16 bytes, NUL-terminated or not */
 	if (!e->comm[0] || pid == tgid)
-		memcpy(e->comm, comm, MT_COMM_LEN);
-	e->comm[MT_COMM_LEN - 1] = '\0';
+		snprintf(e->comm, sizeof(e->comm), "%.*s", MT_COMM_LEN - 1, comm);
 	e->total++;
 	return 0;
 }
