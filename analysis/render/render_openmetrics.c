@@ -135,7 +135,9 @@ static void age_histogram(FILE *f, const struct run *r, bool live)
 	fprintf(f, "# HELP %s Age at migration (since the last switch-out on the source CPU; 0 "
 		"for a running task), by cause. Buckets are the kernel's log2 slots: le=2^(k+1) "
 		"us holds the ages under it. %s\n", n, exact ?
-		"_sum is exact: the sum of every migration record's age." :
+		"_sum is exact: the sum of every migration record's age." : live ?
+		"_sum is an estimate from slot midpoints (the open last slot at its lower edge), "
+		"so that it only grows." :
 		"_sum is an estimate from slot midpoints (the open last slot at its lower edge): "
 		"not every migration has its record here.");
 	fprintf(f, "# TYPE %s histogram\n", n);
