@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "interval.h"
 #include "run.h"
 #include "run_schema.h"
 #include "whatif.h"
@@ -30,6 +31,20 @@ extern const struct render_csv_file render_csv_files[];
 extern const int render_csv_nfiles;
 /* The Prometheus text exposition (format 0.0.4) of r; w may be NULL. */
 void render_openmetrics(FILE *f, const struct run *r, const struct whatif *w);
+/*
+ * The live exposition of `run --textfile`, written again at each interval: the run's
+ * counters and histograms since tracing began (its stats and hists; no CPU pairs, whose
+ * nr_cpus^2 series are no fleet's), the threshold with its origin, the verdict's figures when
+ * the run has one, migtrace_info, the cumulative wake-up latency, the last interval's own
+ * figures as gauges, and -P's top processes.  Histogram sums are slot estimates throughout,
+ * so that each only grows.
+ */
+struct om_live {
+	const struct interval *last;		/* the last interval ended; NULL: none yet */
+	const char *version;			/* migtrace's, for migtrace_info */
+	const struct interval_pids *pids;	/* -P's counts; NULL without -P */
+};
+void render_openmetrics_live(FILE *f, const struct run *r, const struct om_live *live);
 /* Chrome trace-event JSON of r's records, for ui.perfetto.dev.  0 or -ENOMEM / -EIO. */
 int render_perfetto(FILE *f, const struct run *r);
 /*

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "hist.h"
 #include "render_export.h"
 
 /* A label value: escaped as the format says; bytes that are not UTF-8 become '?'. */
@@ -76,11 +77,15 @@ static double slot_mid_us(int k)
 	return 1.5 * ldexp(1.0, k);
 }
 
-/* The age sums are exact when every migration counted has its record here. */
-static bool age_sums_exact(const struct run *r, double sum_s[MT_NR_CAUSES])
+/*
+ * The age sums are exact when every migration counted has its record here.  A live file
+ * (estimate_only) always takes the estimate: a sum that turned from exact to estimated when
+ * --max-records stops keeping records could go down, which rate() would read as a reset.
+ */
+static bool age_sums_exact(const struct run *r, double sum_s[MT_NR_CAUSES], bool estimate_only)
 {
 	uint64_t nrec[MT_NR_CAUSES], ns[MT_NR_CAUSES];
-	bool exact = !r->stats.rb_dropped && !r->recs_not_kept;
+	bool exact = !estimate_only && !r->stats.rb_dropped && !r->recs_not_kept;
 
 	memset(sum_s, 0, MT_NR_CAUSES * sizeof(double));
 	run_record_ages(r, nrec, ns);
@@ -121,16 +126,18 @@ static void histogram_series(FILE *f, const char *n, const char *label, const ch
 	fprintf(f, "%s_count{%s=\"%s\"} %llu\n", n, label, value, (unsigned long long)cum);
 }
 
-static void age_histogram(FILE *f, const struct run *r)
+static void age_histogram(FILE *f, const struct run *r, bool live)
 {
 	const char *n = "migtrace_migration_age_seconds";
 	double sum_s[MT_NR_CAUSES];
-	bool exact = age_sums_exact(r, sum_s);
+	bool exact = age_sums_exact(r, sum_s, live);
 
 	fprintf(f, "# HELP %s Age at migration (since the last switch-out on the source CPU; 0 "
 		"for a running task), by cause. Buckets are the kernel's log2 slots: le=2^(k+1) "
 		"us holds the ages under it. %s\n", n, exact ?
-		"_sum is exact: the sum of every migration record's age." :
+		"_sum is exact: the sum of every migration record's age." : live ?
+		"_sum is an estimate from slot midpoints (the open last slot at its lower edge), "
+		"so that it only grows." :
 		"_sum is an estimate from slot midpoints (the open last slot at its lower edge): "
 		"not every migration has its record here.");
 	fprintf(f, "# TYPE %s histogram\n", n);
@@ -248,7 +255,8 @@ static void run_info(FILE *f, const struct run *r)
 	sample_s(f, "migtrace_run_duration_seconds", r->meta.duration_s);
 }
 
-static void counts(FILE *f, const struct run *r)
+/* The counters; the CPU pairs too unless live (nr_cpus^2 series: not for a fleet). */
+static void counts(FILE *f, const struct run *r, bool live)
 {
 	int n = r->meta.nr_cpus;
 
@@ -258,10 +266,11 @@ static void counts(FILE *f, const struct run *r)
 	for (int c = 0; c < MT_NR_CAUSES; c++)
 		fprintf(f, "migtrace_migrations_total{cause=\"%s\"} %llu\n", mt_cause_names[c],
 			(unsigned long long)r->stats.migrations[c]);
-	om_family(f, "migtrace_cpu_pair_migrations_total", "counter", "Real migrations of the "
-		  "traced tasks by source and destination CPU, all causes, from the in-kernel "
-		  "matrix; pairs without one are left out.");
-	for (int i = 0; r->pairs && i < n * n; i++)
+	if (!live)
+		om_family(f, "migtrace_cpu_pair_migrations_total", "counter", "Real migrations of "
+			  "the traced tasks by source and destination CPU, all causes, from the "
+			  "in-kernel matrix; pairs without one are left out.");
+	for (int i = 0; !live && r->pairs && i < n * n; i++)
 		if (r->pairs[i])
 			fprintf(f, "migtrace_cpu_pair_migrations_total{src_cpu=\"%d\",dst_cpu=\"%d\"}"
 				" %llu\n", i / n, i % n, (unsigned long long)r->pairs[i]);
@@ -470,11 +479,132 @@ static void whatif(FILE *f, const struct whatif *w)
 void render_openmetrics(FILE *f, const struct run *r, const struct whatif *w)
 {
 	run_info(f, r);
-	counts(f, r);
-	age_histogram(f, r);
+	counts(f, r, false);
+	age_histogram(f, r, false);
 	hot_times(f, r);
 	if (r->has_levels)
 		levels(f, r);
 	if (w && w->n)
 		whatif(f, w);
+}
+
+/* A log2 µs histogram whose _sum is estimated from slot midpoints, seconds. */
+static double slots_sum_s(const __u64 *slots)
+{
+	double us = 0;
+
+	for (int k = 0; k < MT_HIST_SLOTS; k++)
+		us += (double)slots[k] * slot_mid_us(k);
+	return us / 1e6;
+}
+
+/* migtrace_info: what made these metrics. */
+static void live_info(FILE *f, const struct run *r, const struct om_live *live)
+{
+	om_family(f, "migtrace_info", "gauge", "The exporter, in its labels: the kernel release, "
+		  "migtrace's version and the tracing backend (the value is always 1).");
+	fprintf(f, "migtrace_info{kernel=\"");
+	om_label_value(f, r->env.kernel_release);
+	fprintf(f, "\",version=\"");
+	om_label_value(f, live->version ? live->version : "unknown");
+	fprintf(f, "\",backend=\"bpf\"} 1\n");
+}
+
+/* The wake-up latency, cumulative, and the kernel's own count of the migrations. */
+static void live_totals(FILE *f, const struct run *r, const struct om_live *live)
+{
+	const char *n = "migtrace_wakeup_latency_seconds";
+
+	fprintf(f, "# HELP %s Wake-up to running of the traced tasks (run-queue clock). Buckets "
+		"are the kernel's log2 slots; _sum is an estimate from slot midpoints (the open "
+		"last slot at its lower edge).\n# TYPE %s histogram\n", n, n);
+	histogram_series(f, n, "from", r->meta.wakeup_latency_from[0] ?
+			 r->meta.wakeup_latency_from : "unknown", r->hists.wakelat,
+			 slots_sum_s(r->hists.wakelat));
+	if (!live->last || !live->last->per_task)
+		return;
+	om_family(f, "migtrace_kernel_counted_migrations_total", "counter", "The kernel's own "
+		  "count of the traced tasks' migrations (se.nr_migrations, read at each "
+		  "switch-in), to compare with migtrace_migrations_total less cause=\"fork\".");
+	fprintf(f, "migtrace_kernel_counted_migrations_total %llu\n",
+		(unsigned long long)r->stats.kernel_migrations);
+}
+
+/* The last interval's own figures, as its text block says them. */
+static void live_interval(FILE *f, const struct interval *iv)
+{
+	const struct mt_stats *s = &iv->delta.stats;
+	const __u64 *wl = iv->delta.hists.wakelat;
+	double len = iv->len_s > 0 ? iv->len_s : 1;
+
+	om_family(f, "migtrace_intervals_total", "counter", "Intervals ended since tracing began.");
+	fprintf(f, "migtrace_intervals_total %u\n", iv->index);
+	om_family(f, "migtrace_interval_seconds", "gauge", "The real length of the last "
+		  "interval, whose figures the migtrace_interval_* gauges are.");
+	sample_s(f, "migtrace_interval_seconds", iv->len_s);
+	om_family(f, "migtrace_interval_migrations_per_second", "gauge", "Migrations per second "
+		  "in the last interval, by cause.");
+	for (int c = 0; c < MT_NR_CAUSES; c++) {
+		fprintf(f, "migtrace_interval_migrations_per_second{cause=\"%s\"} ",
+			mt_cause_names[c]);
+		value(f, (double)s->migrations[c] / len);
+	}
+	om_family(f, "migtrace_interval_level_migrations_per_second", "gauge", "Migrations per "
+		  "second in the last interval, by topology level.");
+	for (int l = 0; l < MT_NR_LEVELS; l++) {
+		fprintf(f, "migtrace_interval_level_migrations_per_second{level=\"%s\"} ",
+			mt_level_names[l]);
+		value(f, (double)interval_level_migrations(s, l) / len);
+	}
+	if (s->lb_judged) {
+		om_family(f, "migtrace_interval_lb_pulls_hot_ratio", "gauge", "The share of the "
+			  "last interval's judged load-balancer pulls that were hot at the "
+			  "threshold (absent when none was judged).");
+		fprintf(f, "migtrace_interval_lb_pulls_hot_ratio ");
+		value(f, (double)s->lb_hot / (double)s->lb_judged);
+	}
+	for (int i = 0; i < 2 && hist_any(wl, MT_HIST_SLOTS); i++) {
+		/* two gauges, not a quantile label: that label belongs to summaries */
+		const char *name = i ? "migtrace_interval_wakeup_latency_p99_seconds" :
+				       "migtrace_interval_wakeup_latency_p50_seconds";
+
+		om_family(f, name, "gauge", i ? "The 99th percentile of the last interval's "
+			  "wake-up latency, from the log2 slots (absent when nothing woke)." :
+			  "The median of the last interval's wake-up latency, from the log2 slots "
+			  "(absent when nothing woke).");
+		fprintf(f, "%s ", name);
+		value(f, hist_quantile_us(wl, MT_HIST_SLOTS, i ? 0.99 : 0.5) / 1e6);
+	}
+}
+
+/* -P: the processes with the most migration records, at most INTERVAL_TOP of them. */
+static void live_pids(FILE *f, const struct interval_pids *pids)
+{
+	struct interval_pid top[INTERVAL_TOP];
+	int n = interval_pids_top(pids, true, top, INTERVAL_TOP);
+
+	om_family(f, "migtrace_process_migrations_total", "counter", "Migration records of the "
+		  "processes with the most since tracing began (-P: the top 10; a process "
+		  "leaves the list when others pass it), threads together.");
+	for (int i = 0; i < n; i++) {
+		fprintf(f, "migtrace_process_migrations_total{pid=\"%u\",comm=\"", top[i].tgid);
+		om_label_value(f, top[i].comm);
+		fprintf(f, "\"} %llu\n", (unsigned long long)top[i].total);
+	}
+}
+
+void render_openmetrics_live(FILE *f, const struct run *r, const struct om_live *live)
+{
+	live_info(f, r, live);
+	run_info(f, r);
+	counts(f, r, true);
+	age_histogram(f, r, true);
+	hot_times(f, r);
+	if (r->has_levels)
+		levels(f, r);
+	live_totals(f, r, live);
+	if (live->last)
+		live_interval(f, live->last);
+	if (live->pids)
+		live_pids(f, live->pids);
 }

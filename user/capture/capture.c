@@ -20,6 +20,7 @@
 #include "bpf_util.h"
 #include "capture.h"
 #include "clock.h"
+#include "interval_clock.h"
 #include "launch.h"
 #include "probe_cost.h"
 #include "sched_rules.h"
@@ -47,6 +48,7 @@ struct ending {
 	int nsig;		/* signals migtrace itself received */
 	int first_sig;		/* the first of them: sweep ends with 128 + it */
 	bool by_duration;	/* --duration ended it */
+	bool by_count;		/* --count's last interval ended it */
 };
 
 struct capture {
@@ -62,6 +64,7 @@ struct capture {
 	struct unit_log_reader ulog;
 	struct unit_join *join;
 	int join_err;		/* the first error of the join: out of memory */
+	struct interval_clock ic;	/* --interval */
 };
 
 static volatile sig_atomic_t got_signal;
@@ -110,6 +113,7 @@ static int on_migrate(void *ctx, const struct mt_migrate *m)
 
 	if (cap->join && !cap->join_err)
 		cap->join_err = unit_join_migration(cap->join, m);
+	interval_clock_record(&cap->ic, m);
 	return run_record_add(cap->r, m);
 }
 
@@ -196,6 +200,9 @@ struct capture *capture__open(const struct run_config *cfg, struct run *r, int *
 	cap->child = (struct launch){ .pid = -1, .go_fd = -1, .err_fd = -1, .guard = -1,
 				      .guard_fd = -1 };
 	cap->ulog.fd = -1;
+	/* the kernel's count compares per task: the tasks of a launched workload or of -p */
+	interval_clock_init(&cap->ic, cfg->interval_ns, cfg->interval_count, cfg->per_pid,
+			    cfg->exec_argv || cfg->pid, cfg->on_interval, cfg->on_interval_ctx);
 	getrusage(RUSAGE_SELF, &cap->entry);
 	mt_libbpf_init(mt_verbose);
 	self_timed = cfg->exec_argv && cfg->cachewalk && !cfg->unit_arg;
@@ -281,6 +288,11 @@ static int handle_signal(struct capture *cap)
 	char why[64];
 
 	got_signal = 0;
+	/* an exporter's SIGHUP: its directory checked again and a file written, not an end */
+	if (sig == SIGHUP && cap->cfg->textfile_dir) {
+		interval_clock_reopen(&cap->ic, &cap->tr, cap->r);
+		return 0;
+	}
 	cap->ending.nsig++;
 	if (!cap->ending.first_sig)
 		cap->ending.first_sig = sig;
@@ -312,9 +324,11 @@ static int workload_ended(struct capture *cap)
 	cap->child.pid = -1;
 	launch_dismiss_guard(&cap->child);
 	m->exit_status = launch_exit_status(wstatus);
-	m->interrupted = cap->ending.by_duration || cap->ending.nsig > 0;
+	m->interrupted = cap->ending.by_duration || cap->ending.by_count || cap->ending.nsig > 0;
 	if (cap->ending.by_duration)
 		end_reason(m, "ended by --duration");
+	else if (cap->ending.by_count)
+		end_reason(m, "ended by --count");
 	else if (WIFSIGNALED(wstatus))
 		end_reason(m, "killed by signal %d (%s)", WTERMSIG(wstatus),
 			   strsignal(WTERMSIG(wstatus)));
@@ -338,7 +352,21 @@ static int check_deadline(struct capture *cap)
 	return 0;
 }
 
-/* Polls the ring buffer every 100 ms until what is traced has ended. */
+/* --count's last interval has ended: ends tracing of -p, else starts ending the workload.
+ * 1: over. */
+static int end_by_count(struct capture *cap)
+{
+	if (!cap->cfg->exec_argv) {
+		end_reason(&cap->r->meta, "ended by --count");
+		return 1;
+	}
+	cap->ending.by_count = true;
+	end_step(&cap->ending, &cap->child, SIGTERM, "--count is over");
+	return 0;
+}
+
+/* Polls the ring buffer every 100 ms (or to the next interval's end) until what is traced
+ * has ended. */
 static void trace_loop(struct capture *cap)
 {
 	uint64_t polled_ns;
@@ -346,13 +374,15 @@ static void trace_loop(struct capture *cap)
 
 	for (;;) {
 		polled_ns = now_ns();
-		err = tracer_poll(&cap->tr, 100);
+		err = tracer_poll(&cap->tr, interval_clock_timeout_ms(&cap->ic, 100));
 		if (err < 0 && err != -EINTR) {
 			fprintf(stderr, "migtrace run: reading the ring buffer failed: %s\n",
 				strerror(-err));
 			return;
 		}
 		join_units(cap, polled_ns - JOIN_SLACK_NS, false);
+		if (interval_clock_poll(&cap->ic, &cap->tr, cap->r) == 1 && end_by_count(cap))
+			return;
 		if (got_signal && handle_signal(cap))
 			return;
 		if (cap->ending.next_sig && now_ns() >= cap->ending.next_ns)
@@ -407,7 +437,7 @@ int capture__run(struct capture *cap)
 {
 	struct sigaction sa = { 0 };
 	struct run *r = cap->r;
-	uint64_t t0;
+	uint64_t t0, t_end;
 	int err;
 
 	sa.sa_handler = on_signal;
@@ -422,6 +452,7 @@ int capture__run(struct capture *cap)
 	cap->start_cpu_s = self_cpu_s();	/* loading, verifying, attaching: paid once */
 	start_time(&r->meta);
 	t0 = now_ns();
+	interval_clock_start(&cap->ic, t0);
 	if (cap->cfg->duration_ns)
 		cap->deadline_ns = t0 + cap->cfg->duration_ns;
 	if (cap->cfg->exec_argv) {
@@ -435,11 +466,13 @@ int capture__run(struct capture *cap)
 		}
 	}
 	trace_loop(cap);
-	r->meta.duration_s = (double)(now_ns() - t0) / 1e9;
+	t_end = now_ns();
+	r->meta.duration_s = (double)(t_end - t0) / 1e9;
 	tracer_stop(&cap->tr);
 	join_units(cap, UINT64_MAX, true);
 	if (tracer_read_counts(&cap->tr, &r->stats, &r->hists))
 		return MT_EXIT_FAIL;
+	interval_clock_final(&cap->ic, r, t_end);
 	if (cap->join_err) {
 		fprintf(stderr, "migtrace run: joining the units with the records failed: %s\n",
 			strerror(-cap->join_err));
@@ -464,7 +497,7 @@ int capture__run(struct capture *cap)
 
 int capture__exit_status(const struct capture *cap)
 {
-	if (cap->cfg->pid || cap->ending.by_duration)
+	if (cap->cfg->pid || cap->ending.by_duration || cap->ending.by_count)
 		return MT_EXIT_OK;
 	return cap->r->meta.exit_status;
 }
@@ -484,5 +517,6 @@ void capture__free(struct capture *cap)
 	tracer_destroy(&cap->tr);
 	unit_join_free(cap->join);
 	unit_log_close(&cap->ulog);
+	interval_clock_free(&cap->ic);
 	free(cap);
 }

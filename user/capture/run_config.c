@@ -55,8 +55,8 @@ void run_config_default(struct run_config *c, enum run_kind kind)
 
 FILE *run_config_text(const struct run_config *c)
 {
-	/* a run file on stdout, by any name, has it to itself */
-	return atomic_file_to_stdout(c->output) ? stderr : stdout;
+	/* a run file on stdout, by any name, has it to itself; so do -j's lines */
+	return atomic_file_to_stdout(c->output) || c->json_lines ? stderr : stdout;
 }
 
 /* Whether dir has an executable name, whose path is then in path; if not, looked gets dir. */

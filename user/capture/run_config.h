@@ -15,6 +15,7 @@
 #include <stdio.h>
 
 #include "cachewalk.h"
+#include "interval.h"
 #include "parse.h"
 #include "run.h"
 
@@ -44,6 +45,15 @@ struct run_config {
 	struct cachewalk_argv cw_argv;	/* the command line built from cw (validate) */
 	char unit_bin[PATH_MAX];	/* the units' binary, resolved */
 	char unit_func[256];		/* ... and function */
+
+	/* live intervals (--interval, --count, -P; interval.h): set before run_command */
+	uint64_t interval_ns;		/* 0: none; --textfile alone: 15 s */
+	long interval_count;		/* --count: intervals the run lasts; 0: no end */
+	bool per_pid;			/* -P: count the migration records by process */
+	bool json_lines;		/* -j: stdout has the JSON lines, the text goes to stderr */
+	const char *textfile_dir;	/* --textfile: SIGHUP rechecks it instead of ending */
+	interval_fn on_interval;	/* called at each interval's end, and at SIGHUP */
+	void *on_interval_ctx;
 };
 
 /* The defaults every command starts from. */

@@ -10,10 +10,12 @@
 #include <string.h>
 
 #include "analyze.h"
+#include "atomic_file.h"
 #include "capture.h"
 #include "cli.h"
 #include "commands.h"
 #include "export.h"
+#include "interval_out.h"
 #include "parse.h"
 #include "render_text.h"
 #include "run_config.h"
@@ -42,9 +44,18 @@ static const char doc[] =
 "    sudo migtrace run --cpus 0,1 -o run.json -- ./server --port 8080\n"
 "    sudo migtrace run -p 1234 --duration 30s # a running process, all threads\n"
 "    sudo migtrace run --hot-ns 5000000 -- make -j4   # judge at 5 ms instead\n"
-"    migtrace report run.json                 # its text again, from the file\n";
+"    migtrace report run.json                 # its text again, from the file\n"
+"    sudo migtrace run --interval 1s --count 5 -T -- stress-ng --cpu 2\n"
+"    sudo migtrace run -p 1234 --textfile /var/lib/prometheus/node-exporter\n"
+"\n"
+"--interval prints a block per interval while tracing (-j: a JSON line each,\n"
+"docs/interval-lines.md), then the whole run's summary; --textfile DIR writes\n"
+"DIR/migtrace.prom for node_exporter's textfile collector at each interval's end\n"
+"(every 15 s when --interval is not given), and SIGHUP then checks DIR again and\n"
+"writes the file instead of ending the run.\n";
 
-enum { OPT_HOT = 1000, OPT_RINGBUF, OPT_UNIT, OPT_CALIB, OPT_MAXREC };
+enum { OPT_HOT = 1000, OPT_RINGBUF, OPT_UNIT, OPT_CALIB, OPT_MAXREC, OPT_INTERVAL, OPT_COUNT,
+       OPT_TEXTFILE };
 
 static const struct argp_option opts[] = {
 	{ "pid", 'p', "PID", 0, "Trace an existing process (all its threads)", 0 },
@@ -63,6 +74,19 @@ static const struct argp_option opts[] = {
 	{ "calibration", OPT_CALIB, "FILE", 0, "A `migtrace calibrate --json` result for the "
 	  "verdict", 0 },
 	{ "verbose", 'v', NULL, 0, "Show libbpf's messages", 0 },
+	{ NULL, 0, NULL, 0, "Live intervals and the Prometheus textfile:", 1 },
+	{ "interval", OPT_INTERVAL, "DUR", 0, "Print a summary every DUR while tracing (1s, "
+	  "500ms; at least 10ms), then the whole run's", 1 },
+	{ "count", OPT_COUNT, "N", 0, "End the run after N intervals", 1 },
+	{ "timestamp", 'T', NULL, 0, "Start each interval's block with the time of day "
+	  "(HH:MM:SS)", 1 },
+	{ "json-lines", 'j', NULL, 0, "One JSON object per interval on stdout instead of the "
+	  "blocks (docs/interval-lines.md); the text goes to stderr", 1 },
+	{ "textfile", OPT_TEXTFILE, "DIR", 0, "Write DIR/migtrace.prom atomically at each "
+	  "interval's end, for node_exporter's textfile collector (every 15 s without "
+	  "--interval)", 1 },
+	{ "per-pid", 'P', NULL, 0, "Name the 10 processes with the most migrations (a "
+	  "label in the textfile, a line in the blocks)", 1 },
 	{ 0 },
 };
 
@@ -70,7 +94,34 @@ static const struct argp_option opts[] = {
 struct run_env {
 	struct run_config cfg;
 	struct export_opts exports;	/* --csv, --openmetrics, --perfetto, --plot, --what-if */
+	struct interval_out live;	/* --interval, -T, -j, --textfile */
 };
+
+/* The live options' combinations, at the end of the command line. */
+static void check_live(struct argp_state *state, struct run_env *env)
+{
+	struct run_config *c = &env->cfg;
+	bool live = c->interval_ns || c->textfile_dir;
+
+	if (c->interval_count && !live)
+		argp_error(state, "--count: counts intervals: give --interval DUR (or "
+			   "--textfile DIR)");
+	if (env->live.wall_clock && !c->interval_ns)
+		argp_error(state, "-T: stamps the interval blocks: give --interval DUR");
+	if (c->json_lines && !live)
+		argp_error(state, "-j: writes a line per interval: give --interval DUR (or "
+			   "--textfile DIR)");
+	if (c->per_pid && !live)
+		argp_error(state, "-P: names processes in the intervals: give --interval DUR "
+			   "or --textfile DIR");
+	if (c->json_lines && c->output && atomic_file_to_stdout(c->output))
+		argp_error(state, "-j and -o %s both write to standard output: give -o a file",
+			   c->output);
+	/* blocks for --interval or -j; --textfile alone writes only its file, every 15 s */
+	env->live.text = c->interval_ns || c->json_lines ? stdout : NULL;
+	if (!c->interval_ns)
+		c->interval_ns = c->textfile_dir ? TEXTFILE_DEFAULT_NS : 0;
+}
 
 static error_t parse_arg(int key, char *arg, struct argp_state *state)
 {
@@ -124,6 +175,28 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 			argp_error(state, "--unit: '%s' is not BINARY:FUNCTION", arg);
 		c->unit_arg = arg;
 		break;
+	case OPT_INTERVAL:
+		if (parse_duration(arg, &c->interval_ns) || c->interval_ns < 10000000)
+			argp_error(state, "--interval: '%s' is not a duration of 10ms or more (1s, "
+				   "500ms, 2m)", arg);
+		break;
+	case OPT_COUNT:
+		if (parse_long(arg, 1, INT_MAX, &c->interval_count))
+			argp_error(state, "--count: '%s' is not a number of intervals from 1",
+				   arg);
+		break;
+	case 'T':
+		env->live.wall_clock = true;
+		break;
+	case 'j':
+		c->json_lines = env->live.json = true;
+		break;
+	case OPT_TEXTFILE:
+		c->textfile_dir = env->live.dir = arg;
+		break;
+	case 'P':
+		c->per_pid = true;
+		break;
 	case ARGP_KEY_ARG:
 		/* The first non-option starts the workload's own command line. */
 		c->argv = &state->argv[state->next - 1];
@@ -134,6 +207,7 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 			argp_error(state, "give a WORKLOAD, '-- CMD ARGS', or -p PID");
 		if (c->argv && c->pid)
 			argp_error(state, "-p PID and a WORKLOAD exclude each other");
+		check_live(state, env);
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;
@@ -157,6 +231,16 @@ int cmd_run(int argc, char **argv)
 	own[1] = mt_cli_path_of("-o", env.cfg.output, MT_PATH_FILE);
 	if (export_check(&env.exports, "migtrace run", false, own, 2))
 		return MT_EXIT_USAGE;
+	if (env.live.dir) {
+		if (interval_out_check_dir(env.live.dir))
+			return MT_EXIT_USAGE;
+		snprintf(env.live.path, sizeof(env.live.path), "%s/%s", env.live.dir,
+			 TEXTFILE_NAME);
+	}
+	if (env.cfg.interval_ns) {
+		env.cfg.on_interval = interval_out_event;
+		env.cfg.on_interval_ctx = &env.live;
+	}
 	return run_command(&env.cfg, &env.exports, NULL);
 }
 
@@ -188,7 +272,9 @@ int run_command(struct run_config *cfg, const struct export_opts *exports, struc
 	export_text(exports, text, r);
 	fflush(text);
 	if ((cfg->output && run_output_save(cfg->output, r, "migtrace run")) ||
-	    export_files(exports, r, "migtrace run")) {
+	    export_files(exports, r, "migtrace run") ||
+	    (cfg->on_interval == interval_out_event &&
+	     interval_out_final(cfg->on_interval_ctx, r))) {
 		rc = MT_EXIT_FAIL;
 		goto cleanup;
 	}

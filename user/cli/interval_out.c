@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Live intervals' output: text blocks, JSON lines, the textfile (interval_out.h). */
+#include <argp.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "atomic_file.h"
+#include "interval_out.h"
+#include "render_export.h"
+#include "render_interval.h"
+
+int interval_out_check_dir(const char *dir)
+{
+	char probe[PATH_MAX];
+	struct stat st;
+	int fd, err;
+
+	err = stat(dir, &st) ? -errno : S_ISDIR(st.st_mode) ? 0 : -ENOTDIR;
+	if (err) {
+		fprintf(stderr, "migtrace run: --textfile %s: %s (give node_exporter's "
+			"--collector.textfile.directory, which must exist)\n", dir,
+			err == -ENOTDIR ? "not a directory" : strerror(-err));
+		return err;
+	}
+	if (snprintf(probe, sizeof(probe), "%s/.%s.XXXXXX", dir, TEXTFILE_NAME) >=
+	    (int)sizeof(probe)) {
+		fprintf(stderr, "migtrace run: --textfile %s: the path is too long\n", dir);
+		return -ENAMETOOLONG;
+	}
+	fd = mkstemp(probe);
+	if (fd < 0) {
+		err = -errno;
+		fprintf(stderr, "migtrace run: --textfile %s: cannot make a file in it: %s (run as "
+			"a user who may write there, or give another directory)\n", dir,
+			strerror(-err));
+		return err;
+	}
+	close(fd);
+	unlink(probe);
+	return 0;
+}
+
+/* The version argp prints, without its "migtrace " (main.c). */
+static const char *version(void)
+{
+	const char *v = argp_program_version;
+
+	return v && !strncmp(v, "migtrace ", 9) ? v + 9 : v ? v : "unknown";
+}
+
+/* DIR/migtrace.prom, atomically: a temporary .migtrace.prom.XXXXXX beside it, which
+ * node_exporter does not read (a dotfile, not *.prom), renamed over it. */
+static int write_textfile(struct interval_out *o, const struct run *r)
+{
+	struct om_live live = {
+		.last = o->has_last ? &o->last : NULL,
+		.version = version(),
+		.pids = o->has_last ? o->last.pids : NULL,
+	};
+	struct atomic_file af;
+	int err;
+
+	err = atomic_file_open(&af, o->path);
+	if (err)
+		return err;
+	render_openmetrics_live(af.f, r, &live);
+	return atomic_file_commit(&af);
+}
+
+static void print_interval(struct interval_out *o, const struct interval *iv,
+			   const struct run *r)
+{
+	if (!o->text)
+		return;
+	if (o->json)
+		render_interval_json(o->text, iv, r);
+	else
+		render_interval_text(o->text, iv, r, o->wall_clock);
+	fflush(o->text);
+}
+
+int interval_out_event(void *ctx, enum interval_event ev, const struct interval *iv,
+		       struct run *r)
+{
+	struct interval_out *o = ctx;
+
+	if (ev == INTERVAL_TICK) {
+		o->last = *iv;
+		o->has_last = true;
+		print_interval(o, iv, r);
+	}
+	if (!o->dir)
+		return 0;
+	if (ev == INTERVAL_REOPEN) {
+		if (interval_out_check_dir(o->dir))
+			return -EIO;	/* said; tried again at the next interval */
+		fprintf(stderr, "migtrace run: SIGHUP: --textfile %s checked; writing %s\n",
+			o->dir, o->path);
+	}
+	return write_textfile(o, r);
+}
+
+int interval_out_final(struct interval_out *o, const struct run *r)
+{
+	return o->dir ? write_textfile(o, r) : 0;
+}
