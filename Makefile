@@ -47,6 +47,11 @@ DOC_IMGS	:= $(wildcard docs/img/*.png)
 # the man pages (docs/man) and the bash completion (contrib)
 MAN_PAGES	:= $(wildcard docs/man/*.8)
 BASH_COMP	:= $(wildcard contrib/bash-completion/migtrace)
+# for servers (docs/servers.md): the exporter's unit, Prometheus' rules, a Grafana dashboard;
+# copies to start from, not enabled by installing
+SHAREDIR	:= $(PREFIX)/share/migtrace
+CONTRIB		:= $(wildcard contrib/systemd/*.service contrib/prometheus/*.yml \
+			contrib/grafana/*.json)
 
 # The build's version, for --version: git's description of the checkout; in a tree without
 # .git (a tarball, a Debian source package), its VERSION file, else debian/changelog's.
@@ -314,6 +319,7 @@ install: migtrace $(WORKLOADS)
 	$(Q)$(if $(DOC_IMGS),$(call install_to,0644,$(DESTDIR)$(DOCDIR)/docs/img,$(DOC_IMGS)))
 	$(Q)$(if $(MAN_PAGES),$(call install_to,0644,$(DESTDIR)$(MAN8DIR),$(MAN_PAGES)))
 	$(Q)$(if $(BASH_COMP),$(call install_to,0644,$(DESTDIR)$(BASHCOMPDIR),$(BASH_COMP)))
+	$(Q)$(foreach d,$(sort $(dir $(CONTRIB))),$(call install_to,0644,$(DESTDIR)$(SHAREDIR)/$(notdir $(patsubst %/,%,$(d))),$(filter $(d)%,$(CONTRIB))) &&) true
 
 # Exactly what install put there, found from the same lists (no build needed), and the
 # directories that were migtrace's alone once they are empty.
@@ -323,9 +329,11 @@ uninstall:
 		$(addprefix $(DESTDIR)$(LIBEXECDIR)/,$(notdir $(WORKLOADS))) \
 		$(DESTDIR)$(DOCDIR)/README.md $(addprefix $(DESTDIR)$(DOCDIR)/,$(DOC_MDS) $(DOC_IMGS)) \
 		$(addprefix $(DESTDIR)$(MAN8DIR)/,$(notdir $(MAN_PAGES))) \
-		$(addprefix $(DESTDIR)$(BASHCOMPDIR)/,$(notdir $(BASH_COMP)))
+		$(addprefix $(DESTDIR)$(BASHCOMPDIR)/,$(notdir $(BASH_COMP))) \
+		$(addprefix $(DESTDIR)$(SHAREDIR)/,$(patsubst contrib/%,%,$(CONTRIB)))
 	$(Q)for d in $(DESTDIR)$(LIBEXECDIR) $(DESTDIR)$(DOCDIR)/docs/img $(DESTDIR)$(DOCDIR)/docs \
-		$(DESTDIR)$(DOCDIR); do \
+		$(DESTDIR)$(DOCDIR) $(addprefix $(DESTDIR)$(SHAREDIR)/,$(sort $(notdir $(patsubst \
+		%/,%,$(dir $(CONTRIB)))))) $(DESTDIR)$(SHAREDIR); do \
 		[ ! -d $$d ] || rmdir --ignore-fail-on-non-empty $$d || exit 1; done
 
 # The Debian package (debian/), built from a copy of this tree, uncommitted changes included,
