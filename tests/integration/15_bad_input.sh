@@ -163,7 +163,7 @@ check val_long_says_duration bash -c 'head -n 1 "$1" |
 # an option's value given twice: the last would win without a word
 bad run_output_repeated "--output given twice" run -o "$MT_TMP/out/a.json" "${O[@]}" "${W[@]}"
 bad run_pid_repeated "--pid given twice ('1', then '2')" run -p 1 -p 2 "${O[@]}"
-bad run_cpus_repeated "--cpus given twice ('0', then '1')" run --cpus 0 -c 1 "${O[@]}" "${W[@]}"
+bad run_cpus_repeated "--cpus given twice ('0', then '1')" run --cpus 0 -C 1 "${O[@]}" "${W[@]}"
 bad run_duration_repeated "--duration given twice" run -d 1s --duration 2s "${O[@]}" "${W[@]}"
 bad run_csv_repeated "--csv given twice" run --csv "$MT_TMP/out/a" --csv "$MT_TMP/out/b" "${W[@]}"
 bad cal_reps_repeated "--reps given twice ('3', then '4')" calibrate --reps 3 --reps 4 "${J[@]}"
