@@ -421,7 +421,8 @@ static __always_inline bool in_scope(struct task_struct *p)
  */
 static __always_inline struct task_ctx *scope_decide(struct task_struct *p, struct task_ctx *t)
 {
-	__u8 gen = (__u8)cgroup_gen;	/* before the read: a move meanwhile decides again */
+	/* read before the cgroup, never after: a move meanwhile makes it decide again */
+	__u8 gen = (__u8)*(volatile __u32 *)&cgroup_gen;
 	struct mt_counts *c;
 	bool in = in_scope(p);
 
