@@ -20,14 +20,18 @@ done
 SH
 chmod +x "$MT_TMP/hop.sh"
 
-CG=/sys/fs/cgroup/migtrace-scope.$$
+# the cgroup v2 mount: /sys/fs/cgroup, or /sys/fs/cgroup/unified on a hybrid host
+CGROOT=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/mounts)
+CG=${CGROOT:+$CGROOT/migtrace-scope.$$}
 HOPPERS=()
 cleanup() {
 	local p i
-	for p in "${HOPPERS[@]}"; do kill -KILL -- "-$p" 2>/dev/null; done
-	if [ -d "$CG" ]; then
+	exec 2>/dev/null	# not the shell's notices of the hoppers it killed
+	for p in "${HOPPERS[@]}"; do kill -KILL -- "-$p"; done
+	wait
+	if [ -n "$CG" ] && [ -d "$CG" ]; then
 		for i in $(seq 50); do
-			while read -r p; do echo "$p" >/sys/fs/cgroup/cgroup.procs; done \
+			while read -r p; do echo "$p" >"$CGROOT/cgroup.procs"; done \
 				<"$CG/cgroup.procs" 2>/dev/null
 			rmdir "$CG" 2>/dev/null && break
 			sleep 0.1
@@ -85,8 +89,8 @@ check all_sigint_summary grep -q "^all tasks: tracing ended by Interrupt" "$MT_T
 
 # 2. --cgroup: a hopper inside counts, the one outside does not; a process moved in after
 #    the start counts, and so does a child forked inside after the start.
-if ! mkdir "$CG" 2>/dev/null; then
-	bpf_skip cgroup_tests "cannot make a cgroup under /sys/fs/cgroup (not cgroup v2, or read-only)"
+if [ -z "$CG" ] || ! mkdir "$CG" 2>/dev/null; then
+	bpf_skip cgroup_tests "cannot make a cgroup v2 directory (${CGROOT:-no cgroup2 mount}: read-only?)"
 	exit 0
 fi
 start_hopper "$MT_TMP/spawn" "$MT_TMP/child.pid"
