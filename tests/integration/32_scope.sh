@@ -77,6 +77,8 @@ check all_o_exit0 test $? = 0
 n=$(migs "$MT_TMP/all.json" "$outside" 2>/dev/null)
 check all_o_records_of_hopper test "${n:-0}" -ge 20
 check all_o_data_quality grep -q "^data quality: [0-9]* migration records" "$MT_TMP/all-o.out"
+# the run file reads back (meta.pid 0: no one process)
+check all_o_report "$MT" report "$MT_TMP/all.json"
 # Ctrl-C ends it, with the summary and status 0
 "$MT" run -a >"$MT_TMP/int.out" 2>&1 &
 mt=$!

@@ -229,7 +229,8 @@ struct capture *capture__open(const struct run_config *cfg, struct run *r, int *
 					  cfg->user, run_config_text(cfg) == stderr,
 					  self_timed ? &pass : NULL))
 		goto fail;
-	r->meta.pid = cfg->pid ? (int)cfg->pid : cap->child.pid;
+	/* -a and --cgroup: no one process (0, as run-file.md says) */
+	r->meta.pid = cfg->pid ? (int)cfg->pid : run_config_scoped(cfg) ? 0 : cap->child.pid;
 	/* the traced tasks' policy and core-scheduling cookie, as tracing begins */
 	if (r->env.rules.checked && r->meta.pid > 0)
 		sched_rules_probe_tasks(NULL, r->meta.pid, &r->env.rules);
