@@ -22,6 +22,16 @@ Four passes, each interleaved, the order of the configurations rotated every rep
      after it, on the same tracepoint; the difference is what the tool adds to each event.
      The bracket alone is the floor; "net" is minus bpf-empty, bracketed the same way.
 
+  5. system-wide: `migtrace run -a` (every task, in-kernel aggregates only) beside bpftrace
+     counting every switch and bpftrace counting every migration, each bracketed as in
+     pass 4 under hackbench, interleaved; figures are ratios paired per repetition (this
+     machine is shared: absolute ns swing, the ratio of two tools measured a second apart
+     less): per switch, migtrace / bpftrace-switch; per migration, migtrace /
+     bpftrace-migrate; and hackbench's time under each / under the bracket alone.
+
+--soak [MIN] runs only the soak: `migtrace run -a` for MIN minutes (10) under hackbench
+run back to back, its RSS sampled every 10 s, and prints the RSS slope in KiB/min.
+
 Then the issue's targets, each said met or missed and by how much.
 
 Output: a table for people, one `bench: CONFIG WORKLOAD METRIC VALUE` line per figure
@@ -85,6 +95,17 @@ END { clear(@in); clear(@out); }
 BPFTRACE_COUNT = r"""
 tracepoint:sched:sched_switch, tracepoint:sched:sched_migrate_task { @[probe] = count(); }
 """
+# Pass 5: the cheapest system-wide tracers of each event, one event each.
+BPFTRACE_SWITCH = "tracepoint:sched:sched_switch { @ = count(); }"
+BPFTRACE_MIGRATE = "tracepoint:sched:sched_migrate_task { @ = count(); }"
+SYSWIDE_WORKLOAD = "hackbench"
+SYSWIDE_CONFIGS = ["bracket", "bpf-empty", "migtrace-all", "bpftrace-switch",
+                   "bpftrace-migrate"]
+# the targets' pairs: (figure, migtrace-all against, limit on the median ratio)
+SYSWIDE_TARGETS = (("switch", "bpftrace-switch", 1.0), ("migrate", "bpftrace-migrate", 2.0))
+# Soak: RSS flat means a slope under this (a 10 KiB/min leak is 14 MiB a day).
+SOAK_SLOPE_LIMIT_KIB_MIN = 10.0
+SOAK_SAMPLE_S = 10.0
 
 # Pass 3: the same messages spread over more and more tasks.
 SCALING_GROUPS = (2, 5, 10, 20)
@@ -362,6 +383,14 @@ def start_background_tool(config, tmp, json_path):
                           "Tracing migrations", tmp, config)
     if config == "bpf-empty":
         return Background([FLOOR], "attached", tmp, config)
+    if config == "migtrace-all":
+        return Background([MIGTRACE, "run", "-a"], "Tracing migrations", tmp, config)
+    if config in ("bpftrace-switch", "bpftrace-migrate"):
+        sw = config == "bpftrace-switch"
+        bg = Background(["bpftrace", "-e", BPFTRACE_SWITCH if sw else BPFTRACE_MIGRATE],
+                        "Attaching", tmp, config)
+        wait_perf_attached(bg, ("sched_switch",) if sw else ("sched_migrate_task",))
+        return bg
     script = BPFTRACE_SAME if config == "bpftrace-same" else BPFTRACE_COUNT
     bg = Background(["bpftrace", "-e", script], "Attaching", tmp, config)
     wait_perf_attached(bg)
@@ -437,12 +466,12 @@ def run_bracketed(config, workload, tmp):
         for bg in (tool, br):
             if bg:
                 bg.kill()
-    figure_of(workload, text)	# the workload ran and said so
+    figure = figure_of(workload, text)	# the workload ran and said so
     try:
         totals = json.loads([l for l in br_text.splitlines() if l.startswith("{")][-1])
     except (IndexError, ValueError):
         raise BenchError("the bracket printed no totals: " + br_text.strip()[-400:])
-    res = {}
+    res = {"figure": figure}
     for key in ("switch", "migrate"):
         ev = totals[key]["events"]
         res["br_ns_per_" + key] = totals[key]["sum_ns"] / ev if ev else None
@@ -620,6 +649,183 @@ def fmt(v, digits=2):
     return "%d" % round(v)
 
 
+def syswide_pass(reps, tmp, t_start):
+    """Pass 5: each configuration bracketed under hackbench, reps times, rotated."""
+    raw = {c: [] for c in SYSWIDE_CONFIGS}
+    for rep in range(reps):
+        for c in rotated(SYSWIDE_CONFIGS, rep):
+            log("bench: %-10s rep %d/%d  %-16s %-12s %5.0f s" % (
+                "system", rep + 1, reps, c, SYSWIDE_WORKLOAD, time.monotonic() - t_start))
+            raw[c].append(run_bracketed(c, SYSWIDE_WORKLOAD, tmp))
+    return raw
+
+
+def syswide_figures(raw):
+    """Pass 5's figures: per configuration ns per event (minus the bracket alone; net:
+    minus bpf-empty) and the workload's time ratio to the bracket alone; then migtrace-all
+    against each bpftrace, as ratios paired per repetition (SYSWIDE_TARGETS)."""
+    alone, empty = raw["bracket"], raw["bpf-empty"]
+    out = {"command": " ".join(WORKLOADS[SYSWIDE_WORKLOAD]["cmd"]), "reps": len(alone),
+           "configs": {}, "ratios": {}}
+    for c in SYSWIDE_CONFIGS[1:]:
+        fig = {"time_ratio": summarize([r["figure"] / b["figure"]
+                                        for r, b in zip(raw[c], alone)])}
+        for key in ("switch", "migrate"):
+            m = "br_ns_per_" + key
+            fig["full_ns_per_" + key] = paired_diff(raw[c], alone, m)
+            if c != "bpf-empty":
+                fig["full_ns_per_%s_net" % key] = paired_diff(raw[c], empty, m)
+        out["configs"][c] = fig
+    for key, other, limit in SYSWIDE_TARGETS:
+        m = "br_ns_per_" + key
+        ratios = []
+        for a, o, b in zip(raw["migtrace-all"], raw[other], alone):
+            if None in (a.get(m), o.get(m), b.get(m)) or o[m] - b[m] <= 0:
+                continue
+            ratios.append((a[m] - b[m]) / (o[m] - b[m]))
+        out["ratios"][key] = {"against": other, "limit": limit, "ratio": summarize(ratios)}
+    return out
+
+
+def print_syswide(sw):
+    print("\nsystem-wide: migtrace run -a (every task, in-kernel aggregates only) beside "
+          "bpftrace counting one event,\nbracketed under %s, %d interleaved reps; median ns "
+          "per event minus the bracket alone (net: minus bpf-empty),\nand %s's time / its "
+          "time under the bracket alone:" % (sw["command"], sw["reps"], SYSWIDE_WORKLOAD))
+    print("  %-18s" % "config" + "".join("%10s" % h for h in (
+        "ns/sw", "net", "ns/mig", "net", "time")))
+    for c, fig in sw["configs"].items():
+        vals = [(fig.get(m) or {}).get("median") for m in (
+            "full_ns_per_switch", "full_ns_per_switch_net", "full_ns_per_migrate",
+            "full_ns_per_migrate_net", "time_ratio")]
+        print("  %-18s" % c + "".join("%10s" % fmt(v, 3 if i == 4 else 1)
+                                      for i, v in enumerate(vals)))
+    for key, r in sw["ratios"].items():
+        q = r["ratio"] or {}
+        print("  per %-7s migtrace-all / %-16s median %s, min %s (%s reps; limit %s)" % (
+            key, r["against"], fmt(q.get("median"), 2), fmt(q.get("min"), 2), q.get("n", 0),
+            fmt(r["limit"], 1)))
+
+
+def rss_kib(pid):
+    try:
+        with open("/proc/%d/status" % pid) as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return None
+
+
+def slope(points):
+    """Least-squares slope of (x, y) points; None under two."""
+    if len(points) < 2:
+        return None
+    mx = statistics.mean(x for x, _ in points)
+    my = statistics.mean(y for _, y in points)
+    den = sum((x - mx) ** 2 for x, _ in points)
+    return sum((x - mx) * (y - my) for x, y in points) / den if den else None
+
+
+def soak(minutes):
+    """--soak: `migtrace run -a` for minutes under hackbench run back to back; its RSS every
+    SOAK_SAMPLE_S, and the slope in KiB/min, the first minute (start-up) left out."""
+    if os.geteuid() != 0:
+        raise BenchError("needs root: migtrace loads BPF programs (sudo)")
+    for tool in ("hackbench",):
+        if not shutil.which(tool):
+            raise BenchError("%s is not installed: `make deps` installs it" % tool)
+    tmp = tempfile.mkdtemp(prefix="migtrace-soak.")
+    bg, hb, samples, runs = None, None, [], 0
+    try:
+        bg = Background([MIGTRACE, "run", "-a"], "Tracing migrations", tmp, "soak")
+        t0 = time.monotonic()
+        next_s = t0
+        while time.monotonic() < t0 + minutes * 60:
+            if hb is None or hb.poll() is not None:
+                hb = subprocess.Popen(WORKLOADS["hackbench"]["cmd"], stdout=subprocess.DEVNULL,
+                                      stderr=subprocess.DEVNULL)
+                runs += 1
+            if time.monotonic() >= next_s:
+                kib = rss_kib(bg.proc.pid)
+                if kib is None:
+                    raise BenchError("migtrace run -a ended during the soak")
+                samples.append(((time.monotonic() - t0) / 60.0, kib))
+                log("bench: soak %5.1f min  RSS %d KiB  hackbench runs %d" % (
+                    samples[-1][0], kib, runs))
+                next_s += SOAK_SAMPLE_S
+            time.sleep(0.2)
+        if hb.poll() is None:
+            hb.wait()
+        text, _ = bg.stop()
+        bg = None
+        if bg is None and "tracing ended by" not in text:
+            raise BenchError("migtrace run -a printed no summary: " + text.strip()[-300:])
+    finally:
+        if hb and hb.poll() is None:
+            hb.kill()
+            hb.wait()
+        if bg:
+            bg.kill()
+        shutil.rmtree(tmp, ignore_errors=True)
+    steady = [p for p in samples if p[0] >= 1.0] if minutes > 2 else samples
+    k = slope(steady)
+    print("soak: migtrace run -a for %.1f min under %s (%d runs back to back): RSS %d KiB "
+          "at the start, %d KiB at the end, max %d KiB; slope %s KiB/min over %d samples%s" % (
+              minutes, " ".join(WORKLOADS["hackbench"]["cmd"]), runs, samples[0][1],
+              samples[-1][1], max(v for _, v in samples), fmt(k, 2), len(steady),
+              " (the first minute left out)" if minutes > 2 else ""))
+    print("bench: soak minutes %.1f" % minutes)
+    print("bench: soak rss_slope_kib_per_min %s" % fmt(k, 2))
+    if k is not None:
+        print("bench: target soak_rss_flat %s %s" % (
+            "met" if k <= SOAK_SLOPE_LIMIT_KIB_MIN else "missed", fmt(k, 3)))
+        print("%s RSS flat: slope %s KiB/min (limit %s)" % (
+            "met" if k <= SOAK_SLOPE_LIMIT_KIB_MIN else "MISSED", fmt(k, 2),
+            fmt(SOAK_SLOPE_LIMIT_KIB_MIN, 0)))
+
+
+def syswide_only(reps):
+    """--system-wide-only: pass 5 alone, its table and targets; no results file."""
+    check_setup()
+    tmp = tempfile.mkdtemp(prefix="migtrace-bench.")
+    with open("/proc/sys/kernel/bpf_stats_enabled") as f:
+        stats_was = f.read().strip()
+    try:
+        set_bpf_stats(False)
+        sw = syswide_figures(syswide_pass(reps, tmp, time.monotonic()))
+    finally:
+        with open("/proc/sys/kernel/bpf_stats_enabled", "w") as f:
+            f.write(stats_was)
+        shutil.rmtree(tmp, ignore_errors=True)
+    print_syswide(sw)
+    res = {"syswide": sw}
+    for t in targets(res):
+        print("%s %s: %s (limit %s)" % ("met" if t["met"] else "MISSED", t["what"],
+                                        fmt(t["value"], 3), fmt(t["limit"], 1)))
+    print()
+    for line in syswide_lines(sw) + ["bench: target %s %s %s" % (
+            t["name"], "met" if t["met"] else "missed", fmt(t["value"], 3))
+            for t in targets(res)]:
+        print(line)
+
+
+def syswide_lines(sw):
+    lines = []
+    for c, fig in sw["configs"].items():
+        for m in ("full_ns_per_switch", "full_ns_per_switch_net", "full_ns_per_migrate",
+                  "full_ns_per_migrate_net", "time_ratio"):
+            if fig.get(m):
+                lines.append("bench: %s system-wide %s %s" % (
+                    c, m, fmt(fig[m]["median"], 3 if m == "time_ratio" else 1)))
+    for key, r in sw["ratios"].items():
+        if r["ratio"]:
+            lines.append("bench: migtrace-all system-wide %s_ratio_to_%s %s" % (
+                key, r["against"], fmt(r["ratio"]["median"], 3)))
+    return lines
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -641,9 +847,21 @@ def main():
     ap.add_argument("--report-only", action="store_true",
                     help="only the report pass (a %d-record run file reported; no root, no "
                     "results file): its figures and target" % REPORT_RECORDS)
+    ap.add_argument("--syswide-reps", type=int,
+                    default=int(os.environ.get("BENCH_SYSWIDE_REPS", 5)),
+                    help="system-wide pass repetitions (default 5; 0: no such pass)")
+    ap.add_argument("--system-wide-only", action="store_true",
+                    help="only the system-wide pass: its table and targets, no results file")
+    ap.add_argument("--soak", type=float, nargs="?", const=10.0, metavar="MIN",
+                    help="only the RSS soak: migtrace run -a for MIN minutes (10) under "
+                    "hackbench; prints the RSS slope in KiB/min")
     args = ap.parse_args()
     if args.report_only:
         return report_only()
+    if args.soak is not None:
+        return soak(args.soak)
+    if args.system_wide_only:
+        return syswide_only(args.syswide_reps)
     workloads = [w for w in args.workloads.split(",") if w]
     for w in workloads:
         if w not in main_workloads:
@@ -688,6 +906,8 @@ def main():
                         "bracketed", rep + 1, args.stats_reps, c, w,
                         time.monotonic() - t_start))
                     bracket_raw[w][c].append(run_bracketed(c, w, tmp))
+        syswide = (syswide_figures(syswide_pass(args.syswide_reps, tmp, t_start))
+                   if args.syswide_reps > 0 else None)
         log("bench: calibrate x %d" % args.calibrate_reps)
         cal = calibrate_bench(args.calibrate_reps, tmp)
         log("bench: report of a %d-record run file" % REPORT_RECORDS)
@@ -701,7 +921,7 @@ def main():
     results = {"schema": "migtrace.bench/2", "reps": args.reps, "stats_reps": args.stats_reps,
                "kernel": os.uname().release, "cpus": os.cpu_count(),
                "wall_s": time.monotonic() - t_start, "workloads": {}, "calibrate": cal,
-               "report": rep}
+               "report": rep, "syswide": syswide}
     lines = []
     for w in workloads:
         base = [r["figure"] for r in raw[w]["none"]]
@@ -768,6 +988,8 @@ def main():
                     [r.get(m.replace("ns_per", "runs")) for r in srun])
             wres["configs"][c] = fig
         results["scaling"][w] = wres
+    if syswide:
+        lines += syswide_lines(syswide)
     results["targets"] = targets(results)
     for t in results["targets"]:
         lines.append("bench: target %s %s %s" % (t["name"], "met" if t["met"] else "missed",
@@ -826,6 +1048,12 @@ def targets(results):
     if len(cal.get("hot_time_robust_ns", [])) >= 3:	# a CV of one or two runs says nothing
         add("calibrate_cv", "calibrate 2 CPUs: hot time CV over %d runs ≤ 10 %%" % len(
             cal["hot_time_robust_ns"]), cal.get("hot_time_robust_cv_pct"), 10.0)
+    sw = results.get("syswide")
+    for key, r in (sw or {}).get("ratios", {}).items():
+        add("syswide_%s_ratio" % key, "system-wide: per-%s cost (bracketed, all-in) / %s's "
+            "≤ %s" % ("switch" if key == "switch" else "migration", r["against"],
+                      fmt(r["limit"], 0)),
+            (r["ratio"] or {}).get("median"), r["limit"])
     rep = results.get("report")
     if rep:
         add("report_rss", "report of a %.1f M-record run file, the text: peak RSS ≤ %.0f MiB" % (
@@ -899,6 +1127,8 @@ def print_table(results, workloads):
             print("  %-38s" % wr["command"] + "".join("%16s" % fmt(v, 1) for v in (
                 n("migtrace", "ns_per_switch_net"), n("bpftrace-count", "ns_per_switch_net"),
                 n("migtrace", "ns_per_migrate_net"), n("bpftrace-count", "ns_per_migrate_net"))))
+    if results.get("syswide"):
+        print_syswide(results["syswide"])
     if results.get("targets"):
         print("\ntargets:")
         for t in results["targets"]:

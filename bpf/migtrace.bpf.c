@@ -69,6 +69,18 @@ const volatile bool offcpu_records = false;	/* the workload logs its own units *
  * needs, in the task's unit storage. */
 const volatile bool unit_probes = false;
 const volatile __u32 slot_mask = 0;		/* slots' max_entries - 1, a power of two */
+/*
+ * Which tasks are traced (enum mt_scope), and for --cgroup the subtree's root, by its
+ * kernfs id (what name_to_handle_at() gives for the directory, and bpf_get_current_cgroup_id).
+ */
+const volatile __u8 scope = MT_SCOPE_TGIDS;
+const volatile __u64 scope_cgroup_id = 0;
+/*
+ * A ring-buffer record per migration: off when nothing reads them (-a or --cgroup without
+ * -o, --csv, --perfetto, --what-if or --unit), so that the verifier drops that path and a
+ * system-wide run keeps only the in-kernel counts, histograms and CPU pairs.
+ */
+const volatile bool send_records = true;
 
 /*
  * Per traced task, what every switch and migration touches: 56 bytes, which with the
@@ -87,8 +99,11 @@ struct task_ctx {
 					 * is what a pull cuts short (docs/design.md, "The wait
 					 * side"); 32 bits of it wrap after 73 minutes, far past
 					 * any wait */
-	__s32 expect_cpu;		/* where the task runs next by our records (a new task:
+	__s16 expect_cpu;		/* where the task runs next by our records (a new task:
 					 * where it was forked); -1 unknown */
+	__u8 scope_gen;			/* --cgroup: the low byte of cgroup_gen when `tracked`
+					 * was decided (scope_decide) */
+	__u8 pad;
 	__u8 tracked;
 	__u8 preempted;			/* last switch-out was involuntary */
 	__u8 new_task;			/* forked, not yet woken */
@@ -173,6 +188,11 @@ struct {
 bool wakeup_from_queued = false;
 /* What CO-RE found in this kernel, for user space: set by mt_features. */
 bool has_queued_stamp = false;
+/*
+ * --cgroup: bumped at every move of a task between cgroups (mt_cgroup_attach), so that each
+ * task's decision, kept with the generation it was made at, is made again at its next event.
+ */
+__u32 cgroup_gen = 0;
 
 /*
  * src * nr_cpus + dst -> count of the migrations whose record was lost (ring buffer full);
@@ -260,10 +280,15 @@ static __always_inline struct mt_counts *this_cpu_counts(void)
 	return bpf_map_lookup_elem(&counts, &zero);
 }
 
-/* The tgid bit: a direct load through the BTF pointer, no helper. */
+/* The tgid bit: a direct load through the BTF pointer, no helper.  -a and --cgroup have
+ * no pre-filter: every task has its state, which decides. */
 static __always_inline bool maybe_traced(struct task_struct *p)
 {
-	__u32 tgid = p->tgid;
+	__u32 tgid;
+
+	if (scope != MT_SCOPE_TGIDS)
+		return true;
+	tgid = p->tgid;
 
 	return traced_tgid_bits[(tgid / 64) & (MT_TGID_WORDS - 1)] & (1ULL << (tgid % 64));
 }
@@ -359,6 +384,76 @@ static __always_inline void follow_tid_exchange(struct task_struct *p, __u32 old
 	release_slot(from);
 }
 
+/*
+ * --cgroup: whether a task's default-hierarchy cgroup (a scalar: the address read) is the
+ * subtree's root or below it, by the root's id among the cgroup's ancestors
+ * (cgroup->ancestors[], since 6.0: one per level, itself last).  Made once per task and
+ * per move between cgroups, never per event.  A global function: verified once.
+ */
+__noinline bool cgroup_in_scope(__u64 cgrp)
+{
+	struct cgroup *cg = (struct cgroup *)cgrp, *anc = NULL;
+	int level = BPF_CORE_READ(cg, level);
+
+	for (int i = 0; i < MT_CGROUP_MAX_DEPTH; i++) {
+		if (i > level)
+			break;
+		if (bpf_core_read(&anc, sizeof(anc), &cg->ancestors[i]) || !anc)
+			return false;
+		if (BPF_CORE_READ(anc, kn, id) == scope_cgroup_id)
+			return true;
+	}
+	return false;
+}
+
+/* -a: every task; --cgroup: the subtree's. */
+static __always_inline bool in_scope(struct task_struct *p)
+{
+	if (scope == MT_SCOPE_ALL)
+		return true;
+	return cgroup_in_scope((__u64)BPF_CORE_READ(p, cgroups, dfl_cgrp));
+}
+
+/*
+ * -a, --cgroup: whether the task is in scope, decided at its first event or fork and again
+ * after any task changed cgroups (cgroup_gen).  A task that comes into scope starts afresh,
+ * as if first seen; one that leaves keeps its state, untraced.
+ */
+static __always_inline struct task_ctx *scope_decide(struct task_struct *p, struct task_ctx *t)
+{
+	/* read before the cgroup, never after: a move meanwhile makes it decide again */
+	__u8 gen = (__u8)*(volatile __u32 *)&cgroup_gen;
+	struct mt_counts *c;
+	bool in = in_scope(p);
+
+	if (in && !t->tracked) {
+		__builtin_memset(t, 0, sizeof(*t));
+		start_count(p, t);
+		t->tracked = 1;
+		if ((c = this_cpu_counts()))
+			c->stats.tracked_tasks++;
+	} else if (!in) {
+		t->tracked = 0;
+	}
+	t->scope_gen = gen;
+	return t->tracked ? t : NULL;
+}
+
+/* The filter of -a and --cgroup: the task's state, made and decided at its first sight. */
+static __always_inline struct task_ctx *traced_in_scope(struct task_struct *p)
+{
+	struct task_ctx *t;
+
+	if (!p->pid)
+		return NULL;	/* the idle tasks, one per CPU, all pid 0 */
+	t = ctx_of(p);
+	if (t && (scope == MT_SCOPE_ALL || t->scope_gen == (__u8)cgroup_gen))
+		return t->tracked ? t : NULL;
+	if (!t && !(t = ctx_new(p)))
+		return NULL;
+	return scope_decide(p, t);
+}
+
 /* The traced-task filter: the first thing every handler does. */
 static __always_inline struct task_ctx *traced(struct task_struct *p)
 {
@@ -367,6 +462,8 @@ static __always_inline struct task_ctx *traced(struct task_struct *p)
 	__u8 *mode;
 	__u32 tgid;
 
+	if (scope != MT_SCOPE_TGIDS)
+		return traced_in_scope(p);
 	if (!maybe_traced(p))
 		return NULL;
 	t = ctx_of(p);
@@ -550,7 +647,7 @@ static __always_inline void emit(struct task_struct *p, struct task_ctx *t,
 				 __u8 state, __u8 on_rq, __u32 flags, __u64 now, __u64 age_ns,
 				 __s64 kage_ns, __u64 wait_ns)
 {
-	struct task_struct *cur = bpf_get_current_task_btf();
+	struct task_struct *cur;
 	struct mt_migrate *r;
 
 	if (cause >= MT_NR_CAUSES)
@@ -578,12 +675,18 @@ static __always_inline void emit(struct task_struct *p, struct task_ctx *t,
 		}
 	}
 
+	/* no record wanted: the pair is counted here, as for a record lost */
+	if (!send_records) {
+		count_pair(src, dst);
+		goto out;
+	}
 	r = bpf_ringbuf_reserve(&events, sizeof(*r), 0);
 	if (!r) {
 		c->stats.rb_dropped++;
 		count_pair(src, dst);
 		goto out;
 	}
+	cur = bpf_get_current_task_btf();
 	r->kind = MT_REC_MIGRATE;
 	r->pid = p->pid;
 	r->tgid = p->tgid;
@@ -846,6 +949,14 @@ int BPF_PROG(mt_fork, struct task_struct *parent, struct task_struct *child)
 	struct mt_counts *c;
 	struct task_ctx *t;
 
+	/* -a, --cgroup: the child is in scope by its own cgroup, whoever its parent
+	 * (CLONE_INTO_CGROUP starts it in another cgroup than the parent's) */
+	if (scope != MT_SCOPE_TGIDS) {
+		if (!child->pid || !(t = ctx_new(child)) || !scope_decide(child, t))
+			return 0;
+		t->new_task = 1;
+		return 0;
+	}
 	if (!traced(parent) || !(c = this_cpu_counts()))
 		return 0;
 	/* Children of traced tasks are traced, whatever their tgid. */
@@ -998,6 +1109,18 @@ out:
 	uc->unit_prev_end_ns = now;
 	t->migs_since = 0;
 	t->switches_since = 0;
+	return 0;
+}
+
+/*
+ * --cgroup: a task moved between cgroups (cgroup.procs, cgroup.threads; after the move):
+ * every task's decision is made again at its next event.  Attached in --cgroup runs only.
+ */
+SEC("tp_btf/cgroup_attach_task")
+int BPF_PROG(mt_cgroup_attach, struct cgroup *dst, const char *path, struct task_struct *task,
+	     bool threadgroup)
+{
+	__sync_fetch_and_add(&cgroup_gen, 1);
 	return 0;
 }
 

@@ -37,6 +37,20 @@ enum mt_track_mode {
 	MT_TRACK_AT_EXEC = 2,	/* a launched workload: trace from its execve */
 };
 
+/*
+ * Which tasks are traced (rodata `scope`): the tgids user space names (a launched workload,
+ * -p), every task (-a), or every task of a cgroup v2 subtree (--cgroup).
+ */
+enum mt_scope {
+	MT_SCOPE_TGIDS = 0,	/* tracked_tgids and their children */
+	MT_SCOPE_ALL,		/* every task but the idle tasks */
+	MT_SCOPE_CGROUP,	/* tasks whose default-hierarchy cgroup is scope_cgroup_id or
+				 * below it */
+};
+
+/* The deepest cgroup v2 nesting --cgroup looks through (the kernel allows more). */
+#define MT_CGROUP_MAX_DEPTH 32
+
 enum mt_rec_kind {
 	MT_REC_MIGRATE = 1,
 	MT_REC_UNIT = 2,

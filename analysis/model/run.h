@@ -287,6 +287,9 @@ struct run {
 	struct corr_result corr;
 	bool has_verdict;
 	struct verdict verdict;
+	/* -a or --cgroup without -o: no migration record was sent, the counts, histograms and
+	 * pairs are the kernel's alone (never in a run file: -o turns records on) */
+	bool records_off;
 };
 
 extern const char *const mt_cause_names[MT_NR_CAUSES];	/* "wakeup", "lb_pull", … */

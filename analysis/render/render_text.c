@@ -70,10 +70,13 @@ char *render_calib_source(char *buf, int len, const struct run *r)
 void render_text_header(FILE *f, const struct run *r)
 {
 	char hbuf[32], cbuf[256], cmd[PRINTABLE_SIZE(sizeof(r->meta.command))];
-	char src[PRINTABLE_SIZE(sizeof(r->meta.hot_source))];
+	char src[PRINTABLE_SIZE(sizeof(r->meta.hot_source))], pid[32] = "";
 
-	fprintf(f, "Tracing migrations of %s (pid %d) on CPUs %s; hot means younger than %s (%s). "
-		"Hit Ctrl-C to end.\n", printable(cmd, sizeof(cmd), r->meta.command), r->meta.pid,
+	/* -a and --cgroup trace no one process */
+	if (r->meta.pid > 0)
+		snprintf(pid, sizeof(pid), " (pid %d)", r->meta.pid);
+	fprintf(f, "Tracing migrations of %s%s on CPUs %s; hot means younger than %s (%s). "
+		"Hit Ctrl-C to end.\n", printable(cmd, sizeof(cmd), r->meta.command), pid,
 		format_cpu_list(&r->meta.cpus, cbuf, sizeof(cbuf)),
 		fmt_ns(hbuf, sizeof(hbuf), (double)r->meta.hot_ns),
 		printable(src, sizeof(src), r->meta.hot_source));
@@ -246,9 +249,15 @@ static void print_summary(FILE *f, const struct run *r)
 			(unsigned long long)hist_count(r->hists.runwait_pulled, MT_HIST_SLOTS));
 	}
 
-	fprintf(f, "\ndata quality: %llu migration records, %llu lost (%.2f %%), ring buffer %s\n",
-		(unsigned long long)(s->rb_records + lost), (unsigned long long)lost,
-		pct(lost, s->rb_records + lost), fmt_bytes(a, sizeof(a), r->meta.ringbuf_bytes));
+	if (r->records_off)
+		fprintf(f, "\ndata quality: no migration records were sent (-a or --cgroup without "
+			"-o): every count, histogram and CPU pair above is the kernel's, complete; "
+			"what needs the records (-o, --csv, --perfetto, --what-if) sends them\n");
+	else
+		fprintf(f, "\ndata quality: %llu migration records, %llu lost (%.2f %%), ring "
+			"buffer %s\n", (unsigned long long)(s->rb_records + lost),
+			(unsigned long long)lost, pct(lost, s->rb_records + lost),
+			fmt_bytes(a, sizeof(a), r->meta.ringbuf_bytes));
 	if (r->recs_not_kept || r->units_not_kept)
 		fprintf(f, "  kept the first %llu of each kind: %llu migration and %llu unit "
 			"records were counted, not kept (--max-records)\n",

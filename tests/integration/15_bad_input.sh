@@ -69,6 +69,29 @@ fi
 bad run_unknown_option "--frobnicate" run --frobnicate "${W[@]}"
 
 # calibrate
+# scope: -a and --cgroup trace no workload and no -p; --cgroup takes a cgroup v2 directory;
+# -c is the cgroup (as in runqlat), so its old meaning, a CPU list, names --cpus
+bad run_all_and_pid "-a" run -a -p 1 "${O[@]}"
+bad run_all_and_command "-a" run -a "${O[@]}" "${W[@]}"
+bad run_all_and_cgroup "--cgroup" run -a -c /sys/fs/cgroup "${O[@]}"
+bad run_all_and_cpus "--cpus" run -a --cpus 0 "${O[@]}"
+bad run_cgroup_and_pid "--cgroup" run -c /sys/fs/cgroup -p 1 "${O[@]}"
+bad run_cgroup_and_command "--cgroup" run --cgroup /sys/fs/cgroup "${O[@]}" "${W[@]}"
+bad run_cgroup_missing "$MT_TMP/no-such-cgroup" run -c "$MT_TMP/no-such-cgroup" "${O[@]}"
+bad run_cgroup_not_dir "not a directory" run -c /etc/passwd "${O[@]}"
+bad run_cgroup_not_cgroup2 "not in a cgroup v2" run --cgroup "$MT_TMP" "${O[@]}"
+mkdir -p "$MT_TMP/v1"
+if mount -t cgroup -o none,name=migtrace-test cgroup "$MT_TMP/v1" 2>/dev/null; then
+	bad run_cgroup_v1 "cgroup v1" run -c "$MT_TMP/v1" "${O[@]}"
+	umount "$MT_TMP/v1"
+else
+	skip run_cgroup_v1 "no cgroup v1 hierarchy can be mounted here (not root, or v1 disabled)"
+fi
+bad run_old_cpus "--cpus" run -c 0,1 "${O[@]}" "${W[@]}"
+bad cal_old_cpus "--cpus" calibrate -c 0,1 --json "$MT_TMP/out/c.json"
+bad val_old_cpus "--cpus" validate -c 0,1 -o "$MT_TMP/out/v.json"
+bad sweep_old_cpus "--cpus" sweep -c 0,1 --values 1ms -o "$MT_TMP/out/s.json" "${W[@]}"
+
 J=(--json "$MT_TMP/out/c.json")
 bad cal_reps_zero "'0'" calibrate --reps 0 "${J[@]}"
 bad cal_reps_negative "'-4'" calibrate --reps -4 "${J[@]}"
@@ -163,7 +186,7 @@ check val_long_says_duration bash -c 'head -n 1 "$1" |
 # an option's value given twice: the last would win without a word
 bad run_output_repeated "--output given twice" run -o "$MT_TMP/out/a.json" "${O[@]}" "${W[@]}"
 bad run_pid_repeated "--pid given twice ('1', then '2')" run -p 1 -p 2 "${O[@]}"
-bad run_cpus_repeated "--cpus given twice ('0', then '1')" run --cpus 0 -c 1 "${O[@]}" "${W[@]}"
+bad run_cpus_repeated "--cpus given twice ('0', then '1')" run --cpus 0 -C 1 "${O[@]}" "${W[@]}"
 bad run_duration_repeated "--duration given twice" run -d 1s --duration 2s "${O[@]}" "${W[@]}"
 bad run_csv_repeated "--csv given twice" run --csv "$MT_TMP/out/a" --csv "$MT_TMP/out/b" "${W[@]}"
 bad cal_reps_repeated "--reps given twice ('3', then '4')" calibrate --reps 3 --reps 4 "${J[@]}"

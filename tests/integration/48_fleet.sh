@@ -13,14 +13,10 @@ DASH=$MT_ROOT/contrib/grafana/migtrace-dashboard.json
 CHECK=$MT_ROOT/tests/integration/dashboard_check.py
 TXT=$MT_TMP/textfile		# node_exporter's --collector.textfile.directory
 WORKLOAD=("$MT_ROOT/.output/workloads/wakeup" -t 2 -d 3)
-# The migtrace command that feeds node_exporter, the one line to change.  Today `run` writes
-# the exposition once, when its workload (@WORKLOAD@: launched by migtrace, traced from its
-# first instruction) ends.  With the exporter mode (issue 24 items 1-3) it becomes
-#   FLEET_RUN=(run -a --textfile "$TXT" --interval 1s --duration 4s)
-# which rewrites $TXT/migtrace.prom every second while the workload runs beside it, started
-# by this test as it would be on a server; the checks below hold for both (they wait for
-# Prometheus to hold the count migtrace prints at the end).
-FLEET_RUN=(run --openmetrics "$TXT/migtrace.prom" -- @WORKLOAD@)
+# The migtrace command that feeds node_exporter, as on a server: every task (-a), the file
+# rewritten every second while the workload runs beside it, started by this test.  The
+# checks below wait for Prometheus to hold the count migtrace prints at the end.
+FLEET_RUN=(run -a --textfile "$TXT" --interval 1s --duration 4s)
 QUERY='sum(migtrace_migrations_total)'
 
 # Every server this test starts is stopped on every way out (SIGTERM, then SIGKILL after

@@ -15,7 +15,7 @@ done
 
 stats_before=$(cat /proc/sys/kernel/bpf_stats_enabled)
 python3 "$MT_ROOT/bench/bench.py" --reps 1 --stats-reps 1 --workloads pipe-pinned \
-	--scaling-groups 2 --calibrate-reps 3 -o "$MT_TMP/bench.json" >"$MT_TMP/bench.out" 2>"$MT_TMP/bench.err"
+	--scaling-groups 2 --calibrate-reps 3 --syswide-reps 1 -o "$MT_TMP/bench.json" >"$MT_TMP/bench.out" 2>"$MT_TMP/bench.err"
 rc=$?
 check bench_smoke_exit0 bash -c '[ "$1" = 0 ] || { tail -3 "$2"; exit 1; }' _ "$rc" "$MT_TMP/bench.err"
 # the machine lines: every configuration's figures, and calibrate's
@@ -37,7 +37,12 @@ want += [(c, "hackbench-g2", m) for c in ("migtrace", "bpftrace-count")
 want += [(c, "pipe-pinned", "full_ns_per_switch") for c in ("bpf-empty", "migtrace", "migtrace-other",
                                                             "bpftrace-same", "bpftrace-count")]
 want += [(c, "pipe-pinned", "full_ns_per_switch_net") for c in ("migtrace", "bpftrace-count")]
+# the system-wide pass: migtrace run -a beside bpftrace counting one event
+want += [(c, "system-wide", m) for c in ("migtrace-all", "bpftrace-switch")
+         for m in ("full_ns_per_switch", "time_ratio")]
+want += [(c, "system-wide", "full_ns_per_migrate") for c in ("migtrace-all", "bpftrace-migrate")]
 targets = {k[1]: k[2] for k in lines if k[0] == "target"}
+assert {"syswide_switch_ratio", "syswide_migrate_ratio"} <= set(targets), targets
 assert {"pipe-pinned_ns_per_switch", "pipe-pinned_filtered_ns_per_switch", "pipe_pinned_ratio",
         "calibrate_cv", "pipe-pinned_ns_per_switch_bpf_stats"} <= set(targets), targets
 assert set(targets.values()) <= {"met", "missed"}, targets

@@ -122,7 +122,7 @@ for m in $modes; do
 	has "$m" run_o "migtrace run --o" --output=
 	expect "$m" run_ou "migtrace run --ou" --output=
 	expect "$m" run_workload "migtrace run wa" wakeup
-	expect "$m" run_workload_after_option "migtrace run -c 0,1 -o x.json wa" wakeup
+	expect "$m" run_workload_after_option "migtrace run -C 0,1 -o x.json wa" wakeup
 	expect "$m" report_json "migtrace report " a.json b.json run.json sub
 	# shellcheck disable=SC2086
 	expect "$m" doctor_options "migtrace doctor --" $doctor_opts

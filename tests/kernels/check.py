@@ -261,6 +261,23 @@ class Judge:
                 (first[0] if first else err.strip()[-300:])))}
         self.checks("run_loads", ["run_loads"], fn)
 
+    def scope(self):
+        """run -a and run --cgroup (the cgroup v2 root) load, attach, end at --duration
+        with status 0 and print their counts."""
+        def fn(c):
+            got = {}
+            for n in ("all", "cgroup"):
+                rc, out = c.rc(n), c.text(n + ".out") or ""
+                err = c.text(n + ".err") or ""
+                first = [l for l in err.splitlines() if l.startswith("migtrace")]
+                got["scope_%s_runs" % n] = (
+                    rc == 0 and re.search(r"^migrations: \d+ \(\d+ traced tasks\)", out, re.M)
+                    is not None, "migtrace run %s: exit %s: %s" % (
+                        "-a" if n == "all" else "--cgroup", rc,
+                        first[0] if first else one_line(err.strip()[-300:])))
+            return got
+        self.checks("scope", ["scope_all_runs", "scope_cgroup_runs"], fn)
+
     def selfmig_run(self, c, mode):
         """A selfmig case's run record and the pid selfmig printed: (d, pid, None), or
         (None, None, why) when there is nothing to judge."""
@@ -738,6 +755,7 @@ def main():
     j = Judge(a.outdir, cases, a.why, a.host, a.prefix, hello["uname"] if hello else "")
     j.doctor()
     j.run_loads()
+    j.scope()
     j.selfmig_sleeping()
     j.selfmig_running()
     j.family()

@@ -121,6 +121,18 @@ case_begin run_loads
 run_to "$CDIR" run "$MT" run -v --cpus 0,1 -o "$CDIR/run.json" -- true
 case_end
 
+# -a and --cgroup: other paths through the same programs (rodata scope), each verified
+# here; --cgroup on the cgroup v2 root, mounted for it when the guest has none.
+case_begin scope
+run_to "$CDIR" all "$MT" run -v -a --duration 1
+cg=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/mounts)
+if [ -z "$cg" ]; then
+	cg=/tmp/mt-cgroup2
+	mkdir -p "$cg" && mount -t cgroup2 none "$cg" 2>"$CDIR/mount.err"
+fi
+run_to "$CDIR" cgroup "$MT" run -v --cgroup "$cg" --duration 1
+case_end
+
 # 23 affinity moves of a sleeping task, measured up to 3 times as 30_run.sh does: the
 # kernel now and then moves the sleeping task without a sched_migrate_task event.
 case_begin selfmig_sleeping

@@ -92,7 +92,7 @@ static void too_low_from_numbers(void **state)
 	verdict_decide(&vin, &r->verdict);
 	assert_int_equal(r->verdict.kind, VERDICT_TOO_LOW);
 	t = text_of(r);
-	has(t, "Tracing migrations of cachewalk --controlled (pid 0) on CPUs 0-1; hot means "
+	has(t, "Tracing migrations of cachewalk --controlled on CPUs 0-1; hot means "
 	       "younger than 500 µs (read from /proc/x). Hit Ctrl-C to end.\n");
 	has(t, "  observed hot time, where the cost falls under 10 % of its 50.0 µs maximum: "
 	       "1.70 ms (95 % interval 1.50 ms to 2.00 ms)\n");
@@ -378,7 +378,7 @@ static void hostile_names_escaped(void **state)
 	a->verdict.has_calib = true;
 	a->verdict.calib_ns = 300 * US;
 	t = text_of(a);
-	has(t, "Tracing migrations of w\\033[2J\\nFAKE \\377 =1+2 (pid 0) on CPUs 0-1; hot "
+	has(t, "Tracing migrations of w\\033[2J\\nFAKE \\377 =1+2 on CPUs 0-1; hot "
 	       "means younger than 500 µs (read from /x\\033]0;t\\a). Hit Ctrl-C to end.\n");
 	has(t, "\nw\\033[2J\\nFAKE \\377 =1+2: exited with status 0 after 0.00 s\n");
 	has(t, "  kernel's value:      ");

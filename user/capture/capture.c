@@ -185,6 +185,19 @@ static int attach_units(struct capture *cap)
 	return err;
 }
 
+/*
+ * -a, --cgroup: which tasks the programs trace, and whether they send a record per
+ * migration: not when nothing reads the records (docs/design.md, "System-wide").
+ */
+static void set_scope(const struct run_config *cfg, struct run *r, struct tracer_opts *o)
+{
+	if (!run_config_scoped(cfg))
+		return;
+	o->scope = cfg->all ? MT_SCOPE_ALL : MT_SCOPE_CGROUP;
+	o->cgroup_id = cfg->cgroup_id;
+	o->no_records = r->records_off = run_config_aggregates_only(cfg);
+}
+
 struct capture *capture__open(const struct run_config *cfg, struct run *r, int *status)
 {
 	struct capture *cap = calloc(1, sizeof(*cap));
@@ -223,9 +236,10 @@ struct capture *capture__open(const struct run_config *cfg, struct run *r, int *
 					  cfg->user, run_config_text(cfg) == stderr,
 					  self_timed ? &pass : NULL))
 		goto fail;
-	r->meta.pid = cfg->pid ? (int)cfg->pid : cap->child.pid;
+	/* -a and --cgroup: no one process (0, as run-file.md says) */
+	r->meta.pid = cfg->pid ? (int)cfg->pid : run_config_scoped(cfg) ? 0 : cap->child.pid;
 	/* the traced tasks' policy and core-scheduling cookie, as tracing begins */
-	if (r->env.rules.checked)
+	if (r->env.rules.checked && r->meta.pid > 0)
 		sched_rules_probe_tasks(NULL, r->meta.pid, &r->env.rules);
 	if (self_timed && !(cap->join = unit_join_new((uint32_t)r->meta.pid, on_unit, cap))) {
 		fprintf(stderr, "migtrace run: no memory for the join of units\n");
@@ -240,8 +254,10 @@ struct capture *capture__open(const struct run_config *cfg, struct run *r, int *
 	topts.on_offcpu = cap->join ? on_offcpu : NULL;
 	topts.unit_probes = !cap->join && cfg->unit_arg;
 	topts.ctx = cap;
+	set_scope(cfg, r, &topts);
 	if (tracer_load(&cap->tr, &topts) ||
-	    tracer_track(&cap->tr, (uint32_t)r->meta.pid, !r->meta.attached) ||
+	    (!run_config_scoped(cfg) &&
+	     tracer_track(&cap->tr, (uint32_t)r->meta.pid, !r->meta.attached)) ||
 	    tracer_attach(&cap->tr) || attach_units(cap))
 		goto fail;
 	snprintf(r->meta.wakeup_latency_from, sizeof(r->meta.wakeup_latency_from), "%s",
@@ -311,6 +327,8 @@ static int workload_ended(struct capture *cap)
 	struct run_meta *m = &cap->r->meta;
 	int wstatus = 0;
 
+	if (run_config_scoped(cap->cfg))
+		return 0;	/* -a, --cgroup: until a signal or --duration */
 	if (!cap->cfg->exec_argv) {
 		/* a zombie has exited: waiting for its parent to reap it is not tracing (but a
 		 * leader that called pthread_exit() is one while its threads run on) */
@@ -497,7 +515,8 @@ int capture__run(struct capture *cap)
 
 int capture__exit_status(const struct capture *cap)
 {
-	if (cap->cfg->pid || cap->ending.by_duration || cap->ending.by_count)
+	if (cap->cfg->pid || run_config_scoped(cap->cfg) || cap->ending.by_duration ||
+	    cap->ending.by_count)
 		return MT_EXIT_OK;
 	return cap->r->meta.exit_status;
 }

@@ -5,11 +5,14 @@
  * mistyped option never costs a whole run.  What it resolves is recorded in the run model.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <libgen.h>
 #include <math.h>
 #include <pwd.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
 #include <unistd.h>
 
 #include "atomic_file.h"
@@ -279,11 +282,84 @@ static int resolve_pid(struct run_config *c)
 	return 0;
 }
 
-/* "wakeup -t 4", or "pid N"; a long command is cut where it says so, not silently. */
+bool run_config_scoped(const struct run_config *c)
+{
+	return c->all || c->cgroup_arg;
+}
+
+bool run_config_aggregates_only(const struct run_config *c)
+{
+	return run_config_scoped(c) && !c->output && !c->records_wanted && !c->unit_arg;
+}
+
+#ifndef CGROUP2_SUPER_MAGIC
+#define CGROUP2_SUPER_MAGIC 0x63677270
+#endif
+#ifndef CGROUP_SUPER_MAGIC
+#define CGROUP_SUPER_MAGIC 0x27e0eb
+#endif
+
+/*
+ * --cgroup PATH: a directory of a cgroup v2 file system, and its id as BPF sees it
+ * (cgroup->kn->id), which is what its file handle holds, as bpftool and libbpf-tools read it.
+ */
+static int resolve_cgroup(struct run_config *c)
+{
+	union {
+		struct file_handle fh;
+		char room[sizeof(struct file_handle) + sizeof(uint64_t)];
+	} h = { .fh.handle_bytes = sizeof(uint64_t) };
+	const char *p = c->cgroup_arg;
+	struct statfs fs;
+	struct stat st;
+	int mount_id;
+
+	if (stat(p, &st)) {
+		fprintf(stderr, "migtrace run: --cgroup %s: %s (give a cgroup v2 directory, e.g. "
+			"/sys/fs/cgroup/system.slice)\n", p, errno == ENOENT ? "no such cgroup" :
+			strerror(errno));
+		return -ENOENT;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		fprintf(stderr, "migtrace run: --cgroup %s: not a directory (a cgroup is one, e.g. "
+			"/sys/fs/cgroup/system.slice)\n", p);
+		return -ENOTDIR;
+	}
+	if (statfs(p, &fs))
+		fs.f_type = 0;
+	if (fs.f_type != CGROUP2_SUPER_MAGIC) {
+		fprintf(stderr, "migtrace run: --cgroup %s: %s\n", p,
+			fs.f_type == CGROUP_SUPER_MAGIC ?
+				"a cgroup v1 hierarchy: --cgroup takes a cgroup v2 directory (the "
+				"unified hierarchy, mounted at /sys/fs/cgroup on most systems)" :
+				"not in a cgroup v2 file system (mounted at /sys/fs/cgroup on most "
+				"systems)");
+		return -EINVAL;
+	}
+	if (name_to_handle_at(AT_FDCWD, p, &h.fh, &mount_id, 0) ||
+	    h.fh.handle_bytes != sizeof(uint64_t)) {
+		fprintf(stderr, "migtrace run: --cgroup %s: cannot read its cgroup id: %s\n", p,
+			strerror(errno ? errno : EINVAL));
+		return -EINVAL;
+	}
+	memcpy(&c->cgroup_id, h.fh.f_handle, sizeof(c->cgroup_id));
+	return 0;
+}
+
+/* "wakeup -t 4", "pid N", "all tasks"; a long command is cut where it says so, not silently. */
 static void describe_command(const struct run_config *c, struct run_meta *m)
 {
 	size_t off = 0, len = sizeof(m->command) - 1;
 
+	if (c->all || c->cgroup_arg) {
+		if (c->all)
+			snprintf(m->command, sizeof(m->command), "all tasks");
+		else if ((size_t)snprintf(m->command, sizeof(m->command), "cgroup %s (id %llu)",
+					  c->cgroup_arg, (unsigned long long)c->cgroup_id) > len)
+			snprintf(m->command, sizeof(m->command), "cgroup id %llu",
+				 (unsigned long long)c->cgroup_id);
+		return;
+	}
 	if (c->pid) {
 		snprintf(m->command, sizeof(m->command), "pid %ld", c->pid);
 		return;
@@ -432,7 +508,8 @@ int run_config_resolve(struct run_config *c, struct run *r)
 	rc = MT_EXIT_USAGE;
 	if ((c->output && atomic_file_check(c->output)) || (c->unit_arg && resolve_unit(c)) ||
 	    (c->calibration && read_calibration(c->calibration, &file_cal)) ||
-	    (c->pid && resolve_pid(c)) || (c->user && resolve_user(c->user)))
+	    (c->pid && resolve_pid(c)) || (c->user && resolve_user(c->user)) ||
+	    (c->cgroup_arg && resolve_cgroup(c)))
 		goto out;
 	rc = 0;
 
@@ -448,7 +525,7 @@ int run_config_resolve(struct run_config *c, struct run *r)
 		memset(&file_cal, 0, sizeof(file_cal));
 	}
 	r->meta.ringbuf_bytes = c->ringbuf_bytes;
-	r->meta.attached = c->pid != 0;
+	r->meta.attached = c->pid != 0 || run_config_scoped(c);
 	r->meta.exit_status = -1;
 	r->max_kept = (size_t)c->max_records;
 	describe_command(c, &r->meta);

@@ -54,7 +54,17 @@ struct run_config {
 	const char *textfile_dir;	/* --textfile: SIGHUP rechecks it instead of ending */
 	interval_fn on_interval;	/* called at each interval's end, and at SIGHUP */
 	void *on_interval_ctx;
+	/* scope: every task (-a) or a cgroup v2 subtree (--cgroup), instead of a workload */
+	bool all;			/* -a */
+	const char *cgroup_arg;		/* --cgroup PATH; NULL: none */
+	bool records_wanted;		/* an export reads the migration records (--csv, ...) */
+	uint64_t cgroup_id;		/* --cgroup's kernfs id, resolved */
 };
+
+/* -a or --cgroup: no workload; the run ends on a signal or --duration. */
+bool run_config_scoped(const struct run_config *c);
+/* -a or --cgroup with nothing that reads the records: in-kernel aggregates only. */
+bool run_config_aggregates_only(const struct run_config *c);
 
 /* The defaults every command starts from. */
 void run_config_default(struct run_config *c, enum run_kind kind);

@@ -179,6 +179,9 @@ int tracer_load(struct tracer *tr, const struct tracer_opts *o)
 	tr->skel->rodata->offcpu_records = o->on_offcpu != NULL;
 	tr->skel->rodata->unit_probes = o->unit_probes;
 	tr->skel->rodata->slot_mask = nr_slots - 1;
+	tr->skel->rodata->scope = o->scope;
+	tr->skel->rodata->scope_cgroup_id = o->cgroup_id;
+	tr->skel->rodata->send_records = !o->no_records;
 	if (o->ringbuf_bytes)
 		tr->skel->rodata->wakeup_bytes = o->ringbuf_bytes / 4;
 	set_topo(tr, o->topo);
@@ -208,6 +211,9 @@ int tracer_load(struct tracer *tr, const struct tracer_opts *o)
 	tr->skel->bss->wakeup_from_queued = tr->wakeup_from_queued;
 	/* loaded either way (doctor verifies every program), attached only when needed */
 	bpf_program__set_autoattach(tr->skel->progs.mt_wakeup, !tr->wakeup_from_queued);
+	/* moves between cgroups matter to --cgroup only */
+	bpf_program__set_autoattach(tr->skel->progs.mt_cgroup_attach,
+				    o->scope == MT_SCOPE_CGROUP);
 	return 0;
 }
 

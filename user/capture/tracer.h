@@ -32,6 +32,11 @@ struct tracer_opts {
 	void *ctx;
 	bool unit_probes;		/* tracer_attach_unit() will be called */
 	bool quiet_load;		/* the caller reports a refused load itself (doctor) */
+	/* which tasks: enum mt_scope (0: the tgids given to tracer_track); --cgroup's root */
+	uint8_t scope;
+	uint64_t cgroup_id;
+	/* no ring-buffer record per migration: in-kernel aggregates only (on_migrate unused) */
+	bool no_records;
 };
 
 #define TRACER_MAX_UNIT_LINKS 8

@@ -130,6 +130,17 @@ bool mt_cli_common(struct argp_state *state, int key, const char *arg, void *chi
 	}
 }
 
+bool mt_cli_looks_like_cpus(const char *arg)
+{
+	return *arg && strspn(arg, "0123456789,-") == strlen(arg);
+}
+
+void mt_cli_old_cpus(struct argp_state *state, const char *arg)
+{
+	argp_error(state, "-c %s: the CPU list is -C/--cpus now (give --cpus %s); -c is run's "
+		   "--cgroup", arg, arg);
+}
+
 /* A path and what it names: itself, and for a directory output each file it writes there. */
 struct named {
 	const struct mt_cli_path *p;

@@ -25,6 +25,13 @@ void mt_cli_once(struct argp_state *state, int key, const char *arg);
  * child, such as the export options).  True when KEY needs nothing more from the command.
  */
 bool mt_cli_common(struct argp_state *state, int key, const char *arg, void *child_input);
+/*
+ * -c LIST, the CPU list's spelling before -C/--cpus (run's -c is --cgroup now, as in
+ * libbpf-tools' runqlat): one line naming --cpus, exit status 2.
+ */
+void mt_cli_old_cpus(struct argp_state *state, const char *arg);
+/* Whether arg reads as a CPU list (digits, ',' and '-' only), as -c's old argument did. */
+bool mt_cli_looks_like_cpus(const char *arg);
 
 /* The files of a directory output mt_cli_distinct() knows by name, at most. */
 #define MT_CLI_DIR_FILES 12

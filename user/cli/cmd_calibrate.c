@@ -86,7 +86,7 @@ enum {
 };
 
 static const struct argp_option opts[] = {
-	{ "cpus", 'c', "LIST", 0, "CPUs to calibrate (default: all online), e.g. 0-3,6", 0 },
+	{ "cpus", 'C', "LIST", 0, "CPUs to calibrate (default: all online), e.g. 0-3,6", 0 },
 	{ "level", 'l', "N", 0, "Size the buffer against the cache of level N", 0 },
 	{ "size", 's', "SIZE", 0, "Size the buffer against a cache of SIZE (4M, 512K, 3145728)", 0 },
 	{ "reps", 'r', "N", 0, "Timed repetitions per pair (default 1000; 2005: per size, 1)", 0 },
@@ -104,6 +104,8 @@ static const struct argp_option opts[] = {
 	{ "dry-run", OPT_DRY, NULL, 0, "Print what would be measured, measure nothing", 0 },
 	{ "quiet", 'q', NULL, 0, "No progress on stderr", 0 },
 	{ "verbose", 'v', NULL, 0, "Verbose output", 0 },
+	/* the CPU list's old spelling: refused, naming --cpus */
+	{ NULL, 'c', "LIST", OPTION_HIDDEN, NULL, 0 },
 	{ 0 },
 };
 
@@ -142,6 +144,9 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		return 0;
 	switch (key) {
 	case 'c':
+		mt_cli_old_cpus(state, arg);
+		break;
+	case 'C':
 		env.cpus_arg = arg;
 		break;
 	case 'l':

@@ -8,6 +8,7 @@
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "analyze.h"
 #include "atomic_file.h"
@@ -28,6 +29,7 @@ static const char doc[] =
 "USAGE: migtrace run [OPTIONS] WORKLOAD [ARGS]\n"
 "       migtrace run [OPTIONS] -- CMD ARGS\n"
 "       migtrace run [OPTIONS] -p PID\n"
+"       migtrace run [OPTIONS] -a | -c CGROUP\n"
 "\n"
 "WORKLOAD is a built-in workload (wakeup, cachewalk) or any program.  The\n"
 "workload is pinned to --cpus and released only once tracing is attached.\n"
@@ -39,9 +41,17 @@ static const char doc[] =
 "migtrace itself is killed, so is the workload's whole group (PR_SET_PDEATHSIG\n"
 "for its first process, a guard process for what that started).\n"
 "\n"
+"-a traces every task on the machine, -c (--cgroup) every task of a cgroup v2\n"
+"directory and below it, including tasks that start or move there later; the\n"
+"run ends on Ctrl-C, SIGTERM or --duration.  Without -o (or --csv, --perfetto,\n"
+"--what-if, --unit) no record is sent per migration: the kernel keeps the\n"
+"counts and histograms, the cheapest way to watch a whole machine.\n"
+"\n"
 "EXAMPLES:\n"
 "    sudo migtrace run wakeup                 # built-in run-and-sleep workload\n"
 "    sudo migtrace run --cpus 0,1 -o run.json -- ./server --port 8080\n"
+"    sudo migtrace run -a --duration 10s      # every task on the machine\n"
+"    sudo migtrace run -c /sys/fs/cgroup/system.slice/nginx.service\n"
 "    sudo migtrace run -p 1234 --duration 30s # a running process, all threads\n"
 "    sudo migtrace run --hot-ns 5000000 -- make -j4   # judge at 5 ms instead\n"
 "    migtrace report run.json                 # its text again, from the file\n"
@@ -59,7 +69,10 @@ enum { OPT_HOT = 1000, OPT_RINGBUF, OPT_UNIT, OPT_CALIB, OPT_MAXREC, OPT_INTERVA
 
 static const struct argp_option opts[] = {
 	{ "pid", 'p', "PID", 0, "Trace an existing process (all its threads)", 0 },
-	{ "cpus", 'c', "LIST", 0, "Pin the workload to these CPUs (default: all online)", 0 },
+	{ "all", 'a', NULL, 0, "Trace every task on the machine (no workload)", 0 },
+	{ "cgroup", 'c', "PATH", 0, "Trace the tasks of this cgroup v2 directory and below "
+	  "(no workload)", 0 },
+	{ "cpus", 'C', "LIST", 0, "Pin the workload to these CPUs (default: all online)", 0 },
 	{ "duration", 'd', "DUR", 0, "Stop after DUR (10s, 500ms, 2m)", 0 },
 	{ "output", 'o', "FILE", 0, "Write the run file (JSON, docs/run-file.md) to FILE, "
 	  "atomically; '-': to stdout, the text then goes to stderr", 0 },
@@ -123,6 +136,28 @@ static void check_live(struct argp_state *state, struct run_env *env)
 		c->interval_ns = c->textfile_dir ? TEXTFILE_DEFAULT_NS : 0;
 }
 
+/*
+ * What is traced: a workload, -p, -a or --cgroup, one of them.  A workload with --cgroup is
+ * refused, the simplest rule: start it in the cgroup and trace the cgroup, or trace it alone.
+ */
+static void check_scope(struct argp_state *state, const struct run_config *c)
+{
+	if (c->all && c->cgroup_arg)
+		argp_error(state, "-a (every task) and --cgroup exclude each other");
+	if (c->all && (c->argv || c->pid))
+		argp_error(state, "-a traces every task: not with %s", c->pid ? "-p" : "a WORKLOAD");
+	if (c->cgroup_arg && (c->argv || c->pid))
+		argp_error(state, "--cgroup traces a cgroup's tasks: not with %s",
+			   c->pid ? "-p" : "a WORKLOAD (start it in the cgroup instead)");
+	if (!c->argv && !c->pid && !c->all && !c->cgroup_arg)
+		argp_error(state, "give a WORKLOAD, '-- CMD ARGS', -p PID, -a or --cgroup PATH");
+	if (c->argv && c->pid)
+		argp_error(state, "-p PID and a WORKLOAD exclude each other");
+	if ((c->all || c->cgroup_arg) && (c->cpus_arg || c->user))
+		argp_error(state, "%s applies to a launched workload: -a and --cgroup launch none",
+			   c->cpus_arg ? "--cpus" : "--user");
+}
+
 static error_t parse_arg(int key, char *arg, struct argp_state *state)
 {
 	struct run_env *env = state->input;
@@ -137,7 +172,16 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		if (parse_long(arg, 1, INT_MAX, &c->pid))
 			argp_error(state, "--pid: '%s' is not a process id", arg);
 		break;
+	case 'a':
+		c->all = true;
+		break;
 	case 'c':
+		/* -c 0,1 meant --cpus before -c was the cgroup (as in runqlat) */
+		if (mt_cli_looks_like_cpus(arg) && access(arg, F_OK))
+			mt_cli_old_cpus(state, arg);
+		c->cgroup_arg = arg;
+		break;
+	case 'C':
 		c->cpus_arg = arg;
 		break;
 	case 'd':
@@ -203,10 +247,7 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		state->next = state->argc;
 		break;
 	case ARGP_KEY_END:
-		if (!c->argv && !c->pid)
-			argp_error(state, "give a WORKLOAD, '-- CMD ARGS', or -p PID");
-		if (c->argv && c->pid)
-			argp_error(state, "-p PID and a WORKLOAD exclude each other");
+		check_scope(state, c);
 		check_live(state, env);
 		break;
 	default:
@@ -225,6 +266,9 @@ int cmd_run(int argc, char **argv)
 	run_config_default(&env.cfg, RUN_KIND_RUN);
 	if (argp_parse(&argp, argc, argv, ARGP_IN_ORDER, NULL, &env))
 		return MT_EXIT_USAGE;
+	/* -P names processes from the migration records */
+	env.cfg.records_wanted = env.exports.csv_dir || env.exports.perfetto ||
+				 env.exports.whatif_arg || env.cfg.per_pid;
 	/* an export that cannot be written, or an output over the calibration read or over
 	 * another output, is found before the workload runs */
 	own[0] = mt_cli_path_of("--calibration file", env.cfg.calibration, MT_PATH_INPUT);

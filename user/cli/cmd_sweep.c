@@ -86,7 +86,7 @@ static const struct argp_option opts[] = {
 	{ "values", OPT_VALUES, "LIST", 0, "Migration costs to sweep, comma-separated durations "
 	  "(0.5ms,5ms,50ms; 2 to 32 values)", 0 },
 	{ "reps", OPT_REPS, "N", 0, "Repetitions of every value (default 3)", 0 },
-	{ "cpus", 'c', "LIST", 0, "Pin the workload to these CPUs (default: all online); idle "
+	{ "cpus", 'C', "LIST", 0, "Pin the workload to these CPUs (default: all online); idle "
 	  "time is theirs", 0 },
 	{ "output", 'o', "FILE", 0, "Write the sweep (JSON, schema migtrace.sweep/1, "
 	  "docs/sweep-file.md) to FILE, atomically", 0 },
@@ -95,6 +95,8 @@ static const struct argp_option opts[] = {
 	{ "restore", OPT_RESTORE, NULL, 0, "Put back the value a killed sweep left (its "
 	  "record under /run/migtrace), then exit", 0 },
 	{ "verbose", 'v', NULL, 0, "Show libbpf's messages", 0 },
+	/* the CPU list's old spelling: refused, naming --cpus */
+	{ NULL, 'c', "LIST", OPTION_HIDDEN, NULL, 0 },
 	{ 0 },
 };
 
@@ -183,6 +185,9 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 				   SWEEP_MAX_REPS);
 		break;
 	case 'c':
+		mt_cli_old_cpus(state, arg);
+		break;
+	case 'C':
 		/* a list that cannot be right is refused before the tunable is touched */
 		switch (parse_cpu_list(arg, &cpus, bad, sizeof(bad))) {
 		case 0:

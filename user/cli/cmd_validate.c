@@ -73,7 +73,7 @@ enum { OPT_CACHES = 1000 };
 #define VALIDATE_RATES "200,1000,5000,max"
 
 static const struct argp_option opts[] = {
-	{ "cpus", 'c', "A,B", 0, "The two CPUs: warm on A, migrate to B (default: first two)", 0 },
+	{ "cpus", 'C', "A,B", 0, "The two CPUs: warm on A, migrate to B (default: first two)", 0 },
 	{ "samples", 'n', "N", 0, "Samples per (age, arm) cell (default 30)", 0 },
 	{ "ws", 'w', "SIZE", 0, "cachewalk working set (default 256K)", 0 },
 	{ "ages", 'a', "LIST", 0, "Ages in µs (default 50,100,200,500,1000,...,50000)", 0 },
@@ -90,6 +90,8 @@ static const struct argp_option opts[] = {
 	{ "caches", OPT_CACHES, "SRC", 0, "Cache sizes from auto (default: sysfs, CPUID where "
 	  "sysfs lists none), sysfs or cpuid", 0 },
 	{ "verbose", 'v', NULL, 0, "Show libbpf's messages", 0 },
+	/* the CPU list's old spelling: refused, naming --cpus */
+	{ NULL, 'c', "LIST", OPTION_HIDDEN, NULL, 0 },
 	{ 0 },
 };
 
@@ -111,6 +113,9 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		return 0;
 	switch (key) {
 	case 'c':
+		mt_cli_old_cpus(state, arg);
+		break;
+	case 'C':
 		env->cpus_arg = arg;
 		break;
 	case 'n':
