@@ -20,8 +20,10 @@ check validate_chase json "$MT_TMP/v.json" \
 	"d['calibration']['measured'].get('chase')"
 check validate_chase_text grep -qE '^  1 chain   (refill [0-9.]+ ns a line|no cost)' <<<"$out"
 # every trial's displaced bytes are the polluter's own: no more than its rate allows over the
-# time away (+ 64 KiB: the 16 KiB steps of its pacing around the two reads), and growing
-# with the age at each rate
+# time away (+ 128 KiB: the 16 KiB steps of its pacing around the two reads, and the few a
+# SCHED_IDLE polluter can run at the previous trial's pace in a gap of the worker's on A
+# before it sees the new rate: a CI run saw 96 KiB in 14 µs at 1 GB/s), and growing with the
+# age at each rate
 check validate_displaced_bytes_measured python3 - "$MT_TMP/v.json" <<'PY'
 import json, sys, statistics
 d = json.load(open(sys.argv[1]))
@@ -29,7 +31,7 @@ trials = [u for u in d["units"] if u["tag"] in (3, 4)]
 assert trials and all(u["round"] < 8 for u in trials), "rounds"
 for u in trials:
     if u["rate_mbps"] > 0 and u["last_off_ns"] > 0:
-        allowed = u["rate_mbps"] * u["last_off_ns"] / 1e3 * 1.2 + 65536
+        allowed = u["rate_mbps"] * u["last_off_ns"] / 1e3 * 1.2 + 131072
         assert u["streamed_bytes"] <= allowed, (u["rate_mbps"], u["last_off_ns"], u["streamed_bytes"])
 cells = d["correlation"]["cells"]
 for rate in {c["rate_mbps"] for c in cells}:
