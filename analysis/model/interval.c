@@ -41,54 +41,23 @@ uint64_t interval_kernel_counted(const struct mt_stats *s)
 	return interval_migrations(s) - s->migrations[MT_CAUSE_FORK];
 }
 
-static size_t pid_hash(uint32_t tgid, size_t cap)
-{
-	return (size_t)(tgid * 2654435761u) & (cap - 1);
-}
-
-static struct interval_pid *pid_find(struct interval_pid *slot, size_t cap, uint32_t tgid)
-{
-	size_t i = pid_hash(tgid, cap);
-
-	while (slot[i].tgid && slot[i].tgid != tgid)
-		i = (i + 1) & (cap - 1);
-	return &slot[i];
-}
-
-/* Doubles the table; kept at most half full, so that a probe ends soon. */
-static int pids_grow(struct interval_pids *p)
-{
-	size_t cap = p->cap ? p->cap * 2 : 256;
-	struct interval_pid *slot = calloc(cap, sizeof(*slot));
-
-	if (!slot)
-		return -ENOMEM;
-	for (size_t i = 0; i < p->cap; i++)
-		if (p->slot[i].tgid)
-			*pid_find(slot, cap, p->slot[i].tgid) = p->slot[i];
-	free(p->slot);
-	p->slot = slot;
-	p->cap = cap;
-	return 0;
-}
-
 int interval_pids_add(struct interval_pids *p, uint32_t tgid, uint32_t pid, const char *comm)
 {
 	struct interval_pid *e;
 
 	if (!tgid)
 		return 0;	/* the idle tasks are never traced */
-	e = p->cap ? pid_find(p->slot, p->cap, tgid) : NULL;
-	if (!e || !e->tgid) {
-		if (p->n >= INTERVAL_MAX_PIDS) {
+	if (!p->t.esize)
+		u32_table_init(&p->t, sizeof(*e));
+	e = u32_table_find(&p->t, tgid);
+	if (!e) {
+		if (p->t.n >= INTERVAL_MAX_PIDS) {
 			p->other++;
 			return 0;
 		}
-		if ((p->n + 1) * 2 > p->cap && pids_grow(p))
+		e = u32_table_insert(&p->t, tgid);
+		if (!e)
 			return -ENOMEM;
-		e = pid_find(p->slot, p->cap, tgid);
-		e->tgid = tgid;
-		p->n++;
 	}
 	/* a record's name fills its 16 bytes, NUL-terminated or not */
 	if (!e->comm[0] || pid == tgid)
@@ -99,8 +68,11 @@ int interval_pids_add(struct interval_pids *p, uint32_t tgid, uint32_t pid, cons
 
 void interval_pids_tick(struct interval_pids *p)
 {
-	for (size_t i = 0; i < p->cap; i++)
-		p->slot[i].at_tick = p->slot[i].total;
+	struct interval_pid *e;
+
+	for (size_t i = 0; i < p->t.cap; i++)
+		if ((e = u32_table_at(&p->t, i)))
+			e->at_tick = e->total;
 }
 
 static uint64_t pid_count(const struct interval_pid *e, bool by_total)
@@ -125,11 +97,11 @@ int interval_pids_top(const struct interval_pids *p, bool by_total, struct inter
 	if (max > INTERVAL_TOP)
 		max = INTERVAL_TOP;
 	/* one pass, insertion into the short list kept sorted */
-	for (size_t i = 0; i < p->cap; i++) {
-		const struct interval_pid *e = &p->slot[i];
+	for (size_t i = 0; i < p->t.cap; i++) {
+		const struct interval_pid *e = u32_table_at(&p->t, i);
 		int at;
 
-		if (!e->tgid || !pid_count(e, by_total))
+		if (!e || !pid_count(e, by_total))
 			continue;
 		if (n == max && !ranks_before(e, &out[n - 1], by_total))
 			continue;
@@ -145,6 +117,6 @@ int interval_pids_top(const struct interval_pids *p, bool by_total, struct inter
 
 void interval_pids_free(struct interval_pids *p)
 {
-	free(p->slot);
+	u32_table_free(&p->t);
 	memset(p, 0, sizeof(*p));
 }

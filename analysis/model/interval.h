@@ -15,23 +15,22 @@
 #include <time.h>
 
 #include "migtrace.h"
+#include "u32_table.h"
 
 #define INTERVAL_TOP 10			/* -P: the processes named, by migrations */
 #define INTERVAL_MAX_PIDS 65536		/* processes counted by name; past it, in `other` */
 
 /* One process's migration records, as -P counts them (its threads together). */
 struct interval_pid {
-	uint32_t tgid;			/* 0: an empty slot */
+	uint32_t tgid;			/* the table's key: first (u32_table.h) */
 	char comm[MT_COMM_LEN];		/* its main thread's name, else the first thread seen */
 	uint64_t total;			/* migration records since tracing began */
 	uint64_t at_tick;		/* total at the last interval's end */
 };
 
-/* -P's table: open addressing on the tgid, never shrunk, so that counts stay monotone. */
+/* -P's table: interval_pid entries by tgid, never shrunk, so that counts stay monotone. */
 struct interval_pids {
-	struct interval_pid *slot;
-	size_t cap;			/* a power of two; 0 before the first record */
-	size_t n;
+	struct u32_table t;		/* zeroed: no entry yet (the first add sets it up) */
 	uint64_t other;			/* records of processes past INTERVAL_MAX_PIDS */
 };
 

@@ -72,7 +72,7 @@ static void test_pids_top(void **state)
 		for (uint32_t i = 0; i < k; i++)
 			assert_int_equal(interval_pids_add(&p, k, i == 1 && k == 42 ? 4242 : k,
 							   i == 1 && k == 42 ? "thread" : "main"), 0);
-	assert_int_equal(p.n, 300);
+	assert_int_equal(p.t.n, 300);
 	n = interval_pids_top(&p, true, top, INTERVAL_TOP);
 	assert_int_equal(n, INTERVAL_TOP);
 	for (int i = 0; i < n; i++)

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "array.h"
+#include "u32_table.h"
 #include "unit_join.h"
 
 /*
@@ -35,7 +36,7 @@ struct event {
 };
 
 struct thread {
-	uint32_t tid;			/* 0: a free slot */
+	uint32_t tid;			/* the table's key: first (u32_table.h) */
 	uint32_t tgid;
 	struct event *ev;		/* sorted by ts_ns */
 	size_t nev, evcap;
@@ -54,8 +55,7 @@ struct unit_join {
 	uint32_t tgid;
 	uj_emit_fn emit;
 	void *ctx;
-	struct thread *t;		/* open addressing on tid */
-	size_t cap, n;
+	struct u32_table threads;	/* struct thread by tid */
 	uint64_t unjoinable;
 };
 
@@ -68,12 +68,7 @@ struct unit_join *unit_join_new(uint32_t tgid, uj_emit_fn emit, void *ctx)
 	uj->tgid = tgid;
 	uj->emit = emit;
 	uj->ctx = ctx;
-	uj->cap = 64;
-	uj->t = calloc(uj->cap, sizeof(*uj->t));
-	if (!uj->t) {
-		free(uj);
-		return NULL;
-	}
+	u32_table_init(&uj->threads, sizeof(struct thread));
 	return uj;
 }
 
@@ -81,11 +76,15 @@ void unit_join_free(struct unit_join *uj)
 {
 	if (!uj)
 		return;
-	for (size_t i = 0; i < uj->cap; i++) {
-		free(uj->t[i].ev);
-		free(uj->t[i].pend);
+	for (size_t i = 0; i < uj->threads.cap; i++) {
+		struct thread *th = u32_table_at(&uj->threads, i);
+
+		if (th) {
+			free(th->ev);
+			free(th->pend);
+		}
 	}
-	free(uj->t);
+	u32_table_free(&uj->threads);
 	free(uj);
 }
 
@@ -94,43 +93,16 @@ uint64_t unit_join_unjoinable(const struct unit_join *uj)
 	return uj->unjoinable;
 }
 
-static size_t slot_of(uint32_t tid, size_t cap)
-{
-	return (size_t)(tid * 2654435761U) & (cap - 1);
-}
-
-static struct thread *find_in(struct thread *t, size_t cap, uint32_t tid)
-{
-	size_t i = slot_of(tid, cap);
-
-	while (t[i].tid && t[i].tid != tid)
-		i = (i + 1) & (cap - 1);
-	return &t[i];
-}
-
 /* The thread's entry, made on first sight; NULL: ENOMEM. */
 static struct thread *thread_of(struct unit_join *uj, uint32_t tid, uint32_t tgid)
 {
-	struct thread *th;
+	struct thread *th = u32_table_find(&uj->threads, tid);
 
-	if (2 * (uj->n + 1) > uj->cap) {
-		size_t cap = uj->cap * 2;
-		struct thread *t = calloc(cap, sizeof(*t));
-
-		if (!t)
+	if (!th) {
+		th = u32_table_insert(&uj->threads, tid);
+		if (!th)
 			return NULL;
-		for (size_t i = 0; i < uj->cap; i++)
-			if (uj->t[i].tid)
-				*find_in(t, cap, uj->t[i].tid) = uj->t[i];
-		free(uj->t);
-		uj->t = t;
-		uj->cap = cap;
-	}
-	th = find_in(uj->t, uj->cap, tid);
-	if (!th->tid) {
-		th->tid = tid;
 		th->tgid = tgid ? tgid : uj->tgid;
-		uj->n++;
 	} else if (tgid && th->tgid == uj->tgid) {
 		th->tgid = tgid;
 	}
@@ -259,11 +231,11 @@ int unit_join_flush(struct unit_join *uj, uint64_t watermark_ns)
 {
 	int first_err = 0;
 
-	for (size_t i = 0; i < uj->cap; i++) {
-		struct thread *th = &uj->t[i];
+	for (size_t i = 0; i < uj->threads.cap; i++) {
+		struct thread *th = u32_table_at(&uj->threads, i);
 		size_t k = 0;
 
-		if (!th->tid)
+		if (!th)
 			continue;
 		for (; k < th->npend && th->pend[k].end_ns < watermark_ns; k++) {
 			int err = join_one(uj, th, &th->pend[k]);
