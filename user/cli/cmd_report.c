@@ -205,8 +205,8 @@ static int read_input(const struct report_env *env, const char *path,
 	}
 	e = run_file_read(path, o, out, err, len);
 	if (e == -EINVAL && !looks_like_json(path))
-		snprintf(err, len, "neither a run file (migtrace run -o) nor a trace-cmd capture "
-			 "(trace.dat)");
+		snprintf(err, len, "not a migtrace run file (migtrace run -o), nor a trace-cmd "
+			 "capture (trace.dat)");
 	return e;
 }
 
