@@ -97,6 +97,32 @@ static void wake(struct sched_replay *rp, uint64_t ts, int cpu, uint8_t type, ui
 				     .dest_cpu = target });
 }
 
+/* With sched_waking in the stream, a sleeping task moved outside a waking window was kept
+ * queued asleep (a delayed dequeue) and pulled; without it, the move is taken as a wake-up. */
+static void test_delayed(void **state)
+{
+	struct sink s;
+	struct sched_replay *rp = replay(&s, MT_SCOPE_ALL, false);
+
+	(void)state;
+	wake(rp, 900 * US, 1, SE_WAKING, 99, 1);	/* the stream has sched_waking */
+	sw(rp, 1000 * US, 0, 0, 0, 10);
+	sw(rp, 1100 * US, 0, 10, S_SLEEP, 0);
+	mig(rp, 1300 * US, 1, 0, 10, 0, 1);
+	assert_int_equal(s.nrecs, 1);
+	assert_int_equal(s.recs[0].cause, MT_CAUSE_LB_PULL);
+	assert_int_equal(s.recs[0].flags, MT_RF_SEEN_OUT | MT_RF_DELAYED);
+	assert_int_equal(s.recs[0].age_ns, 200 * US);
+	sched_replay_free(rp);
+
+	rp = replay(&s, MT_SCOPE_ALL, false);
+	sw(rp, 1000 * US, 0, 0, 0, 10);
+	sw(rp, 1100 * US, 0, 10, S_SLEEP, 0);
+	mig(rp, 1300 * US, 1, 0, 10, 0, 1);
+	assert_int_equal(s.recs[0].cause, MT_CAUSE_WAKEUP);
+	sched_replay_free(rp);
+}
+
 /* A task runs on CPU 0, sleeps, is woken onto CPU 1: a wake-up placement aged by its sleep. */
 static void test_wakeup(void **state)
 {
@@ -365,6 +391,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_wakeup),
 		cmocka_unit_test(test_pull),
+		cmocka_unit_test(test_delayed),
 		cmocka_unit_test(test_stopper),
 		cmocka_unit_test(test_fork_exec),
 		cmocka_unit_test(test_misc),

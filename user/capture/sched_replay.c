@@ -7,8 +7,10 @@
  * identity) is told here from the order of events instead (docs/design.md, "The ftrace
  * backend"):
  *
- *   - a move inside the task's waking..wakeup window, or of a task last seen going to sleep,
- *     is a wake-up placement (on_rq 0);
+ *   - a move inside the task's waking..wakeup window is a wake-up placement (on_rq 0); so is
+ *     a move of a task last seen going to sleep, where the stream has no sched_waking;
+ *   - a move of a sleeping task outside such a window is a pull of a delayed dequeue (6.12+:
+ *     asleep, kept queued for its lag; MT_RF_DELAYED);
  *   - a move of a task switched out runnable (preempted, or woken since), made by anything
  *     but the source CPU's stopper, is a load-balancer pull;
  *   - a move by the source CPU's stopper of a task it has just preempted is held back until
@@ -450,7 +452,7 @@ static int replay_migrate(struct sched_replay *rp, const struct sched_event *e)
 {
 	struct rp_task *t = traced(rp, e->pid, e->orig_cpu);
 	int src = (int)e->orig_cpu, dst = (int)e->dest_cpu;
-	bool stopper, waking, not_fair;
+	bool stopper, waking, delayed, not_fair;
 	struct mt_migrate r;
 	int err;
 
@@ -462,7 +464,10 @@ static int replay_migrate(struct sched_replay *rp, const struct sched_event *e)
 	}
 	err = pending_resolve(rp, t, MT_CAUSE_ACTIVE);
 	stopper = by_stopper(rp, e);
-	waking = t->waking || t->run_state == RS_SLEEPING;
+	/* asleep and not being woken: with sched_waking in the stream, not a wake-up but a
+	 * delayed dequeue (6.12+: a sleeping fair task kept queued for its lag) pulled */
+	delayed = !t->waking && t->run_state == RS_SLEEPING && rp->info.saw[SE_WAKING];
+	waking = t->waking || (t->run_state == RS_SLEEPING && !delayed);
 	not_fair = e->has_prio && e->prio < MAX_RT_PRIO;
 	record_init(&r, t, e->comm, e->ts_ns, src, dst);
 	r.cur_pid = e->cur_pid;
@@ -477,7 +482,7 @@ static int replay_migrate(struct sched_replay *rp, const struct sched_event *e)
 		r.cause = MT_CAUSE_UNKNOWN;	/* active balance or NUMA balancing */
 	else if (stopper)
 		r.cause = MT_CAUSE_ACTIVE;	/* or EXEC: held back below */
-	else if (t->run_state == RS_QUEUED)
+	else if (t->run_state == RS_QUEUED || delayed)
 		r.cause = MT_CAUSE_LB_PULL;
 	else
 		r.cause = MT_CAUSE_UNKNOWN;	/* running, or never seen: events missing */
@@ -487,6 +492,8 @@ static int replay_migrate(struct sched_replay *rp, const struct sched_event *e)
 		r.flags |= MT_RF_PREEMPTED;
 	if (not_fair)
 		r.flags |= MT_RF_NOT_FAIR;
+	if (delayed)
+		r.flags |= MT_RF_DELAYED;
 	r.on_rq = waking ? 0 : TASK_ON_RQ_MIGRATING;
 	if (waking)
 		r.state = MT_STATE_WAKING;

@@ -123,15 +123,33 @@ static uint64_t num(const struct tep_format_field *f, const struct tep_record *r
 	return v;
 }
 
+/*
+ * A task name: a char[16] (sched_switch's), or since 6.10 (the other sched events) a
+ * __data_loc char[]: a u32 of its length (high half) and offset (low half), from the
+ * record's start, or from the field's end when __rel_loc.
+ */
 static void comm(char *dst, const struct tep_format_field *f, const struct tep_record *rec)
 {
-	int n = f ? f->size : 0;
+	int off = f ? f->offset : 0, n = f ? f->size : 0;
 
 	memset(dst, 0, MT_COMM_LEN);
+	if (!f)
+		return;
+	if (f->flags & TEP_FIELD_IS_DYNAMIC) {
+		uint32_t loc;
+
+		if (f->offset + 4 > rec->size)
+			return;
+		memcpy(&loc, (const char *)rec->data + f->offset, 4);
+		off = (int)(loc & 0xffff);
+		n = (int)(loc >> 16);
+		if (f->flags & TEP_FIELD_IS_RELATIVE)
+			off += f->offset + f->size;
+	}
 	if (n > MT_COMM_LEN)
 		n = MT_COMM_LEN;
-	if (f && n > 0 && f->offset + n <= rec->size)
-		memcpy(dst, (const char *)rec->data + f->offset, n);
+	if (n > 0 && off >= 0 && off + n <= rec->size)
+		memcpy(dst, (const char *)rec->data + off, n);
 }
 
 /* The comm of the task that ran a move, from the capture's saved pid -> comm map. */
