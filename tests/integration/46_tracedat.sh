@@ -41,7 +41,12 @@ mt_moves() {
 	awk -F, 'NR > 1 && $7 != "fork" && $7 != "unseen"' "$1/migrations.csv" | wc -l
 }
 
-# 1. The checked-in capture.
+# 1. The checked-in capture, against its golden text (a change to the replay or the text
+#    shows here first: regenerate it on purpose, from the top of the tree, with
+#    migtrace report tests/data/capture-host.dat > tests/data/capture-host.txt, and say why
+#    in the commit).
+check tracedat_golden_text bash -c 'cd "$1" && "$2" report tests/data/capture-host.dat |
+	cmp - tests/data/capture-host.txt' _ "$MT_ROOT" "$MT"
 "$MT_SAN" report --csv "$MT_TMP/csv" --what-if 0.5ms,5ms --json "$MT_TMP/cap.json" "$CAP" \
 	>"$MT_TMP/cap.txt" 2>"$MT_TMP/cap.err"
 check tracedat_report_runs [ $? = 0 -a -s "$MT_TMP/cap.txt" ]

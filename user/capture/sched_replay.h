@@ -11,8 +11,8 @@
  * are not read (docs/design.md, "The ftrace backend").  Causes are told from the order of
  * events around the move (docs/design.md says which and how); the stopper's moves of a
  * running task (active balance, affinity, sched_exec) are told apart only where an exec
- * event follows, the rest are SCHED_REPLAY_STOPPER moves, counted as MT_CAUSE_ACTIVE and
- * flagged so in the run (struct sched_replay_info).  User space only.
+ * event follows (MT_CAUSE_EXEC), the rest are counted as MT_CAUSE_ACTIVE and in
+ * sched_replay_info.stopper_moves, which the run shows as "active*".  User space only.
  */
 #ifndef MIGTRACE_SCHED_REPLAY_H
 #define MIGTRACE_SCHED_REPLAY_H

@@ -262,6 +262,10 @@ static void fill_meta(struct run *r, const char *path, const struct trace_dat_op
 	struct run_meta *m = &r->meta;
 
 	snprintf(m->command, sizeof(m->command), "%s", path);
+	/* the machine: what the capture says of it, its CPUs (trace-cmd keeps a buffer each) */
+	r->env.nr_online = nr_cpus;
+	snprintf(r->env.online_cpus, sizeof(r->env.online_cpus), nr_cpus > 1 ? "0-%d" : "0",
+		 nr_cpus - 1);
 	m->attached = true;
 	m->nr_cpus = nr_cpus;
 	m->cpus.n = nr_cpus < MT_MAX_CPUS_USER ? nr_cpus : MT_MAX_CPUS_USER;
