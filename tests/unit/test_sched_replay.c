@@ -374,6 +374,36 @@ static void test_exit_frees(void **state)
 	sched_replay_free(rp);
 }
 
+/* The run gets the counts, the pairs and the backend's replay members. */
+static void test_to_run(void **state)
+{
+	struct run *r = run_new();
+	struct sink s;
+	struct sched_replay *rp = replay(&s, MT_SCOPE_ALL, false);
+
+	(void)state;
+	assert_non_null(r);
+	assert_int_equal(run_alloc_pairs(r, 4), 0);
+	sw(rp, 1000 * US, 0, 0, 0, 10);
+	sw(rp, 3000 * US, 0, 10, S_PREEMPT, 11);
+	mig(rp, 3700 * US, 1, 0, 10, 0, 1);
+	mig(rp, 3600 * US, 1, 0, 10, 1, 0);	/* out of order */
+	sched_replay_to_run(rp, r);
+	assert_true(r->meta.backend.replayed);
+	assert_int_equal(r->meta.backend.events, 3);
+	assert_int_equal(r->meta.backend.out_of_order, 1);
+	assert_int_equal(r->stats.migrations[MT_CAUSE_LB_PULL], 1);
+	assert_int_equal(r->pairs[0 * 4 + 1], 1);
+	assert_string_equal(r->meta.backend.missing, "sched_waking,sched_wakeup,"
+			    "sched_wakeup_new,sched_process_fork,sched_process_exec,"
+			    "sched_process_exit");
+	assert_non_null(strstr(r->meta.backend.not_read, "kernel_age"));
+	assert_string_equal(sched_replay_event_name(SE_MIGRATE), "sched_migrate_task");
+	assert_string_equal(sched_replay_event_name(0), "");
+	sched_replay_free(rp);
+	run_free(r);
+}
+
 /* The preempted test over the kernels' encodings of prev_state. */
 static void test_preempted(void **state)
 {
@@ -397,6 +427,7 @@ int main(void)
 		cmocka_unit_test(test_misc),
 		cmocka_unit_test(test_offcpu),
 		cmocka_unit_test(test_exit_frees),
+		cmocka_unit_test(test_to_run),
 		cmocka_unit_test(test_preempted),
 	};
 

@@ -19,6 +19,7 @@
  *   - a new task's wakeup_new on another CPU than it was forked on is a fork placement.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -761,6 +762,48 @@ void sched_replay_info(const struct sched_replay *rp, struct sched_replay_info *
 uint64_t sched_replay_live_tasks(const struct sched_replay *rp)
 {
 	return rp->n;
+}
+
+const char *sched_replay_event_name(int type)
+{
+	static const char *const names[SE_EXIT + 1] = {
+		[SE_SWITCH] = "sched_switch",
+		[SE_MIGRATE] = "sched_migrate_task",
+		[SE_WAKING] = "sched_waking",
+		[SE_WAKEUP] = "sched_wakeup",
+		[SE_WAKEUP_NEW] = "sched_wakeup_new",
+		[SE_FORK] = "sched_process_fork",
+		[SE_EXEC] = "sched_process_exec",
+		[SE_EXIT] = "sched_process_exit",
+	};
+
+	return type >= SE_SWITCH && type <= SE_EXIT ? names[type] : "";
+}
+
+void sched_replay_to_run(const struct sched_replay *rp, struct run *r)
+{
+	struct run_backend *b = &r->meta.backend;
+	size_t len;
+
+	r->stats = rp->stats;
+	r->hists = rp->hists;
+	if (r->pairs && rp->pairs && r->meta.nr_cpus == rp->o.nr_cpus)
+		sched_replay_pairs(rp, r->pairs);
+	b->replayed = true;
+	b->events = rp->info.events;
+	b->out_of_order = rp->info.out_of_order;
+	b->stopper_moves = rp->info.stopper_moves;
+	b->unknown_age = rp->info.unknown_age;
+	b->missing[0] = '\0';
+	for (int type = SE_SWITCH; type <= SE_EXIT; type++) {
+		if (rp->info.saw[type])
+			continue;
+		len = strlen(b->missing);
+		snprintf(b->missing + len, sizeof(b->missing) - len, "%s%s", len ? "," : "",
+			 sched_replay_event_name(type));
+	}
+	snprintf(b->not_read, sizeof(b->not_read), "kernel_age,kernel_migrations,affinity,"
+		 "numa,core_cookie%s", rp->o.topo ? "" : ",topology");
 }
 
 void sched_replay_free(struct sched_replay *rp)

@@ -288,9 +288,6 @@ static void fill_meta(struct run *r, const char *path, const struct trace_dat_op
 	snprintf(m->backend.name, sizeof(m->backend.name), "trace-cmd");
 	snprintf(m->backend.why, sizeof(m->backend.why), "a capture read by migtrace report");
 	snprintf(m->backend.source, sizeof(m->backend.source), "%s", path);
-	snprintf(m->backend.not_read, sizeof(m->backend.not_read),
-		 "kernel_age,kernel_migrations,affinity,numa,core_cookie,topology");
-	m->backend.replayed = true;
 }
 
 /* What the replay found, into the model; each missing event named (one line each). */
@@ -298,27 +295,12 @@ static void fill_results(struct reader *rd, const struct trace_dat_opts *o)
 {
 	struct run *r = rd->r;
 	struct run_backend *b = &r->meta.backend;
-	struct sched_replay_info info;
 
-	sched_replay_counts(rd->rp, &r->stats, &r->hists);
-	sched_replay_pairs(rd->rp, r->pairs);
-	sched_replay_info(rd->rp, &info);
-	b->events = info.events;
-	b->out_of_order = info.out_of_order;
-	b->stopper_moves = info.stopper_moves;
-	b->unknown_age = info.unknown_age;
+	sched_replay_to_run(rd->rp, r);
 	b->lost_events = rd->lost;
 	r->meta.duration_s = (double)(rd->last_ts - rd->first_ts) / 1e9;
-	for (int i = 0; i < NR_DECODERS; i++) {
-		size_t len = strlen(b->missing);
-
-		if (rd->dec[i].records)
-			continue;
-		snprintf(b->missing + len, sizeof(b->missing) - len, "%s%s", len ? "," : "",
-			 rd->dec[i].name);
-	}
 	if (!o->quiet) {
-		char *s = b->missing;
+		const char *s = b->missing;
 
 		while (*s) {
 			size_t n = strcspn(s, ",");
