@@ -276,6 +276,11 @@ static void fill_meta(struct run *r, const char *path, const struct trace_dat_op
 	snprintf(m->end_reason, sizeof(m->end_reason), "recorded by trace-cmd");
 	snprintf(m->wakeup_latency_from, sizeof(m->wakeup_latency_from), "sched_wakeup");
 	r->setup.hot_ns_arg = o->hot_ns;
+	/* the tunable of the machine the capture was made on was not read */
+	r->env.tunable.value_ns = TRACE_DAT_DEFAULT_HOT_NS;
+	r->env.tunable.assumed = true;
+	snprintf(r->env.tunable.source, sizeof(r->env.tunable.source), "kernel default, assumed: "
+		 "a trace-cmd capture does not hold the tunable");
 	if (o->hot_ns != RUN_NO_HOT_ARG) {
 		m->hot_ns = o->hot_ns;
 		snprintf(m->hot_source, sizeof(m->hot_source), "--hot-ns");
