@@ -578,21 +578,24 @@ static int replay_wakeup_new(struct sched_replay *rp, const struct sched_event *
 static int replay_fork(struct sched_replay *rp, const struct sched_event *e)
 {
 	struct rp_task *parent, *child;
+	bool follow;
 	uint32_t tgid;
 	int err = 0;
 
 	if (!e->pid2)
 		return 0;
+	/* -a: every child; else the children of traced tasks, whatever their tgid.  The
+	 * others are decided at their first sight, by their tgid.  (Read now: freeing and
+	 * adding entries below moves others.) */
 	parent = task_sight(rp, e->pid, e->cpu);
+	follow = rp->o.scope == MT_SCOPE_ALL || (parent && parent->tracked);
 	/* a stale entry of a reused pid (its exit not seen) starts afresh */
 	child = task_get(rp, e->pid2);
 	if (child) {
 		err = pending_resolve(rp, child, MT_CAUSE_ACTIVE);
 		task_free(rp, child);
 	}
-	/* -a: every child; else the children of traced tasks, whatever their tgid.  The
-	 * others are decided at their first sight, by their tgid. */
-	if (rp->o.scope != MT_SCOPE_ALL && !(parent && parent->tracked))
+	if (!follow)
 		return err;
 	tgid = rp->o.tgid_of ? rp->o.tgid_of(rp->o.ctx, e->pid2) : 0;
 	child = task_new(rp, e->pid2, e->cpu);
@@ -618,8 +621,11 @@ static int replay_exec(struct sched_replay *rp, const struct sched_event *e)
 		moved.pending = 0;
 		task_free(rp, old);
 		t = task_get(rp, e->pid);
-		if (t)
+		if (t) {
+			if (!err)
+				err = pending_resolve(rp, t, MT_CAUSE_ACTIVE);
 			task_free(rp, t);
+		}
 		t = task_new(rp, e->pid, e->cpu);
 		if (t) {
 			moved.pid = e->pid;
