@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <trace-cmd.h>
 
 #include "run.h"
@@ -82,9 +83,14 @@ bool trace_dat_magic(const void *buf, size_t len)
 bool trace_dat_is_capture(const char *path)
 {
 	char buf[TRACE_DAT_MAGIC_LEN];
-	FILE *f = fopen(path, "rb");
+	struct stat st;
+	FILE *f;
 	size_t n;
 
+	/* a regular file only: a peek at a pipe would take its first bytes from the reader */
+	if (stat(path, &st) || !S_ISREG(st.st_mode))
+		return false;
+	f = fopen(path, "rb");
 	if (!f)
 		return false;
 	n = fread(buf, 1, sizeof(buf), f);
