@@ -49,6 +49,9 @@ check tracedat_golden_text bash -c 'cd "$1" && "$2" report tests/data/capture-ho
 	cmp - tests/data/capture-host.txt' _ "$MT_ROOT" "$MT"
 "$MT_SAN" report --csv "$MT_TMP/csv" --what-if 0.5ms,5ms --json "$MT_TMP/cap.json" "$CAP" \
 	>"$MT_TMP/cap.txt" 2>"$MT_TMP/cap.err"
+# report alone, without libbpf (05_layers), reads a capture too
+check tracedat_report_only bash -c 'cd "$1" && "$2" tests/data/capture-host.dat |
+	cmp - tests/data/capture-host.txt' _ "$MT_ROOT" "$MT_ROOT/.output/tests/report-only"
 check tracedat_report_runs [ $? = 0 -a -s "$MT_TMP/cap.txt" ]
 check tracedat_header grep -q "^Migrations in the trace-cmd capture .*capture-host.dat (2 CPUs); hot means younger than 500 µs (the kernel's default" "$MT_TMP/cap.txt"
 check tracedat_backend_line grep -q "^Backend: trace-cmd" "$MT_TMP/cap.txt"
