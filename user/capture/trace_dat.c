@@ -2,8 +2,8 @@
 /*
  * A trace-cmd capture read into the run model (trace_dat.h).  libtracecmd opens the file and
  * merges its per-CPU buffers in timestamp order (tracecmd_iterate_events); each sched event
- * is decoded with libtraceevent through fields resolved once per event type, never per
- * record, into struct sched_event, and replayed (sched_replay.c) over every task.  A capture
+ * is decoded (sched_decode.c: fields resolved once per event type, never per record) into
+ * struct sched_event, and replayed (sched_replay.c) over every task.  A capture
  * whose top buffer holds no sched event is read from its first instance that does (a
  * capture made with `trace-cmd extract -B NAME`).
  */
@@ -15,65 +15,22 @@
 #include <trace-cmd.h>
 
 #include "run.h"
+#include "sched_decode.h"
 #include "sched_replay.h"
 #include "trace_dat.h"
 
 /* The kernel's default sysctl_sched_migration_cost, ns: a capture does not hold the host's. */
 #define TRACE_DAT_DEFAULT_HOT_NS 500000
 
-/* What the replay reads of an event, by slot: each event type names its fields per slot. */
-enum { F_COMM, F_PID, F_PRIO, F_STATE, F_COMM2, F_PID2, F_CPU1, F_CPU2, NR_F };
-
-struct decoder {
-	const char *name;		/* sched_switch, … */
-	uint8_t type;			/* enum sched_event_type */
-	const char *field[NR_F];	/* the event's field per slot; NULL: not read */
-	/* resolved against the capture's formats */
-	int id;				/* -1: the capture has no such event */
-	struct tep_format_field *f[NR_F];
-	uint64_t records;		/* events of this type read */
-};
-
-#define DEC(n, t, ...) { .name = n, .type = t, .field = { __VA_ARGS__ } }
-static const struct decoder decoders_init[] = {
-	DEC("sched_switch", SE_SWITCH, "prev_comm", "prev_pid", "prev_prio", "prev_state",
-	    "next_comm", "next_pid"),
-	DEC("sched_migrate_task", SE_MIGRATE, "comm", "pid", "prio", NULL, NULL, NULL,
-	    "orig_cpu", "dest_cpu"),
-	DEC("sched_waking", SE_WAKING, "comm", "pid", "prio", NULL, NULL, NULL, NULL,
-	    "target_cpu"),
-	DEC("sched_wakeup", SE_WAKEUP, "comm", "pid", "prio", NULL, NULL, NULL, NULL,
-	    "target_cpu"),
-	DEC("sched_wakeup_new", SE_WAKEUP_NEW, "comm", "pid", "prio", NULL, NULL, NULL, NULL,
-	    "target_cpu"),
-	DEC("sched_process_fork", SE_FORK, "child_comm", "parent_pid", NULL, NULL, NULL,
-	    "child_pid"),
-	DEC("sched_process_exec", SE_EXEC, NULL, "pid", NULL, NULL, NULL, "old_pid"),
-	DEC("sched_process_exit", SE_EXIT, "comm", "pid"),
-};
-#undef DEC
-#define NR_DECODERS (int)(sizeof(decoders_init) / sizeof(decoders_init[0]))
-
 struct reader {
 	struct run *r;
-	struct tep_handle *tep;
 	struct sched_replay *rp;
-	struct decoder dec[NR_DECODERS];
+	struct sched_decoder *dec;
 	bool keep;			/* keep the records (an output lists them) */
 	uint64_t first_ts, last_ts;
 	uint64_t lost;			/* events the buffers lost (at least) */
 	int err;			/* a callback's error: the iteration stops */
 };
-
-/*
- * libtraceevent 1.7 keeps a 2-byte string of an event format it parsed past tracecmd_close()
- * (a leak of its own, in tep_parse_event): the sanitized builds' LeakSanitizer ignores it.
- */
-const char *__lsan_default_suppressions(void);
-const char *__lsan_default_suppressions(void)
-{
-	return "leak:libtraceevent.so\n";
-}
 
 bool trace_dat_magic(const void *buf, size_t len)
 {
@@ -98,124 +55,24 @@ bool trace_dat_is_capture(const char *path)
 	return trace_dat_magic(buf, n);
 }
 
-/* The event types' ids and fields in this capture: once, before any record. */
-static void resolve(struct reader *rd)
-{
-	for (int i = 0; i < NR_DECODERS; i++) {
-		struct decoder *d = &rd->dec[i];
-		struct tep_event *ev;
-
-		*d = decoders_init[i];
-		d->id = -1;
-		ev = tep_find_event_by_name(rd->tep, "sched", d->name);
-		if (!ev)
-			continue;
-		for (int s = 0; s < NR_F; s++)
-			d->f[s] = d->field[s] ? tep_find_field(ev, d->field[s]) : NULL;
-		d->id = ev->id;
-		/* a format without a field read is not read; prio alone may be missing */
-		for (int s = 0; s < NR_F; s++)
-			if (d->field[s] && !d->f[s] && s != F_PRIO)
-				d->id = -1;
-	}
-}
-
-static uint64_t num(const struct tep_format_field *f, const struct tep_record *rec)
-{
-	unsigned long long v = 0;
-
-	if (f && tep_read_number_field((struct tep_format_field *)f, rec->data, &v))
-		v = 0;
-	return v;
-}
-
-/*
- * A task name: a char[16] (sched_switch's), or since 6.10 (the other sched events) a
- * __data_loc char[]: a u32 of its length (high half) and offset (low half), from the
- * record's start, or from the field's end when __rel_loc.
- */
-static void comm(char *dst, const struct tep_format_field *f, const struct tep_record *rec)
-{
-	int off = f ? f->offset : 0, n = f ? f->size : 0;
-
-	memset(dst, 0, MT_COMM_LEN);
-	if (!f)
-		return;
-	if (f->flags & TEP_FIELD_IS_DYNAMIC) {
-		uint32_t loc;
-
-		if (f->offset + 4 > rec->size)
-			return;
-		memcpy(&loc, (const char *)rec->data + f->offset, 4);
-		off = (int)(loc & 0xffff);
-		n = (int)(loc >> 16);
-		if (f->flags & TEP_FIELD_IS_RELATIVE)
-			off += f->offset + f->size;
-	}
-	if (n > MT_COMM_LEN)
-		n = MT_COMM_LEN;
-	if (n > 0 && off >= 0 && off + n <= rec->size)
-		memcpy(dst, (const char *)rec->data + off, n);
-}
-
-/* The comm of the task that ran a move, from the capture's saved pid -> comm map. */
-static void cur_comm(struct reader *rd, char *dst, int pid)
-{
-	const char *c = tep_data_comm_from_pid(rd->tep, pid);
-
-	memset(dst, 0, MT_COMM_LEN);
-	if (c && c[0] != '<')	/* "<...>": not saved */
-		memcpy(dst, c, strnlen(c, MT_COMM_LEN));
-}
-
-static int decode(struct reader *rd, struct decoder *d, struct tep_record *rec)
-{
-	struct sched_event e = {
-		.ts_ns = rec->ts,
-		.cpu = (uint32_t)rec->cpu,
-		.type = d->type,
-		.cur_pid = (uint32_t)tep_data_pid(rd->tep, rec),
-		.pid = (uint32_t)num(d->f[F_PID], rec),
-		.pid2 = (uint32_t)num(d->f[F_PID2], rec),
-		.prev_state = (int64_t)num(d->f[F_STATE], rec),
-		.orig_cpu = (uint32_t)num(d->f[F_CPU1], rec),
-		.dest_cpu = (uint32_t)num(d->f[F_CPU2], rec),
-		.prio = (int32_t)num(d->f[F_PRIO], rec),
-		.has_prio = d->f[F_PRIO] && d->type == SE_MIGRATE,
-	};
-
-	comm(e.comm, d->f[F_COMM], rec);
-	if (d->type == SE_SWITCH)
-		comm(e.comm2, d->f[F_COMM2], rec);
-	else if (d->type == SE_MIGRATE)
-		cur_comm(rd, e.comm2, (int)e.cur_pid);
-	return sched_replay_event(rd->rp, &e);
-}
-
 static int on_record(struct tracecmd_input *h, struct tep_record *rec, int cpu, void *ctx)
 {
 	struct reader *rd = ctx;
-	int id = tep_data_type(rd->tep, rec);
+	struct sched_event e;
 
 	(void)h;
 	(void)cpu;
 	/* a gap before this record: its count, or -1 when the buffer did not say */
 	if (rec->missed_events)
 		rd->lost += rec->missed_events > 0 ? (uint64_t)rec->missed_events : 1;
-	for (int i = 0; i < NR_DECODERS; i++) {
-		struct decoder *d = &rd->dec[i];
-
-		if (d->id != id)
-			continue;
-		if (!rd->first_ts)
-			rd->first_ts = rec->ts;
-		if (rec->ts > rd->last_ts)
-			rd->last_ts = rec->ts;
-		d->records++;
-		rd->err = decode(rd, d, rec);
-		return rd->err ? 1 : 0;
-	}
-	return 0;
+	if (!sched_decode(rd->dec, rec, &e))
+		return 0;
+	if (!rd->first_ts)
+		rd->first_ts = rec->ts;
+	if (rec->ts > rd->last_ts)
+		rd->last_ts = rec->ts;
+	rd->err = sched_replay_event(rd->rp, &e);
+	return rd->err ? 1 : 0;
 }
 
 static int on_migrate(void *ctx, const struct mt_migrate *m)
@@ -228,11 +85,7 @@ static int on_migrate(void *ctx, const struct mt_migrate *m)
 
 static uint64_t sched_records(const struct reader *rd)
 {
-	uint64_t n = 0;
-
-	for (int i = 0; i < NR_DECODERS; i++)
-		n += rd->dec[i].records;
-	return n;
+	return rd->dec ? sched_decoded(rd->dec, 0) : 0;
 }
 
 /* One buffer of the capture replayed into rd->r.  0, or a callback's -errno. */
@@ -245,13 +98,18 @@ static int replay_buffer(struct reader *rd, struct tracecmd_input *h)
 		.on_migrate = on_migrate,
 		.ctx = rd,
 	};
+	struct tep_handle *tep = tracecmd_get_tep(h);
 
-	rd->tep = tracecmd_get_tep(h);
-	if (!rd->tep)
+	/* a buffer tried before had no sched event: start afresh */
+	sched_replay_free(rd->rp);
+	sched_decoder_free(rd->dec);
+	rd->rp = NULL;
+	rd->dec = NULL;
+	if (!tep)
 		return 0;
-	resolve(rd);
+	rd->dec = sched_decoder_new(tep);
 	rd->rp = sched_replay_new(&o);
-	if (!rd->rp)
+	if (!rd->dec || !rd->rp)
 		return -ENOMEM;
 	rd->first_ts = rd->last_ts = rd->lost = 0;
 	rd->err = 0;
@@ -357,12 +215,12 @@ int trace_dat_read(const char *path, const struct trace_dat_opts *o, struct run 
 	/* nothing in the top buffer: the first instance that has sched events */
 	ninst = tracecmd_buffer_instances(h);
 	for (int i = 0; !rc && !sched_records(&rd) && i < ninst; i++) {
-		sched_replay_free(rd.rp);
-		rd.rp = NULL;
 		inst = tracecmd_buffer_instance_handle(h, i);
 		if (inst)
 			rc = replay_buffer(&rd, inst);
 		if (!rc && !sched_records(&rd)) {
+			sched_decoder_free(rd.dec);
+			rd.dec = NULL;
 			tracecmd_close(inst);
 			inst = NULL;
 		}
@@ -390,6 +248,7 @@ fail:
 	run_free(rd.r);
 out:
 	sched_replay_free(rd.rp);
+	sched_decoder_free(rd.dec);
 	if (inst)
 		tracecmd_close(inst);
 	tracecmd_close(h);
