@@ -44,7 +44,10 @@
 #include "tracer.h"
 
 #define REORDER_SLACK_NS 2000000ULL	/* 2 ms past a poll's start: later CPUs' events wait */
-#define FT_BUF_KIB_DEFAULT 2048		/* per CPU: 2 MiB holds ~30k events, 100 ms of a busy CPU */
+/* per CPU, at least: 1 MiB holds ~15k events, 100 ms of a busy CPU's switches and wake-ups;
+ * the unfiltered moves are fewer */
+#define FT_MAIN_MIN_KIB 1024
+#define FT_MIG_MIN_KIB 256
 #define FT_NAME_LEN 64
 #define GUARD_RMDIR_TRIES 500		/* 5 s in 10 ms steps: our reader's fds close first */
 
@@ -291,11 +294,12 @@ static int make_instance(struct ftrace_tracer *ft, int i, const char *suffix)
 static int set_ring(struct ftrace_tracer *ft, int i, uint64_t ringbuf_bytes)
 {
 	struct tracefs_instance *in = ft->inst[i];
-	size_t kib = ringbuf_bytes ? ringbuf_bytes / 1024 : FT_BUF_KIB_DEFAULT;
+	size_t min_kib = i == FT_MAIN ? FT_MAIN_MIN_KIB : FT_MIG_MIN_KIB;
+	size_t kib = ringbuf_bytes / 1024;
 
-	/* --ringbuf sizes BPF's one ring for every CPU; here each CPU has one: at least 64 KiB */
-	if (kib < 64)
-		kib = 64;
+	/* --ringbuf sizes BPF's one ring of records; here each CPU has a ring of raw events */
+	if (kib < min_kib)
+		kib = min_kib;
 	if (tracefs_instance_file_write(in, "trace_clock", "mono") < 0) {
 		fprintf(stderr, "migtrace: setting trace_clock to mono in %s failed: this kernel's "
 			"ftrace cannot stamp events with CLOCK_MONOTONIC (use --backend bpf)\n",
