@@ -494,14 +494,33 @@ static uint64_t field_u64(struct tep_format_field *f, const void *data)
 	return v;
 }
 
-static void field_comm(struct tep_format_field *f, const void *data, char *out)
+/*
+ * A comm: char[16] in the record on older kernels, a __data_loc string on newer ones (6.18's
+ * sched_migrate_task, sched_wakeup...: offset and length in one u32; __rel_loc counts the
+ * offset from the field's end).  Anything out of the record's size reads "".
+ */
+static void field_comm(struct tep_format_field *f, const void *data, int size, char *out)
 {
-	size_t n = 0;
+	size_t off, n = 0;
 
-	if (f) {
-		n = f->size < MT_COMM_LEN ? (size_t)f->size : MT_COMM_LEN - 1;
-		memcpy(out, (const char *)data + f->offset, n);
+	out[0] = 0;
+	if (!f)
+		return;
+	off = (size_t)f->offset;
+	n = (size_t)f->size;
+	if (f->flags & TEP_FIELD_IS_DYNAMIC) {
+		uint32_t loc = (uint32_t)field_u64(f, data);
+
+		off = loc & 0xffff;
+		n = loc >> 16;
+		if (f->flags & TEP_FIELD_IS_RELATIVE)
+			off += (size_t)f->offset + (size_t)f->size;
 	}
+	if (off + n > (size_t)size)
+		return;
+	if (n > MT_COMM_LEN - 1)
+		n = MT_COMM_LEN - 1;
+	memcpy(out, (const char *)data + off, n);
 	out[n] = 0;
 }
 
@@ -521,7 +540,7 @@ static int push_event(struct ftrace_tracer *ft, const struct sched_event *e)
 }
 
 /* One raw event into the window: those not of the events we decode are skipped. */
-static int decode(struct ftrace_tracer *ft, const void *data, uint64_t ts, int cpu)
+static int decode(struct ftrace_tracer *ft, const void *data, int size, uint64_t ts, int cpu)
 {
 	int id = (int)field_u64(ft->common_type, data);
 	struct sched_event e = { .ts_ns = ts, .cpu = (uint32_t)cpu };
@@ -543,8 +562,8 @@ static int decode(struct ftrace_tracer *ft, const void *data, uint64_t ts, int c
 	e.prev_state = (int64_t)field_u64(d->state, data);
 	e.orig_cpu = (uint32_t)field_u64(d->orig, data);
 	e.dest_cpu = (uint32_t)field_u64(d->dest, data);
-	field_comm(d->comm, data, e.comm);
-	field_comm(d->comm2, data, e.comm2);
+	field_comm(d->comm, data, size, e.comm);
+	field_comm(d->comm2, data, size, e.comm2);
 	return push_event(ft, &e);
 }
 
@@ -568,7 +587,7 @@ static int read_cpu(struct ftrace_tracer *ft, int i, int cpu, bool flush)
 			break;
 		for (data = kbuffer_read_event(c->kbuf, &ts); data;
 		     data = kbuffer_next_event(c->kbuf, &ts)) {
-			err = decode(ft, data, ts, cpu);
+			err = decode(ft, data, kbuffer_event_size(c->kbuf), ts, cpu);
 			if (err)
 				return err;
 			n++;

@@ -240,13 +240,14 @@ static int load_bpf(struct tracer *tr, const struct tracer_opts *o)
 	return 0;
 }
 
-static int load_ftrace(struct tracer *tr, const struct tracer_opts *o)
+static int load_ftrace(struct tracer *tr, const struct tracer_opts *o, const char *why)
 {
 	int err = tracer_init(tr, o);
 
 	if (err)
 		return err;
 	tr->backend = TRACER_BACKEND_FTRACE;
+	snprintf(tr->backend_why, sizeof(tr->backend_why), "%s", why);
 	return ftrace_tracer_load(&tr->ft, o, tr->nr_cpus);
 }
 
@@ -259,7 +260,7 @@ static int load_auto(struct tracer *tr, const struct tracer_opts *o)
 {
 	const char *missing = mt_missing_bpf_cap();
 	struct tracer_opts quiet = *o;
-	char bpf_why[128];
+	char bpf_why[128], why[sizeof(tr->backend_why)];
 	int err;
 
 	if (missing) {
@@ -287,8 +288,8 @@ static int load_auto(struct tracer *tr, const struct tracer_opts *o)
 			return load_bpf(tr, o);
 	}
 	/* the run's text and meta say it: "Backend: ftrace (auto: BPF unavailable: ...)" */
-	snprintf(tr->backend_why, sizeof(tr->backend_why), "auto: BPF unavailable: %s", bpf_why);
-	return load_ftrace(tr, o);
+	snprintf(why, sizeof(why), "auto: BPF unavailable: %s", bpf_why);
+	return load_ftrace(tr, o, why);
 }
 
 int tracer_load(struct tracer *tr, const struct tracer_opts *o)
@@ -301,8 +302,7 @@ int tracer_load(struct tracer *tr, const struct tracer_opts *o)
 		snprintf(tr->backend_why, sizeof(tr->backend_why), "--backend bpf");
 		return err;
 	case TRACER_BACKEND_FTRACE:
-		err = load_ftrace(tr, o);
-		snprintf(tr->backend_why, sizeof(tr->backend_why), "--backend ftrace");
+		err = load_ftrace(tr, o, "--backend ftrace");
 		return err;
 	default:
 		return load_auto(tr, o);
