@@ -272,10 +272,12 @@ static int load_auto(struct tracer *tr, const struct tracer_opts *o)
 			return -EPERM;
 		}
 	} else {
+		bool capturing = !mt_libbpf_capture_begin();	/* not if a caller is */
+
 		quiet.quiet_load = true;
-		mt_libbpf_capture_begin();
 		err = load_bpf(tr, &quiet);
-		free(mt_libbpf_capture_end());
+		if (capturing)
+			free(mt_libbpf_capture_end());
 		if (!err) {
 			snprintf(tr->backend_why, sizeof(tr->backend_why),
 				 "auto: the BPF programs loaded");
