@@ -39,8 +39,8 @@ wait "$ftpid"
 rc=$?
 check ftrace_run_exit0 test "$rc" = 0
 check ftrace_sections diff <(sections "$MT_TMP/bpf.txt") <(sections "$MT_TMP/ft.txt")
-check ftrace_says_backend grep -qx 'Backend: ftrace (--backend ftrace)' "$MT_TMP/ft.txt"
-check ftrace_lost_shown grep -qE '^data quality: [0-9]+ migration records, [0-9]+ lost' "$MT_TMP/ft.txt"
+check ftrace_says_backend grep -q '^Backend: ftrace (--backend ftrace); scheduler events replayed' "$MT_TMP/ft.txt"
+check ftrace_lost_shown grep -qE '^data quality: [0-9]+ events replayed, .*, [0-9]+ lost by the trace.s buffers' "$MT_TMP/ft.txt"
 check ftrace_no_instance_after_end no_instance_of "$ftpid"
 
 # 2. One process traced by both at once, from before it starts (it waits 1.5 s, then execs):

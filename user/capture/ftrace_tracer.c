@@ -40,6 +40,7 @@
 
 #include "ftrace_tracer.h"
 #include "launch.h"
+#include "run.h"
 #include "sched_replay.h"
 #include "tracer.h"
 
@@ -727,6 +728,31 @@ int ftrace_tracer_read_pairs(const struct ftrace_tracer *ft, uint64_t *pairs)
 {
 	sched_replay_pairs(ft->rp, pairs);
 	return 0;
+}
+
+void ftrace_tracer_describe(const struct ftrace_tracer *ft, struct run_backend *b)
+{
+	struct sched_replay_info info;
+	size_t len;
+
+	sched_replay_info(ft->rp, &info);
+	b->replayed = true;
+	b->events = info.events;
+	b->out_of_order = info.out_of_order;
+	b->stopper_moves = info.stopper_moves;
+	b->unknown_age = info.unknown_age;
+	b->lost_events = ftrace_tracer_lost(ft);
+	/* the topology is the host's, read as for BPF; the rest no event carries */
+	snprintf(b->not_read, sizeof(b->not_read),
+		 "kernel_age,kernel_migrations,affinity,numa,core_cookie");
+	b->missing[0] = 0;
+	for (size_t i = 0; i < NR_SPECS; i++) {
+		if (ft->dec[i].id >= 0)
+			continue;
+		len = strlen(b->missing);
+		snprintf(b->missing + len, sizeof(b->missing) - len, "%s%s", len ? "," : "",
+			 specs[i].name);
+	}
 }
 
 void ftrace_tracer_destroy(struct ftrace_tracer *ft)
