@@ -31,7 +31,7 @@ int ftrace_tracer_attach(struct ftrace_tracer *ft);
 int ftrace_tracer_poll(struct ftrace_tracer *ft, int timeout_ms);
 /* Turns tracing off, reads and replays everything left.  0 or -errno. */
 int ftrace_tracer_stop(struct ftrace_tracer *ft);
-/* The replay's counters and histograms; rb_dropped: events the instances' rings lost. */
+/* The replay's counters and histograms (the rings' lost events: ftrace_tracer_describe). */
 int ftrace_tracer_read_counts(const struct ftrace_tracer *ft, struct mt_stats *stats,
 			      struct mt_hists *hists);
 int ftrace_tracer_read_pairs(const struct ftrace_tracer *ft, uint64_t *pairs);
