@@ -167,6 +167,17 @@ void tracer_describe(const struct tracer *tr, struct run_backend *b)
 		ftrace_tracer_describe(tr->ft, b);
 }
 
+int tracer_backend_parse(const char *name)
+{
+	static const int all[] = { TRACER_BACKEND_AUTO, TRACER_BACKEND_BPF,
+				   TRACER_BACKEND_FTRACE };
+
+	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
+		if (!strcmp(name, tracer_backend_name(all[i])))
+			return all[i];
+	return -1;
+}
+
 /* What both backends start from: the callbacks and the count of possible CPUs. */
 static int tracer_init(struct tracer *tr, const struct tracer_opts *o)
 {

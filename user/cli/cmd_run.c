@@ -217,14 +217,9 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		c->ringbuf_bytes = v;
 		break;
 	case OPT_BACKEND:
-		if (!strcmp(arg, "bpf"))
-			c->backend = TRACER_BACKEND_BPF;
-		else if (!strcmp(arg, "ftrace"))
-			c->backend = TRACER_BACKEND_FTRACE;
-		else if (!strcmp(arg, "auto"))
-			c->backend = TRACER_BACKEND_AUTO;
-		else
+		if (tracer_backend_parse(arg) < 0)
 			argp_error(state, "--backend: '%s' is not bpf, ftrace or auto", arg);
+		c->backend = (uint8_t)tracer_backend_parse(arg);
 		break;
 	case OPT_MAXREC:
 		if (parse_long(arg, 0, LONG_MAX, &c->max_records))
