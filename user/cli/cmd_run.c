@@ -162,9 +162,6 @@ static void check_scope(struct argp_state *state, const struct run_config *c)
 	if (c->backend == TRACER_BACKEND_FTRACE && c->cgroup_arg)
 		argp_error(state, "--cgroup needs --backend bpf: the ftrace backend cannot "
 			   "filter by cgroup (trace -a, or -p the cgroup's process)");
-	if (c->backend == TRACER_BACKEND_FTRACE && c->unit_arg)
-		argp_error(state, "--unit needs --backend bpf: the ftrace backend has no unit "
-			   "probes (cachewalk's own units work with both)");
 }
 
 static error_t parse_arg(int key, char *arg, struct argp_state *state)
