@@ -302,9 +302,12 @@ static int load_auto(struct tracer *tr, const struct tracer_opts *o)
 				 "auto: the BPF programs loaded");
 			return 0;
 		}
+		tracer_destroy(tr);
+		/* what the user fixes here (the line above says how) is not BPF missing */
+		if (err == -EMFILE || err == -ENFILE || err == -ENOMEM)
+			return err;
 		snprintf(bpf_why, sizeof(bpf_why), "its programs did not load (%s; --backend bpf "
 			 "says why)", strerror(-err));
-		tracer_destroy(tr);
 		if (o->scope == MT_SCOPE_CGROUP)
 			return load_bpf(tr, o);
 	}
