@@ -156,6 +156,10 @@ if command -v setpriv >/dev/null && setpriv --bounding-set=-bpf,-sys_admin,-perf
 	check ftrace_auto_fallback_exit0 test "$rc" = 0
 	check ftrace_auto_says_why grep -qE '^Backend: ftrace \(auto: BPF unavailable: migtrace lacks CAP_BPF' "$MT_TMP/auto.txt"
 	check ftrace_auto_counted json "$MT_TMP/auto.json" "d['stats']['migrations'] > 0" "d['stats']"
+	out=$(setpriv --inh-caps=-all --bounding-set=-bpf,-sys_admin,-perfmon "$MT" doctor 2>&1)
+	rc=$?
+	check ftrace_doctor_ftrace_only bash -c '[ "$1" = 0 ] && grep -qE "^ok +ftrace backend " <<<"$2" &&
+		grep -q "^migtrace run can work here with the ftrace backend only (auto takes it)" <<<"$2"' _ "$rc" "$out"
 else
 	skip ftrace_auto_fallback_exit0 "setpriv cannot drop CAP_BPF, CAP_SYS_ADMIN, CAP_PERFMON here"
 fi
