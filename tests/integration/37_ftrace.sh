@@ -155,7 +155,9 @@ if command -v setpriv >/dev/null && setpriv --bounding-set=-bpf,-sys_admin,-perf
 	rc=$?
 	check ftrace_auto_fallback_exit0 test "$rc" = 0
 	check ftrace_auto_says_why grep -qE '^Backend: ftrace \(auto: BPF unavailable: migtrace lacks CAP_BPF' "$MT_TMP/auto.txt"
-	check ftrace_auto_counted json "$MT_TMP/auto.json" "d['stats']['migrations'] > 0" "d['stats']"
+	check ftrace_auto_recorded json "$MT_TMP/auto.json" \
+		"d['meta']['backend']['name'] == 'ftrace' and d['meta']['backend']['replayed'] and d['stats']['switches_in'] > 100" \
+		"(d['meta']['backend'], d['stats']['switches_in'])"
 	out=$(setpriv --inh-caps=-all --bounding-set=-bpf,-sys_admin,-perfmon "$MT" doctor 2>&1)
 	rc=$?
 	check ftrace_doctor_ftrace_only bash -c '[ "$1" = 0 ] && grep -qE "^ok +ftrace backend " <<<"$2" &&
