@@ -302,10 +302,14 @@ static int set_ring(struct ftrace_tracer *ft, int i, uint64_t ringbuf_bytes)
 	struct tracefs_instance *in = ft->inst[i];
 	size_t min_kib = i == FT_MAIN ? FT_MAIN_MIN_KIB : FT_MIG_MIN_KIB;
 	size_t kib = ringbuf_bytes / 1024;
+	const char *forced = getenv("MIGTRACE_FTRACE_KIB");
 
 	/* --ringbuf sizes BPF's one ring of records; here each CPU has a ring of raw events */
 	if (kib < min_kib)
 		kib = min_kib;
+	/* MIGTRACE_FTRACE_KIB=N: N KiB a CPU, so that tests can make the rings lose events */
+	if (forced && strtoul(forced, NULL, 10) > 0)
+		kib = strtoul(forced, NULL, 10);
 	if (tracefs_instance_file_write(in, "trace_clock", "mono") < 0) {
 		fprintf(stderr, "migtrace: setting trace_clock to mono in %s failed: this kernel's "
 			"ftrace cannot stamp events with CLOCK_MONOTONIC (use --backend bpf)\n",
