@@ -116,7 +116,7 @@ for _g in SCALING_GROUPS:
         "figure": r"Time:\s+([\d.]+)", "unit": "s", "scaling": True,
     }
 
-CONFIGS = ["none", "migtrace", "migtrace-other", "perf-sched", "bpftrace-same",
+CONFIGS = ["none", "migtrace", "migtrace-ftrace", "migtrace-other", "perf-sched", "bpftrace-same",
            "bpftrace-count"]
 STATS_CONFIGS = ["bpf-empty", "migtrace", "migtrace-other", "bpftrace-same",
                  "bpftrace-count"]
@@ -326,6 +326,10 @@ def run_one(config, workload, tmp, with_stats):
             text, ru, _ = run_measured(cmd)
         elif config == "migtrace":
             text, ru, _ = run_measured([MIGTRACE, "run", "-o", json_path, "--"] + cmd)
+        elif config == "migtrace-ftrace":
+            # the live ftrace backend: a tracefs instance read and replayed in user space
+            text, ru, _ = run_measured([MIGTRACE, "run", "--backend", "ftrace", "-o", json_path,
+                                        "--"] + cmd)
         elif config == "perf-sched":
             data = os.path.join(tmp, "perf.data")
             text, ru, _ = run_measured(["perf", "sched", "record", "-o", data, "--"] + cmd)
@@ -350,14 +354,15 @@ def run_one(config, workload, tmp, with_stats):
                                        for n, (c, ns) in after.items()})
         res["figure"] = figure_of(workload, text)
         res["workload_cpu_s"] = ru.ru_utime + ru.ru_stime
-        if config in ("migtrace", "migtrace-other"):
+        if config in ("migtrace", "migtrace-ftrace", "migtrace-other"):
             with open(json_path) as f:
                 run = json.load(f)
             cost = run["cost"]
             self_s = cost["self_user_s"] + cost["self_sys_s"]
             # migtrace tracing the benchmark counts it as its child; otherwise the
             # benchmark ran beside it and was waited for here.
-            wl = cost["workload_cpu_s"] if config == "migtrace" else res["workload_cpu_s"]
+            wl = (cost["workload_cpu_s"] if config in ("migtrace", "migtrace-ftrace")
+                  else res["workload_cpu_s"])
             res["user_cpu_pct"] = 100.0 * self_s / wl if wl else None
             # the same without the one-off load/verify/attach
             res["user_cpu_pct_tracing"] = (100.0 * (self_s - cost["self_startup_s"]) / wl
@@ -365,6 +370,8 @@ def run_one(config, workload, tmp, with_stats):
             res["rss_kib"] = cost["self_max_rss_kib"]
             res["bytes_written"] = os.path.getsize(json_path)
             res["dropped"] = run["stats"]["records_lost"] + run["stats"].get("units_lost", 0)
+            # the ftrace backend's rings lose events, not records
+            res["dropped"] += (run["meta"].get("backend") or {}).get("lost_events") or 0
             if with_stats and config == "migtrace":
                 # it launched the benchmark: its own counts cover exactly that run
                 put_runs(res, config, {n: (p["run_cnt"], p["run_time_ns"])

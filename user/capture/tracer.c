@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "bpf_util.h"
+#include "ftrace_tracer.h"
 #include "run.h"
 #include "tracer.h"	/* before the skeleton: it defines the .bss structs */
 #include "migtrace.skel.h"
@@ -146,11 +147,40 @@ static void set_topo(struct tracer *tr, const struct run_topo *topo)
 	tr->skel->rodata->numa_balancing = topo && topo->numa_balancing;
 }
 
-int tracer_load(struct tracer *tr, const struct tracer_opts *o)
+const char *tracer_backend_name(int backend)
 {
-	__u32 nr_slots = task_slot_count();
-	int err;
+	switch (backend) {
+	case TRACER_BACKEND_BPF:
+		return "bpf";
+	case TRACER_BACKEND_FTRACE:
+		return "ftrace";
+	default:
+		return "auto";
+	}
+}
 
+void tracer_describe(const struct tracer *tr, struct run_backend *b)
+{
+	snprintf(b->name, sizeof(b->name), "%s", tracer_backend_name(tr->backend));
+	snprintf(b->why, sizeof(b->why), "%s", tr->backend_why);
+	if (tr->ft)
+		ftrace_tracer_describe(tr->ft, b);
+}
+
+int tracer_backend_parse(const char *name)
+{
+	static const int all[] = { TRACER_BACKEND_AUTO, TRACER_BACKEND_BPF,
+				   TRACER_BACKEND_FTRACE };
+
+	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
+		if (!strcmp(name, tracer_backend_name(all[i])))
+			return all[i];
+	return -1;
+}
+
+/* What both backends start from: the callbacks and the count of possible CPUs. */
+static int tracer_init(struct tracer *tr, const struct tracer_opts *o)
+{
 	memset(tr, 0, sizeof(*tr));
 	tr->on_migrate = o->on_migrate;
 	tr->on_unit = o->on_unit;
@@ -162,6 +192,18 @@ int tracer_load(struct tracer *tr, const struct tracer_opts *o)
 			strerror(-tr->nr_cpus));
 		return tr->nr_cpus ? tr->nr_cpus : -EINVAL;
 	}
+	return 0;
+}
+
+static int load_bpf(struct tracer *tr, const struct tracer_opts *o)
+{
+	__u32 nr_slots = task_slot_count();
+	int err;
+
+	err = tracer_init(tr, o);
+	if (err)
+		return err;
+	tr->backend = TRACER_BACKEND_BPF;
 	tr->read_pairs = calloc((size_t)tr->nr_cpus * tr->nr_cpus, sizeof(*tr->read_pairs));
 	if (!tr->read_pairs) {
 		fprintf(stderr, "migtrace: no room for the %d x %d CPU-pair counts\n", tr->nr_cpus,
@@ -217,12 +259,91 @@ int tracer_load(struct tracer *tr, const struct tracer_opts *o)
 	return 0;
 }
 
+static int load_ftrace(struct tracer *tr, const struct tracer_opts *o, const char *why)
+{
+	int err = tracer_init(tr, o);
+
+	if (err)
+		return err;
+	tr->backend = TRACER_BACKEND_FTRACE;
+	snprintf(tr->backend_why, sizeof(tr->backend_why), "%s", why);
+	return ftrace_tracer_load(&tr->ft, o, tr->nr_cpus);
+}
+
+/*
+ * auto: BPF, its libbpf warnings kept back (they would read as a failure of the run); where
+ * its programs do not load, ftrace, saying why.  --cgroup needs BPF: its refusal
+ * is BPF's, printed as without auto.
+ */
+static int load_auto(struct tracer *tr, const struct tracer_opts *o)
+{
+	const char *missing = mt_missing_bpf_cap();
+	struct tracer_opts quiet = *o;
+	char bpf_why[128], why[sizeof(tr->backend_why)];
+	int err;
+
+	if (missing) {
+		snprintf(bpf_why, sizeof(bpf_why), "migtrace lacks %s", missing);
+		if (o->scope == MT_SCOPE_CGROUP) {
+			fprintf(stderr, "migtrace: needs %s to load BPF programs (--cgroup needs "
+				"BPF): run as root (sudo) or grant CAP_BPF and CAP_PERFMON\n",
+				missing);
+			return -EPERM;
+		}
+	} else {
+		bool capturing = !mt_libbpf_capture_begin();	/* not if a caller is */
+
+		quiet.quiet_load = true;
+		err = load_bpf(tr, &quiet);
+		if (capturing)
+			free(mt_libbpf_capture_end());
+		if (!err) {
+			snprintf(tr->backend_why, sizeof(tr->backend_why),
+				 "auto: the BPF programs loaded");
+			return 0;
+		}
+		tracer_destroy(tr);
+		/* what the user fixes here (the line above says how) is not BPF missing */
+		if (err == -EMFILE || err == -ENFILE || err == -ENOMEM)
+			return err;
+		snprintf(bpf_why, sizeof(bpf_why), "its programs did not load (%s; --backend bpf "
+			 "says why)", strerror(-err));
+		if (o->scope == MT_SCOPE_CGROUP)
+			return load_bpf(tr, o);
+	}
+	/* the run's text and meta say it: "Backend: ftrace (auto: BPF unavailable: ...)" */
+	snprintf(why, sizeof(why), "auto: BPF unavailable: %s", bpf_why);
+	return load_ftrace(tr, o, why);
+}
+
+int tracer_load(struct tracer *tr, const struct tracer_opts *o)
+{
+	int err;
+
+	switch (o->backend) {
+	case TRACER_BACKEND_BPF:
+		err = load_bpf(tr, o);
+		snprintf(tr->backend_why, sizeof(tr->backend_why), "--backend bpf");
+		return err;
+	case TRACER_BACKEND_FTRACE:
+		err = load_ftrace(tr, o, "--backend ftrace");
+		return err;
+	default:
+		return load_auto(tr, o);
+	}
+}
+
 int tracer_track(struct tracer *tr, uint32_t tgid, bool from_exec)
 {
-	__u64 *word = &tr->skel->data_filter->traced_tgid_bits[(tgid / 64) % MT_TGID_WORDS];
 	__u8 mode = from_exec ? MT_TRACK_AT_EXEC : MT_TRACK_NOW;
-	int err = bpf_map__update_elem(tr->skel->maps.tracked_tgids, &tgid, sizeof(tgid), &mode,
-				       sizeof(mode), BPF_ANY);
+	__u64 *word;
+	int err;
+
+	if (tr->ft)
+		return ftrace_tracer_track(tr->ft, tgid, from_exec);
+	word = &tr->skel->data_filter->traced_tgid_bits[(tgid / 64) % MT_TGID_WORDS];
+	err = bpf_map__update_elem(tr->skel->maps.tracked_tgids, &tgid, sizeof(tgid), &mode,
+				   sizeof(mode), BPF_ANY);
 
 	if (err) {
 		fprintf(stderr, "migtrace: adding tgid %u to the traced set failed: %s\n", tgid,
@@ -236,7 +357,11 @@ int tracer_track(struct tracer *tr, uint32_t tgid, bool from_exec)
 
 int tracer_attach(struct tracer *tr)
 {
-	int err = migtrace_bpf__attach(tr->skel);
+	int err;
+
+	if (tr->ft)
+		return ftrace_tracer_attach(tr->ft);
+	err = migtrace_bpf__attach(tr->skel);
 
 	if (err) {
 		fprintf(stderr, "migtrace: attaching to the sched tracepoints failed: %s\n",
@@ -255,10 +380,13 @@ int tracer_attach(struct tracer *tr)
 
 int tracer_attach_unit(struct tracer *tr, const char *binary, const char *function)
 {
-	struct bpf_program *progs[2] = { tr->skel->progs.mt_unit_enter,
-					 tr->skel->progs.mt_unit_exit };
+	struct bpf_program *progs[2];
 	int err;
 
+	if (tr->ft)
+		return ftrace_tracer_attach_unit(tr->ft, binary, function);
+	progs[0] = tr->skel->progs.mt_unit_enter;
+	progs[1] = tr->skel->progs.mt_unit_exit;
 	if (tr->nunit_links + 2 > TRACER_MAX_UNIT_LINKS)
 		return -E2BIG;
 	for (int i = 0; i < 2; i++) {
@@ -279,7 +407,11 @@ int tracer_attach_unit(struct tracer *tr, const char *binary, const char *functi
 
 int tracer_poll(struct tracer *tr, int timeout_ms)
 {
-	int n = ring_buffer__poll(tr->rb, timeout_ms), m;
+	int n, m;
+
+	if (tr->ft)
+		return ftrace_tracer_poll(tr->ft, timeout_ms);
+	n = ring_buffer__poll(tr->rb, timeout_ms);
 
 	if (n < 0)
 		return n;
@@ -290,6 +422,8 @@ int tracer_poll(struct tracer *tr, int timeout_ms)
 
 int tracer_stop(struct tracer *tr)
 {
+	if (tr->ft)
+		return ftrace_tracer_stop(tr->ft);
 	if (!tr->skel)
 		return 0;
 	for (int i = 0; i < tr->nunit_links; i++)
@@ -301,10 +435,13 @@ int tracer_stop(struct tracer *tr)
 
 int tracer_read_counts(const struct tracer *tr, struct mt_stats *stats, struct mt_hists *hists)
 {
-	struct mt_counts *percpu = calloc((size_t)tr->nr_cpus, sizeof(*percpu));
+	struct mt_counts *percpu;
 	__u32 zero = 0;
 	int err = 0;
 
+	if (tr->ft)
+		return ftrace_tracer_read_counts(tr->ft, stats, hists);
+	percpu = calloc((size_t)tr->nr_cpus, sizeof(*percpu));
 	if (!percpu)
 		return -ENOMEM;
 	if (bpf_map_lookup_elem(bpf_map__fd(tr->skel->maps.counts), &zero, percpu)) {
@@ -335,6 +472,8 @@ int tracer_prog_stats(const struct tracer *tr, struct tracer_prog_stat *out, int
 	struct bpf_program *prog;
 	int n = 0, err;
 
+	if (!tr->skel)
+		return 0;	/* ftrace: no programs */
 	bpf_object__for_each_program(prog, tr->skel->obj) {
 		if (n == max)
 			break;
@@ -357,7 +496,11 @@ int tracer_prog_stats(const struct tracer *tr, struct tracer_prog_stat *out, int
 
 int tracer_read_pairs(const struct tracer *tr, uint64_t *pairs)
 {
-	int fd = bpf_map__fd(tr->skel->maps.cpu_pairs);
+	int fd;
+
+	if (tr->ft)
+		return ftrace_tracer_read_pairs(tr->ft, pairs);
+	fd = bpf_map__fd(tr->skel->maps.cpu_pairs);
 
 	for (__u32 k = 0; k < (__u32)(tr->nr_cpus * tr->nr_cpus); k++) {
 		if (bpf_map_lookup_elem(fd, &k, &pairs[k])) {
@@ -374,6 +517,8 @@ int tracer_read_pairs(const struct tracer *tr, uint64_t *pairs)
 
 void tracer_destroy(struct tracer *tr)
 {
+	ftrace_tracer_destroy(tr->ft);
+	tr->ft = NULL;
 	for (int i = 0; i < tr->nunit_links; i++)
 		bpf_link__destroy(tr->unit_links[i]);
 	tr->nunit_links = 0;
