@@ -25,6 +25,7 @@
 
 #include "run.h"
 #include "sched_replay.h"
+#include "u32_table.h"
 
 #define TASK_ON_RQ_MIGRATING 2
 #define MAX_RT_PRIO 100
@@ -39,7 +40,7 @@ enum rp_run_state {
 
 /* One task's state: what struct task_ctx holds on the BPF side, and what replaces on_rq. */
 struct rp_task {
-	uint32_t pid;			/* 0: a free entry */
+	uint32_t pid;			/* the table's key: first (u32_table.h) */
 	uint32_t tgid;
 	uint64_t switched_in_ns;	/* 0 when not running */
 	uint64_t switched_out_ns;
@@ -77,9 +78,7 @@ struct sched_replay {
 	uint64_t *pairs;		/* nr_cpus x nr_cpus */
 	struct sched_replay_info info;
 	uint64_t last_ts;
-	/* the tasks: open addressing, linear probing, at most half full */
-	struct rp_task *slot;
-	size_t cap, n;
+	struct u32_table tasks;		/* struct rp_task by pid */
 	struct rp_tgid *tgids;
 	size_t ntgids;
 	struct rp_pending pend[SCHED_REPLAY_MAX_PENDING];
@@ -100,68 +99,15 @@ static void hist_add(__u64 *hist, uint64_t ns)
 	hist[log2_slot(ns)]++;
 }
 
-static size_t pid_hash(uint32_t pid, size_t cap)
-{
-	return (size_t)(pid * 2654435761u) & (cap - 1);
-}
-
-static struct rp_task *task_find(struct rp_task *slot, size_t cap, uint32_t pid)
-{
-	size_t i = pid_hash(pid, cap);
-
-	while (slot[i].pid && slot[i].pid != pid)
-		i = (i + 1) & (cap - 1);
-	return &slot[i];
-}
-
 static struct rp_task *task_get(const struct sched_replay *rp, uint32_t pid)
 {
-	struct rp_task *t;
-
-	if (!pid || !rp->cap)
-		return NULL;
-	t = task_find(rp->slot, rp->cap, pid);
-	return t->pid ? t : NULL;
+	return u32_table_find(&rp->tasks, pid);
 }
 
-/* Doubles the table; kept at most half full, so that a probe ends soon. */
-static int tasks_grow(struct sched_replay *rp)
-{
-	size_t cap = rp->cap ? rp->cap * 2 : 1024;
-	struct rp_task *slot = calloc(cap, sizeof(*slot));
-
-	if (!slot)
-		return -ENOMEM;
-	for (size_t i = 0; i < rp->cap; i++)
-		if (rp->slot[i].pid)
-			*task_find(slot, cap, rp->slot[i].pid) = rp->slot[i];
-	free(rp->slot);
-	rp->slot = slot;
-	rp->cap = cap;
-	return 0;
-}
-
-/* Frees an entry: backward-shift deletion, so that no probe sequence is cut. */
+/* Frees an entry; the table moves others into its place (u32_table.h). */
 static void task_free(struct sched_replay *rp, struct rp_task *t)
 {
-	size_t i = (size_t)(t - rp->slot), j = i, mask = rp->cap - 1;
-
-	memset(&rp->slot[i], 0, sizeof(rp->slot[i]));
-	for (;;) {
-		size_t home;
-
-		j = (j + 1) & mask;
-		if (!rp->slot[j].pid)
-			break;
-		home = pid_hash(rp->slot[j].pid, rp->cap);
-		/* j's entry may move to the hole at i if its home is not in (i, j] cyclically */
-		if ((j > i && (home <= i || home > j)) || (j < i && home <= i && home > j)) {
-			rp->slot[i] = rp->slot[j];
-			memset(&rp->slot[j], 0, sizeof(rp->slot[j]));
-			i = j;
-		}
-	}
-	rp->n--;
+	u32_table_remove(&rp->tasks, t->pid);
 }
 
 static const struct rp_tgid *tgid_mode(const struct sched_replay *rp, uint32_t tgid)
@@ -184,17 +130,16 @@ static struct rp_task *task_new(struct sched_replay *rp, uint32_t pid, int cpu)
 {
 	struct rp_task *t;
 
-	if (rp->n >= SCHED_REPLAY_MAX_TASKS) {
+	if (rp->tasks.n >= SCHED_REPLAY_MAX_TASKS) {
 		rp->info.tasks_dropped++;
 		return NULL;
 	}
-	if ((rp->n + 1) * 2 > rp->cap && tasks_grow(rp))
+	t = u32_table_insert(&rp->tasks, pid);
+	if (!t)
 		return NULL;
-	t = task_find(rp->slot, rp->cap, pid);
 	memset(t, 0, sizeof(*t));
 	t->pid = pid;
 	t->expect_cpu = cpu;
-	rp->n++;
 	return t;
 }
 
@@ -675,6 +620,7 @@ struct sched_replay *sched_replay_new(const struct sched_replay_opts *o)
 	if (!rp)
 		return NULL;
 	rp->o = *o;
+	u32_table_init(&rp->tasks, sizeof(struct rp_task));
 	if (o->nr_cpus > 0 && o->nr_cpus <= RUN_MAX_NR_CPUS) {
 		rp->pairs = calloc((size_t)o->nr_cpus * o->nr_cpus, sizeof(*rp->pairs));
 		if (!rp->pairs) {
@@ -767,7 +713,7 @@ void sched_replay_info(const struct sched_replay *rp, struct sched_replay_info *
 
 uint64_t sched_replay_live_tasks(const struct sched_replay *rp)
 {
-	return rp->n;
+	return rp->tasks.n;
 }
 
 const char *sched_replay_event_name(int type)
@@ -816,7 +762,7 @@ void sched_replay_free(struct sched_replay *rp)
 {
 	if (!rp)
 		return;
-	free(rp->slot);
+	u32_table_free(&rp->tasks);
 	free(rp->tgids);
 	free(rp->pairs);
 	free(rp);
