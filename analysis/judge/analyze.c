@@ -46,6 +46,20 @@ static bool polluter_on_a(const struct cachewalk_config *cw, const struct cpu_se
 	return false;
 }
 
+/* Natural mode: the CPUs cachewalk's polluters stream on, into the correlation's mask. */
+static void polluted_cpus(const struct cachewalk_config *cw, struct corr_opts *co)
+{
+	char list[sizeof(cw->polluter_cpus)], *save = NULL;
+
+	snprintf(list, sizeof(list), "%s", cw->polluter_cpus);
+	for (char *t = strtok_r(list, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		int cpu = atoi(t);
+
+		if (cpu >= 0 && cpu < CORR_MAX_POLLUTED_CPU)
+			co->polluted_cpus[cpu / 64] |= 1ULL << (cpu % 64);
+	}
+}
+
 /* The buffer the polluter streams through: a power of two, as cachewalk rounds it down. */
 static double polluter_footprint(uint64_t bytes)
 {
@@ -69,6 +83,8 @@ static int correlate(struct run *r)
 		co.ws_bytes = (double)cw->ws_bytes;
 		if (r->setup.mode == CORR_CONTROLLED && polluter_on_a(cw, &r->meta.cpus))
 			co.footprint_bytes = polluter_footprint(cw->polluter_bytes);
+		if (r->setup.mode == CORR_NATURAL)
+			polluted_cpus(cw, &co);
 	}
 	co.cold_fraction = r->setup.cold_fraction;
 	if (r->setup.bootstrap > 0)

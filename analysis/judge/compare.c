@@ -166,6 +166,55 @@ static void cells(struct run_compare *c)
 		}
 }
 
+/* The co-runners' decay of a natural run as an interval, open where it lies outside. */
+static struct cmp_value stay_decay(const struct corr_result *c)
+{
+	const struct corr_fall *f = &c->stay_decay;
+	struct cmp_value v = { .known = f->state != CORR_HOT_NO_DATA, .est = f->at,
+			       .lo = f->lo > 0 ? f->lo : 0,
+			       .hi = isfinite(f->hi) ? f->hi : INFINITY };
+
+	return v;
+}
+
+/* Whether r is a natural run whose co-runner's rate was measured. */
+static bool measured_corunner(const struct run *r)
+{
+	return r->has_corr && r->corr.mode == CORR_NATURAL && r->corr.corunner_wakes &&
+	       r->corr.corunner_mbps > 0;
+}
+
+/* A grid's D* over a natural run's measured co-runner rate (struct cmp_predict). */
+static void predict(const struct run *a, const struct run *b, struct cmp_predict *p)
+{
+	const struct corr_result *n;
+
+	p->grid = dstar(a).known && measured_corunner(b) ? a :
+		  dstar(b).known && measured_corunner(a) ? b : NULL;
+	if (!p->grid)
+		return;
+	p->natural = p->grid == a ? b : a;
+	n = &p->natural->corr;
+	p->regime = p->grid->corr.regime;
+	p->grid_cost_ns = p->grid->corr.max_cost_ns;
+	p->dstar = dstar(p->grid);
+	p->rate = (struct cmp_value){ .known = true, .est = n->corunner_mbps,
+				      .lo = n->corunner_lo_mbps, .hi = n->corunner_hi_mbps };
+	p->observed = stay_decay(n);
+	p->state = CMP_PREDICT_UNBOUNDED;
+	if (!(p->dstar.lo > 0) || !isfinite(p->dstar.hi) || !(p->rate.lo > 0))
+		return;
+	p->state = CMP_PREDICT_DONE;
+	/* bytes / (MB/s) = bytes / (1e-3 bytes/ns): x 1e3 gives ns */
+	p->predicted = (struct cmp_value){ .known = true, .est = p->dstar.est / p->rate.est * 1e3,
+					   .lo = p->dstar.lo / p->rate.hi * 1e3,
+					   .hi = p->dstar.hi / p->rate.lo * 1e3 };
+	p->within = p->observed.known && n->stay_decay.state == CORR_HOT_FOUND &&
+		    p->observed.est >= p->predicted.lo && p->observed.est <= p->predicted.hi;
+	p->ratio = p->observed.known && n->stay_decay.state == CORR_HOT_FOUND ?
+		   p->observed.est / p->predicted.est : NAN;
+}
+
 void run_compare(const struct run *a, const struct run *b, struct run_compare *c)
 {
 	uint64_t ta = run_total_migrations(a), tb = run_total_migrations(b);
@@ -195,4 +244,5 @@ void run_compare(const struct run *a, const struct run *b, struct run_compare *c
 	c->dstar_b = dstar(b);
 	c->dstar_differs = c->dstar_a.known && c->dstar_b.known &&
 			   apart(c->dstar_a.lo, c->dstar_a.hi, c->dstar_b.lo, c->dstar_b.hi);
+	predict(a, b, &c->predict);
 }

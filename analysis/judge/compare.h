@@ -42,6 +42,31 @@ struct cmp_cell {
 	bool differs;
 };
 
+/*
+ * A grid (D*) and a natural run beside cachewalk's polluter (its measured rate): the hot time
+ * D* / that rate implies, against the natural run's own, the age by which its same-CPU wakes'
+ * penalty has risen 90 % of the way (docs/design.md, "The natural co-runner").
+ */
+enum cmp_predict_state {
+	CMP_PREDICT_NONE,	/* not a grid and a natural run with a measured co-runner */
+	CMP_PREDICT_UNBOUNDED,	/* the grid's D* has no finite interval (its regime: the
+				 * refill comes from beyond what the polluter evicts) */
+	CMP_PREDICT_DONE,
+};
+
+struct cmp_predict {
+	enum cmp_predict_state state;
+	const struct run *grid, *natural;
+	int regime;			/* the grid's, enum corr_regime */
+	double grid_cost_ns;		/* the grid's fitted maximum cost: its cost level, ns */
+	struct cmp_value dstar;		/* bytes */
+	struct cmp_value rate;		/* the co-runner's measured rate, MB/s */
+	struct cmp_value predicted;	/* D* / rate, ns: [D*lo / rate hi, D*hi / rate lo] */
+	struct cmp_value observed;	/* the natural run's co-runners' decay, ns */
+	bool within;			/* observed.est lies inside predicted's interval */
+	double ratio;			/* observed / predicted, a ratio */
+};
+
 struct run_compare {
 	const struct run *a, *b;
 	struct cmp_pair cause[MT_NR_CAUSES];
@@ -53,6 +78,7 @@ struct run_compare {
 	bool hot_differs;
 	struct cmp_value dstar_a, dstar_b;	/* D*, bytes; unknown unless a grid */
 	bool dstar_differs;
+	struct cmp_predict predict;
 };
 
 /* The Wilson score interval of count out of total at 95 %. */

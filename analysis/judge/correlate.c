@@ -70,6 +70,7 @@ struct sample {
 	double off_ns;		/* the off-CPU period before it, ns; 0: not known */
 	double rate_mbps;	/* controlled: the trial's target rate */
 	int block;		/* the bootstrap's unit: round, or span of time */
+	bool polluted;		/* natural: a same-CPU wake on a CPU with a polluter */
 	int cell;		/* -1 once its cell is dropped */
 	int arm;		/* ARM_STAY, ARM_MIG or ARM_OTHER */
 };
@@ -114,6 +115,7 @@ struct corr_work {
 	double *stays;		/* B x ncells bootstrap stayed-arm penalties */
 	double *boot_rise;	/* B resampled rises of the stayed arm: where, ns */
 	double *boot_rise_by;	/* ... and by how much, ns */
+	double *boot_corunner;	/* B resampled co-runner rates, MB/s */
 	size_t *by_cell;	/* sample indexes grouped by cell and arm */
 	size_t arm_at[CORR_MAX_CELLS][NR_ARMS], arm_n[CORR_MAX_CELLS][NR_ARMS];
 	const struct mt_migrate **pulls;	/* natural: the run's pull records, by pid, ts */
@@ -227,6 +229,7 @@ static void work_free(struct corr_work *w)
 	free(w->stays);
 	free(w->boot_rise);
 	free(w->boot_rise_by);
+	free(w->boot_corunner);
 	free(w->by_cell);
 	free(w->pulls);
 	free(w->mult);
@@ -377,6 +380,37 @@ static int index_pulls(struct corr_work *w)
 	return 0;
 }
 
+/* Whether a polluter streamed on cpu (natural runs). */
+static bool polluted_cpu(const struct corr_opts *o, unsigned int cpu)
+{
+	return cpu < CORR_MAX_POLLUTED_CPU && (o->polluted_cpus[cpu / 64] >> (cpu % 64) & 1);
+}
+
+/*
+ * The co-runner's rate over the same-CPU wakes on its CPUs, each as many times as its block
+ * was drawn (mult NULL: once): the bytes it streamed over the time they slept, MB/s; NAN
+ * without such a wake.  How many wakes into *n (may be NULL).
+ */
+static double corunner_rate(const struct corr_work *w, const int *mult, size_t *n)
+{
+	double bytes = 0, off = 0;
+	size_t k = 0;
+
+	for (size_t i = 0; i < w->ns; i++) {
+		const struct sample *s = &w->smp[i];
+		int m = mult ? mult[s->block] : 1;
+
+		if (!s->polluted || s->cell < 0)
+			continue;
+		bytes += m * s->streamed_bytes;
+		off += m * s->off_ns;
+		k++;
+	}
+	if (n)
+		*n = k;
+	return off > 0 ? bytes / off * 1e3 : NAN;
+}
+
 /* One thread, units [lo, hi): its warm baseline, then a sample per event unit. */
 static void thread_samples(struct corr_work *w, size_t lo, size_t hi)
 {
@@ -412,6 +446,8 @@ static void thread_samples(struct corr_work *w, size_t lo, size_t hi)
 		s->streamed_bytes = (double)x->streamed_bytes;
 		s->off_ns = (double)x->last_off_ns;
 		s->rate_mbps = (double)x->rate_mbps;
+		s->polluted = w->o->mode == CORR_NATURAL && arm == ARM_STAY && x->last_off_ns &&
+			      polluted_cpu(w->o, x->cpu_start);
 		/* natural runs: the unit's start, turned into a block once the span is known */
 		s->block = w->o->mode == CORR_CONTROLLED ? (int)x->round : 0;
 		w->scratch[w->ns] = (double)x->start_ns;
@@ -878,9 +914,10 @@ static int bootstrap(struct corr_work *w)
 	w->other_costs = malloc((size_t)w->B * (size_t)nc * sizeof(double));
 	w->boot_rise = malloc((size_t)w->B * sizeof(double));
 	w->boot_rise_by = malloc((size_t)w->B * sizeof(double));
+	w->boot_corunner = malloc((size_t)w->B * sizeof(double));
 	w->mult = calloc((size_t)w->nblocks + 1, sizeof(int));
 	if (!w->costs || !w->stays || !w->other_costs || !w->boot_rise || !w->boot_rise_by ||
-	    !w->mult)
+	    !w->boot_corunner || !w->mult)
 		return -ENOMEM;
 	for (int c = 0; c < w->ncurves; c++) {
 		w->curve[c].boot_at = malloc((size_t)w->B * sizeof(double));
@@ -916,6 +953,7 @@ static int bootstrap(struct corr_work *w)
 			w->boot_rise[b] = at;
 			w->boot_rise_by[b] = raw;
 		}
+		w->boot_corunner[b] = corunner_rate(w, w->mult, NULL);
 	}
 	return 0;
 }
@@ -1073,6 +1111,18 @@ static void read_stay_decay(struct corr_work *w)
 		f->hi = INFINITY;
 }
 
+/* The natural co-runner's measured rate and its interval from the resamples. */
+static void read_corunner(struct corr_work *w)
+{
+	struct corr_result *r = w->r;
+
+	r->corunner_mbps = corunner_rate(w, NULL, &r->corunner_wakes);
+	if (!r->corunner_wakes)
+		return;
+	percentile_interval(w->boot_corunner, w->B, w->tmp, &r->corunner_lo_mbps,
+			    &r->corunner_hi_mbps);
+}
+
 /* Every curve's fall; the pooled fit goes into the cells; the rates' agreement. */
 static void read_falls(struct corr_work *w)
 {
@@ -1094,6 +1144,7 @@ static void read_falls(struct corr_work *w)
 	r->max_cell = w->curve[0].n ? w->curve[0].cell[0] : 0;
 	if (r->axis == CORR_AXIS_AGE) {
 		read_stay_decay(w);
+		read_corunner(w);
 		r->hot_state = pooled->state;
 		r->hot_ns = pooled->at;
 		r->hot_lo_ns = pooled->lo;
@@ -1163,6 +1214,7 @@ int correlate_units(const struct mt_unit *units, size_t n, const struct corr_opt
 	r->dstar.min_cost_ns = NAN;
 	r->capped = r->stay_decay = r->dstar;
 	r->refill_line_ns = r->stay_line_ns = NAN;
+	r->corunner_mbps = r->corunner_lo_mbps = r->corunner_hi_mbps = NAN;
 	r->bootstrap = w.B;
 	r->footprint_bytes = o->footprint_bytes;
 	r->ws_bytes = o->ws_bytes;

@@ -872,6 +872,7 @@ static int read_correlation(struct file_reader *fr)
 	c->dstar.at = c->dstar.lo = c->dstar.hi = c->dstar.max_cost_ns = NAN;
 	c->dstar.min_cost_ns = c->refill_line_ns = c->stay_line_ns = NAN;
 	c->capped = c->stay_decay = c->dstar;
+	c->corunner_mbps = c->corunner_lo_mbps = c->corunner_hi_mbps = NAN;
 	if (each_member(fr, "correlation", correlation_member, &seen) ||
 	    rs_check(&fr->jr, &rs_correlation, seen, "correlation"))
 		return -1;
