@@ -468,6 +468,72 @@ static void compare_flags_what_exceeds_intervals(void **state)
 	run_free(b);
 }
 
+/*
+ * A grid and a natural run beside a polluter: D* / the measured rate against the natural
+ * decay, either way round; inside, outside, and not compared when D* is unbounded.
+ */
+static void compare_predicts_from_grid(void **state)
+{
+	struct run *g = model(), *n = model();
+	struct run_compare c;
+	char *buf = NULL;
+	size_t len;
+	FILE *f;
+
+	(void)state;
+	g->corr.axis = CORR_AXIS_DISPLACED;
+	g->corr.regime = CORR_REGIME_SHARED;
+	g->corr.dstar = (struct corr_fall){ .state = CORR_HOT_FOUND, .at = 900 * 1024,
+					    .lo = 600 * 1024, .hi = 1200 * 1024 };
+	n->setup.mode = n->corr.mode = CORR_NATURAL;
+	n->corr.corunner_wakes = 2000;
+	n->corr.corunner_mbps = 300;
+	n->corr.corunner_lo_mbps = 290;
+	n->corr.corunner_hi_mbps = 310;
+	n->corr.stay_decay = (struct corr_fall){ .state = CORR_HOT_FOUND, .at = 3000 * US,
+						 .lo = 2000 * US, .hi = 4000 * US };
+	run_compare(n, g, &c);
+	assert_int_equal(c.predict.state, CMP_PREDICT_DONE);
+	assert_ptr_equal(c.predict.grid, g);
+	/* 921600 B / 300 MB/s = 3.072 ms; [614400 / 310, 1228800 / 290] */
+	assert_true(fabs(c.predict.predicted.est - 3072 * US) < 1);
+	assert_true(fabs(c.predict.predicted.lo - 614400 / 310.0 * 1e3) < 1);
+	assert_true(fabs(c.predict.predicted.hi - 1228800 / 290.0 * 1e3) < 1);
+	assert_true(c.predict.within);
+	f = open_memstream(&buf, &len);
+	render_compare(f, &c, "nat.json", "grid.json");
+	fclose(f);
+	has(buf, "  D* / rate (95 %)         3.07 ms [1.98 ms, 4.24 ms]\n");
+	has(buf, "  => the observed hot time is 0.98x D* / rate: inside its interval\n");
+	assert_null(strstr(buf, " \n"));
+	free(buf);
+	/* a rate 10x off puts it outside */
+	n->corr.corunner_mbps *= 10;
+	n->corr.corunner_lo_mbps *= 10;
+	n->corr.corunner_hi_mbps *= 10;
+	run_compare(g, n, &c);
+	assert_int_equal(c.predict.state, CMP_PREDICT_DONE);
+	assert_false(c.predict.within);
+	/* far apart: D* beyond the buffer, nothing to divide */
+	g->corr.regime = CORR_REGIME_BEYOND;
+	g->corr.dstar = (struct corr_fall){ .state = CORR_HOT_ABOVE, .at = 4096 * 1024,
+					    .lo = 4096 * 1024, .hi = INFINITY };
+	run_compare(g, n, &c);
+	assert_int_equal(c.predict.state, CMP_PREDICT_UNBOUNDED);
+	buf = NULL;
+	f = open_memstream(&buf, &len);
+	render_compare(f, &c, "grid.json", "nat.json");
+	fclose(f);
+	has(buf, "  => not compared: D*'s interval is not bounded");
+	free(buf);
+	/* two grids, or a natural run without a polluter: no prediction */
+	n->corr.corunner_wakes = 0;
+	run_compare(g, n, &c);
+	assert_int_equal(c.predict.state, CMP_PREDICT_NONE);
+	run_free(g);
+	run_free(n);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -478,6 +544,7 @@ int main(void)
 		cmocka_unit_test(by_rate_not_applicable),
 		cmocka_unit_test(wakeup_share_from_complete_histogram),
 		cmocka_unit_test(band_share_of_records_kept),
+		cmocka_unit_test(compare_predicts_from_grid),
 		cmocka_unit_test(hostile_names_escaped),
 		cmocka_unit_test(wilson),
 		cmocka_unit_test(compare_flags_what_exceeds_intervals),
