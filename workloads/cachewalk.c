@@ -587,7 +587,9 @@ static void usage(int status)
 "       cachewalk --controlled [--ages US,US,...] [--samples N] [--from CPU --to CPU]\n"
 "                 [--ws SIZE] [--polluter CPUS[:MBPS]] [--polluter-size SIZE]\n"
 "                 [--rates MBPS,MBPS,...|max] [--no-keepalive]\n"
-"  natural: N threads (default: one per allowed CPU) sleep, then run BURST units (3)\n"
+"  natural: N threads (default: one per allowed CPU) sleep, then run BURST units (3);\n"
+"    a polluter on each CPU listed streams at MBPS while the CPU is free, and the first\n"
+"    unit after each sleep logs the bytes it streamed meanwhile\n"
 "  controlled: warm on --from, off-CPU for each age, then migrate to --to or stay\n"
 "  defaults: --ws 256K, --sleep exp:2000, --duration 5, ages 50 µs .. 50 ms, 30 samples,\n"
 "  a 4M polluter buffer (it evicts the L2; more than the L3 evicts that too)\n");
