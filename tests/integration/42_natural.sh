@@ -98,3 +98,8 @@ case $verdict in
 	check natural_test_discriminates sh -c "tail -n 1 '$MT_TMP/cmp.10' | grep -qx outside &&
 		tail -n 1 '$MT_TMP/cmp.0.1' | grep -qx outside" ;;
 esac
+# MT_KEEP=DIR keeps the three run files and the comparison, for a failure to be read
+if [ -n "${MT_KEEP:-}" ]; then
+	mkdir -p "$MT_KEEP" && cp "$MT_TMP"/grid.json "$MT_TMP"/nat.json "$MT_TMP"/probe.json \
+		"$MT_TMP"/cmp "$MT_TMP"/report.out "$MT_TMP"/nat.out "$MT_KEEP"/
+fi
