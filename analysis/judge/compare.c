@@ -3,6 +3,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "analyze.h"
 #include "compare.h"
 #include "correlate.h"
 
@@ -166,10 +167,9 @@ static void cells(struct run_compare *c)
 		}
 }
 
-/* The co-runners' decay of a natural run as an interval, open where it lies outside. */
-static struct cmp_value stay_decay(const struct corr_result *c)
+/* A natural run's stayed-arm age as an interval, open where it lies outside. */
+static struct cmp_value stay_decay(const struct corr_fall *f)
 {
-	const struct corr_fall *f = &c->stay_decay;
 	struct cmp_value v = { .known = f->state != CORR_HOT_NO_DATA, .est = f->at,
 			       .lo = f->lo > 0 ? f->lo : 0,
 			       .hi = isfinite(f->hi) ? f->hi : INFINITY };
@@ -188,6 +188,7 @@ static bool measured_corunner(const struct run *r)
 static void predict(const struct run *a, const struct run *b, struct cmp_predict *p)
 {
 	const struct corr_result *n;
+	struct corr_fall reach;
 
 	p->grid = dstar(a).known && measured_corunner(b) ? a :
 		  dstar(b).known && measured_corunner(a) ? b : NULL;
@@ -200,19 +201,25 @@ static void predict(const struct run *a, const struct run *b, struct cmp_predict
 	p->dstar = dstar(p->grid);
 	p->rate = (struct cmp_value){ .known = true, .est = n->corunner_mbps,
 				      .lo = n->corunner_lo_mbps, .hi = n->corunner_hi_mbps };
-	p->observed = stay_decay(n);
 	p->state = CMP_PREDICT_UNBOUNDED;
 	if (!(p->dstar.lo > 0) || !isfinite(p->dstar.hi) || !(p->rate.lo > 0))
 		return;
 	p->state = CMP_PREDICT_DONE;
+	/* D* is where the cost has fallen 1 - cold of the way from its maximum to the residual:
+	 * where a stay has come to cost that much more than at the first age */
+	p->level_ns = (1 - p->grid->corr.cold_fraction) *
+		      (p->grid->corr.max_cost_ns - fmax(p->grid->corr.floor_ns, 0));
+	if (run_stay_reach(p->natural, p->level_ns, &reach))
+		reach.state = CORR_HOT_NO_DATA;
+	p->reach_state = reach.state;
+	p->observed = stay_decay(&reach);
 	/* bytes / (MB/s) = bytes / (1e-3 bytes/ns): x 1e3 gives ns */
 	p->predicted = (struct cmp_value){ .known = true, .est = p->dstar.est / p->rate.est * 1e3,
 					   .lo = p->dstar.lo / p->rate.hi * 1e3,
 					   .hi = p->dstar.hi / p->rate.lo * 1e3 };
-	p->within = p->observed.known && n->stay_decay.state == CORR_HOT_FOUND &&
-		    p->observed.est >= p->predicted.lo && p->observed.est <= p->predicted.hi;
-	p->ratio = p->observed.known && n->stay_decay.state == CORR_HOT_FOUND ?
-		   p->observed.est / p->predicted.est : NAN;
+	p->within = reach.state == CORR_HOT_FOUND && p->observed.est >= p->predicted.lo &&
+		    p->observed.est <= p->predicted.hi;
+	p->ratio = reach.state == CORR_HOT_FOUND ? p->observed.est / p->predicted.est : NAN;
 }
 
 void run_compare(const struct run *a, const struct run *b, struct run_compare *c)

@@ -44,8 +44,10 @@ struct cmp_cell {
 
 /*
  * A grid (D*) and a natural run beside cachewalk's polluter (its measured rate): the hot time
- * D* / that rate implies, against the natural run's own, the age by which its same-CPU wakes'
- * penalty has risen 90 % of the way (docs/design.md, "The natural co-runner").
+ * D* / that rate implies, against the natural run's own: the age by which its same-CPU wakes
+ * have come to cost what the grid's cost fell by at D* (1 - the cold fraction of its maximum
+ * over the residual), since a migration is cold once staying costs as much (docs/design.md,
+ * "The natural co-runner").  The natural run's units are correlated again for it.
  */
 enum cmp_predict_state {
 	CMP_PREDICT_NONE,	/* not a grid and a natural run with a measured co-runner */
@@ -62,7 +64,11 @@ struct cmp_predict {
 	struct cmp_value dstar;		/* bytes */
 	struct cmp_value rate;		/* the co-runner's measured rate, MB/s */
 	struct cmp_value predicted;	/* D* / rate, ns: [D*lo / rate hi, D*hi / rate lo] */
-	struct cmp_value observed;	/* the natural run's co-runners' decay, ns */
+	double level_ns;		/* 1 - cold fraction of the grid's cost over its residual:
+					 * what a stay must come to cost more, ns */
+	enum corr_hot_state reach_state;	/* of observed */
+	struct cmp_value observed;	/* the natural run's age by which its same-CPU wakes' penalty
+					 * has risen level_ns (its interval: its bootstrap), ns */
 	bool within;			/* observed.est lies inside predicted's interval */
 	double ratio;			/* observed / predicted, a ratio */
 };

@@ -116,6 +116,7 @@ struct corr_work {
 	double *boot_rise;	/* B resampled rises of the stayed arm: where, ns */
 	double *boot_rise_by;	/* ... and by how much, ns */
 	double *boot_corunner;	/* B resampled co-runner rates, MB/s */
+	double *boot_reach;	/* B resampled ages of the stayed arm's reach, ns */
 	size_t *by_cell;	/* sample indexes grouped by cell and arm */
 	size_t arm_at[CORR_MAX_CELLS][NR_ARMS], arm_n[CORR_MAX_CELLS][NR_ARMS];
 	const struct mt_migrate **pulls;	/* natural: the run's pull records, by pid, ts */
@@ -230,6 +231,7 @@ static void work_free(struct corr_work *w)
 	free(w->boot_rise);
 	free(w->boot_rise_by);
 	free(w->boot_corunner);
+	free(w->boot_reach);
 	free(w->by_cell);
 	free(w->pulls);
 	free(w->mult);
@@ -784,7 +786,8 @@ static double halves(const double *y, const double *wt, int n)
  * rises too, a difference of means does not).
  */
 static enum corr_hot_state stay_rise(const struct corr_work *w, const double *stay, double *at,
-				     double *first, double *last, double *raw)
+				     double *first, double *last, double *raw,
+				     enum corr_hot_state *reach, double *reach_at)
 {
 	const struct curve *cv = &w->stay;
 	double x[CORR_MAX_CELLS], y[CORR_MAX_CELLS], wt[CORR_MAX_CELLS], f[CORR_MAX_CELLS];
@@ -799,6 +802,7 @@ static enum corr_hot_state stay_rise(const struct corr_work *w, const double *st
 		wt[n] = (double)w->r->cells[cv->cell[i]].n_stay;
 		n++;
 	}
+	*reach = CORR_HOT_NO_DATA;
 	if (!n) {
 		*first = *last = *raw = NAN;
 		return CORR_HOT_NO_DATA;
@@ -809,6 +813,8 @@ static enum corr_hot_state stay_rise(const struct corr_work *w, const double *st
 		f[i] = -f[i];
 	*first = f[0];
 	*last = f[n - 1];
+	if (w->o->stay_level_ns > 0)
+		*reach = decay_reach(x, f, n, w->o->stay_level_ns, reach_at);
 	st = decay_rise(x, f, n, w->r->cold_fraction, at);
 	return st;
 }
@@ -898,6 +904,16 @@ static void eval_curves(struct corr_work *w, const double *cost, int b)
 	}
 }
 
+/* A resampled rise or reach beyond the ages measured, placed one step out of them. */
+static double out_of_range(const struct corr_work *w, enum corr_hot_state st, double at)
+{
+	if (st == CORR_HOT_ABOVE)
+		return w->stay.x[w->stay.n - 1] * 2;
+	if (st == CORR_HOT_NO_COST)
+		return w->stay.x[0] / 2;
+	return st == CORR_HOT_NO_DATA ? NAN : at;
+}
+
 /*
  * B block-bootstrap resamples: each draws as many blocks as there are, with replacement,
  * recomputes every cell's cost, and reads every curve's fall and maximum on them.  A fall
@@ -915,9 +931,10 @@ static int bootstrap(struct corr_work *w)
 	w->boot_rise = malloc((size_t)w->B * sizeof(double));
 	w->boot_rise_by = malloc((size_t)w->B * sizeof(double));
 	w->boot_corunner = malloc((size_t)w->B * sizeof(double));
+	w->boot_reach = malloc((size_t)w->B * sizeof(double));
 	w->mult = calloc((size_t)w->nblocks + 1, sizeof(int));
 	if (!w->costs || !w->stays || !w->other_costs || !w->boot_rise || !w->boot_rise_by ||
-	    !w->boot_corunner || !w->mult)
+	    !w->boot_corunner || !w->boot_reach || !w->mult)
 		return -ENOMEM;
 	for (int c = 0; c < w->ncurves; c++) {
 		w->curve[c].boot_at = malloc((size_t)w->B * sizeof(double));
@@ -943,15 +960,13 @@ static int bootstrap(struct corr_work *w)
 			return err;
 		eval_curves(w, cost, b);
 		if (w->r->axis == CORR_AXIS_AGE) {
-			double at = NAN, first, last, raw;
-			enum corr_hot_state st = stay_rise(w, stay, &at, &first, &last, &raw);
+			double at = NAN, first, last, raw, rat = NAN;
+			enum corr_hot_state rst, st = stay_rise(w, stay, &at, &first, &last, &raw,
+								&rst, &rat);
 
-			if (st == CORR_HOT_ABOVE)
-				at = w->stay.x[w->stay.n - 1] * 2;
-			else if (st == CORR_HOT_NO_COST)
-				at = w->stay.x[0] / 2;
-			w->boot_rise[b] = at;
+			w->boot_rise[b] = out_of_range(w, st, at);
 			w->boot_rise_by[b] = raw;
+			w->boot_reach[b] = out_of_range(w, rst, rat);
 		}
 		w->boot_corunner[b] = corunner_rate(w, w->mult, NULL);
 	}
@@ -1076,6 +1091,27 @@ static void regime(struct corr_work *w)
 	r->regime = w->use_floor ? CORR_REGIME_SHARED : CORR_REGIME_BEYOND;
 }
 
+/* The stayed arm's reach of the level asked for, and its interval (edges as read_fall's). */
+static void read_stay_reach(struct corr_work *w)
+{
+	struct corr_fall *f = &w->r->stay_reach;
+	const struct curve *cv = &w->stay;
+
+	if (f->state == CORR_HOT_NO_DATA) {
+		f->at = f->lo = f->hi = NAN;
+		return;
+	}
+	f->max_cost_ns = w->o->stay_level_ns;
+	f->min_cost_ns = NAN;
+	percentile_interval(w->boot_reach, w->B, w->tmp, &f->lo, &f->hi);
+	f->lo = fmin(fmin(f->lo, cv->x[cv->n - 1]), f->at);
+	f->hi = fmax(fmax(f->hi, cv->x[0]), f->at);
+	if (f->state == CORR_HOT_NO_COST || !(f->lo >= cv->x[0]))
+		f->lo = 0;
+	if (f->state == CORR_HOT_ABOVE || !(f->hi <= cv->x[cv->n - 1]))
+		f->hi = INFINITY;
+}
+
 /* The stayed arm's rise and its interval from the resamples (edges as read_fall's). */
 static void read_stay_decay(struct corr_work *w)
 {
@@ -1086,7 +1122,9 @@ static void read_stay_decay(struct corr_work *w)
 	for (int c = 0; c < w->r->ncells; c++)
 		stay[c] = w->r->cells[c].pen_stay_ns;
 	/* the fit's ends: min_cost at the first age, max_cost at the last (the plateau) */
-	f->state = stay_rise(w, stay, &f->at, &f->min_cost_ns, &f->max_cost_ns, &raw);
+	f->state = stay_rise(w, stay, &f->at, &f->min_cost_ns, &f->max_cost_ns, &raw,
+			     &w->r->stay_reach.state, &w->r->stay_reach.at);
+	read_stay_reach(w);
 	if (f->state == CORR_HOT_NO_DATA) {
 		f->at = f->lo = f->hi = NAN;
 		return;
@@ -1212,7 +1250,7 @@ int correlate_units(const struct mt_unit *units, size_t n, const struct corr_opt
 	r->dstar.state = r->capped.state = CORR_HOT_NO_DATA;
 	r->dstar.at = r->dstar.lo = r->dstar.hi = r->dstar.max_cost_ns = NAN;
 	r->dstar.min_cost_ns = NAN;
-	r->capped = r->stay_decay = r->dstar;
+	r->capped = r->stay_decay = r->stay_reach = r->dstar;
 	r->refill_line_ns = r->stay_line_ns = NAN;
 	r->corunner_mbps = r->corunner_lo_mbps = r->corunner_hi_mbps = NAN;
 	r->bootstrap = w.B;

@@ -39,6 +39,9 @@ struct corr_opts {
 	/* natural runs: the CPUs a polluter streamed on (bit c of word c / 64, CPUs below
 	 * CORR_MAX_POLLUTED_CPU): its rate is measured over the same-CPU wakes there */
 	uint64_t polluted_cpus[CORR_MAX_POLLUTED_CPU / 64];
+	/* natural runs: a rise of the same-CPU wakes' penalty (ns; 0: none) to find the age of,
+	 * into corr_result.stay_reach: a grid's migration cost level, for report A B */
+	double stay_level_ns;
 	/* natural runs: the run's migration records, for the pulls' kernel ages; may be
 	 * NULL (then migtrace's own ages are used) */
 	const struct mt_migrate *migs;

@@ -131,6 +131,10 @@ struct corr_result {
 	 * the off-CPU time, summed over the same-CPU wakes on those CPUs), with its 95 %
 	 * interval from the same resamples; NAN without such wakes (docs/design.md, "The
 	 * natural co-runner") */
+	/* natural runs given a level (corr_opts.stay_level_ns, not stored in the run file):
+	 * the age by which the same-CPU wakes' penalty, fitted non-decreasing, has risen that
+	 * much above its first age, with its interval; ns */
+	struct corr_fall stay_reach;
 	size_t corunner_wakes;		/* the same-CPU wakes it is measured over */
 	double corunner_mbps, corunner_lo_mbps, corunner_hi_mbps;	/* MB/s */
 	/* the statistics (docs/design.md, "Intervals") */

@@ -262,17 +262,22 @@ static void prediction(FILE *f, const struct run_compare *c)
 	     p->natural->corr.corunner_wakes, n);
 	if (p->state == CMP_PREDICT_UNBOUNDED) {
 		line(f, "  => not compared: D*'s interval is not bounded, so D* / the rate bounds no "
-		     "hot time (%s)", p->regime == CORR_REGIME_BEYOND ? "the grid measured the "
-		     "vCPUs apart: measure both again when the cost level is a refill's from the "
-		     "shared cache" : "more samples, or a larger --polluter-size, would bound it");
+		     "hot time (more samples would bound it; with the vCPUs placed apart, a cost "
+		     "level of a refill from beyond the shared cache, only a --polluter-size "
+		     "larger than that cache would)");
 		return;
 	}
 	line(f, "  %-24s %s", "D* / rate (95 %)", hot(a, sizeof(a), &p->predicted));
-	line(f, "  %-24s %s (%s: where its same-CPU wakes' penalty has risen 90 %% of the way)",
-	     "observed (95 %)", hot(b, sizeof(b), &p->observed), n);
+	line(f, "  %-24s %s (%s: where its same-CPU wakes have come to cost %s more than at the "
+	     "first age, %.0f %% of the grid's cost over its residual)", "observed (95 %)",
+	     hot(b, sizeof(b), &p->observed), n, fmt_ns(d, sizeof(d), p->level_ns),
+	     100 * (1 - p->grid->corr.cold_fraction));
 	if (!isfinite(p->ratio))
-		line(f, "  => not compared: the natural run's decay did not fall inside the ages it "
-		     "measured (sleeps of other lengths, or a longer run, would place it)");
+		line(f, "  => not compared: the natural run's same-CPU wakes did not reach that "
+		     "inside the ages it measured (%s)", p->reach_state == CORR_HOT_ABOVE ?
+		     "longer sleeps would place it" : p->reach_state == CORR_HOT_NO_COST ?
+		     "reached before its first age: shorter sleeps would place it" :
+		     "no same-CPU wakes");
 	else
 		line(f, "  => the observed hot time is %.2fx D* / rate: %s its interval", p->ratio,
 		     p->within ? "inside" : "outside");

@@ -469,8 +469,38 @@ static void compare_flags_what_exceeds_intervals(void **state)
 }
 
 /*
- * A grid and a natural run beside a polluter: D* / the measured rate against the natural
- * decay, either way round; inside, outside, and not compared when D* is unbounded.
+ * A natural thread's units: warm 100 µs units, and after sleeps of 60 µs to 15 ms a first
+ * unit whose penalty grows with log(age), 45 µs more at 3 ms than at 60 µs.
+ */
+static void natural_units(struct run *r)
+{
+	static const double ages_us[] = { 60, 150, 300, 700, 1500, 3000, 7000, 15000 };
+	uint64_t t = 1000000;
+
+	for (int rep = 0; rep < 20; rep++)
+		for (int i = 0; i < 8; i++) {
+			double pen = 45 * log2(ages_us[i] / 60) / log2(3000.0 / 60);
+			struct mt_unit u = { .kind = MT_REC_UNIT, .pid = 9, .tgid = 9 };
+
+			u.prev_end_ns = t - 10 * US;	/* ran on from the unit before: warm */
+			u.start_ns = t;
+			u.end_ns = t + 100 * US;
+			assert_int_equal(run_record_add_unit(r, &u), 0);
+			t = u.end_ns + (uint64_t)(ages_us[i] * US);
+			u.prev_end_ns = u.end_ns;
+			u.start_ns = t;
+			u.end_ns = t + (uint64_t)((100 + pen) * US);
+			u.switches_before = 1;
+			u.last_off_ns = (uint64_t)(ages_us[i] * US);
+			assert_int_equal(run_record_add_unit(r, &u), 0);
+			t = u.end_ns + 10 * US;
+		}
+}
+
+/*
+ * A grid and a natural run beside a polluter: D* / the measured rate against the age by which
+ * the natural run's same-CPU wakes cost 90 % of the grid's cost more (its units correlated
+ * again), either way round; inside, outside, and not compared when D* is unbounded.
  */
 static void compare_predicts_from_grid(void **state)
 {
@@ -490,8 +520,8 @@ static void compare_predicts_from_grid(void **state)
 	n->corr.corunner_mbps = 300;
 	n->corr.corunner_lo_mbps = 290;
 	n->corr.corunner_hi_mbps = 310;
-	n->corr.stay_decay = (struct corr_fall){ .state = CORR_HOT_FOUND, .at = 3000 * US,
-						 .lo = 2000 * US, .hi = 4000 * US };
+	n->setup.cold_fraction = 0.1;
+	natural_units(n);
 	run_compare(n, g, &c);
 	assert_int_equal(c.predict.state, CMP_PREDICT_DONE);
 	assert_ptr_equal(c.predict.grid, g);
@@ -499,12 +529,18 @@ static void compare_predicts_from_grid(void **state)
 	assert_true(fabs(c.predict.predicted.est - 3072 * US) < 1);
 	assert_true(fabs(c.predict.predicted.lo - 614400 / 310.0 * 1e3) < 1);
 	assert_true(fabs(c.predict.predicted.hi - 1228800 / 290.0 * 1e3) < 1);
+	/* the level: 90 % of the grid's 50 µs maximum; reached at the 3 ms sleeps */
+	assert_true(fabs(c.predict.level_ns - 45 * US) < 1);
+	assert_int_equal(c.predict.reach_state, CORR_HOT_FOUND);
+	assert_true(fabs(c.predict.observed.est - 3000 * US) < 50 * US);
 	assert_true(c.predict.within);
 	f = open_memstream(&buf, &len);
 	render_compare(f, &c, "nat.json", "grid.json");
 	fclose(f);
 	has(buf, "  D* / rate (95 %)         3.07 ms [1.98 ms, 4.24 ms]\n");
 	has(buf, "  => the observed hot time is 0.98x D* / rate: inside its interval\n");
+	has(buf, "have come to cost 45.0 µs more than at the first age, 90 % of the grid's cost "
+		 "over its residual)\n");
 	assert_null(strstr(buf, " \n"));
 	free(buf);
 	/* a rate 10x off puts it outside */
