@@ -266,15 +266,12 @@ static void print_wait_table(FILE *f, const struct corr_result *c)
 }
 
 /*
- * Natural runs beside cachewalk's polluter: the rate it displaced at, measured, and the bytes
- * that rate had displaced by the co-runners' decay point, the D* this run implies; a grid's
- * D* over the rate is the hot time the grid predicts (docs/design.md, "The natural
- * co-runner").
+ * Natural runs beside cachewalk's polluter: the rate it displaced at, measured; a grid's D*
+ * over it is the hot time the grid predicts (docs/design.md, "The natural co-runner").
  */
 static void print_corunner(FILE *f, const struct corr_result *c)
 {
-	const struct corr_fall *s = &c->stay_decay;
-	char a[32], b[32], d[32], e[32];
+	char a[32], b[32], d[32];
 
 	if (!c->corunner_wakes)
 		return;
@@ -283,18 +280,9 @@ static void print_corunner(FILE *f, const struct corr_result *c)
 		"slept)\n", fmt_rate(a, sizeof(a), c->corunner_mbps),
 		fmt_rate(b, sizeof(b), c->corunner_lo_mbps),
 		fmt_rate(d, sizeof(d), c->corunner_hi_mbps), c->corunner_wakes);
-	if (s->state == CORR_HOT_FOUND && isfinite(s->lo) && s->lo > 0 && isfinite(s->hi))
-		fprintf(f, "     by the decay's 90 %% point it had displaced %s (%s to %s): the D* "
-			"this run implies; a grid's D* / %s is the hot time the grid predicts "
-			"(migtrace report GRID.json THIS.json)\n",
-			fmt_axis(a, sizeof(a), s->at * c->corunner_mbps / 1e3, CORR_AXIS_DISPLACED),
-			fmt_axis(b, sizeof(b), s->lo * c->corunner_lo_mbps / 1e3,
-				 CORR_AXIS_DISPLACED),
-			fmt_axis(d, sizeof(d), s->hi * c->corunner_hi_mbps / 1e3,
-				 CORR_AXIS_DISPLACED), fmt_rate(e, sizeof(e), c->corunner_mbps));
-	else
-		fprintf(f, "     a grid's D* / %s is the hot time the grid predicts (migtrace report "
-			"GRID.json THIS.json)\n", fmt_rate(a, sizeof(a), c->corunner_mbps));
+	fprintf(f, "     a grid's D* / %s is the hot time the grid predicts for these threads "
+		"(migtrace report GRID.json THIS.json puts it against theirs)\n",
+		fmt_rate(a, sizeof(a), c->corunner_mbps));
 }
 
 void render_text_correlation(FILE *f, const struct run *r)
