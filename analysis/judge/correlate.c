@@ -448,8 +448,11 @@ static void thread_samples(struct corr_work *w, size_t lo, size_t hi)
 		s->streamed_bytes = (double)x->streamed_bytes;
 		s->off_ns = (double)x->last_off_ns;
 		s->rate_mbps = (double)x->rate_mbps;
+		/* one switch-out since the previous unit: its off-CPU period is the whole time
+		 * the polluter's bytes were counted over (a preemption after the wake would
+		 * leave only its own short period) */
 		s->polluted = w->o->mode == CORR_NATURAL && arm == ARM_STAY && x->last_off_ns &&
-			      polluted_cpu(w->o, x->cpu_start);
+			      x->switches_before == 1 && polluted_cpu(w->o, x->cpu_start);
 		/* natural runs: the unit's start, turned into a block once the span is known */
 		s->block = w->o->mode == CORR_CONTROLLED ? (int)x->round : 0;
 		w->scratch[w->ns] = (double)x->start_ns;
