@@ -184,6 +184,36 @@ static bool measured_corunner(const struct run *r)
 	       r->corr.corunner_mbps > 0;
 }
 
+/*
+ * When the grid's rates disagree (their D* intervals share no value: something besides the
+ * polluter decays the cache, over time), D* depends on the rate: the D* of the rate whose
+ * achieved rate is nearest the co-runner's (on a log scale) stands for it, when bounded.
+ */
+static void nearest_rate(struct cmp_predict *p, double mbps)
+{
+	const struct corr_result *g = &p->grid->corr;
+	double best = INFINITY;
+
+	p->by_rate = -1;
+	if (g->rates_agree || g->nrates < 2)
+		return;
+	for (int k = 0; k < g->nrates; k++) {
+		const struct corr_fall *d = &g->rates[k].dstar;
+		double dist = fabs(log(g->rates[k].achieved_mbps / mbps));
+
+		if (d->state != CORR_HOT_FOUND || !(d->lo > 0) || !isfinite(d->hi) ||
+		    !(dist < best))
+			continue;
+		best = dist;
+		p->by_rate = k;
+	}
+	if (p->by_rate < 0)
+		return;
+	p->dstar = (struct cmp_value){ .known = true, .est = g->rates[p->by_rate].dstar.at,
+				       .lo = g->rates[p->by_rate].dstar.lo,
+				       .hi = g->rates[p->by_rate].dstar.hi };
+}
+
 /* A grid's D* over a natural run's measured co-runner rate (struct cmp_predict). */
 static void predict(const struct run *a, const struct run *b, struct cmp_predict *p)
 {
@@ -201,6 +231,7 @@ static void predict(const struct run *a, const struct run *b, struct cmp_predict
 	p->dstar = dstar(p->grid);
 	p->rate = (struct cmp_value){ .known = true, .est = n->corunner_mbps,
 				      .lo = n->corunner_lo_mbps, .hi = n->corunner_hi_mbps };
+	nearest_rate(p, n->corunner_mbps);
 	p->state = CMP_PREDICT_UNBOUNDED;
 	if (!(p->dstar.lo > 0) || !isfinite(p->dstar.hi) || !(p->rate.lo > 0))
 		return;

@@ -61,7 +61,9 @@ struct cmp_predict {
 	const struct run *grid, *natural;
 	int regime;			/* the grid's, enum corr_regime */
 	double grid_cost_ns;		/* the grid's fitted maximum cost: its cost level, ns */
-	struct cmp_value dstar;		/* bytes */
+	struct cmp_value dstar;		/* bytes: pooled, or by_rate's */
+	int by_rate;			/* the grid's rates disagree: the one whose D* is used
+					 * (achieved rate nearest the co-runner's); -1: pooled */
 	struct cmp_value rate;		/* the co-runner's measured rate, MB/s */
 	struct cmp_value predicted;	/* D* / rate, ns: [D*lo / rate hi, D*hi / rate lo] */
 	double level_ns;		/* 1 - cold fraction of the grid's cost over its residual:

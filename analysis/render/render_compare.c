@@ -250,6 +250,11 @@ static void prediction(FILE *f, const struct run_compare *c)
 		return;
 	fprintf(f, "\nthe grid's D* against the natural run's co-runner (hot time = D* / the rate "
 		"it displaced at)\n");
+	if (p->by_rate >= 0)
+		line(f, "  the grid's rates disagree (D* moves with the rate: something besides the "
+		     "polluter decays the cache): the D* of its rate nearest the co-runner's, %s "
+		     "achieved", fmt_rate(d, sizeof(d),
+					  p->grid->corr.rates[p->by_rate].achieved_mbps));
 	line(f, "  %-24s %s (%s's grid; its cost level %s, %s)", "D* (95 %)",
 	     bytes_interval(a, sizeof(a), &p->dstar), g, fmt_ns(d, sizeof(d), p->grid_cost_ns),
 	     p->regime == CORR_REGIME_SHARED ? "a residual at full displacement: the pair "
