@@ -543,6 +543,22 @@ static void compare_predicts_from_grid(void **state)
 		 "over its residual)\n");
 	assert_null(strstr(buf, " \n"));
 	free(buf);
+	/* rates that disagree: the D* of the rate nearest the co-runner's 300 MB/s stands */
+	g->corr.nrates = 2;
+	g->corr.rates_agree = false;
+	g->corr.rates[0] = (struct corr_rate){ .rate_mbps = 300, .achieved_mbps = 250,
+		.dstar = { .state = CORR_HOT_FOUND, .at = 600 * 1024, .lo = 400 * 1024,
+			   .hi = 800 * 1024 } };
+	g->corr.rates[1] = (struct corr_rate){ .rate_mbps = 3000, .achieved_mbps = 2500,
+		.dstar = { .state = CORR_HOT_FOUND, .at = 3000 * 1024, .lo = 2000 * 1024,
+			   .hi = 4000 * 1024 } };
+	run_compare(g, n, &c);
+	assert_int_equal(c.predict.by_rate, 0);
+	assert_true(c.predict.dstar.est == 600 * 1024);
+	g->corr.rates_agree = true;
+	run_compare(g, n, &c);
+	assert_int_equal(c.predict.by_rate, -1);
+	assert_true(c.predict.dstar.est == 900 * 1024);
 	/* a rate 10x off puts it outside */
 	n->corr.corunner_mbps *= 10;
 	n->corr.corunner_lo_mbps *= 10;
