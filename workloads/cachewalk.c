@@ -11,7 +11,11 @@
  * function stays a real, probe-able function for --unit.
  *
  * Natural mode: each thread sleeps (fixed, uniform or exponential), then runs a burst of
- * units; the scheduler decides where it wakes.
+ * units; the scheduler decides where it wakes.  With --polluter, a SCHED_IDLE polluter per
+ * CPU listed streams at its rate whenever that CPU has nothing else to run (it does not
+ * catch up for the time a worker held the CPU), and the first unit after each sleep logs
+ * the bytes the polluter on the CPU it left streamed meanwhile: a co-runner whose rate of
+ * displacement is measured, not assumed.
  *
  * Controlled mode: one worker, warm on CPU A, then off-CPU for a chosen age while a
  * SCHED_IDLE polluter streams through A's cache at a set rate; a timer thread pinned to B
@@ -221,6 +225,9 @@ static void timed_unit(struct walk *w, uint64_t tag, const struct mt_unit_trial 
 
 /* ---- polluter: SCHED_IDLE, so it only runs while the CPU has nothing else to do ---- */
 
+/* The polluter streams this many bytes between two looks at its pace and its counter. */
+#define POLLUTER_STEP 16384
+
 struct polluter {
 	int cpu;
 	pthread_t th;
@@ -239,6 +246,25 @@ static struct {
 	double target_mbps;
 	unsigned gen;
 } pace;
+
+/*
+ * Waits until the budget counted from *t0 at mbps covers done bytes.  Natural mode: a
+ * polluter that fell behind by more than a step (it could not run: the CPU had a worker)
+ * moves *t0 up instead of catching up in a burst, so that it streams at its rate whenever
+ * it runs, and the bytes it streams while a worker sleeps are that rate times the sleep.
+ * (The controlled experiment restarts the budget per trial, by generation.)
+ */
+static void pace_step(uint64_t *t0, uint64_t done, double mbps)
+{
+	double allowed = (double)(now_ns() - *t0) * mbps / 1e3;
+
+	if (!opt.controlled && allowed > (double)(done + POLLUTER_STEP)) {
+		*t0 = now_ns() - (uint64_t)((double)done * 1e3 / mbps);
+		return;
+	}
+	while (!stopping && (double)(now_ns() - *t0) * mbps / 1e3 < (double)done)
+		;
+}
 
 static void *polluter_main(void *arg)
 {
@@ -267,9 +293,9 @@ static void *polluter_main(void *arg)
 		 * visited in a scattered order (an odd multiplier permutes a power-of-two range):
 		 * caches resist sequential scans, and a streaming polluter would barely evict.
 		 */
-		for (int k = 0; k < 256; k++, i++)
+		for (int k = 0; k < POLLUTER_STEP / LINE; k++, i++)
 			buf[((i * 0x9E3779B1ULL) & (lines - 1)) * LINE]++;
-		done += 256 * LINE;
+		done += POLLUTER_STEP;
 		__atomic_store_n(&p->streamed, done, __ATOMIC_RELAXED);
 		if (__atomic_load_n(&pace.gen, __ATOMIC_ACQUIRE) != gen) {
 			gen = __atomic_load_n(&pace.gen, __ATOMIC_ACQUIRE);
@@ -279,8 +305,7 @@ static void *polluter_main(void *arg)
 			base = done;
 		}
 		if (mbps > 0)
-			while (!stopping && (double)(now_ns() - t0) * mbps / 1e3 < (double)(done - base))
-				;
+			pace_step(&t0, done - base, mbps);
 	}
 	p->bytes = done;
 	p->ns += now_ns() - t0;
@@ -347,6 +372,18 @@ static uint64_t draw_sleep_ns(uint64_t *seed)
 	return (uint64_t)(us * 1000);
 }
 
+/* The polluters cachewalk started, to find the one on a CPU. */
+static struct polluter *polluters;
+static int npolluters;
+
+static struct polluter *polluter_on(int cpu)
+{
+	for (int i = 0; i < npolluters; i++)
+		if (polluters[i].cpu == cpu)
+			return &polluters[i];
+	return NULL;
+}
+
 static void *natural_main(void *arg)
 {
 	struct natural *nt = arg;
@@ -359,8 +396,22 @@ static void *natural_main(void *arg)
 		unit(&w, CW_TAG_WARM, &no_trial);	/* fault the pages in */
 	end = now_ns() + (uint64_t)(opt.duration_s * 1e9);
 	while (!stopping && now_ns() < end) {
+		/*
+		 * What the polluter on the CPU this thread leaves streams until its next unit
+		 * starts: the foreign bytes through the caches it left, logged with that unit
+		 * as the controlled experiment logs a trial's (docs/design.md, "The natural
+		 * co-runner").  The polluter cannot run while we do, so the count is still.
+		 */
+		struct polluter *left = polluter_on(sched_getcpu());
+		struct mt_unit_trial trial = { .rate_mbps = (uint32_t)(opt.polluter_mbps + 0.5) };
+		uint64_t at_sleep = left ? __atomic_load_n(&left->streamed, __ATOMIC_RELAXED) : 0;
+
 		sleep_ns(draw_sleep_ns(&seed));
-		for (int b = 0; b < opt.burst; b++)
+		if (left)
+			trial.streamed_bytes = __atomic_load_n(&left->streamed, __ATOMIC_RELAXED) -
+					       at_sleep;
+		timed_unit(&w, CW_TAG_NATURAL, &trial, &nt->st);
+		for (int b = 1; b < opt.burst; b++)
 			timed_unit(&w, CW_TAG_NATURAL, &no_trial, &nt->st);
 	}
 	free(w.lines);
@@ -536,7 +587,9 @@ static void usage(int status)
 "       cachewalk --controlled [--ages US,US,...] [--samples N] [--from CPU --to CPU]\n"
 "                 [--ws SIZE] [--polluter CPUS[:MBPS]] [--polluter-size SIZE]\n"
 "                 [--rates MBPS,MBPS,...|max] [--no-keepalive]\n"
-"  natural: N threads (default: one per allowed CPU) sleep, then run BURST units (3)\n"
+"  natural: N threads (default: one per allowed CPU) sleep, then run BURST units (3);\n"
+"    a polluter on each CPU listed streams at MBPS while the CPU is free, and the first\n"
+"    unit after each sleep logs the bytes it streamed meanwhile\n"
 "  controlled: warm on --from, off-CPU for each age, then migrate to --to or stay\n"
 "  defaults: --ws 256K, --sleep exp:2000, --duration 5, ages 50 µs .. 50 ms, 30 samples,\n"
 "  a 4M polluter buffer (it evicts the L2; more than the L3 evicts that too)\n");
@@ -545,7 +598,7 @@ static void usage(int status)
 
 int main(int argc, char **argv)
 {
-	struct polluter pol[16];
+	struct polluter pol[16] = { 0 };
 	cpu_set_t allowed;
 	int npol = 0, rc, first = -1, second = -1, keep_cpu[2], nkeep = 0;
 	pthread_t keep[2];
@@ -586,6 +639,8 @@ int main(int argc, char **argv)
 	pace.target_mbps = opt.polluter_mbps;
 	if (opt.polluter_cpus[0] && (npol = start_polluters(pol, 16)) < 0)
 		return 1;
+	polluters = pol;
+	npolluters = npol;
 	for (int i = 0; i < npol; i++)
 		if (pol[i].cpu == opt.cpu_a)
 			timer.on_a = &pol[i];

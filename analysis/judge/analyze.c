@@ -46,6 +46,20 @@ static bool polluter_on_a(const struct cachewalk_config *cw, const struct cpu_se
 	return false;
 }
 
+/* Natural mode: the CPUs cachewalk's polluters stream on, into the correlation's mask. */
+static void polluted_cpus(const struct cachewalk_config *cw, struct corr_opts *co)
+{
+	char list[sizeof(cw->polluter_cpus)], *save = NULL;
+
+	snprintf(list, sizeof(list), "%s", cw->polluter_cpus);
+	for (char *t = strtok_r(list, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		int cpu = atoi(t);
+
+		if (cpu >= 0 && cpu < CORR_MAX_POLLUTED_CPU)
+			co->polluted_cpus[cpu / 64] |= 1ULL << (cpu % 64);
+	}
+}
+
 /* The buffer the polluter streams through: a power of two, as cachewalk rounds it down. */
 static double polluter_footprint(uint64_t bytes)
 {
@@ -54,25 +68,51 @@ static double polluter_footprint(uint64_t bytes)
 	return (double)bytes;
 }
 
-static int correlate(struct run *r)
+/* The correlation's options for run r, as its configuration says. */
+static void opts_of(const struct run *r, struct corr_opts *co)
 {
 	const struct cachewalk_config *cw = &r->setup.cw;
-	struct corr_opts co;
 
-	corr_default_opts(&co, r->setup.mode);
+	corr_default_opts(co, r->setup.mode);
 	/* natural: the pulls' records, for the kernel's own age of each */
 	if (r->setup.mode == CORR_NATURAL) {
-		co.migs = r->recs;
-		co.nmigs = r->nrecs;
+		co->migs = r->recs;
+		co->nmigs = r->nrecs;
 	}
 	if (r->setup.cachewalk) {
-		co.ws_bytes = (double)cw->ws_bytes;
+		co->ws_bytes = (double)cw->ws_bytes;
 		if (r->setup.mode == CORR_CONTROLLED && polluter_on_a(cw, &r->meta.cpus))
-			co.footprint_bytes = polluter_footprint(cw->polluter_bytes);
+			co->footprint_bytes = polluter_footprint(cw->polluter_bytes);
+		if (r->setup.mode == CORR_NATURAL)
+			polluted_cpus(cw, co);
 	}
-	co.cold_fraction = r->setup.cold_fraction;
+	co->cold_fraction = r->setup.cold_fraction;
 	if (r->setup.bootstrap > 0)
-		co.bootstrap = r->setup.bootstrap;
+		co->bootstrap = r->setup.bootstrap;
+}
+
+int run_stay_reach(const struct run *r, double level_ns, struct corr_fall *out)
+{
+	struct corr_result *c = malloc(sizeof(*c));
+	struct corr_opts co;
+	int err;
+
+	if (!c)
+		return -ENOMEM;
+	opts_of(r, &co);
+	co.stay_level_ns = level_ns;
+	err = correlate_units(r->units, r->nunits, &co, c);
+	if (!err)
+		*out = c->stay_reach;
+	free(c);
+	return err;
+}
+
+static int correlate(struct run *r)
+{
+	struct corr_opts co;
+
+	opts_of(r, &co);
 	r->setup.bootstrap = co.bootstrap;
 	return correlate_units(r->units, r->nunits, &co, &r->corr);
 }

@@ -11,5 +11,11 @@
 
 /* 0, or -ENOMEM (the summary is there; the correlation and verdict are not). */
 int run_analyze(struct run *r);
+/*
+ * A natural run's same-CPU wakes: the age by which their penalty has risen level_ns above
+ * its first age, with its interval, from the run's units again (report A B asks it with a
+ * grid's migration cost level).  0, or -ENOMEM.
+ */
+int run_stay_reach(const struct run *r, double level_ns, struct corr_fall *out);
 
 #endif

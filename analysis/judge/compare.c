@@ -3,6 +3,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "analyze.h"
 #include "compare.h"
 #include "correlate.h"
 
@@ -166,6 +167,92 @@ static void cells(struct run_compare *c)
 		}
 }
 
+/* A natural run's stayed-arm age as an interval, open where it lies outside. */
+static struct cmp_value stay_decay(const struct corr_fall *f)
+{
+	struct cmp_value v = { .known = f->state != CORR_HOT_NO_DATA, .est = f->at,
+			       .lo = f->lo > 0 ? f->lo : 0,
+			       .hi = isfinite(f->hi) ? f->hi : INFINITY };
+
+	return v;
+}
+
+/* Whether r is a natural run whose co-runner's rate was measured. */
+static bool measured_corunner(const struct run *r)
+{
+	return r->has_corr && r->corr.mode == CORR_NATURAL && r->corr.corunner_wakes &&
+	       r->corr.corunner_mbps > 0;
+}
+
+/*
+ * When the grid's rates disagree (their D* intervals share no value: something besides the
+ * polluter decays the cache, over time), D* depends on the rate: the D* of the rate whose
+ * achieved rate is nearest the co-runner's (on a log scale) stands for it, when bounded.
+ */
+static void nearest_rate(struct cmp_predict *p, double mbps)
+{
+	const struct corr_result *g = &p->grid->corr;
+	double best = INFINITY;
+
+	p->by_rate = -1;
+	if (g->rates_agree || g->nrates < 2)
+		return;
+	for (int k = 0; k < g->nrates; k++) {
+		const struct corr_fall *d = &g->rates[k].dstar;
+		double dist = fabs(log(g->rates[k].achieved_mbps / mbps));
+
+		if (d->state != CORR_HOT_FOUND || !(d->lo > 0) || !isfinite(d->hi) ||
+		    !(dist < best))
+			continue;
+		best = dist;
+		p->by_rate = k;
+	}
+	if (p->by_rate < 0)
+		return;
+	p->dstar = (struct cmp_value){ .known = true, .est = g->rates[p->by_rate].dstar.at,
+				       .lo = g->rates[p->by_rate].dstar.lo,
+				       .hi = g->rates[p->by_rate].dstar.hi };
+}
+
+/* A grid's D* over a natural run's measured co-runner rate (struct cmp_predict). */
+static void predict(const struct run *a, const struct run *b, struct cmp_predict *p)
+{
+	const struct corr_result *n;
+	struct corr_fall reach;
+
+	p->grid = dstar(a).known && measured_corunner(b) ? a :
+		  dstar(b).known && measured_corunner(a) ? b : NULL;
+	if (!p->grid)
+		return;
+	p->natural = p->grid == a ? b : a;
+	n = &p->natural->corr;
+	p->regime = p->grid->corr.regime;
+	p->grid_cost_ns = p->grid->corr.max_cost_ns;
+	p->dstar = dstar(p->grid);
+	p->rate = (struct cmp_value){ .known = true, .est = n->corunner_mbps,
+				      .lo = n->corunner_lo_mbps, .hi = n->corunner_hi_mbps };
+	nearest_rate(p, n->corunner_mbps);
+	p->state = CMP_PREDICT_UNBOUNDED;
+	if (!(p->dstar.lo > 0) || !isfinite(p->dstar.hi) || !(p->rate.lo > 0))
+		return;
+	p->state = CMP_PREDICT_DONE;
+	/* D* is where the cost has fallen 1 - cold of the way from its maximum to the residual:
+	 * where a stay has come to cost that much more than at the first age */
+	p->level_ns = (1 - p->grid->corr.cold_fraction) *
+		      (p->grid->corr.max_cost_ns - fmax(p->grid->corr.floor_ns, 0));
+	if (run_stay_reach(p->natural, p->level_ns, &reach))
+		reach.state = CORR_HOT_NO_DATA;
+	p->reach_state = reach.state;
+	p->observed = stay_decay(&reach);
+	/* bytes / (MB/s) = bytes / (1e-3 bytes/ns): x 1e3 gives ns */
+	p->predicted = (struct cmp_value){ .known = true, .est = p->dstar.est / p->rate.est * 1e3,
+					   .lo = p->dstar.lo / p->rate.hi * 1e3,
+					   .hi = p->dstar.hi / p->rate.lo * 1e3 };
+	p->within = reach.state == CORR_HOT_FOUND && p->observed.est >= p->predicted.lo &&
+		    p->observed.est <= p->predicted.hi;
+	p->ratio = reach.state == CORR_HOT_FOUND ? p->observed.est / p->predicted.est : NAN;
+}
+
 void run_compare(const struct run *a, const struct run *b, struct run_compare *c)
 {
 	uint64_t ta = run_total_migrations(a), tb = run_total_migrations(b);
@@ -195,4 +282,5 @@ void run_compare(const struct run *a, const struct run *b, struct run_compare *c
 	c->dstar_b = dstar(b);
 	c->dstar_differs = c->dstar_a.known && c->dstar_b.known &&
 			   apart(c->dstar_a.lo, c->dstar_a.hi, c->dstar_b.lo, c->dstar_b.hi);
+	predict(a, b, &c->predict);
 }

@@ -42,6 +42,39 @@ struct cmp_cell {
 	bool differs;
 };
 
+/*
+ * A grid (D*) and a natural run beside cachewalk's polluter (its measured rate): the hot time
+ * D* / that rate implies, against the natural run's own: the age by which its same-CPU wakes
+ * have come to cost what the grid's cost fell by at D* (1 - the cold fraction of its maximum
+ * over the residual), since a migration is cold once staying costs as much (docs/design.md,
+ * "The natural co-runner").  The natural run's units are correlated again for it.
+ */
+enum cmp_predict_state {
+	CMP_PREDICT_NONE,	/* not a grid and a natural run with a measured co-runner */
+	CMP_PREDICT_UNBOUNDED,	/* the grid's D* has no finite interval (its regime: the
+				 * refill comes from beyond what the polluter evicts) */
+	CMP_PREDICT_DONE,
+};
+
+struct cmp_predict {
+	enum cmp_predict_state state;
+	const struct run *grid, *natural;
+	int regime;			/* the grid's, enum corr_regime */
+	double grid_cost_ns;		/* the grid's fitted maximum cost: its cost level, ns */
+	struct cmp_value dstar;		/* bytes: pooled, or by_rate's */
+	int by_rate;			/* the grid's rates disagree: the one whose D* is used
+					 * (achieved rate nearest the co-runner's); -1: pooled */
+	struct cmp_value rate;		/* the co-runner's measured rate, MB/s */
+	struct cmp_value predicted;	/* D* / rate, ns: [D*lo / rate hi, D*hi / rate lo] */
+	double level_ns;		/* 1 - cold fraction of the grid's cost over its residual:
+					 * what a stay must come to cost more, ns */
+	enum corr_hot_state reach_state;	/* of observed */
+	struct cmp_value observed;	/* the natural run's age by which its same-CPU wakes' penalty
+					 * has risen level_ns (its interval: its bootstrap), ns */
+	bool within;			/* observed.est lies inside predicted's interval */
+	double ratio;			/* observed / predicted, a ratio */
+};
+
 struct run_compare {
 	const struct run *a, *b;
 	struct cmp_pair cause[MT_NR_CAUSES];
@@ -53,6 +86,7 @@ struct run_compare {
 	bool hot_differs;
 	struct cmp_value dstar_a, dstar_b;	/* D*, bytes; unknown unless a grid */
 	bool dstar_differs;
+	struct cmp_predict predict;
 };
 
 /* The Wilson score interval of count out of total at 95 %. */

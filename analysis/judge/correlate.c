@@ -70,6 +70,7 @@ struct sample {
 	double off_ns;		/* the off-CPU period before it, ns; 0: not known */
 	double rate_mbps;	/* controlled: the trial's target rate */
 	int block;		/* the bootstrap's unit: round, or span of time */
+	bool polluted;		/* natural: a same-CPU wake on a CPU with a polluter */
 	int cell;		/* -1 once its cell is dropped */
 	int arm;		/* ARM_STAY, ARM_MIG or ARM_OTHER */
 };
@@ -114,6 +115,8 @@ struct corr_work {
 	double *stays;		/* B x ncells bootstrap stayed-arm penalties */
 	double *boot_rise;	/* B resampled rises of the stayed arm: where, ns */
 	double *boot_rise_by;	/* ... and by how much, ns */
+	double *boot_corunner;	/* B resampled co-runner rates, MB/s */
+	double *boot_reach;	/* B resampled ages of the stayed arm's reach, ns */
 	size_t *by_cell;	/* sample indexes grouped by cell and arm */
 	size_t arm_at[CORR_MAX_CELLS][NR_ARMS], arm_n[CORR_MAX_CELLS][NR_ARMS];
 	const struct mt_migrate **pulls;	/* natural: the run's pull records, by pid, ts */
@@ -227,6 +230,8 @@ static void work_free(struct corr_work *w)
 	free(w->stays);
 	free(w->boot_rise);
 	free(w->boot_rise_by);
+	free(w->boot_corunner);
+	free(w->boot_reach);
 	free(w->by_cell);
 	free(w->pulls);
 	free(w->mult);
@@ -377,6 +382,37 @@ static int index_pulls(struct corr_work *w)
 	return 0;
 }
 
+/* Whether a polluter streamed on cpu (natural runs). */
+static bool polluted_cpu(const struct corr_opts *o, unsigned int cpu)
+{
+	return cpu < CORR_MAX_POLLUTED_CPU && (o->polluted_cpus[cpu / 64] >> (cpu % 64) & 1);
+}
+
+/*
+ * The co-runner's rate over the same-CPU wakes on its CPUs, each as many times as its block
+ * was drawn (mult NULL: once): the bytes it streamed over the time they slept, MB/s; NAN
+ * without such a wake.  How many wakes into *n (may be NULL).
+ */
+static double corunner_rate(const struct corr_work *w, const int *mult, size_t *n)
+{
+	double bytes = 0, off = 0;
+	size_t k = 0;
+
+	for (size_t i = 0; i < w->ns; i++) {
+		const struct sample *s = &w->smp[i];
+		int m = mult ? mult[s->block] : 1;
+
+		if (!s->polluted || s->cell < 0)
+			continue;
+		bytes += m * s->streamed_bytes;
+		off += m * s->off_ns;
+		k++;
+	}
+	if (n)
+		*n = k;
+	return off > 0 ? bytes / off * 1e3 : NAN;
+}
+
 /* One thread, units [lo, hi): its warm baseline, then a sample per event unit. */
 static void thread_samples(struct corr_work *w, size_t lo, size_t hi)
 {
@@ -412,6 +448,11 @@ static void thread_samples(struct corr_work *w, size_t lo, size_t hi)
 		s->streamed_bytes = (double)x->streamed_bytes;
 		s->off_ns = (double)x->last_off_ns;
 		s->rate_mbps = (double)x->rate_mbps;
+		/* one switch-out since the previous unit: its off-CPU period is the whole time
+		 * the polluter's bytes were counted over (a preemption after the wake would
+		 * leave only its own short period) */
+		s->polluted = w->o->mode == CORR_NATURAL && arm == ARM_STAY && x->last_off_ns &&
+			      x->switches_before == 1 && polluted_cpu(w->o, x->cpu_start);
 		/* natural runs: the unit's start, turned into a block once the span is known */
 		s->block = w->o->mode == CORR_CONTROLLED ? (int)x->round : 0;
 		w->scratch[w->ns] = (double)x->start_ns;
@@ -748,7 +789,8 @@ static double halves(const double *y, const double *wt, int n)
  * rises too, a difference of means does not).
  */
 static enum corr_hot_state stay_rise(const struct corr_work *w, const double *stay, double *at,
-				     double *first, double *last, double *raw)
+				     double *first, double *last, double *raw,
+				     enum corr_hot_state *reach, double *reach_at)
 {
 	const struct curve *cv = &w->stay;
 	double x[CORR_MAX_CELLS], y[CORR_MAX_CELLS], wt[CORR_MAX_CELLS], f[CORR_MAX_CELLS];
@@ -763,6 +805,7 @@ static enum corr_hot_state stay_rise(const struct corr_work *w, const double *st
 		wt[n] = (double)w->r->cells[cv->cell[i]].n_stay;
 		n++;
 	}
+	*reach = CORR_HOT_NO_DATA;
 	if (!n) {
 		*first = *last = *raw = NAN;
 		return CORR_HOT_NO_DATA;
@@ -773,6 +816,8 @@ static enum corr_hot_state stay_rise(const struct corr_work *w, const double *st
 		f[i] = -f[i];
 	*first = f[0];
 	*last = f[n - 1];
+	if (w->o->stay_level_ns > 0)
+		*reach = decay_reach(x, f, n, w->o->stay_level_ns, reach_at);
 	st = decay_rise(x, f, n, w->r->cold_fraction, at);
 	return st;
 }
@@ -862,6 +907,16 @@ static void eval_curves(struct corr_work *w, const double *cost, int b)
 	}
 }
 
+/* A resampled rise or reach beyond the ages measured, placed one step out of them. */
+static double out_of_range(const struct corr_work *w, enum corr_hot_state st, double at)
+{
+	if (st == CORR_HOT_ABOVE)
+		return w->stay.x[w->stay.n - 1] * 2;
+	if (st == CORR_HOT_NO_COST)
+		return w->stay.x[0] / 2;
+	return st == CORR_HOT_NO_DATA ? NAN : at;
+}
+
 /*
  * B block-bootstrap resamples: each draws as many blocks as there are, with replacement,
  * recomputes every cell's cost, and reads every curve's fall and maximum on them.  A fall
@@ -878,9 +933,11 @@ static int bootstrap(struct corr_work *w)
 	w->other_costs = malloc((size_t)w->B * (size_t)nc * sizeof(double));
 	w->boot_rise = malloc((size_t)w->B * sizeof(double));
 	w->boot_rise_by = malloc((size_t)w->B * sizeof(double));
+	w->boot_corunner = malloc((size_t)w->B * sizeof(double));
+	w->boot_reach = malloc((size_t)w->B * sizeof(double));
 	w->mult = calloc((size_t)w->nblocks + 1, sizeof(int));
 	if (!w->costs || !w->stays || !w->other_costs || !w->boot_rise || !w->boot_rise_by ||
-	    !w->mult)
+	    !w->boot_corunner || !w->boot_reach || !w->mult)
 		return -ENOMEM;
 	for (int c = 0; c < w->ncurves; c++) {
 		w->curve[c].boot_at = malloc((size_t)w->B * sizeof(double));
@@ -906,16 +963,15 @@ static int bootstrap(struct corr_work *w)
 			return err;
 		eval_curves(w, cost, b);
 		if (w->r->axis == CORR_AXIS_AGE) {
-			double at = NAN, first, last, raw;
-			enum corr_hot_state st = stay_rise(w, stay, &at, &first, &last, &raw);
+			double at = NAN, first, last, raw, rat = NAN;
+			enum corr_hot_state rst, st = stay_rise(w, stay, &at, &first, &last, &raw,
+								&rst, &rat);
 
-			if (st == CORR_HOT_ABOVE)
-				at = w->stay.x[w->stay.n - 1] * 2;
-			else if (st == CORR_HOT_NO_COST)
-				at = w->stay.x[0] / 2;
-			w->boot_rise[b] = at;
+			w->boot_rise[b] = out_of_range(w, st, at);
 			w->boot_rise_by[b] = raw;
+			w->boot_reach[b] = out_of_range(w, rst, rat);
 		}
+		w->boot_corunner[b] = corunner_rate(w, w->mult, NULL);
 	}
 	return 0;
 }
@@ -1038,6 +1094,27 @@ static void regime(struct corr_work *w)
 	r->regime = w->use_floor ? CORR_REGIME_SHARED : CORR_REGIME_BEYOND;
 }
 
+/* The stayed arm's reach of the level asked for, and its interval (edges as read_fall's). */
+static void read_stay_reach(struct corr_work *w)
+{
+	struct corr_fall *f = &w->r->stay_reach;
+	const struct curve *cv = &w->stay;
+
+	if (f->state == CORR_HOT_NO_DATA) {
+		f->at = f->lo = f->hi = NAN;
+		return;
+	}
+	f->max_cost_ns = w->o->stay_level_ns;
+	f->min_cost_ns = NAN;
+	percentile_interval(w->boot_reach, w->B, w->tmp, &f->lo, &f->hi);
+	f->lo = fmin(fmin(f->lo, cv->x[cv->n - 1]), f->at);
+	f->hi = fmax(fmax(f->hi, cv->x[0]), f->at);
+	if (f->state == CORR_HOT_NO_COST || !(f->lo >= cv->x[0]))
+		f->lo = 0;
+	if (f->state == CORR_HOT_ABOVE || !(f->hi <= cv->x[cv->n - 1]))
+		f->hi = INFINITY;
+}
+
 /* The stayed arm's rise and its interval from the resamples (edges as read_fall's). */
 static void read_stay_decay(struct corr_work *w)
 {
@@ -1048,7 +1125,9 @@ static void read_stay_decay(struct corr_work *w)
 	for (int c = 0; c < w->r->ncells; c++)
 		stay[c] = w->r->cells[c].pen_stay_ns;
 	/* the fit's ends: min_cost at the first age, max_cost at the last (the plateau) */
-	f->state = stay_rise(w, stay, &f->at, &f->min_cost_ns, &f->max_cost_ns, &raw);
+	f->state = stay_rise(w, stay, &f->at, &f->min_cost_ns, &f->max_cost_ns, &raw,
+			     &w->r->stay_reach.state, &w->r->stay_reach.at);
+	read_stay_reach(w);
 	if (f->state == CORR_HOT_NO_DATA) {
 		f->at = f->lo = f->hi = NAN;
 		return;
@@ -1073,6 +1152,18 @@ static void read_stay_decay(struct corr_work *w)
 		f->hi = INFINITY;
 }
 
+/* The natural co-runner's measured rate and its interval from the resamples. */
+static void read_corunner(struct corr_work *w)
+{
+	struct corr_result *r = w->r;
+
+	r->corunner_mbps = corunner_rate(w, NULL, &r->corunner_wakes);
+	if (!r->corunner_wakes)
+		return;
+	percentile_interval(w->boot_corunner, w->B, w->tmp, &r->corunner_lo_mbps,
+			    &r->corunner_hi_mbps);
+}
+
 /* Every curve's fall; the pooled fit goes into the cells; the rates' agreement. */
 static void read_falls(struct corr_work *w)
 {
@@ -1094,6 +1185,7 @@ static void read_falls(struct corr_work *w)
 	r->max_cell = w->curve[0].n ? w->curve[0].cell[0] : 0;
 	if (r->axis == CORR_AXIS_AGE) {
 		read_stay_decay(w);
+		read_corunner(w);
 		r->hot_state = pooled->state;
 		r->hot_ns = pooled->at;
 		r->hot_lo_ns = pooled->lo;
@@ -1161,8 +1253,9 @@ int correlate_units(const struct mt_unit *units, size_t n, const struct corr_opt
 	r->dstar.state = r->capped.state = CORR_HOT_NO_DATA;
 	r->dstar.at = r->dstar.lo = r->dstar.hi = r->dstar.max_cost_ns = NAN;
 	r->dstar.min_cost_ns = NAN;
-	r->capped = r->stay_decay = r->dstar;
+	r->capped = r->stay_decay = r->stay_reach = r->dstar;
 	r->refill_line_ns = r->stay_line_ns = NAN;
+	r->corunner_mbps = r->corunner_lo_mbps = r->corunner_hi_mbps = NAN;
 	r->bootstrap = w.B;
 	r->footprint_bytes = o->footprint_bytes;
 	r->ws_bytes = o->ws_bytes;

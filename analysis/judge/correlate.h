@@ -21,6 +21,9 @@
 
 /* Block bootstrap resamples for every interval (docs/design.md, "Intervals"). */
 #define CORR_BOOTSTRAP 2000
+/* Natural runs: polluters on CPUs from this one on are not counted (cachewalk's list holds
+ * 256 characters, at most 16 polluters). */
+#define CORR_MAX_POLLUTED_CPU 1024
 
 struct corr_opts {
 	enum corr_mode mode;
@@ -33,6 +36,12 @@ struct corr_opts {
 	 * growing; 0: no polluter there, the cost is read against the age */
 	double footprint_bytes;		/* bytes */
 	double ws_bytes;		/* the working set, bytes; 0: not known */
+	/* natural runs: the CPUs a polluter streamed on (bit c of word c / 64, CPUs below
+	 * CORR_MAX_POLLUTED_CPU): its rate is measured over the same-CPU wakes there */
+	uint64_t polluted_cpus[CORR_MAX_POLLUTED_CPU / 64];
+	/* natural runs: a rise of the same-CPU wakes' penalty (ns; 0: none) to find the age of,
+	 * into corr_result.stay_reach: a grid's migration cost level, for report A B */
+	double stay_level_ns;
 	/* natural runs: the run's migration records, for the pulls' kernel ages; may be
 	 * NULL (then migtrace's own ages are used) */
 	const struct mt_migrate *migs;

@@ -96,6 +96,33 @@ enum corr_hot_state decay_rise(const double *x, const double *f, int n, double f
 	return CORR_HOT_FOUND;
 }
 
+enum corr_hot_state decay_reach(const double *x, const double *f, int n, double level,
+				double *cross)
+{
+	double thr, t, la, lb;
+	int k;
+
+	if (n <= 0)
+		return CORR_HOT_NO_DATA;
+	if (!(level > 0)) {
+		*cross = x[0];
+		return CORR_HOT_NO_COST;
+	}
+	thr = f[0] + level;
+	if (f[n - 1] < thr) {
+		*cross = x[n - 1];
+		return CORR_HOT_ABOVE;
+	}
+	for (k = 1; k < n && f[k] < thr; k++)
+		;
+	t = f[k] > f[k - 1] ? (thr - f[k - 1]) / (f[k] - f[k - 1]) : 1;
+	t = fmin(fmax(t, 0), 1);
+	la = log(x[k - 1]);
+	lb = log(x[k]);
+	*cross = exp(la + t * (lb - la));
+	return CORR_HOT_FOUND;
+}
+
 double decay_at(const double *x, const double *f, int n, double at)
 {
 	if (n <= 0)

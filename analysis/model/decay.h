@@ -36,6 +36,14 @@ enum corr_hot_state decay_crossing(const double *x, const double *f, int n, doub
  */
 enum corr_hot_state decay_rise(const double *x, const double *f, int n, double frac,
 			       double *cross);
+/*
+ * Where a non-decreasing fitted curve f over x first reaches f[0] + level (level > 0, in f's
+ * unit), interpolated on log(x): how long the co-runners take to make a same-CPU wake cost
+ * a given amount more.  CORR_HOT_FOUND, CORR_HOT_ABOVE (not reached at the last x: *cross =
+ * x[n-1]), CORR_HOT_NO_COST (level <= 0: *cross = x[0]), CORR_HOT_NO_DATA.
+ */
+enum corr_hot_state decay_reach(const double *x, const double *f, int n, double level,
+				double *cross);
 /* The fitted value at x, interpolated on log(x), held flat beyond the ends. */
 double decay_at(const double *x, const double *f, int n, double at);
 

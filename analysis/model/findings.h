@@ -126,6 +126,17 @@ struct corr_result {
 	 * plateau, the age by which the co-runners have displaced the workload's cache (min,
 	 * max: the fit at the first and last age); the hot time they imply, migrations or not */
 	struct corr_fall stay_decay;	/* ns */
+	/* natural runs beside cachewalk's polluter: the rate it displaced the caches of the
+	 * CPUs it ran on while the workload's threads slept there (the bytes it streamed over
+	 * the off-CPU time, summed over the same-CPU wakes on those CPUs), with its 95 %
+	 * interval from the same resamples; NAN without such wakes (docs/design.md, "The
+	 * natural co-runner") */
+	/* natural runs given a level (corr_opts.stay_level_ns, not stored in the run file):
+	 * the age by which the same-CPU wakes' penalty, fitted non-decreasing, has risen that
+	 * much above its first age, with its interval; ns */
+	struct corr_fall stay_reach;
+	size_t corunner_wakes;		/* the same-CPU wakes it is measured over */
+	double corunner_mbps, corunner_lo_mbps, corunner_hi_mbps;	/* MB/s */
 	/* the statistics (docs/design.md, "Intervals") */
 	int bootstrap;			/* resamples */
 	int blocks;			/* what they resample: rounds (controlled), time blocks */

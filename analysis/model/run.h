@@ -263,7 +263,8 @@ struct run_summary {
  * (records_dropped), these stand for the arrays; otherwise they are counted as well.
  */
 struct run_tally {
-	bool records_dropped;		/* recs and units are empty: counted here only */
+	bool records_dropped;		/* recs (and units, unless the reader was asked to keep
+					 * them) are empty: counted here only */
 	uint64_t migrations, units;	/* records read of each kind */
 	uint64_t by_cause[MT_NR_CAUSES];	/* migration records of each cause */
 	uint64_t age_ns[MT_NR_CAUSES];	/* their age_ns summed, ns (mod 2^64, as a u64 sum) */

@@ -25,6 +25,8 @@
  */
 struct run_read_opts {
 	bool drop_records;
+	bool keep_units;		/* units kept even when the records are dropped (report A B
+					 * correlates a natural run's units again) */
 	int nthresholds;		/* at most RUN_MAX_THRESHOLDS */
 	const int64_t *threshold_ns;
 };

@@ -29,6 +29,7 @@ struct file_reader {
 	struct json_reader jr;
 	struct run *r;
 	bool keep;				/* the records into the model, not only counted */
+	bool keep_units;			/* the units, whatever keep says */
 	bool oom;
 	unsigned seen, checked;			/* sections read; checks made (checks[]) */
 	uint64_t records_read, units_read;	/* what stats says the arrays hold */
@@ -873,7 +874,8 @@ static int read_correlation(struct file_reader *fr)
 	c->dstar.state = CORR_HOT_NO_DATA;
 	c->dstar.at = c->dstar.lo = c->dstar.hi = c->dstar.max_cost_ns = NAN;
 	c->dstar.min_cost_ns = c->refill_line_ns = c->stay_line_ns = NAN;
-	c->capped = c->stay_decay = c->dstar;
+	c->capped = c->stay_decay = c->stay_reach = c->dstar;
+	c->corunner_mbps = c->corunner_lo_mbps = c->corunner_hi_mbps = NAN;
 	if (each_member(fr, "correlation", correlation_member, &seen) ||
 	    rs_check(&fr->jr, &rs_correlation, seen, "correlation"))
 		return -1;
@@ -952,7 +954,7 @@ static int read_records(struct file_reader *fr, bool units)
 			if (rs_read_object(&fr->jr, &u, &rs_unit, where))
 				return -1;
 			r->tally.units++;
-			if (fr->keep)
+			if (fr->keep || fr->keep_units)
 				err = run_record_add_unit(r, &u);
 		} else {
 			m.kind = MT_REC_MIGRATE;
@@ -1359,6 +1361,7 @@ static int read_run(struct file_reader *fr, const struct run_read_opts *o, struc
 		return -ENOMEM;
 	}
 	fr->keep = !o || !o->drop_records;
+	fr->keep_units = o && o->keep_units;
 	run_tally_init(&fr->r->tally, o ? o->threshold_ns : NULL, o ? o->nthresholds : 0);
 	fr->r->tally.records_dropped = !fr->keep;
 	if (read_document(fr)) {

@@ -442,6 +442,10 @@ static const struct rs_field correlation_f[] = {
 	ENM("regime", RS_ENUM, Q, regime, regime_names, RS_OPTIONAL),
 	FLD("refill_line_ns", RS_DBL, Q, refill_line_ns, RS_OPTIONAL),
 	FLD("stay_line_ns", RS_DBL, Q, stay_line_ns, RS_OPTIONAL),
+	FLD("corunner_wakes", RS_SIZE, Q, corunner_wakes, RS_OPTIONAL),
+	FLD("corunner_mbps", RS_DBL, Q, corunner_mbps, RS_OPTIONAL),
+	FLD("corunner_lo_mbps", RS_DBL, Q, corunner_lo_mbps, RS_OPTIONAL),
+	FLD("corunner_hi_mbps", RS_DBL, Q, corunner_hi_mbps, RS_OPTIONAL),
 };
 TABLE(rs_correlation, "correlation", correlation_f);
 #undef Q

@@ -236,6 +236,58 @@ static void hot_times(FILE *f, const struct run_compare *c)
 	     true), verdict(b, sizeof(b), c->b));
 }
 
+/*
+ * A grid and a natural run beside a polluter: the hot time D* / the co-runner's measured
+ * rate implies, against the one the natural run's same-CPU wakes show.
+ */
+static void prediction(FILE *f, const struct run_compare *c)
+{
+	const struct cmp_predict *p = &c->predict;
+	const char *g = p->grid == c->a ? "A" : "B", *n = p->grid == c->a ? "B" : "A";
+	char a[112], b[112], d[32], e[32];
+
+	if (p->state == CMP_PREDICT_NONE)
+		return;
+	fprintf(f, "\nthe grid's D* against the natural run's co-runner (hot time = D* / the rate "
+		"it displaced at)\n");
+	if (p->by_rate >= 0)
+		line(f, "  the grid's rates disagree (D* moves with the rate: something besides the "
+		     "polluter decays the cache): the D* of its rate nearest the co-runner's, %s "
+		     "achieved", fmt_rate(d, sizeof(d),
+					  p->grid->corr.rates[p->by_rate].achieved_mbps));
+	line(f, "  %-24s %s (%s's grid; its cost level %s, %s)", "D* (95 %)",
+	     bytes_interval(a, sizeof(a), &p->dstar), g, fmt_ns(d, sizeof(d), p->grid_cost_ns),
+	     p->regime == CORR_REGIME_SHARED ? "a residual at full displacement: the pair "
+	     "shares the cache the polluter does not reach" : p->regime == CORR_REGIME_BEYOND ?
+	     "most of it at full displacement: the refill comes from beyond what the polluter "
+	     "evicts" : "regime not known");
+	line(f, "  %-24s %s [%s, %s] over %zu same-CPU wakes (%s, measured: bytes streamed over "
+	     "the time slept)", "co-runner's rate", fmt_rate(d, sizeof(d), p->rate.est),
+	     fmt_rate(e, sizeof(e), p->rate.lo), fmt_rate(b, sizeof(b), p->rate.hi),
+	     p->natural->corr.corunner_wakes, n);
+	if (p->state == CMP_PREDICT_UNBOUNDED) {
+		line(f, "  => not compared: D*'s interval is not bounded, so D* / the rate bounds no "
+		     "hot time (more samples would bound it; with the vCPUs placed apart, a cost "
+		     "level of a refill from beyond the shared cache, only a --polluter-size "
+		     "larger than that cache would)");
+		return;
+	}
+	line(f, "  %-24s %s", "D* / rate (95 %)", hot(a, sizeof(a), &p->predicted));
+	line(f, "  %-24s %s (%s: where its same-CPU wakes have come to cost %s more than at the "
+	     "first age, %.0f %% of the grid's cost over its residual)", "observed (95 %)",
+	     hot(b, sizeof(b), &p->observed), n, fmt_ns(d, sizeof(d), p->level_ns),
+	     100 * (1 - p->grid->corr.cold_fraction));
+	if (!isfinite(p->ratio))
+		line(f, "  => not compared: the natural run's same-CPU wakes did not reach that "
+		     "inside the ages it measured (%s)", p->reach_state == CORR_HOT_ABOVE ?
+		     "longer sleeps would place it" : p->reach_state == CORR_HOT_NO_COST ?
+		     "reached before its first age: shorter sleeps would place it" :
+		     "no same-CPU wakes");
+	else
+		line(f, "  => the observed hot time is %.2fx D* / rate: %s its interval", p->ratio,
+		     p->within ? "inside" : "outside");
+}
+
 void render_compare(FILE *f, const struct run_compare *c, const char *label_a,
 		    const char *label_b)
 {
@@ -248,4 +300,5 @@ void render_compare(FILE *f, const struct run_compare *c, const char *label_a,
 	ages(f, c);
 	costs(f, c);
 	hot_times(f, c);
+	prediction(f, c);
 }

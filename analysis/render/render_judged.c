@@ -265,6 +265,26 @@ static void print_wait_table(FILE *f, const struct corr_result *c)
 	}
 }
 
+/*
+ * Natural runs beside cachewalk's polluter: the rate it displaced at, measured; a grid's D*
+ * over it is the hot time the grid predicts (docs/design.md, "The natural co-runner").
+ */
+static void print_corunner(FILE *f, const struct corr_result *c)
+{
+	char a[32], b[32], d[32];
+
+	if (!c->corunner_wakes)
+		return;
+	fprintf(f, "  co-runner: cachewalk's polluter displaced %s (95 %% interval %s to %s) while "
+		"the threads slept, measured over %zu same-CPU wakes (bytes streamed / time "
+		"slept)\n", fmt_rate(a, sizeof(a), c->corunner_mbps),
+		fmt_rate(b, sizeof(b), c->corunner_lo_mbps),
+		fmt_rate(d, sizeof(d), c->corunner_hi_mbps), c->corunner_wakes);
+	fprintf(f, "     a grid's D* / %s is the hot time the grid predicts for these threads "
+		"(migtrace report GRID.json THIS.json puts it against theirs)\n",
+		fmt_rate(a, sizeof(a), c->corunner_mbps));
+}
+
 void render_text_correlation(FILE *f, const struct run *r)
 {
 	const struct corr_result *c = &r->corr;
@@ -297,6 +317,7 @@ void render_text_correlation(FILE *f, const struct run *r)
 			fmt_ns(a, sizeof(a), c->stay_decay.min_cost_ns),
 			fmt_ns(b, sizeof(b), c->stay_decay.max_cost_ns), 100 * (1 - c->cold_fraction),
 			fmt_fall(d, sizeof(d), &c->stay_decay, CORR_AXIS_AGE));
+	print_corunner(f, c);
 	fprintf(f, "  observed hot time, where the cost falls under %.0f %% of its %s maximum: "
 		"%s\n", 100 * c->cold_fraction, fmt_ns(a, sizeof(a), c->max_cost_ns),
 		fmt_fall(b, sizeof(b), &(struct corr_fall){ .state = c->hot_state,

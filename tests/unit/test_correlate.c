@@ -294,6 +294,46 @@ static void natural_buckets(void **state)
 }
 
 /*
+ * Natural runs beside a polluter: its rate is the bytes it streamed over the time the threads
+ * slept, over the same-CPU wakes on the CPUs it streamed on only (a wake on another CPU, or
+ * after a move, says nothing of it); without a polluted CPU there is no rate.
+ */
+static void natural_corunner_rate(void **state)
+{
+	struct stream s = { 0 };
+	struct corr_result r;
+	struct corr_opts o;
+	size_t k = 0;
+
+	(void)state;
+	for (int rep = 0; rep < 200; rep++) {
+		uint64_t off = (50 + (uint64_t)rep * 37 % 5000) * US;
+		uint16_t cpu = rep % 4 ? 0 : 1;	/* a quarter of the wakes on CPU 1 */
+		struct mt_unit *u;
+
+		push(&s, 9, 100 * US + jitter(k++), CW_TAG_NATURAL);
+		u = push(&s, 9, 110 * US + jitter(k++), CW_TAG_NATURAL);
+		u->switches_before = 1;
+		u->last_off_ns = off;
+		u->cpu_start = u->cpu_end = cpu;
+		/* 300 MB/s on CPU 0; CPU 1's polluter is not in the list: 10x, never counted */
+		u->streamed_bytes = cpu ? off * 3 : off * 3 / 10;
+		u->rate_mbps = 300;
+	}
+	corr_default_opts(&o, CORR_NATURAL);
+	assert_int_equal(correlate_units(s.u, s.n, &o, &r), 0);
+	assert_int_equal(r.corunner_wakes, 0);
+	assert_true(isnan(r.corunner_mbps));
+	o.polluted_cpus[0] = 1;		/* CPU 0 */
+	assert_int_equal(correlate_units(s.u, s.n, &o, &r), 0);
+	assert_int_equal(r.corunner_wakes, 150);
+	assert_true(fabs(r.corunner_mbps - 300) < 1);
+	assert_true(r.corunner_lo_mbps <= r.corunner_mbps && r.corunner_mbps <= r.corunner_hi_mbps);
+	assert_true(r.corunner_hi_mbps - r.corunner_lo_mbps < 2);	/* exact rates: a tight one */
+	free(s.u);
+}
+
+/*
  * The run slice a migrated unit starts goes on through the back-to-back units after it,
  * and ends at the first that is not clean before and inside (docs/design.md "Terms"): a
  * migration inside a unit ends it, as a switch-out does.
@@ -595,6 +635,7 @@ int main(void)
 		cmocka_unit_test(natural_pulls_are_evidence),
 		cmocka_unit_test(natural_bias_is_no_verdict),
 		cmocka_unit_test(grid_recovers_dstar),
+		cmocka_unit_test(natural_corunner_rate),
 		cmocka_unit_test(flat_grid_is_undetermined),
 		cmocka_unit_test(bootstrap_by_round),
 	};

@@ -110,6 +110,25 @@ static void fit_read_between_points(void **state)
 	assert_true(fabs(decay_at(x, f, 3, 2) - 8) < 1e-9);	/* halfway on log(x) */
 }
 
+/* The age a rise reaches a level: interpolated on log(x), or beyond the last x, or none. */
+static void reach_a_level(void **state)
+{
+	const double x[] = { 100, 1000, 10000 }, f[] = { 10, 30, 90 };
+	double cross;
+
+	(void)state;
+	/* 10 + 20 = 30: exactly at 1000 */
+	assert_int_equal(decay_reach(x, f, 3, 20, &cross), CORR_HOT_FOUND);
+	assert_true(fabs(cross - 1000) < 1e-9);
+	/* 10 + 50 = 60: half way from 30 to 90, on log(x): sqrt(1000 x 10000) */
+	assert_int_equal(decay_reach(x, f, 3, 50, &cross), CORR_HOT_FOUND);
+	assert_true(fabs(cross - sqrt(1000.0 * 10000)) < 1e-6);
+	assert_int_equal(decay_reach(x, f, 3, 100, &cross), CORR_HOT_ABOVE);
+	assert_true(cross == 10000);
+	assert_int_equal(decay_reach(x, f, 3, 0, &cross), CORR_HOT_NO_COST);
+	assert_int_equal(decay_reach(x, f, 0, 20, &cross), CORR_HOT_NO_DATA);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -117,6 +136,7 @@ int main(void)
 		cmocka_unit_test(recovers_a_known_curve),
 		cmocka_unit_test(flat_and_empty),
 		cmocka_unit_test(rise_to_a_plateau),
+		cmocka_unit_test(reach_a_level),
 		cmocka_unit_test(fit_read_between_points),
 	};
 

@@ -468,6 +468,124 @@ static void compare_flags_what_exceeds_intervals(void **state)
 	run_free(b);
 }
 
+/*
+ * A natural thread's units: warm 100 µs units, and after sleeps of 60 µs to 15 ms a first
+ * unit whose penalty grows with log(age), 45 µs more at 3 ms than at 60 µs.
+ */
+static void natural_units(struct run *r)
+{
+	static const double ages_us[] = { 60, 150, 300, 700, 1500, 3000, 7000, 15000 };
+	uint64_t t = 1000000;
+
+	for (int rep = 0; rep < 20; rep++)
+		for (int i = 0; i < 8; i++) {
+			double pen = 45 * log2(ages_us[i] / 60) / log2(3000.0 / 60);
+			struct mt_unit u = { .kind = MT_REC_UNIT, .pid = 9, .tgid = 9 };
+
+			u.prev_end_ns = t - 10 * US;	/* ran on from the unit before: warm */
+			u.start_ns = t;
+			u.end_ns = t + 100 * US;
+			assert_int_equal(run_record_add_unit(r, &u), 0);
+			t = u.end_ns + (uint64_t)(ages_us[i] * US);
+			u.prev_end_ns = u.end_ns;
+			u.start_ns = t;
+			u.end_ns = t + (uint64_t)((100 + pen) * US);
+			u.switches_before = 1;
+			u.last_off_ns = (uint64_t)(ages_us[i] * US);
+			assert_int_equal(run_record_add_unit(r, &u), 0);
+			t = u.end_ns + 10 * US;
+		}
+}
+
+/*
+ * A grid and a natural run beside a polluter: D* / the measured rate against the age by which
+ * the natural run's same-CPU wakes cost 90 % of the grid's cost more (its units correlated
+ * again), either way round; inside, outside, and not compared when D* is unbounded.
+ */
+static void compare_predicts_from_grid(void **state)
+{
+	struct run *g = model(), *n = model();
+	struct run_compare c;
+	char *buf = NULL;
+	size_t len;
+	FILE *f;
+
+	(void)state;
+	g->corr.axis = CORR_AXIS_DISPLACED;
+	g->corr.regime = CORR_REGIME_SHARED;
+	g->corr.dstar = (struct corr_fall){ .state = CORR_HOT_FOUND, .at = 900 * 1024,
+					    .lo = 600 * 1024, .hi = 1200 * 1024 };
+	n->setup.mode = n->corr.mode = CORR_NATURAL;
+	n->corr.corunner_wakes = 2000;
+	n->corr.corunner_mbps = 300;
+	n->corr.corunner_lo_mbps = 290;
+	n->corr.corunner_hi_mbps = 310;
+	n->setup.cold_fraction = 0.1;
+	natural_units(n);
+	run_compare(n, g, &c);
+	assert_int_equal(c.predict.state, CMP_PREDICT_DONE);
+	assert_ptr_equal(c.predict.grid, g);
+	/* 921600 B / 300 MB/s = 3.072 ms; [614400 / 310, 1228800 / 290] */
+	assert_true(fabs(c.predict.predicted.est - 3072 * US) < 1);
+	assert_true(fabs(c.predict.predicted.lo - 614400 / 310.0 * 1e3) < 1);
+	assert_true(fabs(c.predict.predicted.hi - 1228800 / 290.0 * 1e3) < 1);
+	/* the level: 90 % of the grid's 50 µs maximum; reached at the 3 ms sleeps */
+	assert_true(fabs(c.predict.level_ns - 45 * US) < 1);
+	assert_int_equal(c.predict.reach_state, CORR_HOT_FOUND);
+	assert_true(fabs(c.predict.observed.est - 3000 * US) < 50 * US);
+	assert_true(c.predict.within);
+	f = open_memstream(&buf, &len);
+	render_compare(f, &c, "nat.json", "grid.json");
+	fclose(f);
+	has(buf, "  D* / rate (95 %)         3.07 ms [1.98 ms, 4.24 ms]\n");
+	has(buf, "  => the observed hot time is 0.98x D* / rate: inside its interval\n");
+	has(buf, "have come to cost 45.0 µs more than at the first age, 90 % of the grid's cost "
+		 "over its residual)\n");
+	assert_null(strstr(buf, " \n"));
+	free(buf);
+	/* rates that disagree: the D* of the rate nearest the co-runner's 300 MB/s stands */
+	g->corr.nrates = 2;
+	g->corr.rates_agree = false;
+	g->corr.rates[0] = (struct corr_rate){ .rate_mbps = 300, .achieved_mbps = 250,
+		.dstar = { .state = CORR_HOT_FOUND, .at = 600 * 1024, .lo = 400 * 1024,
+			   .hi = 800 * 1024 } };
+	g->corr.rates[1] = (struct corr_rate){ .rate_mbps = 3000, .achieved_mbps = 2500,
+		.dstar = { .state = CORR_HOT_FOUND, .at = 3000 * 1024, .lo = 2000 * 1024,
+			   .hi = 4000 * 1024 } };
+	run_compare(g, n, &c);
+	assert_int_equal(c.predict.by_rate, 0);
+	assert_true(c.predict.dstar.est == 600 * 1024);
+	g->corr.rates_agree = true;
+	run_compare(g, n, &c);
+	assert_int_equal(c.predict.by_rate, -1);
+	assert_true(c.predict.dstar.est == 900 * 1024);
+	/* a rate 10x off puts it outside */
+	n->corr.corunner_mbps *= 10;
+	n->corr.corunner_lo_mbps *= 10;
+	n->corr.corunner_hi_mbps *= 10;
+	run_compare(g, n, &c);
+	assert_int_equal(c.predict.state, CMP_PREDICT_DONE);
+	assert_false(c.predict.within);
+	/* far apart: D* beyond the buffer, nothing to divide */
+	g->corr.regime = CORR_REGIME_BEYOND;
+	g->corr.dstar = (struct corr_fall){ .state = CORR_HOT_ABOVE, .at = 4096 * 1024,
+					    .lo = 4096 * 1024, .hi = INFINITY };
+	run_compare(g, n, &c);
+	assert_int_equal(c.predict.state, CMP_PREDICT_UNBOUNDED);
+	buf = NULL;
+	f = open_memstream(&buf, &len);
+	render_compare(f, &c, "grid.json", "nat.json");
+	fclose(f);
+	has(buf, "  => not compared: D*'s interval is not bounded");
+	free(buf);
+	/* two grids, or a natural run without a polluter: no prediction */
+	n->corr.corunner_wakes = 0;
+	run_compare(g, n, &c);
+	assert_int_equal(c.predict.state, CMP_PREDICT_NONE);
+	run_free(g);
+	run_free(n);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -478,6 +596,7 @@ int main(void)
 		cmocka_unit_test(by_rate_not_applicable),
 		cmocka_unit_test(wakeup_share_from_complete_histogram),
 		cmocka_unit_test(band_share_of_records_kept),
+		cmocka_unit_test(compare_predicts_from_grid),
 		cmocka_unit_test(hostile_names_escaped),
 		cmocka_unit_test(wilson),
 		cmocka_unit_test(compare_flags_what_exceeds_intervals),

@@ -257,6 +257,8 @@ int cmd_report(int argc, char **argv)
 		return MT_EXIT_USAGE;
 	/* only the outputs that list the records need them kept */
 	opts.drop_records = !env.json && !env.exports.csv_dir && !env.exports.perfetto;
+	/* two runs: a natural one's units are correlated again against the other's D* */
+	opts.keep_units = env.nfiles == 2;
 	opts.nthresholds = env.exports.nwhatif;
 	opts.threshold_ns = env.exports.whatif_ns;
 	for (int i = 0; i < env.nfiles; i++) {
