@@ -23,16 +23,19 @@ check validate_chase_text grep -qE '^  1 chain   (refill [0-9.]+ ns a line|no co
 # time away (+ 128 KiB: the 16 KiB steps of its pacing around the two reads, and the few a
 # SCHED_IDLE polluter can run at the previous trial's pace in a gap of the worker's on A
 # before it sees the new rate: a CI run saw 96 KiB in 14 µs at 1 GB/s), and growing with the
-# age at each rate
+# age at each rate.  A trial switched out again after its wake (a preemption under load) has
+# only that last period as last_off_ns, not its whole time away: left out (a loaded run saw
+# 19 MB "in 45 µs")
 check validate_displaced_bytes_measured python3 - "$MT_TMP/v.json" <<'PY'
 import json, sys, statistics
 d = json.load(open(sys.argv[1]))
 trials = [u for u in d["units"] if u["tag"] in (3, 4)]
 assert trials and all(u["round"] < 8 for u in trials), "rounds"
-for u in trials:
-    if u["rate_mbps"] > 0 and u["last_off_ns"] > 0:
-        allowed = u["rate_mbps"] * u["last_off_ns"] / 1e3 * 1.2 + 131072
-        assert u["streamed_bytes"] <= allowed, (u["rate_mbps"], u["last_off_ns"], u["streamed_bytes"])
+judged = [u for u in trials if u["rate_mbps"] > 0 and u["last_off_ns"] > 0 and u["switches_before"] == 1]
+assert len(judged) >= 0.5 * len([u for u in trials if u["rate_mbps"] > 0]), "few trials switched out once"
+for u in judged:
+    allowed = u["rate_mbps"] * u["last_off_ns"] / 1e3 * 1.2 + 131072
+    assert u["streamed_bytes"] <= allowed, (u["rate_mbps"], u["last_off_ns"], u["streamed_bytes"])
 cells = d["correlation"]["cells"]
 for rate in {c["rate_mbps"] for c in cells}:
     disp = [c["displaced_bytes"] for c in sorted(cells, key=lambda c: c["age_ns"]) if c["rate_mbps"] == rate]
