@@ -523,6 +523,264 @@ class Judge:
             }
         self.checks("wakeup", names, fn)
 
+    # ---- the ftrace backend ----------------------------------------------------------------
+
+    # The workload cases guest.sh runs with both backends (the ftrace ones prefixed ftrace_).
+    BOTH = ("selfmig_sleeping", "selfmig_running", "family", "balance_lb", "balance_active",
+            "balance_fork", "balance_exec", "wakeup")
+
+    def completeness_of(self, case):
+        """(kernel_counted, seen) of a case's run, or None when it has no run record."""
+        c = self.case(case)
+        if not c.complete:
+            return None
+        d = c.json("run.json")
+        try:
+            k = d["stats"]["completeness"]
+            return k["kernel_counted"], k["seen"]
+        except (TypeError, KeyError):
+            return None
+
+    def backends(self):
+        """Both backends' counts per case, for the matrix's table: FIG backends CASE BPF
+        KERNEL(BPF run) FTRACE KERNEL(ftrace run), '-' where a run left no record."""
+        for case in self.BOTH:
+            b, f = self.completeness_of(case), self.completeness_of("ftrace_" + case)
+            print("FIG backends %s %s %s %s %s" % (
+                case, b[1] if b else "-", b[0] if b else "-", f[1] if f else "-",
+                f[0] if f else "-"))
+
+    def ftrace_run_loads(self):
+        def fn(c):
+            rc, d = c.rc("run"), c.json("run.json")
+            err = (c.text("run.err") or "").strip().splitlines()
+            be = backend_of(d)
+            got = {"ftrace_run_loads": (rc == 0 and d is not None and be in ("ftrace", None),
+                                        "migtrace run --backend ftrace -- true: exit %s, backend %s: %s"
+                                        % (rc, be, err[-1] if err else "no stderr"))}
+            left = [l for l in (c.text("instances") or "").split() if "migtrace" in l or l.startswith("mt")]
+            if self.host:
+                # the host's tracefs is shared with whatever else runs there
+                print("SKIP ftrace_instance_removed the host's tracefs is shared: instances "
+                      "named like migtrace's after the run: %s" % (left or "none"))
+                got["ftrace_instance_removed"] = None
+            else:
+                got["ftrace_instance_removed"] = (not left, "instances left after the run: %s" % left)
+            return got
+        self.checks("ftrace_loads", ["ftrace_run_loads", "ftrace_instance_removed"], fn)
+
+    def ftrace_pid_moves(self, c, mode):
+        """(the pid's migrations, the last 23 of them, pid) of an ftrace selfmig case; a
+        balancer move before selfmig pins itself (seen on -rt) is counted, not one of 23."""
+        d, pid, why = self.selfmig_run(c, mode)
+        if why:
+            return None, None, why
+        allm = sorted((r for r in d["migrations"] if r["pid"] == pid), key=lambda r: r["ts_ns"])
+        return allm, allm[-23:], None
+
+    def ftrace_selfmig(self):
+        names = ["ftrace_selfmig_sleeping_23", "ftrace_selfmig_sleeping_src_dst"]
+
+        def sleeping(c):
+            allm, migs, why = self.ftrace_pid_moves(c, "sleeping")
+            if why:
+                return {n: (False, why) for n in names}
+            pairs = [(int(mv.split()[2]), int(mv.split()[3])) for mv in
+                     (c.text("run.out") or "").splitlines() if mv.startswith("move ")]
+            got = [(r["src_cpu"], r["dst_cpu"]) for r in migs]
+            print("FIG ftrace_selfmig_sleeping %d/23 (causes %s; attempts %s)" % (
+                len(allm), causes_of(allm), (c.text("attempts") or "?").strip()))
+            return {
+                "ftrace_selfmig_sleeping_23": (len(allm) in (23, 24), "%d migrations of the pid, expected 23"
+                                               " (24 with a balancer move before pinning): %s" % (
+                                                   len(allm), [(r["cause"], r["src_cpu"], r["dst_cpu"]) for r in allm])),
+                "ftrace_selfmig_sleeping_src_dst": (len(pairs) == 23 and pairs == got,
+                                                    "selfmig moved %s, migtrace saw %s" % (pairs, got)),
+            }
+        self.checks("ftrace_selfmig_sleeping", names, sleeping)
+        rnames = ["ftrace_selfmig_running_23", "ftrace_selfmig_running_alternate"]
+
+        def running(c):
+            allm, migs, why = self.ftrace_pid_moves(c, "running")
+            if why:
+                return {n: (False, why) for n in rnames}
+            print("FIG ftrace_selfmig_running %d/23 (causes %s)" % (len(allm), causes_of(allm)))
+            alt = all(a["dst_cpu"] == b["src_cpu"] and a["src_cpu"] != a["dst_cpu"]
+                      for a, b in zip(migs, migs[1:]))
+            return {
+                "ftrace_selfmig_running_23": (len(allm) in (23, 24), "%d migrations of the pid, expected 23: %s" % (
+                    len(allm), [(r["cause"], r["src_cpu"], r["dst_cpu"]) for r in allm])),
+                "ftrace_selfmig_running_alternate": (migs and alt, "CPU pairs do not alternate: %s" % (
+                    [(r["src_cpu"], r["dst_cpu"]) for r in migs])),
+            }
+        self.checks("ftrace_selfmig_running", rnames, running)
+
+    def ftrace_family(self):
+        names = ["ftrace_outsider_not_counted", "ftrace_thread_counted_5", "ftrace_child_counted_7"]
+
+        def fn(c):
+            prob = self.run_problem(c)
+            if prob:
+                return {n: (False, prob) for n in names}
+            out, other = c.text("run.out") or "", c.text("other.out") or ""
+            migs = c.json("run.json")["migrations"]
+            tid = re.search(r"^thread (\d+) ", out, re.M)
+            cpid = re.search(r"^child (\d+) ", out, re.M)
+            opid = re.search(r"^selfmig running pid (\d+) ", other, re.M)
+
+            def count(m):  # any cause: the ftrace backend may not tell affinity apart
+                return len([r for r in migs if m and r["pid"] == int(m.group(1))])
+            nt, nc = count(tid), count(cpid)
+            print("FIG ftrace_family thread %d/5 child %d/7" % (nt, nc))
+            outsiders = [r for r in migs if opid and int(opid.group(1)) in (r["pid"], r["tgid"])]
+            return {
+                "ftrace_outsider_not_counted": (opid is not None and not outsiders,
+                                                "outsider pid missing from its output" if not opid else
+                                                "%d records of the outsider %s" % (len(outsiders), opid.group(1))),
+                "ftrace_thread_counted_5": (nt == 5, "thread: %d migrations, expected 5" % nt),
+                "ftrace_child_counted_7": (nc == 7, "child: %d migrations, expected 7" % nc),
+            }
+        self.checks("ftrace_family", names, fn)
+
+    def ftrace_completeness(self):
+        """As completeness(): the kernel's se.nr_migrations of the traced tasks against what
+        the ftrace backend recorded, for every case both backends run."""
+        for case in self.BOTH:
+            name = "ftrace_completeness_" + case
+
+            def fn(c, name=name, case=case):
+                prob = self.run_problem(c)
+                if prob:
+                    return {name: (False, prob)}
+                k = c.json("run.json")["stats"]["completeness"]
+                may_be_empty = case in ("balance_fork", "balance_exec", "balance_active")
+                return {name: (k["difference"] == 0 and (k["kernel_counted"] > 0 or may_be_empty),
+                               "kernel counted %d, migtrace (ftrace) saw %d (%d unseen): difference %d"
+                               % (k["kernel_counted"], k["seen"], k["unseen_found"], k["difference"]))}
+            self.checks("ftrace_" + case, [name], fn)
+
+    def ftrace_wakeup(self):
+        def fn(c):
+            prob = self.run_problem(c)
+            if prob:
+                return {"ftrace_cause_wakeup": (False, prob)}
+            d = c.json("run.json")
+            bc = d["stats"]["by_cause"]
+            print("FIG ftrace_wakeup %d wakeup placements of %d migrations (%s)" % (
+                bc.get("wakeup", 0), d["stats"]["migrations"],
+                " ".join("%s=%d" % kv for kv in bc.items() if kv[1])))
+            return {"ftrace_cause_wakeup": (bc.get("wakeup", 0) >= 10, "wakeup placements %d (want >= 10)"
+                                            % bc.get("wakeup", 0))}
+        self.checks("ftrace_wakeup", ["ftrace_cause_wakeup"], fn)
+
+    def ftrace_ages(self):
+        """Ages sane in every ftrace run: known (not null) for all but fork placements, never
+        negative, never longer than the run's span of records; the median beside the BPF
+        run's of the same workload (TCG: the timing itself is not judged)."""
+        bad, seen, unknown = [], 0, 0
+        for case in self.BOTH:
+            c = self.case("ftrace_" + case)
+            d = c.json("run.json") if c.complete else None
+            if d is None:
+                continue
+            migs = d["migrations"]
+            if not migs:
+                continue
+            span = max(r["ts_ns"] for r in migs) - min(r["ts_ns"] for r in migs) + 5 * 10**9
+            ages = []
+            for r in migs:
+                seen += 1
+                a = r.get("age_ns")
+                if a is None:
+                    if r["cause"] != "fork":
+                        unknown += 1
+                    continue
+                ages.append(a)
+                if a < 0 or a > span:
+                    bad.append((case, r["pid"], r["cause"], a))
+            b = self.case(case).json("run.json") if self.case(case).complete else None
+            bages = sorted(r["age_ns"] for r in (b or {}).get("migrations", []) if r.get("age_ns") is not None)
+            print("FIG ftrace_age %s median %s µs (BPF run: %s µs)" % (
+                case, median_us(sorted(ages)), median_us(bages)))
+        ok = seen > 0 and not bad and unknown <= seen // 10
+        self.result("ftrace_ages_sane", ok, "%d records: %d ages out of [0, the run's span]: %s; %d unknown "
+                    "(want <= 10 %%)" % (seen, len(bad), bad[:5], unknown) if seen else
+                    "no ftrace run left records (see the ftrace_ cases)")
+
+    def ftrace_fallback(self):
+        names = ["ftrace_fallback_caps_dropped", "ftrace_fallback_bpf_refused", "ftrace_fallback_auto",
+                 "ftrace_fallback_doctor"]
+
+        def fn(c):
+            caps = c.text("caps.out") or ""
+            m = re.search(r"^CapEff:\s*([0-9a-f]+)", caps, re.M)
+            eff = int(m.group(1), 16) if m else None
+            dropped = eff is not None and not eff & ((1 << 21) | (1 << 38) | (1 << 39))
+            berr = (c.text("bpf.err") or "").strip().splitlines()
+            d = c.json("run.json")
+            text = (c.text("run.out") or "") + (c.text("run.err") or "")
+            why = [l for l in text.splitlines() if "ftrace" in l.lower() and "bpf" in l.lower()]
+            be = backend_of(d)
+            pid = re.search(r"^selfmig running pid (\d+) ", text, re.M)
+            n = len([r for r in (d or {}).get("migrations", []) if pid and r["pid"] == int(pid.group(1))])
+            if why:
+                print("FIG ftrace_fallback %s" % one_line(why[0], 200))
+            dout = (c.text("doctor.out") or "") + (c.text("doctor.err") or "")
+            dlines = [l for l in dout.splitlines() if "ftrace" in l.lower() or "bpf" in l.lower()]
+            return {
+                "ftrace_fallback_caps_dropped": (dropped, "setpriv left CapEff %s (want no sys_admin, perfmon, "
+                                                 "bpf): %s" % (m.group(1) if m else "?", one_line(caps))),
+                "ftrace_fallback_bpf_refused": (c.rc("bpf") not in (0, None) and len(berr) >= 1,
+                                                "run --backend bpf without the capabilities: exit %s: %s" % (
+                                                    c.rc("bpf"), berr[-1] if berr else "no stderr")),
+                "ftrace_fallback_auto": (c.rc("run") == 0 and be == "ftrace" and bool(why) and n in (23, 24),
+                                         "run --backend auto: exit %s, backend %s, %d migrations of the pid "
+                                         "(want 23), why-line %s: %s" % (
+                                             c.rc("run"), be, n, bool(why), one_line(text[-300:]))),
+                "ftrace_fallback_doctor": (any("ftrace" in l.lower() for l in dlines) and
+                                           any("bpf" in l.lower() for l in dlines),
+                                           "doctor without the capabilities names no backend lines: %s" % (
+                                               one_line(dout[-300:]))),
+            }
+        self.checks("ftrace_fallback", names, fn)
+
+    def report_capture(self):
+        names = ["capture_recorded", "capture_report_full", "capture_report_small", "capture_small_shipped"]
+
+        def fn(c):
+            r = {}
+            err = (c.text("full_record.err") or "").strip()
+            if c.rc("full_record") != 0 and self.host and "not permitted" in err:
+                # seen on this project's host: its tracefs refuses set_ftrace_filter and
+                # /proc/sys/kernel/ftrace_enabled even to root, which trace-cmd record writes
+                for n in names:
+                    print("SKIP %s trace-cmd record cannot run on this host: %s" % (n, one_line(err, 200)))
+                    r[n] = None
+                return r
+            r["capture_recorded"] = (c.rc("full_record") == 0 and c.text("full_bytes") is not None,
+                                     "trace-cmd record -e sched: exit %s: %s" % (
+                                         c.rc("full_record"), one_line(err[-300:])))
+            for cap in ("full", "small"):
+                tc = migrate_count(c.text(cap + "_migrate.out"))
+                d = c.json(cap + "_report.json")
+                m = re.search(r"^migrations: (\d+)", c.text(cap + "_report.out") or "", re.M)
+                got = d["stats"]["migrations"] if d else (int(m.group(1)) if m else None)
+                rerr = (c.text(cap + "_report.err") or "").strip().splitlines()
+                print("FIG capture %s %s bytes, migtrace report %s, trace-cmd report %s" % (
+                    cap, (c.text(cap + "_bytes") or "?").strip(), got, tc))
+                r["capture_report_" + cap] = (
+                    c.rc(cap + "_report") == 0 and got is not None and got == tc,
+                    "migtrace report %s.dat: exit %s, %s migrations; trace-cmd report: %s "
+                    "sched_migrate_task events with orig_cpu != dest_cpu: %s" % (
+                        cap, c.rc(cap + "_report"), got, tc, rerr[-1] if rerr else ""))
+            size = os.path.getsize(os.path.join(c.dir, "capture.dat")) if os.path.exists(
+                os.path.join(c.dir, "capture.dat")) else None
+            r["capture_small_shipped"] = (size is not None and size < 300 * 1024,
+                                          "the small capture: %s bytes (want < 300 KiB); bind mount: %s" % (
+                                              size, one_line(c.text("small_mount.err") or "ok")))
+            return r
+        self.checks("report_capture", names, fn)
+
     def tunable_raw(self, case="tunable", name="orig"):
         """The value a case read with cat, or None (and why) when it could not."""
         c = self.case(case)
@@ -725,6 +983,38 @@ class Judge:
         self.checks("sweep", names, fn)
 
 
+def backend_of(d):
+    """The backend a run record says it used (meta.backend: a name, or an object with one),
+    or None when the run file has no such field (a migtrace before the ftrace half)."""
+    b = ((d or {}).get("meta") or {}).get("backend")
+    if isinstance(b, dict):
+        b = b.get("name") or b.get("used")
+    return b
+
+
+def causes_of(migs):
+    n = {}
+    for r in migs:
+        n[r["cause"]] = n.get(r["cause"], 0) + 1
+    return " ".join("%s=%d" % kv for kv in sorted(n.items())) or "none"
+
+
+def median_us(ages):
+    return "%.0f" % (ages[len(ages) // 2] / 1000.0) if ages else "-"
+
+
+def migrate_count(text):
+    """sched_migrate_task events with orig_cpu != dest_cpu in `trace-cmd report`'s text."""
+    if text is None:
+        return None
+    n = 0
+    for l in text.splitlines():
+        m = re.search(r" sched_migrate_task: .*orig_cpu=(\d+) dest_cpu=(\d+)", l)
+        if m and m.group(1) != m.group(2):
+            n += 1
+    return n
+
+
 def to_ns(s):
     """'500 µs' / '2.50 ms' / '1.00 s' / '800 ns' (analysis/lib/units.c fmt_ns) -> ns."""
     m = re.fullmatch(r"([0-9.]+) (ns|µs|us|ms|s)", s.strip())
@@ -762,6 +1052,15 @@ def main():
     j.causes()
     j.wakeup()
     j.completeness()
+    j.ftrace_run_loads()
+    j.ftrace_selfmig()
+    j.ftrace_family()
+    j.ftrace_completeness()
+    j.ftrace_wakeup()
+    j.ftrace_ages()
+    j.ftrace_fallback()
+    j.report_capture()
+    j.backends()
     j.validate()
     j.tunable()
     j.sweep()

@@ -15,6 +15,7 @@
 #
 # Environment: MT_ROOT (the directory holding ./migtrace and .output/), MT_CHANNEL (where
 # the blocks go), MT_CASE_TIMEOUT (seconds per command, default 300), MT_WORK (scratch).
+# shellcheck disable=SC2086 # $BK, $BK_BPF, $drop, $mode: lists of words, split on purpose
 set -u
 
 MT_ROOT=${MT_ROOT:?MT_ROOT must name the directory holding migtrace and .output/}
@@ -82,6 +83,16 @@ affinity_moves() {
 	grep -o "\"pid\":$2,[^}]*\"cause\":\"affinity\"" "$1" 2>/dev/null | wc -l
 }
 
+# pid_moves FILE PID: how many migrations of task PID (any cause) a run record holds.
+pid_moves() {
+	grep -o "\"pid\":$2,[^}]*\"cause\":\"" "$1" 2>/dev/null | wc -l
+}
+
+# The BPF cases name their backend where migtrace has a choice, so that a BPF program that
+# does not load here fails them instead of `auto` quietly running ftrace in their place.
+BK_BPF=
+"$MT" run --help 2>/dev/null | grep -q -- '--backend' && BK_BPF="--backend bpf"
+
 # Restore the tunable whatever happens: on the host this is the real machine's setting.
 TUNABLE_ORIG=
 restore_tunable() {
@@ -91,193 +102,310 @@ restore_tunable() {
 trap 'restore_tunable' EXIT
 trap 'restore_tunable; exit 130' INT TERM
 
-emit "MT-HELLO $(now) $(uname -r)"
-
 # Facts the host reports beside the results.
-case_begin env
-{
-	echo "uname $(uname -r)"
-	echo "version $(cat /proc/sys/kernel/version 2>/dev/null)"
-	echo "nproc $(nproc)"
-	echo "btf $(test -r /sys/kernel/btf/vmlinux && echo yes || echo no)"
-	echo "lockdown $(cat /sys/kernel/security/lockdown 2>/dev/null || echo unknown)"
-	echo "preempt $(uname -v)"
-} >"$CDIR/facts"
-# The kernel's text symbols, once per kernel (the host asks when it has not cached them):
-# Debian's System.map is a stub, and with nokaslr these addresses name a hung guest's vCPUs.
-if [ "${MT_SHIP_KALLSYMS:-0}" = 1 ]; then
-	awk '$2 == "t" || $2 == "T" { print $1, $3 }' /proc/kallsyms >"$CDIR/kallsyms"
-fi
-case_end
+c_env() {
+	case_begin env
+	{
+		echo "uname $(uname -r)"
+		echo "version $(cat /proc/sys/kernel/version 2>/dev/null)"
+		echo "nproc $(nproc)"
+		echo "btf $(test -r /sys/kernel/btf/vmlinux && echo yes || echo no)"
+		echo "lockdown $(cat /sys/kernel/security/lockdown 2>/dev/null || echo unknown)"
+		echo "preempt $(uname -v)"
+	} >"$CDIR/facts"
+	# The kernel's text symbols, once per kernel (the host asks when it has not cached them):
+	# Debian's System.map is a stub, and with nokaslr these addresses name a hung guest's vCPUs.
+	if [ "${MT_SHIP_KALLSYMS:-0}" = 1 ]; then
+		awk '$2 == "t" || $2 == "T" { print $1, $3 }' /proc/kallsyms >"$CDIR/kallsyms"
+	fi
+	case_end
+}
 
 # doctor: its exit status and its lines (it also names a program the verifier rejects).
-case_begin doctor
-run_to "$CDIR" doctor "$MT" doctor
-case_end
+c_doctor() {
+	case_begin doctor
+	run_to "$CDIR" doctor "$MT" doctor
+	case_end
+}
 
 # Does `migtrace run` load, verify and attach at all?  With -v, so that a rejection ships
 # the verifier's log (libbpf prints it on failure only).
-case_begin run_loads
-run_to "$CDIR" run "$MT" run -v --cpus 0,1 -o "$CDIR/run.json" -- true
-case_end
+c_run_loads() {
+	case_begin run_loads
+	run_to "$CDIR" run "$MT" run -v $BK_BPF --cpus 0,1 -o "$CDIR/run.json" -- true
+	case_end
+}
 
 # -a and --cgroup: other paths through the same programs (rodata scope), each verified
 # here; --cgroup on the cgroup v2 root, mounted for it when the guest has none.
-case_begin scope
-run_to "$CDIR" all "$MT" run -v -a --duration 1
-cg=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/mounts)
-if [ -z "$cg" ]; then
-	cg=/tmp/mt-cgroup2
-	mkdir -p "$cg" && mount -t cgroup2 none "$cg" 2>"$CDIR/mount.err"
-fi
-run_to "$CDIR" cgroup "$MT" run -v --cgroup "$cg" --duration 1
-case_end
+c_scope() {
+	case_begin scope
+	run_to "$CDIR" all "$MT" run -v $BK_BPF -a --duration 1
+	cg=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/mounts)
+	if [ -z "$cg" ]; then
+		cg=/tmp/mt-cgroup2
+		mkdir -p "$cg" && mount -t cgroup2 none "$cg" 2>"$CDIR/mount.err"
+	fi
+	run_to "$CDIR" cgroup "$MT" run -v $BK_BPF --cgroup "$cg" --duration 1
+	case_end
+}
+
+# The workload cases run twice: with the BPF backend (P empty, BK "--backend bpf"), then
+# with the ftrace backend (P "ftrace_", BK "--backend ftrace"; see c_ftrace), the same
+# workloads in the same way, so that check.py can hold both to the same counts.
+P=
+BK=$BK_BPF
+BALANCE_TRIES=5
 
 # 23 affinity moves of a sleeping task, measured up to 3 times as 30_run.sh does: the
 # kernel now and then moves the sleeping task without a sched_migrate_task event.
-case_begin selfmig_sleeping
-for attempt in 1 2 3; do
-	run_to "$CDIR" run "$MT" run --cpus 0,1 --max-records "$MAXREC" -o "$CDIR/run.json" -- \
-		"$PROGS/selfmig" sleeping 23 5
-	echo "$attempt" >"$CDIR/attempts"
-	pid=$(sed -n 's/^selfmig sleeping pid \([0-9]*\) .*/\1/p' "$CDIR/run.out")
-	# nothing to measure again when migtrace failed outright (no run record)
-	if [ ! -s "$CDIR/run.json" ] || [ -z "$pid" ]; then break; fi
-	[ "$(affinity_moves "$CDIR/run.json" "$pid")" -eq 23 ] && break
-done
-case_end
+c_selfmig_sleeping() {
+	case_begin "${P}selfmig_sleeping"
+	for attempt in 1 2 3; do
+		run_to "$CDIR" run "$MT" run $BK --cpus 0,1 --max-records "$MAXREC" \
+			-o "$CDIR/run.json" -- "$PROGS/selfmig" sleeping 23 5
+		echo "$attempt" >"$CDIR/attempts"
+		pid=$(sed -n 's/^selfmig sleeping pid \([0-9]*\) .*/\1/p' "$CDIR/run.out")
+		# nothing to measure again when migtrace failed outright (no run record)
+		if [ ! -s "$CDIR/run.json" ] || [ -z "$pid" ]; then break; fi
+		# the ftrace backend may not tell these moves' cause: its count of any cause
+		if [ -n "$P" ]; then
+			[ "$(pid_moves "$CDIR/run.json" "$pid")" -eq 23 ] && break
+		else
+			[ "$(affinity_moves "$CDIR/run.json" "$pid")" -eq 23 ] && break
+		fi
+	done
+	case_end
+}
 
-case_begin selfmig_running
-run_to "$CDIR" run "$MT" run --cpus 0,1 --max-records "$MAXREC" -o "$CDIR/run.json" -- \
-	"$PROGS/selfmig" running 23 1
-case_end
+c_selfmig_running() {
+	case_begin "${P}selfmig_running"
+	run_to "$CDIR" run "$MT" run $BK --cpus 0,1 --max-records "$MAXREC" -o "$CDIR/run.json" -- \
+		"$PROGS/selfmig" running 23 1
+	case_end
+}
 
 # Threads and children are traced; another process migrating at the same time is not.
-case_begin family
-timeout -k 10 "$CASE_TIMEOUT" "$PROGS/selfmig" running 30 1 >"$CDIR/other.out" 2>&1 &
-other=$!
-run_to "$CDIR" run "$MT" run --cpus 0,1 --max-records "$MAXREC" -o "$CDIR/run.json" -- "$PROGS/family" 5 7
-wait "$other"
-echo $? >"$CDIR/other.rc"
-case_end
+c_family() {
+	case_begin "${P}family"
+	timeout -k 10 "$CASE_TIMEOUT" "$PROGS/selfmig" running 30 1 >"$CDIR/other.out" 2>&1 &
+	other=$!
+	run_to "$CDIR" run "$MT" run $BK --cpus 0,1 --max-records "$MAXREC" -o "$CDIR/run.json" -- \
+		"$PROGS/family" 5 7
+	wait "$other"
+	echo $? >"$CDIR/other.rc"
+	case_end
+}
 
 # The scheduler's own causes.  Whether the balancer acts in a given second is the
 # scheduler's choice: a case that shows none of its cause is measured again, up to 5 times,
 # as 30_run.sh measures again what the host disturbs (6.12 under TCG once placed no forked
-# child on the other CPU in 3 runs).
-for mode in "lb 1 lb_pull" "active 2 active_balance" "fork 1 fork" "exec 1 exec"; do
-	set -- $mode
-	case_begin "balance_$1"
-	for attempt in 1 2 3 4 5; do
-		run_to "$CDIR" run "$MT" run --cpus 0,1 --max-records "$MAXREC" \
-			-o "$CDIR/run.json" -- "$PROGS/balance" "$1" "$2"
-		echo "$attempt" >"$CDIR/attempts"
-		[ -s "$CDIR/run.json" ] || break
-		[ "$(cause_count "$CDIR/run.json" "$3")" -ge 1 ] && break
+# child on the other CPU in 3 runs).  The ftrace backend's runs are judged on their counts
+# (against the kernel's), not on causes it may not tell apart: one try each.
+c_balance() {
+	for mode in "lb 1 lb_pull" "active 2 active_balance" "fork 1 fork" "exec 1 exec"; do
+		set -- $mode
+		case_begin "${P}balance_$1"
+		attempt=1
+		while [ "$attempt" -le "$BALANCE_TRIES" ]; do
+			run_to "$CDIR" run "$MT" run $BK --cpus 0,1 --max-records "$MAXREC" \
+				-o "$CDIR/run.json" -- "$PROGS/balance" "$1" "$2"
+			echo "$attempt" >"$CDIR/attempts"
+			[ -s "$CDIR/run.json" ] || break
+			[ "$(cause_count "$CDIR/run.json" "$3")" -ge 1 ] && break
+			attempt=$((attempt + 1))
+		done
+		case_end
 	done
-	case_end
-done
+}
 
 # -t 6 as in 30_run.sh, whose ">= 10 wakeup placements" is made for it: with -t 4 the host's
 # 6.18 placed 1 wake-up in 2 s once (4 x 30 % load on 2 CPUs mostly wakes on an idle CPU).
-case_begin wakeup
-for attempt in 1 2 3; do
-	run_to "$CDIR" run "$MT" run --cpus 0,1 --max-records "$MAXREC" -o "$CDIR/run.json" \
-		wakeup -t 6 -d 2
-	echo "$attempt" >"$CDIR/attempts"
-	[ -s "$CDIR/run.json" ] || break
-	[ "$(cause_count "$CDIR/run.json" wakeup)" -ge 10 ] && break
-done
-case_end
+c_wakeup() {
+	case_begin "${P}wakeup"
+	for attempt in 1 2 3; do
+		run_to "$CDIR" run "$MT" run $BK --cpus 0,1 --max-records "$MAXREC" \
+			-o "$CDIR/run.json" wakeup -t 6 -d 2
+		echo "$attempt" >"$CDIR/attempts"
+		[ -s "$CDIR/run.json" ] || break
+		[ "$(cause_count "$CDIR/run.json" wakeup)" -ge 10 ] && break
+	done
+	case_end
+}
+
+# The ftrace backend (a private tracefs instance, no BPF): does it start and end at all,
+# with -v; then the workload cases above again through it.
+c_ftrace() {
+	case_begin ftrace_loads
+	run_to "$CDIR" run "$MT" run -v --backend ftrace --cpus 0,1 -o "$CDIR/run.json" -- true
+	# the instance is removed on every exit path: none of migtrace's may be left
+	ls /sys/kernel/tracing/instances >"$CDIR/instances" 2>&1
+	case_end
+	P=ftrace_
+	BK="--backend ftrace"
+	BALANCE_TRIES=1
+	c_selfmig_sleeping
+	c_selfmig_running
+	c_family
+	c_balance
+	c_wakeup
+	ls /sys/kernel/tracing/instances >"$WORK/ftrace_instances_after" 2>&1
+	P=
+	BK=$BK_BPF
+	BALANCE_TRIES=5
+}
+
+# BPF made unavailable the way a policy would: migtrace without CAP_BPF, CAP_SYS_ADMIN and
+# CAP_PERFMON (dropped from the bounding set, so root's exec gets none of them; util-linux's
+# setpriv, busybox's has no --bounding-set).  --backend auto must fall back to ftrace and
+# say why; doctor must say which backend would load.
+c_ftrace_fallback() {
+	case_begin ftrace_fallback
+	drop="/usr/bin/setpriv --bounding-set=-bpf,-sys_admin,-perfmon --inh-caps=-all"
+	run_to "$CDIR" caps $drop grep -E '^Cap(Prm|Eff|Bnd)' /proc/self/status
+	run_to "$CDIR" run $drop "$MT" run --backend auto --cpus 0,1 --max-records "$MAXREC" \
+		-o "$CDIR/run.json" -- "$PROGS/selfmig" running 23 1
+	run_to "$CDIR" bpf $drop "$MT" run --backend bpf --cpus 0,1 -- true
+	run_to "$CDIR" doctor $drop "$MT" doctor
+	case_end
+}
+
+# A capture made the way trace-cmd users make one (every CPU, every task, the sched system),
+# then `migtrace report` of it, and trace-cmd's own reading of its sched_migrate_task
+# events to count against.  Then a second, small one to ship (the 6.12 one is checked in
+# as tests/data/trace-6.12.dat): the same command with /dev/null bound over /proc/kallsyms,
+# which trace-cmd otherwise copies in (6.8 MB on 6.12, 1.2 MB compressed) and which sched
+# events never need.  The first is not shipped: its size, counts and report are.
+c_report_capture() {
+	case_begin report_capture
+	command -v trace-cmd >"$CDIR/which" 2>&1
+	for cap in full small; do
+		dat=$WORK/$cap.dat
+		[ "$cap" = small ] && mount --bind /dev/null /proc/kallsyms 2>"$CDIR/small_mount.err"
+		run_to "$CDIR" "${cap}_record" trace-cmd record -e sched -o "$dat" \
+			"$MT_ROOT/.output/workloads/wakeup" -t 4 -d 1
+		[ "$cap" = small ] && umount /proc/kallsyms 2>>"$CDIR/small_mount.err"
+		rm -f "$dat".cpu*
+		[ -s "$dat" ] || continue
+		wc -c <"$dat" >"$CDIR/${cap}_bytes"
+		# -F before -i: trace-cmd 3.1 applies a filter to the inputs named after it
+		run_to "$CDIR" "${cap}_migrate" trace-cmd report -F sched_migrate_task -i "$dat"
+		run_to "$CDIR" "${cap}_report" "$MT" report "$dat"
+		run_to "$CDIR" "${cap}_json" "$MT" report --json "$CDIR/${cap}_report.json" "$dat"
+	done
+	[ -s "$WORK/small.dat" ] && cp "$WORK/small.dat" "$CDIR/capture.dat"
+	rm -f "$WORK/full.dat" "$WORK/small.dat"
+	case_end
+}
 
 # the tunable as validate will find it: its verdict must use the real value when readable
-case_begin validate
-cat "$TUNABLE" >"$CDIR/tunable" 2>"$CDIR/tunable.err"
-# validate (the calibration with its chase, then the grid) took 110-190 s under TCG on a
-# busy host: it gets twice the per-command limit, and a line on the results port every 30 s
-# so that the host does not take its silence for a hang (check.py skips unknown MT- lines)
-( while sleep 30; do emit "MT-ALIVE validate $(now)"; done ) &
-alive=$!
-one_limit=$CASE_TIMEOUT
-CASE_TIMEOUT=$((one_limit * 2))
-run_to "$CDIR" validate "$MT" validate --samples 4 --rates 1000,max --ages 50,500,5000
-CASE_TIMEOUT=$one_limit
-kill "$alive" 2>/dev/null
-wait "$alive" 2>/dev/null
-case_end
+c_validate() {
+	case_begin validate
+	cat "$TUNABLE" >"$CDIR/tunable" 2>"$CDIR/tunable.err"
+	# validate (the calibration with its chase, then the grid) took 110-190 s under TCG on a
+	# busy host: it gets twice the per-command limit, and a line on the results port every 30 s
+	# so that the host does not take its silence for a hang (check.py skips unknown MT- lines)
+	( while sleep 30; do emit "MT-ALIVE validate $(now)"; done ) &
+	alive=$!
+	one_limit=$CASE_TIMEOUT
+	CASE_TIMEOUT=$((one_limit * 2))
+	run_to "$CDIR" validate "$MT" validate --samples 4 --rates 1000,max --ages 50,500,5000
+	CASE_TIMEOUT=$one_limit
+	kill "$alive" 2>/dev/null
+	wait "$alive" 2>/dev/null
+	case_end
+}
 
 # The tunable: read it, see migtrace report it (doctor and the run header), write another
 # value, see migtrace report that, restore, verify.  Raw values only; check.py compares.
-case_begin tunable
-if cat "$TUNABLE" >"$CDIR/orig" 2>"$CDIR/orig.err"; then
-	TUNABLE_ORIG=$(cat "$CDIR/orig")
-fi
-run_to "$CDIR" doctor_orig "$MT" doctor
-run_to "$CDIR" run_orig "$MT" run --cpus 0,1 -o "$CDIR/run_orig.json" -- true
-if [ -n "$TUNABLE_ORIG" ]; then
-	new=2500000
-	[ "$TUNABLE_ORIG" = "$new" ] && new=3500000
-	echo "$new" >"$CDIR/new"
-	rc=0
-	{ echo "$new" >"$TUNABLE"; } 2>"$CDIR/write.err" || rc=1
-	echo "$rc" >"$CDIR/write.rc"
-	cat "$TUNABLE" >"$CDIR/after_write" 2>&1
-	run_to "$CDIR" doctor_new "$MT" doctor
-	run_to "$CDIR" run_new "$MT" run --cpus 0,1 -o "$CDIR/run_new.json" -- true
-	rc=0
-	{ echo "$TUNABLE_ORIG" >"$TUNABLE"; } 2>"$CDIR/restore.err" || rc=1
-	echo "$rc" >"$CDIR/restore.rc"
-	cat "$TUNABLE" >"$CDIR/restored" 2>&1
-	TUNABLE_ORIG=
-	run_to "$CDIR" doctor_restored "$MT" doctor
-fi
-case_end
+c_tunable() {
+	case_begin tunable
+	if cat "$TUNABLE" >"$CDIR/orig" 2>"$CDIR/orig.err"; then
+		TUNABLE_ORIG=$(cat "$CDIR/orig")
+	fi
+	run_to "$CDIR" doctor_orig "$MT" doctor
+	run_to "$CDIR" run_orig "$MT" run $BK_BPF --cpus 0,1 -o "$CDIR/run_orig.json" -- true
+	if [ -n "$TUNABLE_ORIG" ]; then
+		new=2500000
+		[ "$TUNABLE_ORIG" = "$new" ] && new=3500000
+		echo "$new" >"$CDIR/new"
+		rc=0
+		{ echo "$new" >"$TUNABLE"; } 2>"$CDIR/write.err" || rc=1
+		echo "$rc" >"$CDIR/write.rc"
+		cat "$TUNABLE" >"$CDIR/after_write" 2>&1
+		run_to "$CDIR" doctor_new "$MT" doctor
+		run_to "$CDIR" run_new "$MT" run $BK_BPF --cpus 0,1 -o "$CDIR/run_new.json" -- true
+		rc=0
+		{ echo "$TUNABLE_ORIG" >"$TUNABLE"; } 2>"$CDIR/restore.err" || rc=1
+		echo "$rc" >"$CDIR/restore.rc"
+		cat "$TUNABLE" >"$CDIR/restored" 2>&1
+		TUNABLE_ORIG=
+		run_to "$CDIR" doctor_restored "$MT" doctor
+	fi
+	case_end
+}
 
 # migtrace sweep where the tunable is writable: a real sweep of three values with hackbench
 # (each value read back, the original and sched_schedstats back at the end), then a sweep
 # killed with SIGKILL mid-run (value and record left), a new sweep refused, `sweep
 # --restore`, the original back.  Where it is not writable, the refusal.  Raw outputs only.
-case_begin sweep
-cat "$TUNABLE" >"$CDIR/orig" 2>"$CDIR/orig.err"
-orig=$(cat "$CDIR/orig" 2>/dev/null)
-writable=no
-[ -n "$orig" ] && { echo "$orig" >"$TUNABLE"; } 2>"$CDIR/writable.err" && writable=yes
-echo "$writable" >"$CDIR/writable"
-cat /proc/sys/kernel/sched_schedstats >"$CDIR/schedstats_orig" 2>&1
-command -v hackbench >"$CDIR/hackbench" 2>&1
-if [ "$writable" = yes ]; then
-	TUNABLE_ORIG=$orig
-	run_to "$CDIR" sweep "$MT" sweep --values 1ms,5ms,25ms --reps 2 --cpus 0,1 \
-		-o "$CDIR/sweep.json" -- hackbench -g 2 -l 50
-	cat "$TUNABLE" >"$CDIR/after" 2>&1
-	cat /proc/sys/kernel/sched_schedstats >"$CDIR/schedstats_after" 2>&1
-	ls /run/migtrace >"$CDIR/record_after" 2>&1
-	"$MT" sweep --values 2ms,7ms -- sleep 100 >"$CDIR/kill.out" 2>"$CDIR/kill.err" &
-	pid=$!
-	i=0
-	while [ "$(cat "$TUNABLE")" = "$orig" ] && [ $i -lt 300 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
-	sleep 1
-	kill -9 "$pid"
-	wait "$pid" 2>/dev/null
-	cat "$TUNABLE" >"$CDIR/after_kill" 2>&1
-	ls /run/migtrace >"$CDIR/record_after_kill" 2>&1
-	run_to "$CDIR" stale "$MT" sweep --values 1ms,5ms -- true
-	cat "$TUNABLE" >"$CDIR/after_stale" 2>&1
-	run_to "$CDIR" restore "$MT" sweep --restore
-	cat "$TUNABLE" >"$CDIR/after_restore" 2>&1
-	ls /run/migtrace >"$CDIR/record_after_restore" 2>&1
-	cat /proc/sys/kernel/sched_schedstats >"$CDIR/schedstats_after_restore" 2>&1
-	restore_tunable
-	[ "$(cat /proc/sys/kernel/sched_schedstats 2>/dev/null)" != \
-	  "$(cat "$CDIR/schedstats_orig")" ] &&
-		cat "$CDIR/schedstats_orig" >/proc/sys/kernel/sched_schedstats 2>/dev/null
-else
-	run_to "$CDIR" sweep "$MT" sweep --values 1ms,5ms -- true
-fi
-case_end
+c_sweep() {
+	case_begin sweep
+	cat "$TUNABLE" >"$CDIR/orig" 2>"$CDIR/orig.err"
+	orig=$(cat "$CDIR/orig" 2>/dev/null)
+	writable=no
+	[ -n "$orig" ] && { echo "$orig" >"$TUNABLE"; } 2>"$CDIR/writable.err" && writable=yes
+	echo "$writable" >"$CDIR/writable"
+	cat /proc/sys/kernel/sched_schedstats >"$CDIR/schedstats_orig" 2>&1
+	command -v hackbench >"$CDIR/hackbench" 2>&1
+	if [ "$writable" = yes ]; then
+		TUNABLE_ORIG=$orig
+		run_to "$CDIR" sweep "$MT" sweep --values 1ms,5ms,25ms --reps 2 --cpus 0,1 \
+			-o "$CDIR/sweep.json" -- hackbench -g 2 -l 50
+		cat "$TUNABLE" >"$CDIR/after" 2>&1
+		cat /proc/sys/kernel/sched_schedstats >"$CDIR/schedstats_after" 2>&1
+		ls /run/migtrace >"$CDIR/record_after" 2>&1
+		"$MT" sweep --values 2ms,7ms -- sleep 100 >"$CDIR/kill.out" 2>"$CDIR/kill.err" &
+		pid=$!
+		i=0
+		while [ "$(cat "$TUNABLE")" = "$orig" ] && [ $i -lt 300 ]; do
+			sleep 0.1
+			i=$((i + 1))
+		done
+		sleep 1
+		kill -9 "$pid"
+		wait "$pid" 2>/dev/null
+		cat "$TUNABLE" >"$CDIR/after_kill" 2>&1
+		ls /run/migtrace >"$CDIR/record_after_kill" 2>&1
+		run_to "$CDIR" stale "$MT" sweep --values 1ms,5ms -- true
+		cat "$TUNABLE" >"$CDIR/after_stale" 2>&1
+		run_to "$CDIR" restore "$MT" sweep --restore
+		cat "$TUNABLE" >"$CDIR/after_restore" 2>&1
+		ls /run/migtrace >"$CDIR/record_after_restore" 2>&1
+		cat /proc/sys/kernel/sched_schedstats >"$CDIR/schedstats_after_restore" 2>&1
+		restore_tunable
+		[ "$(cat /proc/sys/kernel/sched_schedstats 2>/dev/null)" != \
+		  "$(cat "$CDIR/schedstats_orig")" ] &&
+			cat "$CDIR/schedstats_orig" >/proc/sys/kernel/sched_schedstats 2>/dev/null
+	else
+		run_to "$CDIR" sweep "$MT" sweep --values 1ms,5ms -- true
+	fi
+	case_end
+}
+
+# The cases in their order.  MT_GUEST_CASES (commas or spaces) runs only those named, to
+# look at some again without the rest (matrix.sh passes the host's MT_GUEST_CASES on).
+ALL_CASES="env doctor run_loads scope selfmig_sleeping selfmig_running family balance \
+wakeup ftrace ftrace_fallback report_capture validate tunable sweep"
+CASES=$(echo "${MT_GUEST_CASES:-$ALL_CASES}" | tr ',' ' ')
+
+emit "MT-HELLO $(now) $(uname -r)"
+for c in $CASES; do
+	case " $ALL_CASES " in
+	*" $c "*) "c_$c";;
+	*) echo "guest.sh: no case $c (MT_GUEST_CASES; the cases: $ALL_CASES)" >&2;;
+	esac
+done
 
 emit "MT-DONE $(now)"
 rm -rf "$WORK"
