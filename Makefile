@@ -22,7 +22,13 @@ ARCH		:= $(shell uname -m | sed 's/x86_64/x86/' | sed 's/aarch64/arm64/' \
 WARN		:= -Wall -Wextra -Werror
 CFLAGS		?= -g -O2
 CFLAGS		+= $(WARN) -std=gnu11 -D_GNU_SOURCE
-LDLIBS		:= -lbpf -lelf -lz -lm -lpthread
+# the ftrace backend (user/capture/ftrace_tracer.c): Debian's libtracefs and libtraceevent
+TRACE_CFLAGS	:= $(shell pkg-config --cflags libtracefs libtraceevent 2>/dev/null || \
+		     echo -I/usr/include/tracefs -I/usr/include/traceevent)
+TRACE_LIBS	:= $(shell pkg-config --libs libtracefs libtraceevent 2>/dev/null || \
+		     echo -ltracefs -ltraceevent)
+CFLAGS		+= $(TRACE_CFLAGS)
+LDLIBS		:= -lbpf -lelf -lz -lm -lpthread $(TRACE_LIBS)
 SAN_FLAGS	:= -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 # CPPFLAGS and LDFLAGS are the caller's (empty here; dpkg-buildflags' hardening in the package).
 # The functions migtrace's own uprobes attach to by name (doctor's check, the probe cost) and
@@ -110,6 +116,7 @@ UNIT_SAN_BINS	:= $(patsubst tests/unit/%.c,$(OUTPUT)/tests/unit/san/%,$(UNIT_SRC
 # counts are checked against, promtool (prometheus) for the OpenMetrics export, PostgreSQL for the --unit test,
 # qemu, busybox and Debian's kernels for the matrix, trace-cmd for its captures.
 RUN_PKGS	:= clang llvm libbpf-dev libelf-dev zlib1g-dev bpftool pkg-config \
+		   libtracefs-dev libtraceevent-dev \
 		   make gcc gnuplot-nox
 # `make deb`: debhelper's build, checked by lintian
 PKG_PKGS	:= debhelper dpkg-dev fakeroot lintian

@@ -179,6 +179,11 @@ void run_tally_migration(struct run_tally *t, const struct mt_migrate *m, int64_
 	}
 }
 
+bool run_replayed(const struct run *r)
+{
+	return r->meta.backend.replayed;
+}
+
 unsigned run_topo_level(const struct run_topo *t, int src, int dst)
 {
 	if (src < 0 || dst < 0 || src >= t->ncpus || dst >= t->ncpus)

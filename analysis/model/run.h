@@ -144,6 +144,27 @@ struct run_calibration {
 	struct calibration cal;
 };
 
+/*
+ * Which tracer recorded the run (docs/design.md, "The ftrace backend"): the BPF programs, or
+ * scheduler events replayed in user space (a tracefs instance: "ftrace"; a trace-cmd
+ * capture: "trace-cmd"), and what such events could not tell.  Optional in the run file
+ * (meta.backend): a file written before backends has none, and name is then "".
+ */
+struct run_backend {
+	char name[16];			/* "bpf", "ftrace", "trace-cmd"; "" not said */
+	char why[256];			/* why it was chosen ("BPF refused: ..."); "" */
+	bool replayed;			/* events replayed in user space: the rest holds */
+	uint64_t events;		/* events replayed */
+	uint64_t out_of_order;		/* events older than one replayed before: dropped */
+	uint64_t lost_events;		/* events the trace's buffers lost (overruns) */
+	uint64_t stopper_moves;		/* moves by a stopper, active*: active balance,
+					 * affinity or sched_exec, not told apart */
+	uint64_t unknown_age;		/* migrations of tasks never seen switching out */
+	char missing[128];		/* sched events the trace lacked, comma-separated; "" */
+	char not_read[256];		/* what the events do not carry, comma-separated */
+	char source[PATH_MAX];		/* the capture read (trace-cmd); "" */
+};
+
 /* How the run went. */
 struct run_meta {
 	char command[1024];		/* the workload's command line, or "pid N" */
@@ -167,6 +188,7 @@ struct run_meta {
 	bool interrupted;		/* a launched workload was ended by a signal or
 					 * --duration, not by itself: what it planned to do may
 					 * not all be here */
+	struct run_backend backend;	/* which tracer; optional (name "": not said) */
 };
 
 /*
@@ -308,6 +330,9 @@ bool run_rules_scx(const struct run_sched_rules *s);
 bool run_rules_numa(const struct run_sched_rules *s);
 bool run_rules_core(const struct run_sched_rules *s);
 bool run_rules_llc(const struct run_sched_rules *s);
+/* The run's migrations come from events replayed in user space (ftrace, trace-cmd), not BPF:
+ * the kernel's clock and counts were not read. */
+bool run_replayed(const struct run *r);
 /* The verdict v as it must read when task_hot() was not consulted: every kind not applicable
  * (the numbers stay as measured). */
 void verdict_not_applicable(struct verdict *v);

@@ -308,6 +308,8 @@ static int meta_member(struct file_reader *fr, const char *key, void *ctx)
 	if (!strcmp(key, "cpus"))
 		return int_array(fr, "meta.cpus", m->cpus.cpu, MT_MAX_CPUS_USER, &m->cpus.n, 0,
 				 MT_MAX_CPUS_USER - 1) ? -1 : 1;
+	if (!strcmp(key, "backend"))	/* optional: files before it have none */
+		return rs_read_object(&fr->jr, m, &rs_backend, "meta.backend") ? -1 : 1;
 	return rs_read(&fr->jr, m, &rs_meta, key, ctx);
 }
 

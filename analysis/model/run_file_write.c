@@ -116,6 +116,14 @@ static void write_meta(struct json_writer *w, const struct run_meta *m)
 	jw_name(w, "meta");
 	jw_start_object(w);
 	rs_write(w, m, &rs_meta);
+	/* optional: a file written before backends were told has none, and is written again
+	 * without it */
+	if (m->backend.name[0]) {
+		jw_name(w, "backend");
+		jw_start_object(w);
+		rs_write(w, m, &rs_backend);
+		jw_end_object(w);
+	}
 	write_cpus(w, "cpus", m->cpus.cpu, m->cpus.n);
 	/* which clock each kind of time is on: constants, for readers of the file */
 	jw_name(w, "clocks");

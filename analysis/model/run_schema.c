@@ -330,6 +330,22 @@ static const struct rs_field meta_f[] = {
 	FLD("wakeup_latency_from", RS_STR, M, wakeup_latency_from, RS_NULL_EMPTY | RS_OPTIONAL),
 };
 TABLE(rs_meta, "meta", meta_f);
+
+/* migtrace.run/3, optional: written when the run says which tracer recorded it */
+static const struct rs_field backend_f[] = {
+	FLD("name", RS_STR, M, backend.name, 0),
+	FLD("why", RS_STR, M, backend.why, RS_NULL_EMPTY),
+	FLD("replayed", RS_BOOL, M, backend.replayed, 0),
+	PRS("events", RS_U64, M, backend.events, backend.replayed),
+	PRS("out_of_order", RS_U64, M, backend.out_of_order, backend.replayed),
+	PRS("lost_events", RS_U64, M, backend.lost_events, backend.replayed),
+	PRS("stopper_moves", RS_U64, M, backend.stopper_moves, backend.replayed),
+	PRS("unknown_age", RS_U64, M, backend.unknown_age, backend.replayed),
+	PRS("missing_events", RS_STR, M, backend.missing, backend.replayed),
+	PRS("not_read", RS_STR, M, backend.not_read, backend.replayed),
+	FLD("source", RS_STR, M, backend.source, RS_NULL_EMPTY),
+};
+TABLE(rs_backend, "meta.backend", backend_f);
 #undef M
 
 #define R struct run
@@ -624,8 +640,8 @@ TABLE(rs_level_cost, "levels.cost[]", level_cost_f);
 
 const struct rs_table *const rs_all_tables[] = {
 	&rs_environment, &rs_tunable, &rs_sched_rules, &rs_cache, &rs_config, &rs_cachewalk,
-	&rs_calibration, &rs_calibration_measured, &rs_calib_cell, &rs_meta, &rs_stats,
-	&rs_completeness, &rs_cost, &rs_correlation, &rs_cell, &rs_corr_rate, &rs_verdict,
+	&rs_calibration, &rs_calibration_measured, &rs_calib_cell, &rs_meta, &rs_backend,
+	&rs_stats, &rs_completeness, &rs_cost, &rs_correlation, &rs_cell, &rs_corr_rate, &rs_verdict,
 	&rs_verdict_rate, &rs_migration, &rs_unit, &rs_level_cost,
 };
 const int rs_ntables = (int)(sizeof(rs_all_tables) / sizeof(rs_all_tables[0]));

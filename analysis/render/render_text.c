@@ -67,11 +67,76 @@ char *render_calib_source(char *buf, int len, const struct run *r)
 	return buf;
 }
 
+/* What a sched event's absence costs a replayed run (docs/design.md, "The ftrace backend"). */
+static const char *missing_cost(const char *event)
+{
+	static const struct {
+		const char *event, *cost;
+	} costs[] = {
+		{ "sched_switch", "ages cannot be computed" },
+		{ "sched_migrate_task", "moves are seen only where a task next ran (unseen)" },
+		{ "sched_waking", "wake-up placements are told from the last switch-out alone" },
+		{ "sched_wakeup", "wake-up latency cannot be computed" },
+		{ "sched_wakeup_new", "fork placements cannot be seen" },
+		{ "sched_process_fork", "new tasks are first seen at their first event" },
+		{ "sched_process_exec", "sched_exec's moves are counted as active*" },
+		{ "sched_process_exit", "exited tasks' state is kept to the end" },
+	};
+
+	for (size_t i = 0; i < sizeof(costs) / sizeof(costs[0]); i++)
+		if (!strcmp(event, costs[i].event))
+			return costs[i].cost;
+	return "not read";
+}
+
+void render_text_missing(FILE *f, const struct run *r, const char *indent)
+{
+	const char *s = r->meta.backend.missing;
+	char name[64], pr[PRINTABLE_SIZE(sizeof(name))];
+
+	while (*s) {
+		size_t n = strcspn(s, ",");
+
+		snprintf(name, sizeof(name), "%.*s", (int)n, s);
+		if (name[0])
+			fprintf(f, "%sno %s: %s\n", indent, printable(pr, sizeof(pr), name),
+				missing_cost(name));
+		s += n + (s[n] == ',');
+	}
+}
+
+/* "Backend: ...", for a run that says which tracer recorded it. */
+static void print_backend(FILE *f, const struct run *r)
+{
+	const struct run_backend *b = &r->meta.backend;
+	char name[PRINTABLE_SIZE(sizeof(b->name))], why[PRINTABLE_SIZE(sizeof(b->why))];
+
+	if (!b->name[0])
+		return;
+	fprintf(f, "Backend: %s", printable(name, sizeof(name), b->name));
+	if (b->why[0])
+		fprintf(f, " (%s)", printable(why, sizeof(why), b->why));
+	if (b->replayed)
+		fprintf(f, "; scheduler events replayed in user space: the causes marked * are not "
+			"told apart, the kernel's clock and counts are not read");
+	fprintf(f, "\n");
+}
+
 void render_text_header(FILE *f, const struct run *r)
 {
 	char hbuf[32], cbuf[256], cmd[PRINTABLE_SIZE(sizeof(r->meta.command))];
 	char src[PRINTABLE_SIZE(sizeof(r->meta.hot_source))], pid[32] = "";
+	char file[PRINTABLE_SIZE(sizeof(r->meta.backend.source))];
 
+	if (!strcmp(r->meta.backend.name, "trace-cmd")) {
+		fprintf(f, "Migrations in the trace-cmd capture %s (%d CPUs); hot means younger "
+			"than %s (%s).\n",
+			printable(file, sizeof(file), r->meta.backend.source), r->meta.nr_cpus,
+			fmt_ns(hbuf, sizeof(hbuf), (double)r->meta.hot_ns),
+			printable(src, sizeof(src), r->meta.hot_source));
+		print_backend(f, r);
+		return;
+	}
 	/* -a and --cgroup trace no one process */
 	if (r->meta.pid > 0)
 		snprintf(pid, sizeof(pid), " (pid %d)", r->meta.pid);
@@ -80,6 +145,7 @@ void render_text_header(FILE *f, const struct run *r)
 		format_cpu_list(&r->meta.cpus, cbuf, sizeof(cbuf)),
 		fmt_ns(hbuf, sizeof(hbuf), (double)r->meta.hot_ns),
 		printable(src, sizeof(src), r->meta.hot_source));
+	print_backend(f, r);
 }
 
 void render_text_pairs(FILE *f, const struct run *r)
@@ -199,15 +265,26 @@ static void print_summary(FILE *f, const struct run *r)
 	char a[32], cmd[PRINTABLE_SIZE(sizeof(r->meta.command))];
 	char end[PRINTABLE_SIZE(sizeof(r->meta.end_reason))];
 	char src[PRINTABLE_SIZE(sizeof(r->meta.hot_source))];
+	bool replayed = run_replayed(r);
 
 	fprintf(f, "\n%s: %s after %.2f s\n", printable(cmd, sizeof(cmd), r->meta.command),
 		printable(end, sizeof(end), r->meta.end_reason), r->meta.duration_s);
 	fprintf(f, "migrations: %llu (%llu traced tasks)\n", (unsigned long long)sum->migrations,
 		(unsigned long long)s->tracked_tasks);
-	for (int c = 0; c < MT_NR_CAUSES; c++)
-		fprintf(f, "  %-18s %8llu  %5.1f %%\n", mt_cause_titles[c],
+	for (int c = 0; c < MT_NR_CAUSES; c++) {
+		char title[32];
+
+		/* replayed events cannot tell the stopper's moves apart */
+		snprintf(title, sizeof(title), "%s%s", mt_cause_titles[c],
+			 replayed && (c == MT_CAUSE_ACTIVE || c == MT_CAUSE_AFFINITY) ? "*" : "");
+		fprintf(f, "  %-18s %8llu  %5.1f %%\n", title,
 			(unsigned long long)s->migrations[c],
 			pct(s->migrations[c], sum->migrations));
+	}
+	if (replayed)
+		fprintf(f, "  (active*: active balance, affinity or sched_exec, not told apart by "
+			"ftrace: %llu moves by a stopper; affinity*: counted there)\n",
+			(unsigned long long)r->meta.backend.stopper_moves);
 	fprintf(f, "  (%llu sched_migrate_task events with src == dst were not migrations)\n",
 		(unsigned long long)s->same_cpu);
 	render_text_pairs(f, r);
@@ -222,8 +299,12 @@ static void print_summary(FILE *f, const struct run *r)
 	fprintf(f, "\nthe kernel's judgement at %s (%s):\n",
 		fmt_ns(a, sizeof(a), (double)r->meta.hot_ns),
 		printable(src, sizeof(src), r->meta.hot_source));
-	fprintf(f, "  load-balance pulls task_hot() would call hot: %llu of %llu",
-		(unsigned long long)s->lb_hot, (unsigned long long)s->lb_judged);
+	if (replayed)
+		fprintf(f, "  load-balance pulls task_hot() would call hot: not read (the kernel's "
+			"age, rq_clock_task(src) - se.exec_start, is not in the events)");
+	else
+		fprintf(f, "  load-balance pulls task_hot() would call hot: %llu of %llu",
+			(unsigned long long)s->lb_hot, (unsigned long long)s->lb_judged);
 	if (s->lb_judged)
 		fprintf(f, " (%.1f %%; kernel age = rq_clock_task(src) - se.exec_start%s)",
 			pct(s->lb_hot, s->lb_judged),
@@ -249,7 +330,16 @@ static void print_summary(FILE *f, const struct run *r)
 			(unsigned long long)hist_count(r->hists.runwait_pulled, MT_HIST_SLOTS));
 	}
 
-	if (r->records_off)
+	if (replayed) {
+		fprintf(f, "\ndata quality: %llu events replayed, %llu out of order (dropped), "
+			"%llu lost by the trace's buffers; %llu migrations of tasks never seen "
+			"switching out (age not known)\n",
+			(unsigned long long)r->meta.backend.events,
+			(unsigned long long)r->meta.backend.out_of_order,
+			(unsigned long long)r->meta.backend.lost_events,
+			(unsigned long long)r->meta.backend.unknown_age);
+		render_text_missing(f, r, "  ");
+	} else if (r->records_off)
 		fprintf(f, "\ndata quality: no migration records were sent (-a or --cgroup without "
 			"-o): every count, histogram and CPU pair above is the kernel's, complete; "
 			"what needs the records (-o, --csv, --perfetto, --what-if) sends them\n");
@@ -264,19 +354,27 @@ static void print_summary(FILE *f, const struct run *r)
 			(unsigned long long)r->setup.max_records,
 			(unsigned long long)r->recs_not_kept,
 			(unsigned long long)r->units_not_kept);
-	fprintf(f, "completeness: the kernel counted %llu migrations of the traced tasks while "
-		"traced (se.nr_migrations, up to each task's last run); migtrace saw %llu (%llu "
-		"with no sched_migrate_task event, found where the task next ran); difference "
-		"%lld\n", (unsigned long long)s->kernel_migrations,
-		(unsigned long long)sum->kernel_counted,
-		(unsigned long long)s->migrations[MT_CAUSE_UNSEEN],
-		(long long)sum->completeness_gap);
+	if (replayed)
+		fprintf(f, "completeness: the kernel's count (se.nr_migrations) is not read from "
+			"events; migtrace saw %llu (%llu with no sched_migrate_task event, found "
+			"where the task next ran)\n", (unsigned long long)sum->kernel_counted,
+			(unsigned long long)s->migrations[MT_CAUSE_UNSEEN]);
+	else
+		fprintf(f, "completeness: the kernel counted %llu migrations of the traced tasks "
+			"while traced (se.nr_migrations, up to each task's last run); migtrace saw "
+			"%llu (%llu with no sched_migrate_task event, found where the task next "
+			"ran); difference %lld\n", (unsigned long long)s->kernel_migrations,
+			(unsigned long long)sum->kernel_counted,
+			(unsigned long long)s->migrations[MT_CAUSE_UNSEEN],
+			(long long)sum->completeness_gap);
 	if (s->storage_busy)
 		fprintf(f, "  %llu events of traced tasks found their task storage busy (nested "
 			"in another program on that CPU) and were not handled; a move among them "
 			"is counted as unseen\n",
 			(unsigned long long)s->storage_busy);
-	print_cost(f, &r->cost);
+	/* a capture read afterwards cost nothing to trace, as far as migtrace knows */
+	if (strcmp(r->meta.backend.name, "trace-cmd"))
+		print_cost(f, &r->cost);
 }
 
 void render_text_results(FILE *f, const struct run *r)

@@ -18,6 +18,8 @@ void render_text_calib_intro(FILE *f, const struct run *r);
 void render_text_calib_result(FILE *f, const struct run *r);
 /* The first line of a run: what is traced, and the threshold it is judged at. */
 void render_text_header(FILE *f, const struct run *r);
+/* A replayed run's missing sched events, one line each with what their absence costs. */
+void render_text_missing(FILE *f, const struct run *r, const char *indent);
 /* The end of a run: summary, correlation table and verdict. */
 void render_text_results(FILE *f, const struct run *r);
 /* All of the above, as the run printed it. */

@@ -621,6 +621,53 @@ static void sched_rules_optional(void **state)
 	run_free(r);
 }
 
+/* meta.backend: absent, written again without it; bpf, its replay members null; replayed,
+ * read back whole and written again as the same bytes. */
+static void backend_optional(void **state)
+{
+	struct run *r = sample_run(), *back;
+	struct run_backend *b = &r->meta.backend;
+	char err[400], *one, *two;
+	size_t n1, n2;
+
+	(void)state;
+	one = write_run(r, &n1);
+	assert_null(strstr(one, "\"backend\""));
+	free(one);
+	strcpy(b->name, "bpf");
+	one = write_run(r, &n1);
+	assert_non_null(strstr(one, "\"backend\":{\"name\":\"bpf\",\"why\":null,"
+			       "\"replayed\":false,\"events\":null,"));
+	free(one);
+	strcpy(b->name, "trace-cmd");
+	strcpy(b->source, "capture.dat");
+	strcpy(b->missing, "sched_waking,sched_process_exec");
+	strcpy(b->not_read, "kernel_age,kernel_migrations");
+	b->replayed = true;
+	b->events = 1000;
+	b->out_of_order = 2;
+	b->lost_events = 3;
+	b->stopper_moves = 4;
+	b->unknown_age = 5;
+	one = write_run(r, &n1);
+	assert_int_equal(run_file_parse(one, n1, NULL, &back, err, sizeof(err)), 0);
+	assert_true(back->meta.backend.replayed);
+	assert_true(run_replayed(back));
+	assert_string_equal(back->meta.backend.name, "trace-cmd");
+	assert_string_equal(back->meta.backend.source, "capture.dat");
+	assert_string_equal(back->meta.backend.missing, "sched_waking,sched_process_exec");
+	assert_int_equal(back->meta.backend.events, 1000);
+	assert_int_equal(back->meta.backend.stopper_moves, 4);
+	assert_int_equal(back->meta.backend.unknown_age, 5);
+	two = write_run(back, &n2);
+	assert_int_equal(n1, n2);
+	assert_memory_equal(one, two, n1);
+	free(one);
+	free(two);
+	run_free(back);
+	run_free(r);
+}
+
 /* A document in a temporary file, its descriptor at its start. */
 static int temp_fd(const char *text, size_t n)
 {
@@ -890,6 +937,7 @@ int main(void)
 		cmocka_unit_test(refuses_bad_files),
 		cmocka_unit_test(matrix_absent),
 		cmocka_unit_test(sched_rules_optional),
+		cmocka_unit_test(backend_optional),
 		cmocka_unit_test(reader_window),
 		cmocka_unit_test(dropped_records_counted),
 		cmocka_unit_test(read_file_through_window),

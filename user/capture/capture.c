@@ -254,6 +254,7 @@ struct capture *capture__open(const struct run_config *cfg, struct run *r, int *
 	topts.on_offcpu = cap->join ? on_offcpu : NULL;
 	topts.unit_probes = !cap->join && cfg->unit_arg;
 	topts.ctx = cap;
+	topts.backend = cfg->backend;
 	set_scope(cfg, r, &topts);
 	if (tracer_load(&cap->tr, &topts) ||
 	    (!run_config_scoped(cfg) &&
@@ -262,6 +263,8 @@ struct capture *capture__open(const struct run_config *cfg, struct run *r, int *
 		goto fail;
 	snprintf(r->meta.wakeup_latency_from, sizeof(r->meta.wakeup_latency_from), "%s",
 		 cap->tr.wakeup_from_queued ? "sched_info.last_queued" : "sched_wakeup");
+	fprintf(run_config_text(cfg), "Backend: %s (%s)\n", tracer_backend_name(cap->tr.backend),
+		cap->tr.backend_why);
 	return cap;
 fail:
 	capture__free(cap);

@@ -46,7 +46,8 @@ struct sched_event {
 	uint32_t cur_pid;	/* common_pid: the task that was running */
 	uint32_t pid;		/* SWITCH: prev_pid; MIGRATE/WAKING/WAKEUP*: pid; FORK: parent;
 				 * EXEC/EXIT: pid */
-	uint32_t pid2;		/* SWITCH: next_pid; FORK: child_pid */
+	uint32_t pid2;		/* SWITCH: next_pid; FORK: child_pid; EXEC: old_pid (a
+				 * thread's exec takes its leader's pid; 0: the same) */
 	int64_t prev_state;	/* SWITCH: prev_state as the event stores it (0: preempted,
 				 * runnable; see sched_replay_preempted()) */
 	uint32_t orig_cpu;	/* MIGRATE */
@@ -54,6 +55,10 @@ struct sched_event {
 	char comm[MT_COMM_LEN];	 /* SWITCH: prev_comm; MIGRATE/WAKE*: comm; FORK: child_comm */
 	char comm2[MT_COMM_LEN]; /* SWITCH: next_comm; MIGRATE: the current task's comm where
 				  * known (the capture's pid -> comm map), else "" */
+	int32_t prio;		/* MIGRATE: the task's prio (SWITCH: prev_prio), when has_prio;
+				 * under 100 is RT or DL: the fair balancer's never (cause
+				 * unknown, MT_RF_NOT_FAIR) */
+	bool has_prio;		/* false: prio not read (left zeroed) */
 };
 
 /* Which tasks are replayed: as struct tracer_opts' scope. */
@@ -77,8 +82,15 @@ struct sched_replay_info {
 	uint64_t out_of_order;		/* events older than one already replayed (dropped) */
 	uint64_t stopper_moves;		/* moves by the stopper not told apart (see above) */
 	uint64_t unknown_age;		/* migrations of tasks never seen switching out */
+	uint64_t tasks_dropped;		/* first sights past SCHED_REPLAY_MAX_TASKS live tasks:
+					 * not replayed */
 	bool saw[SE_EXIT + 1];		/* which event types appeared at all */
 };
+
+/* Live tasks the replay keeps state for (each freed at its exit's last switch-out). */
+#define SCHED_REPLAY_MAX_TASKS (1u << 20)
+/* Stopper moves held back until the task's exec or next switch-out tells EXEC from ACTIVE. */
+#define SCHED_REPLAY_MAX_PENDING 64
 
 struct sched_replay;
 
@@ -94,6 +106,11 @@ void sched_replay_counts(const struct sched_replay *rp, struct mt_stats *stats,
 /* pairs[nr_cpus * nr_cpus]: src x dst of every migration replayed. */
 void sched_replay_pairs(const struct sched_replay *rp, uint64_t *pairs);
 void sched_replay_info(const struct sched_replay *rp, struct sched_replay_info *info);
+/* Sends the stopper moves still held back (as ACTIVE): call once the events end, before
+ * reading the counts.  0 or the callbacks' error. */
+int sched_replay_flush(struct sched_replay *rp);
+/* Live tasks with state (for the tests: exits free theirs). */
+uint64_t sched_replay_live_tasks(const struct sched_replay *rp);
 /* prev_state of a sched_switch means the task was preempted (still runnable). */
 bool sched_replay_preempted(int64_t prev_state);
 void sched_replay_free(struct sched_replay *rp);

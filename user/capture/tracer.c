@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "bpf_util.h"
+#include "ftrace_tracer.h"
 #include "run.h"
 #include "tracer.h"	/* before the skeleton: it defines the .bss structs */
 #include "migtrace.skel.h"
@@ -146,11 +147,21 @@ static void set_topo(struct tracer *tr, const struct run_topo *topo)
 	tr->skel->rodata->numa_balancing = topo && topo->numa_balancing;
 }
 
-int tracer_load(struct tracer *tr, const struct tracer_opts *o)
+const char *tracer_backend_name(int backend)
 {
-	__u32 nr_slots = task_slot_count();
-	int err;
+	switch (backend) {
+	case TRACER_BACKEND_BPF:
+		return "bpf";
+	case TRACER_BACKEND_FTRACE:
+		return "ftrace";
+	default:
+		return "auto";
+	}
+}
 
+/* What both backends start from: the callbacks and the count of possible CPUs. */
+static int tracer_init(struct tracer *tr, const struct tracer_opts *o)
+{
 	memset(tr, 0, sizeof(*tr));
 	tr->on_migrate = o->on_migrate;
 	tr->on_unit = o->on_unit;
@@ -162,6 +173,18 @@ int tracer_load(struct tracer *tr, const struct tracer_opts *o)
 			strerror(-tr->nr_cpus));
 		return tr->nr_cpus ? tr->nr_cpus : -EINVAL;
 	}
+	return 0;
+}
+
+static int load_bpf(struct tracer *tr, const struct tracer_opts *o)
+{
+	__u32 nr_slots = task_slot_count();
+	int err;
+
+	err = tracer_init(tr, o);
+	if (err)
+		return err;
+	tr->backend = TRACER_BACKEND_BPF;
 	tr->read_pairs = calloc((size_t)tr->nr_cpus * tr->nr_cpus, sizeof(*tr->read_pairs));
 	if (!tr->read_pairs) {
 		fprintf(stderr, "migtrace: no room for the %d x %d CPU-pair counts\n", tr->nr_cpus,
@@ -217,8 +240,70 @@ int tracer_load(struct tracer *tr, const struct tracer_opts *o)
 	return 0;
 }
 
+static int load_ftrace(struct tracer *tr, const struct tracer_opts *o)
+{
+	int err = tracer_init(tr, o);
+
+	if (err)
+		return err;
+	tr->backend = TRACER_BACKEND_FTRACE;
+	return ftrace_tracer_load(&tr->ft, o, tr->nr_cpus);
+}
+
+/*
+ * auto: BPF, its libbpf warnings kept back (they would read as a failure of the run); where
+ * its programs do not load, ftrace, saying why.  --cgroup and --unit need BPF: their refusal
+ * is BPF's, printed as without auto.
+ */
+static int load_auto(struct tracer *tr, const struct tracer_opts *o)
+{
+	struct tracer_opts quiet = *o;
+	char bpf_why[96];
+	int err;
+
+	quiet.quiet_load = true;
+	mt_libbpf_capture_begin();
+	err = load_bpf(tr, &quiet);
+	free(mt_libbpf_capture_end());
+	if (!err) {
+		snprintf(tr->backend_why, sizeof(tr->backend_why), "auto: the BPF programs loaded");
+		return 0;
+	}
+	snprintf(bpf_why, sizeof(bpf_why), "%s", strerror(-err));
+	tracer_destroy(tr);
+	if (o->scope == MT_SCOPE_CGROUP || o->unit_probes)
+		return load_bpf(tr, o);
+	err = load_ftrace(tr, o);
+	snprintf(tr->backend_why, sizeof(tr->backend_why), "auto: the BPF programs did not load "
+		 "(%s)", bpf_why);
+	if (!err)
+		fprintf(stderr, "migtrace: the BPF programs did not load (%s): recording with "
+			"ftrace instead (--backend bpf says why)\n", bpf_why);
+	return err;
+}
+
+int tracer_load(struct tracer *tr, const struct tracer_opts *o)
+{
+	int err;
+
+	switch (o->backend) {
+	case TRACER_BACKEND_BPF:
+		err = load_bpf(tr, o);
+		snprintf(tr->backend_why, sizeof(tr->backend_why), "--backend bpf");
+		return err;
+	case TRACER_BACKEND_FTRACE:
+		err = load_ftrace(tr, o);
+		snprintf(tr->backend_why, sizeof(tr->backend_why), "--backend ftrace");
+		return err;
+	default:
+		return load_auto(tr, o);
+	}
+}
+
 int tracer_track(struct tracer *tr, uint32_t tgid, bool from_exec)
 {
+	if (tr->ft)
+		return ftrace_tracer_track(tr->ft, tgid, from_exec);
 	__u64 *word = &tr->skel->data_filter->traced_tgid_bits[(tgid / 64) % MT_TGID_WORDS];
 	__u8 mode = from_exec ? MT_TRACK_AT_EXEC : MT_TRACK_NOW;
 	int err = bpf_map__update_elem(tr->skel->maps.tracked_tgids, &tgid, sizeof(tgid), &mode,
@@ -236,6 +321,8 @@ int tracer_track(struct tracer *tr, uint32_t tgid, bool from_exec)
 
 int tracer_attach(struct tracer *tr)
 {
+	if (tr->ft)
+		return ftrace_tracer_attach(tr->ft);
 	int err = migtrace_bpf__attach(tr->skel);
 
 	if (err) {
@@ -259,6 +346,11 @@ int tracer_attach_unit(struct tracer *tr, const char *binary, const char *functi
 					 tr->skel->progs.mt_unit_exit };
 	int err;
 
+	if (tr->ft) {
+		fprintf(stderr, "migtrace: --unit needs the BPF backend (the ftrace backend has no "
+			"unit probes yet): use --backend bpf\n");
+		return -EOPNOTSUPP;
+	}
 	if (tr->nunit_links + 2 > TRACER_MAX_UNIT_LINKS)
 		return -E2BIG;
 	for (int i = 0; i < 2; i++) {
@@ -279,6 +371,8 @@ int tracer_attach_unit(struct tracer *tr, const char *binary, const char *functi
 
 int tracer_poll(struct tracer *tr, int timeout_ms)
 {
+	if (tr->ft)
+		return ftrace_tracer_poll(tr->ft, timeout_ms);
 	int n = ring_buffer__poll(tr->rb, timeout_ms), m;
 
 	if (n < 0)
@@ -290,6 +384,8 @@ int tracer_poll(struct tracer *tr, int timeout_ms)
 
 int tracer_stop(struct tracer *tr)
 {
+	if (tr->ft)
+		return ftrace_tracer_stop(tr->ft);
 	if (!tr->skel)
 		return 0;
 	for (int i = 0; i < tr->nunit_links; i++)
@@ -301,10 +397,13 @@ int tracer_stop(struct tracer *tr)
 
 int tracer_read_counts(const struct tracer *tr, struct mt_stats *stats, struct mt_hists *hists)
 {
-	struct mt_counts *percpu = calloc((size_t)tr->nr_cpus, sizeof(*percpu));
+	struct mt_counts *percpu;
 	__u32 zero = 0;
 	int err = 0;
 
+	if (tr->ft)
+		return ftrace_tracer_read_counts(tr->ft, stats, hists);
+	percpu = calloc((size_t)tr->nr_cpus, sizeof(*percpu));
 	if (!percpu)
 		return -ENOMEM;
 	if (bpf_map_lookup_elem(bpf_map__fd(tr->skel->maps.counts), &zero, percpu)) {
@@ -335,6 +434,8 @@ int tracer_prog_stats(const struct tracer *tr, struct tracer_prog_stat *out, int
 	struct bpf_program *prog;
 	int n = 0, err;
 
+	if (!tr->skel)
+		return 0;	/* ftrace: no programs */
 	bpf_object__for_each_program(prog, tr->skel->obj) {
 		if (n == max)
 			break;
@@ -357,6 +458,8 @@ int tracer_prog_stats(const struct tracer *tr, struct tracer_prog_stat *out, int
 
 int tracer_read_pairs(const struct tracer *tr, uint64_t *pairs)
 {
+	if (tr->ft)
+		return ftrace_tracer_read_pairs(tr->ft, pairs);
 	int fd = bpf_map__fd(tr->skel->maps.cpu_pairs);
 
 	for (__u32 k = 0; k < (__u32)(tr->nr_cpus * tr->nr_cpus); k++) {
@@ -374,6 +477,8 @@ int tracer_read_pairs(const struct tracer *tr, uint64_t *pairs)
 
 void tracer_destroy(struct tracer *tr)
 {
+	ftrace_tracer_destroy(tr->ft);
+	tr->ft = NULL;
 	for (int i = 0; i < tr->nunit_links; i++)
 		bpf_link__destroy(tr->unit_links[i]);
 	tr->nunit_links = 0;

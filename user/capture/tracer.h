@@ -1,5 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* The BPF side of `migtrace run`: skeleton lifecycle, tracked tgids, draining, counters. */
+/*
+ * The tracing side of `migtrace run`: skeleton lifecycle, tracked tgids, draining, counters.
+ * Two backends behind one interface: the BPF programs, or the sched events of a tracefs
+ * instance replayed in user space (ftrace_tracer.h), for kernels or policies without BPF.
+ */
 #ifndef MIGTRACE_TRACER_H
 #define MIGTRACE_TRACER_H
 
@@ -13,6 +17,14 @@ struct migtrace_bpf;
 struct run_topo;
 struct ring_buffer;
 struct bpf_link;
+struct ftrace_tracer;
+
+/* --backend: which records the run; auto takes BPF where its programs load, else ftrace */
+enum tracer_backend {
+	TRACER_BACKEND_AUTO = 0,
+	TRACER_BACKEND_BPF,
+	TRACER_BACKEND_FTRACE,
+};
 
 /* Called for every record drained from the ring buffer, in ring-buffer order. */
 typedef int (*tracer_migrate_fn)(void *ctx, const struct mt_migrate *rec);
@@ -37,6 +49,7 @@ struct tracer_opts {
 	uint64_t cgroup_id;
 	/* no ring-buffer record per migration: in-kernel aggregates only (on_migrate unused) */
 	bool no_records;
+	uint8_t backend;		/* enum tracer_backend */
 };
 
 #define TRACER_MAX_UNIT_LINKS 8
@@ -57,9 +70,17 @@ struct tracer {
 	/* the wake-up latency comes from the kernel's enqueue stamp, and the sched_wakeup
 	 * program is left unattached (tracer_load decides: wakeup_from_queued) */
 	bool wakeup_from_queued;
+	/* the backend tracer_load took (TRACER_BACKEND_BPF or _FTRACE) and why, for the run */
+	uint8_t backend;
+	char backend_why[192];
+	struct ftrace_tracer *ft;	/* the ftrace backend's state; NULL with BPF */
 };
 
-/* open -> rodata and map sizes -> load.  0 or -errno, with the failing step on stderr. */
+/* "bpf", "ftrace" or "auto". */
+const char *tracer_backend_name(int backend);
+
+/* open -> rodata and map sizes -> load (BPF), or the tracefs instances (ftrace); auto tries
+ * BPF first.  0 or -errno, with the failing step on stderr. */
 int tracer_load(struct tracer *tr, const struct tracer_opts *o);
 /* Traces every task of tgid (its threads and the children they fork); from_exec: only
  * from the process's next execve (a workload held at the launch barrier). */

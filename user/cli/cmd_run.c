@@ -15,6 +15,7 @@
 #include "capture.h"
 #include "cli.h"
 #include "commands.h"
+#include "tracer.h"
 #include "export.h"
 #include "interval_out.h"
 #include "parse.h"
@@ -65,7 +66,7 @@ static const char doc[] =
 "writes the file instead of ending the run.\n";
 
 enum { OPT_HOT = 1000, OPT_RINGBUF, OPT_UNIT, OPT_CALIB, OPT_MAXREC, OPT_INTERVAL, OPT_COUNT,
-       OPT_TEXTFILE };
+       OPT_TEXTFILE, OPT_BACKEND };
 
 static const struct argp_option opts[] = {
 	{ "pid", 'p', "PID", 0, "Trace an existing process (all its threads)", 0 },
@@ -86,6 +87,8 @@ static const struct argp_option opts[] = {
 	  "histograms stay complete", 0 },
 	{ "calibration", OPT_CALIB, "FILE", 0, "A `migtrace calibrate --json` result for the "
 	  "verdict", 0 },
+	{ "backend", OPT_BACKEND, "NAME", 0, "Record with bpf, ftrace (a tracefs instance, for "
+	  "kernels or policies without BPF) or auto (default: bpf where its programs load)", 0 },
 	{ "verbose", 'v', NULL, 0, "Show libbpf's messages", 0 },
 	{ NULL, 0, NULL, 0, "Live intervals and the Prometheus textfile:", 1 },
 	{ "interval", OPT_INTERVAL, "DUR", 0, "Print a summary every DUR while tracing (1s, "
@@ -156,6 +159,12 @@ static void check_scope(struct argp_state *state, const struct run_config *c)
 	if ((c->all || c->cgroup_arg) && (c->cpus_arg || c->user))
 		argp_error(state, "%s applies to a launched workload: -a and --cgroup launch none",
 			   c->cpus_arg ? "--cpus" : "--user");
+	if (c->backend == TRACER_BACKEND_FTRACE && c->cgroup_arg)
+		argp_error(state, "--cgroup needs --backend bpf: the ftrace backend cannot "
+			   "filter by cgroup (trace -a, or -p the cgroup's process)");
+	if (c->backend == TRACER_BACKEND_FTRACE && c->unit_arg)
+		argp_error(state, "--unit needs --backend bpf: the ftrace backend has no unit "
+			   "probes (cachewalk's own units work with both)");
 }
 
 static error_t parse_arg(int key, char *arg, struct argp_state *state)
@@ -206,6 +215,16 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 			argp_error(state, "--ringbuf: '%s' is not a power of two from 4K to "
 				   "1G", arg);
 		c->ringbuf_bytes = v;
+		break;
+	case OPT_BACKEND:
+		if (!strcmp(arg, "bpf"))
+			c->backend = TRACER_BACKEND_BPF;
+		else if (!strcmp(arg, "ftrace"))
+			c->backend = TRACER_BACKEND_FTRACE;
+		else if (!strcmp(arg, "auto"))
+			c->backend = TRACER_BACKEND_AUTO;
+		else
+			argp_error(state, "--backend: '%s' is not bpf, ftrace or auto", arg);
 		break;
 	case OPT_MAXREC:
 		if (parse_long(arg, 0, LONG_MAX, &c->max_records))

@@ -1,0 +1,723 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The live ftrace backend: two private tracefs instances, read raw and replayed.
+ *
+ * "migtrace-<pid>" records sched_switch, the wake-ups and fork/exec/exit of the traced
+ * tasks: for a launched or -p workload its pids go into set_event_pid with event-fork on, so
+ * its children are added by the kernel.  That filter decides by the task running on the CPU
+ * (and, for a wake-up, by the woken one too): a sched_migrate_task of a traced task run by a
+ * waker, the balancer or the stopper would be dropped.  So sched_migrate_task comes from a
+ * second, unfiltered instance "migtrace-<pid>-mig" and the replay keeps those of its tracked
+ * tasks (with -a one instance records everything).  Both use trace_clock "mono", the
+ * CLOCK_MONOTONIC of the BPF side's stamps and of cachewalk's unit log, and overwrite off, so
+ * that a full ring drops new events and counts them ("dropped events").
+ *
+ * Each CPU's buffer is in time order, the CPUs are not with each other: a poll reads all of
+ * them, sorts what it read with what it kept, and replays only events older than the poll's
+ * start minus REORDER_SLACK_NS (an event is committed within µs of its stamp); tracer_stop
+ * replays the rest.
+ *
+ * The instances must not outlive migtrace, SIGKILL included: a guard process (as the
+ * workload's, launch.c) holds one end of a pipe and, when it reads EOF, removes them.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <tracefs.h>
+#include <event-parse.h>
+#include <kbuffer.h>
+
+#include "ftrace_tracer.h"
+#include "launch.h"
+#include "sched_replay.h"
+#include "tracer.h"
+
+#define REORDER_SLACK_NS 2000000ULL	/* 2 ms past a poll's start: later CPUs' events wait */
+#define FT_BUF_KIB_DEFAULT 2048		/* per CPU: 2 MiB holds ~30k events, 100 ms of a busy CPU */
+#define FT_NAME_LEN 64
+#define GUARD_RMDIR_TRIES 500		/* 5 s in 10 ms steps: our reader's fds close first */
+
+enum { FT_MAIN, FT_MIG, FT_NR_INST };
+
+/* The fields a sched event's decoding reads, by name (NULL: none); see struct sched_event. */
+struct ev_spec {
+	const char *name;
+	uint8_t type;
+	bool required;
+	const char *pid, *pid2, *state, *orig, *dest, *comm, *comm2;
+};
+
+static const struct ev_spec specs[] = {
+	{ "sched_switch", SE_SWITCH, true, "prev_pid", "next_pid", "prev_state", NULL, NULL,
+	  "prev_comm", "next_comm" },
+	{ "sched_migrate_task", SE_MIGRATE, true, "pid", NULL, NULL, "orig_cpu", "dest_cpu",
+	  "comm", NULL },
+	{ "sched_waking", SE_WAKING, false, "pid", NULL, NULL, NULL, "target_cpu", "comm", NULL },
+	{ "sched_wakeup", SE_WAKEUP, false, "pid", NULL, NULL, NULL, "target_cpu", "comm", NULL },
+	{ "sched_wakeup_new", SE_WAKEUP_NEW, false, "pid", NULL, NULL, NULL, "target_cpu", "comm",
+	  NULL },
+	{ "sched_process_fork", SE_FORK, true, "parent_pid", "child_pid", NULL, NULL, NULL,
+	  "child_comm", NULL },
+	{ "sched_process_exec", SE_EXEC, false, "pid", "old_pid", NULL, NULL, NULL, NULL, NULL },
+	{ "sched_process_exit", SE_EXIT, false, "pid", NULL, NULL, NULL, NULL, "comm", NULL },
+};
+#define NR_SPECS (sizeof(specs) / sizeof(specs[0]))
+
+/* One event's decoding, resolved once from the format files. */
+struct ev_decode {
+	int id;				/* -1: not in this kernel */
+	struct tep_format_field *pid, *pid2, *state, *orig, *dest, *comm, *comm2, *cur_pid;
+};
+
+struct ft_cpu {
+	struct tracefs_cpu *tcpu;
+	struct kbuffer *kbuf;
+	void *page;
+	int page_size;
+};
+
+struct ftrace_tracer {
+	struct tracefs_instance *inst[FT_NR_INST];	/* FT_MIG: NULL with -a */
+	char name[FT_NR_INST][FT_NAME_LEN];
+	struct ft_cpu *cpus[FT_NR_INST];		/* nr_cpus each */
+	int nr_cpus;
+	struct tep_handle *tep;
+	struct tep_format_field *common_type;
+	struct ev_decode dec[NR_SPECS];
+	struct sched_replay *rp;
+	bool all;				/* -a: no pid filter, one instance */
+	/* the reorder window: events read but not yet replayed, sorted by ts at each poll */
+	struct sched_event *pending;
+	size_t npending, cap;
+	int err;				/* the replay's callbacks' first error */
+	pid_t guard;				/* -1: none */
+	int guard_fd;
+};
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+int ftrace_tracer_check(char *why, size_t len)
+{
+	const char *dir = tracefs_tracing_dir();	/* mounts tracefs when it can */
+	char path[512];
+
+	if (!dir) {
+		snprintf(why, len, "tracefs is not mounted and could not be mounted: run `mount -t "
+			 "tracefs nodev /sys/kernel/tracing` as root");
+		return -ENOENT;
+	}
+	snprintf(path, sizeof(path), "%s/instances", dir);
+	if (access(path, W_OK)) {
+		int err = -errno;
+
+		snprintf(why, len, "%s is not writable (%s): ftrace needs root (or a tracefs "
+			 "mounted writable for this user)", path, strerror(errno));
+		return err;
+	}
+	for (size_t i = 0; i < NR_SPECS; i++) {
+		if (!specs[i].required)
+			continue;
+		snprintf(path, sizeof(path), "%s/events/sched/%s/format", dir, specs[i].name);
+		if (access(path, R_OK)) {
+			int err = -errno;
+
+			snprintf(why, len, "this kernel has no sched:%s event (%s: %s)",
+				 specs[i].name, path, strerror(errno));
+			return err;
+		}
+	}
+	snprintf(why, len, "tracefs at %s, the sched events present", dir);
+	return 0;
+}
+
+/*
+ * The guard's whole life: every descriptor but its pipe closed, the signals that reach
+ * migtrace's group ignored, one read; at EOF (migtrace ended, however) the instances still
+ * there are removed.  rmdir fails with EBUSY while a dead migtrace's buffer descriptors are
+ * still being closed: it is tried again.
+ */
+static void guard_main(int fd, char paths[FT_NR_INST][512])
+{
+	static const int ignored[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE };
+	ssize_t n;
+	char c;
+
+	for (size_t i = 0; i < sizeof(ignored) / sizeof(ignored[0]); i++)
+		signal(ignored[i], SIG_IGN);
+	if (fd > 0)
+		close_range(0, (unsigned)fd - 1, 0);
+	close_range((unsigned)fd + 1, ~0U, 0);
+	do {
+		n = read(fd, &c, 1);
+	} while (n != 0 && (n > 0 || errno == EINTR));
+	for (int i = 0; i < FT_NR_INST; i++) {
+		for (int t = 0; paths[i][0] && t < GUARD_RMDIR_TRIES; t++) {
+			if (!rmdir(paths[i]) || errno == ENOENT)
+				break;
+			usleep(10000);
+		}
+	}
+	_exit(0);
+}
+
+static int guard_start(struct ftrace_tracer *ft)
+{
+	static char paths[FT_NR_INST][512];
+	const char *dir = tracefs_tracing_dir();
+	int p[2], err;
+
+	for (int i = 0; i < FT_NR_INST; i++)
+		if (ft->name[i][0])
+			snprintf(paths[i], sizeof(paths[i]), "%s/instances/%s", dir, ft->name[i]);
+		else
+			paths[i][0] = 0;
+	if (pipe2(p, O_CLOEXEC))
+		return -errno;
+	ft->guard = fork();
+	if (ft->guard == 0)
+		guard_main(p[0], paths);
+	err = errno;
+	close(p[0]);
+	if (ft->guard < 0) {
+		close(p[1]);
+		return -err;
+	}
+	ft->guard_fd = p[1];
+	return 0;
+}
+
+static void guard_dismiss(struct ftrace_tracer *ft)
+{
+	if (ft->guard <= 0)
+		return;
+	close(ft->guard_fd);	/* EOF: it finds the instances gone and ends */
+	waitpid(ft->guard, NULL, 0);
+	ft->guard = -1;
+	ft->guard_fd = -1;
+}
+
+static int resolve_events(struct ftrace_tracer *ft)
+{
+	const char *systems[] = { "sched", NULL };
+
+	ft->tep = tracefs_local_events_system(NULL, systems);
+	if (!ft->tep) {
+		fprintf(stderr, "migtrace: reading the sched events' formats from tracefs "
+			"failed: %s\n", strerror(errno));
+		return -EIO;
+	}
+	for (size_t i = 0; i < NR_SPECS; i++) {
+		const struct ev_spec *s = &specs[i];
+		struct tep_event *ev = tep_find_event_by_name(ft->tep, "sched", s->name);
+		struct ev_decode *d = &ft->dec[i];
+
+		d->id = -1;
+		if (!ev) {
+			if (!s->required)
+				continue;
+			fprintf(stderr, "migtrace: this kernel has no sched:%s event: the ftrace "
+				"backend cannot run here (use --backend bpf)\n", s->name);
+			return -ENOENT;
+		}
+		d->id = ev->id;
+		if (!ft->common_type)
+			ft->common_type = tep_find_common_field(ev, "common_type");
+		d->cur_pid = tep_find_common_field(ev, "common_pid");
+		d->pid = s->pid ? tep_find_field(ev, s->pid) : NULL;
+		d->pid2 = s->pid2 ? tep_find_field(ev, s->pid2) : NULL;
+		d->state = s->state ? tep_find_field(ev, s->state) : NULL;
+		d->orig = s->orig ? tep_find_field(ev, s->orig) : NULL;
+		d->dest = s->dest ? tep_find_field(ev, s->dest) : NULL;
+		d->comm = s->comm ? tep_find_field(ev, s->comm) : NULL;
+		d->comm2 = s->comm2 ? tep_find_field(ev, s->comm2) : NULL;
+		if (!d->pid || !d->cur_pid) {
+			fprintf(stderr, "migtrace: sched:%s has no %s field in this kernel: the "
+				"ftrace backend cannot decode it (use --backend bpf)\n", s->name,
+				d->pid ? "common_pid" : s->pid);
+			return -ENOENT;
+		}
+	}
+	if (!ft->common_type) {
+		fprintf(stderr, "migtrace: the sched events have no common_type field\n");
+		return -ENOENT;
+	}
+	return 0;
+}
+
+/* Names and creates one instance, tracing off until attach. */
+static int make_instance(struct ftrace_tracer *ft, int i, const char *suffix)
+{
+	snprintf(ft->name[i], sizeof(ft->name[i]), "migtrace-%d%s", (int)getpid(), suffix);
+	/* a leftover of an earlier migtrace that had this pid: its settings are not ours */
+	if (tracefs_instance_exists(ft->name[i])) {
+		struct tracefs_instance *old = tracefs_instance_alloc(NULL, ft->name[i]);
+
+		if (old) {
+			tracefs_instance_destroy(old);
+			tracefs_instance_free(old);
+		}
+	}
+	ft->inst[i] = tracefs_instance_create(ft->name[i]);
+	if (!ft->inst[i]) {
+		int err = -errno;
+
+		fprintf(stderr, "migtrace: creating the tracefs instance %s failed: %s (is "
+			"%s/instances writable? ftrace needs root)\n", ft->name[i],
+			strerror(errno), tracefs_tracing_dir());
+		return err ? err : -EIO;
+	}
+	tracefs_trace_off(ft->inst[i]);
+	return 0;
+}
+
+/* The clock, the ring's mode and size: one instance's settings before its events. */
+static int set_ring(struct ftrace_tracer *ft, int i, uint64_t ringbuf_bytes)
+{
+	struct tracefs_instance *in = ft->inst[i];
+	size_t kib = ringbuf_bytes ? ringbuf_bytes / 1024 : FT_BUF_KIB_DEFAULT;
+
+	/* --ringbuf sizes BPF's one ring for every CPU; here each CPU has one: at least 64 KiB */
+	if (kib < 64)
+		kib = 64;
+	if (tracefs_instance_file_write(in, "trace_clock", "mono") < 0) {
+		fprintf(stderr, "migtrace: setting trace_clock to mono in %s failed: this kernel's "
+			"ftrace cannot stamp events with CLOCK_MONOTONIC (use --backend bpf)\n",
+			ft->name[i]);
+		return -EIO;
+	}
+	if (tracefs_option_disable(in, TRACEFS_OPTION_OVERWRITE) ||
+	    tracefs_instance_set_buffer_size(in, kib, -1) < 0) {
+		fprintf(stderr, "migtrace: setting up the ring of %s (overwrite off, %zu KiB a CPU) "
+			"failed: %s\n", ft->name[i], kib, strerror(errno));
+		return -EIO;
+	}
+	return 0;
+}
+
+static int enable_event(struct ftrace_tracer *ft, int i, size_t spec)
+{
+	if (ft->dec[spec].id < 0)
+		return 0;
+	if (!tracefs_event_enable(ft->inst[i], "sched", specs[spec].name))
+		return 0;
+	fprintf(stderr, "migtrace: enabling sched:%s in %s failed: %s\n", specs[spec].name,
+		ft->name[i], strerror(errno));
+	return -EIO;
+}
+
+static uint32_t tgid_of(void *ctx, uint32_t pid)
+{
+	pid_t tgid = launch_tgid_of((pid_t)pid);
+
+	(void)ctx;
+	return tgid > 0 ? (uint32_t)tgid : 0;
+}
+
+int ftrace_tracer_load(struct ftrace_tracer **out, const struct tracer_opts *o, int nr_cpus)
+{
+	struct ftrace_tracer *ft = calloc(1, sizeof(*ft));
+	struct sched_replay_opts ro = {
+		.hot_ns = o->hot_ns, .topo = o->topo, .nr_cpus = nr_cpus, .scope = o->scope,
+		.tgid_of = tgid_of, .on_migrate = o->on_migrate, .on_offcpu = o->on_offcpu,
+		.ctx = o->ctx, .no_records = o->no_records,
+	};
+	char why[256];
+	int err;
+
+	*out = ft;
+	if (!ft)
+		return -ENOMEM;
+	ft->guard = -1;
+	ft->guard_fd = -1;
+	ft->nr_cpus = nr_cpus;
+	ft->all = o->scope == MT_SCOPE_ALL;
+	if (o->scope == MT_SCOPE_CGROUP) {
+		fprintf(stderr, "migtrace: --cgroup needs the BPF backend (ftrace cannot filter "
+			"by cgroup here): use --backend bpf or -p/-a\n");
+		return -EOPNOTSUPP;
+	}
+	err = ftrace_tracer_check(why, sizeof(why));
+	if (err) {
+		fprintf(stderr, "migtrace: the ftrace backend cannot run: %s\n", why);
+		return err;
+	}
+	ft->rp = sched_replay_new(&ro);
+	if (!ft->rp) {
+		fprintf(stderr, "migtrace: no memory for the replay of the sched events\n");
+		return -ENOMEM;
+	}
+	err = resolve_events(ft);
+	if (err)
+		return err;
+	/* names first, so that the guard knows what to remove before anything exists */
+	snprintf(ft->name[FT_MAIN], FT_NAME_LEN, "migtrace-%d", (int)getpid());
+	if (!ft->all)
+		snprintf(ft->name[FT_MIG], FT_NAME_LEN, "migtrace-%d-mig", (int)getpid());
+	err = guard_start(ft);
+	if (err) {
+		fprintf(stderr, "migtrace: starting the guard of the tracefs instances failed: "
+			"%s\n", strerror(-err));
+		return err;
+	}
+	for (int i = 0; i < FT_NR_INST && !err; i++) {
+		if (!ft->name[i][0])
+			continue;
+		err = make_instance(ft, i, i == FT_MIG ? "-mig" : "");
+		if (!err)
+			err = set_ring(ft, i, o->ringbuf_bytes);
+	}
+	for (size_t s = 0; s < NR_SPECS && !err; s++) {
+		bool migrate = specs[s].type == SE_MIGRATE;
+
+		err = enable_event(ft, migrate && !ft->all ? FT_MIG : FT_MAIN, s);
+	}
+	if (!err && !ft->all && tracefs_option_enable(ft->inst[FT_MAIN], TRACEFS_OPTION_EVENT_FORK)) {
+		fprintf(stderr, "migtrace: turning event-fork on in %s failed: %s\n",
+			ft->name[FT_MAIN], strerror(errno));
+		err = -EIO;
+	}
+	return err;
+}
+
+/* Appends the threads of tgid to the instance's set_event_pid. */
+static int filter_threads(struct ftrace_tracer *ft, uint32_t tgid)
+{
+	char dir[64], pid[24];
+	struct dirent *e;
+	int n = 0;
+	DIR *d;
+
+	snprintf(dir, sizeof(dir), "/proc/%u/task", tgid);
+	d = opendir(dir);
+	while (d && (e = readdir(d))) {
+		unsigned long tid = strtoul(e->d_name, NULL, 10);
+
+		if (!tid)
+			continue;
+		snprintf(pid, sizeof(pid), "%lu ", tid);
+		if (tracefs_instance_file_append(ft->inst[FT_MAIN], "set_event_pid", pid) < 0)
+			break;
+		n++;
+	}
+	if (d)
+		closedir(d);
+	if (!n) {	/* gone already, or /proc unreadable: the leader at least */
+		snprintf(pid, sizeof(pid), "%u", tgid);
+		if (tracefs_instance_file_append(ft->inst[FT_MAIN], "set_event_pid", pid) < 0) {
+			fprintf(stderr, "migtrace: adding pid %u to %s's set_event_pid failed: "
+				"%s\n", tgid, ft->name[FT_MAIN], strerror(errno));
+			return -EIO;
+		}
+	}
+	return 0;
+}
+
+int ftrace_tracer_track(struct ftrace_tracer *ft, uint32_t tgid, bool from_exec)
+{
+	int err = sched_replay_track(ft->rp, tgid, from_exec);
+
+	if (err || ft->all)
+		return err;
+	return filter_threads(ft, tgid);
+}
+
+static int open_cpus(struct ftrace_tracer *ft, int i)
+{
+	ft->cpus[i] = calloc((size_t)ft->nr_cpus, sizeof(*ft->cpus[i]));
+	if (!ft->cpus[i])
+		return -ENOMEM;
+	for (int cpu = 0; cpu < ft->nr_cpus; cpu++) {
+		struct ft_cpu *c = &ft->cpus[i][cpu];
+
+		c->tcpu = tracefs_cpu_open(ft->inst[i], cpu, true);
+		if (!c->tcpu)
+			continue;	/* a possible CPU that is not there: nothing to read */
+		c->page_size = tracefs_cpu_read_size(c->tcpu);
+		c->page = malloc((size_t)(c->page_size > 0 ? c->page_size : 4096));
+		c->kbuf = tep_kbuffer(ft->tep);
+		if (!c->page || !c->kbuf) {
+			fprintf(stderr, "migtrace: no memory for the reader of CPU %d's buffer\n",
+				cpu);
+			return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+int ftrace_tracer_attach(struct ftrace_tracer *ft)
+{
+	int err = 0;
+
+	for (int i = 0; i < FT_NR_INST && !err; i++)
+		if (ft->inst[i])
+			err = open_cpus(ft, i);
+	if (err)
+		return err;
+	/* the unfiltered moves first: a traced task's first move is not missed */
+	for (int i = FT_NR_INST - 1; i >= 0; i--) {
+		if (ft->inst[i] && tracefs_trace_on(ft->inst[i]) < 0) {
+			fprintf(stderr, "migtrace: turning tracing on in %s failed: %s\n",
+				ft->name[i], strerror(errno));
+			return -EIO;
+		}
+	}
+	return 0;
+}
+
+static uint64_t field_u64(struct tep_format_field *f, const void *data)
+{
+	unsigned long long v = 0;
+
+	if (f)
+		tep_read_number_field(f, data, &v);
+	return v;
+}
+
+static void field_comm(struct tep_format_field *f, const void *data, char *out)
+{
+	size_t n = 0;
+
+	if (f) {
+		n = f->size < MT_COMM_LEN ? (size_t)f->size : MT_COMM_LEN - 1;
+		memcpy(out, (const char *)data + f->offset, n);
+	}
+	out[n] = 0;
+}
+
+static int push_event(struct ftrace_tracer *ft, const struct sched_event *e)
+{
+	if (ft->npending == ft->cap) {
+		size_t cap = ft->cap ? ft->cap * 2 : 4096;
+		struct sched_event *p = realloc(ft->pending, cap * sizeof(*p));
+
+		if (!p)
+			return -ENOMEM;
+		ft->pending = p;
+		ft->cap = cap;
+	}
+	ft->pending[ft->npending++] = *e;
+	return 0;
+}
+
+/* One raw event into the window: those not of the events we decode are skipped. */
+static int decode(struct ftrace_tracer *ft, const void *data, uint64_t ts, int cpu)
+{
+	int id = (int)field_u64(ft->common_type, data);
+	struct sched_event e = { .ts_ns = ts, .cpu = (uint32_t)cpu };
+	const struct ev_decode *d = NULL;
+	size_t i;
+
+	for (i = 0; i < NR_SPECS; i++) {
+		if (ft->dec[i].id == id) {
+			d = &ft->dec[i];
+			break;
+		}
+	}
+	if (!d)
+		return 0;
+	e.type = specs[i].type;
+	e.cur_pid = (uint32_t)field_u64(d->cur_pid, data);
+	e.pid = (uint32_t)field_u64(d->pid, data);
+	e.pid2 = (uint32_t)field_u64(d->pid2, data);
+	e.prev_state = (int64_t)field_u64(d->state, data);
+	e.orig_cpu = (uint32_t)field_u64(d->orig, data);
+	e.dest_cpu = (uint32_t)field_u64(d->dest, data);
+	field_comm(d->comm, data, e.comm);
+	field_comm(d->comm2, data, e.comm2);
+	return push_event(ft, &e);
+}
+
+/* Everything CPU cpu's buffer of instance i holds now (flush: also a partial page). */
+static int read_cpu(struct ftrace_tracer *ft, int i, int cpu, bool flush)
+{
+	struct ft_cpu *c = &ft->cpus[i][cpu];
+	int n = 0, err;
+
+	if (!c->tcpu)
+		return 0;
+	for (;;) {
+		unsigned long long ts;
+		void *data;
+		int len = flush ? tracefs_cpu_flush(c->tcpu, c->page) :
+				  tracefs_cpu_read(c->tcpu, c->page, true);
+
+		if (len <= 0)
+			break;
+		if (kbuffer_load_subbuffer(c->kbuf, c->page) < 0)
+			break;
+		for (data = kbuffer_read_event(c->kbuf, &ts); data;
+		     data = kbuffer_next_event(c->kbuf, &ts)) {
+			err = decode(ft, data, ts, cpu);
+			if (err)
+				return err;
+			n++;
+		}
+	}
+	return n;
+}
+
+static int by_ts(const void *a, const void *b)
+{
+	const struct sched_event *x = a, *y = b;
+
+	if (x->ts_ns != y->ts_ns)
+		return x->ts_ns < y->ts_ns ? -1 : 1;
+	/* a move and the switch at the same stamp: the move first, as the kernel ran them */
+	return (x->type != SE_MIGRATE) - (y->type != SE_MIGRATE);
+}
+
+/* Replays the window's events older than upto_ns, keeps the rest. */
+static int replay_upto(struct ftrace_tracer *ft, uint64_t upto_ns)
+{
+	size_t k = 0;
+
+	qsort(ft->pending, ft->npending, sizeof(*ft->pending), by_ts);
+	for (; k < ft->npending && ft->pending[k].ts_ns < upto_ns; k++) {
+		int err = sched_replay_event(ft->rp, &ft->pending[k]);
+
+		if (err && !ft->err)
+			ft->err = err;
+	}
+	memmove(ft->pending, ft->pending + k, (ft->npending - k) * sizeof(*ft->pending));
+	ft->npending -= k;
+	return ft->err;
+}
+
+static int read_all(struct ftrace_tracer *ft, bool flush)
+{
+	int total = 0;
+
+	for (int i = 0; i < FT_NR_INST; i++) {
+		for (int cpu = 0; ft->cpus[i] && cpu < ft->nr_cpus; cpu++) {
+			int n = read_cpu(ft, i, cpu, flush);
+
+			if (n < 0)
+				return n;
+			total += n;
+		}
+	}
+	return total;
+}
+
+int ftrace_tracer_poll(struct ftrace_tracer *ft, int timeout_ms)
+{
+	uint64_t start;
+	int n, err;
+
+	if (timeout_ms > 0 && poll(NULL, 0, timeout_ms) < 0 && errno == EINTR)
+		return -EINTR;
+	start = mono_ns();
+	n = read_all(ft, false);
+	if (n < 0)
+		return n;
+	err = replay_upto(ft, start > REORDER_SLACK_NS ? start - REORDER_SLACK_NS : 0);
+	return err ? err : n;
+}
+
+int ftrace_tracer_stop(struct ftrace_tracer *ft)
+{
+	int n;
+
+	if (!ft)
+		return 0;
+	for (int i = 0; i < FT_NR_INST; i++)
+		if (ft->inst[i])
+			tracefs_trace_off(ft->inst[i]);
+	if (!ft->cpus[FT_MAIN])
+		return 0;
+	n = read_all(ft, false);
+	if (n >= 0)
+		n = read_all(ft, true);
+	if (n < 0)
+		return n;
+	return replay_upto(ft, UINT64_MAX);
+}
+
+/* "overrun: N" and "dropped events: N" of every CPU of instance i. */
+static uint64_t lost_of(const struct ftrace_tracer *ft, int i)
+{
+	uint64_t lost = 0;
+	char file[64];
+
+	for (int cpu = 0; cpu < ft->nr_cpus; cpu++) {
+		char *text, *p;
+		unsigned long long v;
+
+		snprintf(file, sizeof(file), "per_cpu/cpu%d/stats", cpu);
+		text = tracefs_instance_file_read(ft->inst[i], file, NULL);
+		if (!text)
+			continue;
+		if ((p = strstr(text, "overrun:")) && sscanf(p, "overrun: %llu", &v) == 1)
+			lost += v;
+		if ((p = strstr(text, "dropped events:")) &&
+		    sscanf(p, "dropped events: %llu", &v) == 1)
+			lost += v;
+		free(text);
+	}
+	return lost;
+}
+
+uint64_t ftrace_tracer_lost(const struct ftrace_tracer *ft)
+{
+	uint64_t lost = 0;
+
+	for (int i = 0; i < FT_NR_INST; i++)
+		if (ft->inst[i])
+			lost += lost_of(ft, i);
+	return lost;
+}
+
+int ftrace_tracer_read_counts(const struct ftrace_tracer *ft, struct mt_stats *stats,
+			      struct mt_hists *hists)
+{
+	sched_replay_counts(ft->rp, stats, hists);
+	stats->rb_dropped += ftrace_tracer_lost(ft);
+	return 0;
+}
+
+int ftrace_tracer_read_pairs(const struct ftrace_tracer *ft, uint64_t *pairs)
+{
+	sched_replay_pairs(ft->rp, pairs);
+	return 0;
+}
+
+void ftrace_tracer_destroy(struct ftrace_tracer *ft)
+{
+	if (!ft)
+		return;
+	for (int i = 0; i < FT_NR_INST; i++) {
+		for (int cpu = 0; ft->cpus[i] && cpu < ft->nr_cpus; cpu++) {
+			tracefs_cpu_close(ft->cpus[i][cpu].tcpu);
+			kbuffer_free(ft->cpus[i][cpu].kbuf);
+			free(ft->cpus[i][cpu].page);
+		}
+		free(ft->cpus[i]);
+		if (ft->inst[i]) {
+			tracefs_trace_off(ft->inst[i]);
+			tracefs_instance_destroy(ft->inst[i]);
+			tracefs_instance_free(ft->inst[i]);
+		}
+	}
+	guard_dismiss(ft);
+	tep_free(ft->tep);
+	sched_replay_free(ft->rp);
+	free(ft->pending);
+	free(ft);
+}
