@@ -554,7 +554,7 @@ class Judge:
         def fn(c):
             rc, d = c.rc("run"), c.json("run.json")
             err = (c.text("run.err") or "").strip().splitlines()
-            be = backend_of(d)
+            be = backend_of(d, (c.text("run.out") or "") + (c.text("run.err") or ""))
             got = {"ftrace_run_loads": (rc == 0 and d is not None and be in ("ftrace", None),
                                         "migtrace run --backend ftrace -- true: exit %s, backend %s: %s"
                                         % (rc, be, err[-1] if err else "no stderr"))}
@@ -628,8 +628,11 @@ class Judge:
             cpid = re.search(r"^child (\d+) ", out, re.M)
             opid = re.search(r"^selfmig running pid (\d+) ", other, re.M)
 
-            def count(m):  # any cause: the ftrace backend may not tell affinity apart
-                return len([r for r in migs if m and r["pid"] == int(m.group(1))])
+            def count(m):
+                # any cause but the fork placement (the BPF check counts affinity moves
+                # only; the ftrace backend may not tell affinity apart)
+                return len([r for r in migs if m and r["pid"] == int(m.group(1))
+                            and r["cause"] != "fork"])
             nt, nc = count(tid), count(cpid)
             print("FIG ftrace_family thread %d/5 child %d/7" % (nt, nc))
             outsiders = [r for r in migs if opid and int(opid.group(1)) in (r["pid"], r["tgid"])]
@@ -720,7 +723,7 @@ class Judge:
             d = c.json("run.json")
             text = (c.text("run.out") or "") + (c.text("run.err") or "")
             why = [l for l in text.splitlines() if "ftrace" in l.lower() and "bpf" in l.lower()]
-            be = backend_of(d)
+            be = backend_of(d, text)
             pid = re.search(r"^selfmig running pid (\d+) ", text, re.M)
             n = len([r for r in (d or {}).get("migrations", []) if pid and r["pid"] == int(pid.group(1))])
             if why:
@@ -991,13 +994,15 @@ class Judge:
         self.checks("sweep", names, fn)
 
 
-def backend_of(d):
-    """The backend a run record says it used (meta.backend: a name, or an object with one),
-    or None when the run file has no such field (a migtrace before the ftrace half)."""
+def backend_of(d, text=""):
+    """The backend a run used: its record's meta.backend (a name, or an object with one),
+    else the run's "Backend: NAME" line in text, else None (a migtrace before the ftrace
+    half)."""
     b = ((d or {}).get("meta") or {}).get("backend")
     if isinstance(b, dict):
         b = b.get("name") or b.get("used")
-    return b
+    m = re.search(r"^Backend: (\S+)", text or "", re.M)
+    return b or (m.group(1) if m else None)
 
 
 def causes_of(migs):
