@@ -28,7 +28,11 @@ TRACE_CFLAGS	:= $(shell pkg-config --cflags libtracefs libtraceevent 2>/dev/null
 TRACE_LIBS	:= $(shell pkg-config --libs libtracefs libtraceevent 2>/dev/null || \
 		     echo -ltracefs -ltraceevent)
 CFLAGS		+= $(TRACE_CFLAGS)
-LDLIBS		:= -lbpf -lelf -lz -lm -lpthread $(TRACE_LIBS)
+# trace-cmd captures (user/capture/trace_dat.c): libtracecmd and libtraceevent
+TRACECMD_CFLAGS	:= $(shell pkg-config --cflags libtracecmd libtraceevent 2>/dev/null)
+TRACECMD_LIBS	:= $(or $(shell pkg-config --libs libtracecmd libtraceevent 2>/dev/null),\
+		   -ltracecmd -ltracefs -ltraceevent)
+LDLIBS		:= -lbpf -lelf -lz -lm -lpthread $(TRACECMD_LIBS) $(TRACE_LIBS)
 SAN_FLAGS	:= -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 # CPPFLAGS and LDFLAGS are the caller's (empty here; dpkg-buildflags' hardening in the package).
 # The functions migtrace's own uprobes attach to by name (doctor's check, the probe cost) and
@@ -116,11 +120,11 @@ UNIT_SAN_BINS	:= $(patsubst tests/unit/%.c,$(OUTPUT)/tests/unit/san/%,$(UNIT_SRC
 # counts are checked against, promtool (prometheus) for the OpenMetrics export, PostgreSQL for the --unit test,
 # qemu, busybox and Debian's kernels for the matrix, trace-cmd for its captures.
 RUN_PKGS	:= clang llvm libbpf-dev libelf-dev zlib1g-dev bpftool pkg-config \
-		   libtracefs-dev libtraceevent-dev \
+		   libtracefs-dev libtraceevent-dev libtracecmd-dev \
 		   make gcc gnuplot-nox
 # `make deb`: debhelper's build, checked by lintian
 PKG_PKGS	:= debhelper dpkg-dev fakeroot lintian
-TEST_PKGS	:= $(RUN_PKGS) $(PKG_PKGS) prometheus prometheus-node-exporter python3 libcmocka-dev libclang-rt-14-dev linux-perf bpftrace rt-tests stress-ng \
+TEST_PKGS	:= $(RUN_PKGS) $(PKG_PKGS) trace-cmd prometheus prometheus-node-exporter python3 libcmocka-dev libclang-rt-14-dev linux-perf bpftrace rt-tests stress-ng \
 		   strace time postgresql postgresql-contrib qemu-system-x86 busybox-static cpio \
 		   groff-base man-db bash-completion trace-cmd
 DEB_PKGS	?= $(TEST_PKGS)
@@ -186,6 +190,7 @@ $(OUTPUT)/install_dirs.h: FORCE | $(OUTPUT)
 	$(Q)$(call gen_header,$@,#define MT_LIBEXECDIR "$(LIBEXECDIR)")
 $(OUTPUT)/user/cli/main.o $(OUTPUT)/san/user/cli/main.o: $(OUTPUT)/version.h
 $(foreach v,/ /san/ /fuzz/obj/,$(OUTPUT)$(v)user/capture/run_config.o): $(OUTPUT)/install_dirs.h
+$(foreach v,/ /san/ /fuzz/obj/,$(OUTPUT)$(v)user/capture/trace_dat.o): CFLAGS += $(TRACECMD_CFLAGS)
 
 # User space: every object waits for the skeletons, since several include them; each sees
 # only its layer's include paths.
@@ -206,17 +211,20 @@ $(OUTPUT)/libmigtrace.a: $(LIB_OBJS)
 
 # The analysis layers alone, and report's own command over them: linked without libbpf.
 REPORT_OBJS	:= $(patsubst %.c,$(OUTPUT)/%.o,$(ANALYSIS_SRCS) $(WL_SHARED) \
-		   $(addprefix user/cli/,cmd_report.c export.c cli.c run_output.c))
+		   $(addprefix user/cli/,cmd_report.c export.c cli.c run_output.c) \
+		   $(addprefix user/capture/,trace_dat.c sched_replay.c))
 $(OUTPUT)/tests/report-only: tests/link/report_only.c $(REPORT_OBJS)
 	$(call msg,LINK,$@)
 	$(Q)mkdir -p $(dir $@)
-	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) $(INC_user/cli) $< $(REPORT_OBJS) -lm -o $@
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) $(INC_user/cli) $< $(REPORT_OBJS) -lm \
+		$(TRACECMD_LIBS) -o $@
 
 # A saved run analyzed again by this build (tests of the judge on doctored run files).
 $(OUTPUT)/tests/reanalyze: tests/link/reanalyze.c $(REPORT_OBJS)
 	$(call msg,LINK,$@)
 	$(Q)mkdir -p $(dir $@)
-	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) $(INC_user/cli) $< $(REPORT_OBJS) -lm -o $@
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) $(INC_user/cli) $< $(REPORT_OBJS) -lm \
+		$(TRACECMD_LIBS) -o $@
 
 $(OUTPUT)/libmigtrace-san.a: $(SAN_OBJS)
 	$(call msg,AR,$@)

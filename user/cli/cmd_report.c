@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyze.h"
 #include "atomic_file.h"
 #include "cli.h"
 #include "commands.h"
@@ -23,12 +24,14 @@
 #include "render_text.h"
 #include "run_file.h"
 #include "run_output.h"
+#include "trace_dat.h"
 
 struct report_env {
 	const char *files[2];
 	int nfiles;
 	const char *output;		/* -o: the text to FILE instead of stdout */
 	const char *json;		/* --json: the run file again */
+	int64_t hot_ns;			/* --hot-ns: a trace-cmd capture's threshold */
 	struct export_opts exports;	/* --csv, --openmetrics, --perfetto, --plot, --what-if */
 };
 
@@ -45,20 +48,29 @@ static const char doc[] =
 "text, --what-if, --openmetrics and --plot hold no record, --json, --csv and\n"
 "--perfetto hold every record of the file (96 bytes each).\n"
 "\n"
+"FILE may also be a trace-cmd capture (trace.dat, told by its first bytes;\n"
+"`trace-cmd record -e sched`): its sched events are replayed over every task\n"
+"and rendered like a run (docs/design.md, \"The ftrace backend\"), judged at\n"
+"the kernel's default 500 µs unless --hot-ns.  A sched event the capture lacks\n"
+"is named, one line each; a capture with none is refused, exit 2.\n"
+"\n"
 "USAGE: migtrace report [-o OUT] [--json OUT] [EXPORTS] FILE\n"
 "       migtrace report [-o OUT] A.json B.json\n"
 "\n"
 "EXAMPLES:\n"
 "    migtrace report run.json\n"
 "    migtrace report before.json after.json   # a tuning's effect\n"
+"    migtrace report --csv out trace.dat        # a trace-cmd capture\n"
 "    migtrace report --csv out --openmetrics run.prom --plot out run.json\n";
 
-enum { OPT_JSON = 1000 };
+enum { OPT_JSON = 1000, OPT_HOT };
 
 static const struct argp_option opts[] = {
 	{ "output", 'o', "FILE", 0, "Write the text to FILE (atomically) instead of stdout", 0 },
 	{ "json", OPT_JSON, "FILE", 0, "Write the run file again as read (one FILE only; '-': "
 	  "stdout)", 0 },
+	{ "hot-ns", OPT_HOT, "NS", 0, "A trace-cmd capture: judge hotness at NS instead of the "
+	  "kernel's default (500000)", 0 },
 	{ 0 },
 };
 
@@ -75,6 +87,15 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	case OPT_JSON:
 		env->json = arg;
 		break;
+	case OPT_HOT: {
+		long l;
+
+		if (parse_long(arg, -1, LONG_MAX, &l))
+			argp_error(state, "--hot-ns: '%s' is not a number of ns (-1 = always hot)",
+				   arg);
+		env->hot_ns = l;
+		break;
+	}
 	case ARGP_KEY_ARG:
 		if (env->nfiles == 2)
 			argp_error(state, "unexpected argument '%s': give one run file, or two "
@@ -139,11 +160,61 @@ out:
 	return rc;
 }
 
+/* Whether a file a reader refused starts like JSON at all (after blanks): if not, it is
+ * neither of the two inputs report takes, which the message says. */
+static bool looks_like_json(const char *path)
+{
+	FILE *f = strcmp(path, "-") ? fopen(path, "rb") : NULL;
+	int c = EOF;
+
+	if (!f)
+		return true;	/* stdin, or unreadable: the reader's own message */
+	do
+		c = fgetc(f);
+	while (c == ' ' || c == '\t' || c == '\n' || c == '\r');
+	fclose(f);
+	return c == '{' || c == EOF;
+}
+
+/* A run file, or a trace-cmd capture replayed into a run and analysed: as run_file_read. */
+static int read_input(const struct report_env *env, const char *path,
+		      const struct run_read_opts *o, struct run **out, char *err, size_t len)
+{
+	struct trace_dat_opts to = {
+		.hot_ns = env->hot_ns,
+		.drop_records = o->drop_records,
+		.threshold_ns = o->threshold_ns,
+		.nthresholds = o->nthresholds,
+	};
+	int e;
+
+	if (strcmp(path, "-") && trace_dat_is_capture(path)) {
+		e = trace_dat_read(path, &to, out, err, len);
+		if (!e && run_analyze(*out)) {
+			run_free(*out);
+			*out = NULL;
+			snprintf(err, len, "out of memory analysing it");
+			return -ENOMEM;
+		}
+		/* records not kept: the wake-up placements were counted as read */
+		if (!e && (*out)->tally.records_dropped) {
+			(*out)->sum.wakeup_records = (*out)->tally.by_cause[MT_CAUSE_WAKEUP];
+			(*out)->sum.wakeup_hot = (*out)->tally.wakeup_hot;
+		}
+		return e;
+	}
+	e = run_file_read(path, o, out, err, len);
+	if (e == -EINVAL && !looks_like_json(path))
+		snprintf(err, len, "not a migtrace run file (migtrace run -o), nor a trace-cmd "
+			 "capture (trace.dat)");
+	return e;
+}
+
 int cmd_report(int argc, char **argv)
 {
 	static const struct argp_child children[] = { { &export_argp, 0, NULL, 0 }, { 0 } };
 	static const struct argp argp = { opts, parse_arg, NULL, doc, children, NULL, NULL };
-	struct report_env env = { 0 };
+	struct report_env env = { .hot_ns = RUN_NO_HOT_ARG };
 	struct run *runs[2] = { NULL, NULL };
 	struct run_read_opts opts = { 0 };
 	struct mt_cli_path paths[4];
@@ -167,7 +238,7 @@ int cmd_report(int argc, char **argv)
 	opts.nthresholds = env.exports.nwhatif;
 	opts.threshold_ns = env.exports.whatif_ns;
 	for (int i = 0; i < env.nfiles; i++) {
-		int e = run_file_read(env.files[i], &opts, &runs[i], err, sizeof(err));
+		int e = read_input(&env, env.files[i], &opts, &runs[i], err, sizeof(err));
 
 		if (e == -ENOMEM) {
 			fprintf(stderr, "migtrace report: %s: %s: free memory or raise the limit "

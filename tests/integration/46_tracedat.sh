@@ -1,0 +1,139 @@
+#!/usr/bin/env bash
+# migtrace report on a trace-cmd capture (trace.dat): the checked-in capture of this host
+# rendered like a run (its migration count against what `trace-cmd report` lists, the
+# exports, --json read back to the same text, --hot-ns), a capture made now the same way,
+# and bad input (neither a run file nor a capture, a truncated capture, a capture of other
+# events), one line each, exit 2.
+#
+# tests/data/capture-host.dat was made on this project's 2-CPU VM (kernel 6.18) with a
+# private tracefs instance (`trace-cmd record` fails here: EPERM on ftrace_enabled), its
+# kallsyms left out (a mount namespace with /dev/null over /proc/kallsyms: 5 MB of symbols
+# the replay does not read), 216 KiB:
+#   T=/sys/kernel/tracing/instances/f1cap; mkdir $T; echo mono >$T/trace_clock
+#   echo 1024 >$T/buffer_size_kb
+#   for e in sched_switch sched_migrate_task sched_waking sched_wakeup sched_wakeup_new \
+#            sched_process_fork sched_process_exec sched_process_exit; do
+#           echo 1 >$T/events/sched/$e/enable; done
+#   echo 1 >$T/tracing_on; .output/workloads/wakeup -t 4 -d 1; echo 0 >$T/tracing_on
+#   unshare -m sh -c 'mount --bind /dev/null /proc/kallsyms &&
+#           trace-cmd extract -B f1cap -o tests/data/capture-host.dat'
+#   rmdir $T 2>/dev/null   # trace-cmd extract removes the instance itself
+. "$(dirname "$0")/../lib.sh"
+
+DATA=$MT_ROOT/tests/data
+CAP=$DATA/capture-host.dat
+
+# sched_migrate_task events with orig_cpu != dest_cpu, as trace-cmd reads the capture
+tc_moves() {
+	trace-cmd report "$1" 2>/dev/null | awk '/ sched_migrate_task: / {
+		o = ""; d = ""
+		for (i = 1; i <= NF; i++) {
+			if ($i ~ /^orig_cpu=/) o = substr($i, 10)
+			if ($i ~ /^dest_cpu=/) d = substr($i, 10)
+		}
+		if (o != d) n++
+	} END { print n + 0 }'
+}
+
+# the moves migtrace saw through sched_migrate_task: the CSV's rows but fork placements
+# (wakeup_new, no such event) and unseen moves (found at a switch-in)
+mt_moves() {
+	awk -F, 'NR > 1 && $7 != "fork" && $7 != "unseen"' "$1/migrations.csv" | wc -l
+}
+
+# 1. The checked-in capture.
+"$MT_SAN" report --csv "$MT_TMP/csv" --what-if 0.5ms,5ms --json "$MT_TMP/cap.json" "$CAP" \
+	>"$MT_TMP/cap.txt" 2>"$MT_TMP/cap.err"
+check tracedat_report_runs [ $? = 0 -a -s "$MT_TMP/cap.txt" ]
+check tracedat_header grep -q "^Migrations in the trace-cmd capture .*capture-host.dat (2 CPUs); hot means younger than 500 µs (the kernel's default" "$MT_TMP/cap.txt"
+check tracedat_backend_line grep -q "^Backend: trace-cmd" "$MT_TMP/cap.txt"
+check tracedat_active_marked grep -q "^  active balance\* .*" "$MT_TMP/cap.txt"
+check tracedat_kernel_age_not_read grep -q "would call hot: not read" "$MT_TMP/cap.txt"
+check tracedat_no_missing_event bash -c '! grep -qE "^(  |migtrace: .*)no sched_" "$1" "$2"' \
+	_ "$MT_TMP/cap.txt" "$MT_TMP/cap.err"
+if command -v trace-cmd >/dev/null; then
+	want=$(tc_moves "$CAP")
+	got=$(mt_moves "$MT_TMP/csv")
+	check tracedat_count_equals_trace_cmd [ "$want" = "$got" -a "$want" -gt 50 ]
+	check tracedat_completeness_line grep -q "migtrace saw $want (0 with no sched_migrate_task" \
+		"$MT_TMP/cap.txt"
+else
+	skip tracedat_count_equals_trace_cmd "no trace-cmd (apt-get install trace-cmd)"
+fi
+# every migration has its record; the pair matrix sums to the migrations
+check tracedat_csv_rows json "$MT_TMP/cap.json" \
+	'd["stats"]["records_read"] == d["stats"]["migrations"] == sum(p["count"] for p in d["cpu_pairs"]) and d["meta"]["backend"]["name"] == "trace-cmd" and d["meta"]["backend"]["replayed"] and d["stats"]["lb_judged"] == 0' \
+	'(d["stats"], d["meta"]["backend"])'
+check tracedat_json_reads_back bash -c '"$1" report "$2" | cmp - "$3"' _ "$MT" "$MT_TMP/cap.json" \
+	<(sed '/^what if/,$d' "$MT_TMP/cap.txt" | sed '${/^$/d}')
+check tracedat_whatif grep -q "^what if" "$MT_TMP/cap.txt"
+"$MT" report --hot-ns 5000000 "$CAP" >"$MT_TMP/hot.txt" 2>/dev/null
+check tracedat_hot_ns grep -q "hot means younger than 5.00 ms (--hot-ns)" "$MT_TMP/hot.txt"
+
+# 2. Bad input: one line, exit 2, nothing on stdout.
+bad() {
+	local name=$1 expect=$2 out rc
+	shift 2
+	out=$("$MT" report "$@" 2>"$MT_TMP/err")
+	rc=$?
+	if [ "$rc" = 2 ] && [ -z "$out" ] && [ "$(wc -l <"$MT_TMP/err")" = 1 ] &&
+		grep -qE "$expect" "$MT_TMP/err"; then
+		pass "$name"
+	else
+		fail "$name" "rc=$rc stdout=${out:0:80} stderr=$(head -c 300 "$MT_TMP/err")"
+	fi
+}
+head -c 4000 /dev/urandom >"$MT_TMP/random.bin"
+head -c 5000 "$CAP" >"$MT_TMP/truncated.dat"
+printf '\x17\x08\x44tracing6\0garbage' >"$MT_TMP/magic-only.dat"
+bad tracedat_neither "random.bin: not a migtrace run file .*nor a trace-cmd capture" \
+	"$MT_TMP/random.bin"
+bad tracedat_truncated "truncated.dat: not a trace-cmd capture libtracecmd can read" \
+	"$MT_TMP/truncated.dat"
+bad tracedat_magic_only "magic-only.dat: not a trace-cmd capture" "$MT_TMP/magic-only.dat"
+
+# 3. A capture made now, the same way: one of other events is refused; one of the sched
+#    events counts as trace-cmd does.
+T=/sys/kernel/tracing/instances/mt-test-$$
+capture() {	# capture OUT EVENT...: a second of the wakeup workload
+	local out=$1 e
+	shift
+	mkdir "$T" || return 1
+	echo mono >"$T/trace_clock"
+	echo 1024 >"$T/buffer_size_kb"
+	for e in "$@"; do echo 1 >"$T/events/$e/enable" || return 1; done
+	echo 1 >"$T/tracing_on"
+	"$MT_ROOT/.output/workloads/wakeup" -t 4 -d 1 >/dev/null
+	echo 0 >"$T/tracing_on"
+	unshare -m sh -c "mount --bind /dev/null /proc/kallsyms && trace-cmd extract -B $(basename "$T") -o $out" \
+		>/dev/null 2>&1
+	rmdir "$T" 2>/dev/null
+	[ -s "$out" ]
+}
+if [ "$(id -u)" != 0 ] || [ ! -d /sys/kernel/tracing/instances ] || ! command -v trace-cmd >/dev/null; then
+	skip tracedat_live_capture "needs root, tracefs and trace-cmd"
+	skip tracedat_other_events "needs root, tracefs and trace-cmd"
+else
+	if capture "$MT_TMP/other.dat" timer/hrtimer_start; then
+		bad tracedat_other_events "other.dat: a trace-cmd capture with no sched event" \
+			"$MT_TMP/other.dat"
+	else
+		fail tracedat_other_events "could not make a capture of timer/hrtimer_start"
+	fi
+	if capture "$MT_TMP/live.dat" sched/sched_switch sched/sched_migrate_task \
+		sched/sched_wakeup sched/sched_wakeup_new; then
+		"$MT" report --csv "$MT_TMP/live" "$MT_TMP/live.dat" >"$MT_TMP/live.txt" \
+			2>"$MT_TMP/live.err"
+		want=$(tc_moves "$MT_TMP/live.dat")
+		got=$(mt_moves "$MT_TMP/live")
+		check tracedat_live_capture [ "$want" = "$got" ]
+		# sched_waking and the process events were left out: each named, one line
+		check tracedat_missing_named bash -c 'grep -qx "migtrace: .*live.dat: no sched_waking in the capture" "$1" &&
+			[ "$(wc -l <"$1")" = 4 ] &&
+			grep -q "^  no sched_process_fork: new tasks are first seen at their first event" "$2"' \
+			_ "$MT_TMP/live.err" "$MT_TMP/live.txt"
+	else
+		fail tracedat_live_capture "could not make a capture of the sched events"
+	fi
+	rmdir "$T" 2>/dev/null
+fi
