@@ -44,7 +44,10 @@
 #include "tracer.h"
 
 #define REORDER_SLACK_NS 2000000ULL	/* 2 ms past a poll's start: later CPUs' events wait */
-#define FT_BUF_KIB_DEFAULT 2048		/* per CPU: 2 MiB holds ~30k events, 100 ms of a busy CPU */
+/* per CPU, at least: 1 MiB holds ~15k events, 100 ms of a busy CPU's switches and wake-ups;
+ * the unfiltered moves are fewer */
+#define FT_MAIN_MIN_KIB 1024
+#define FT_MIG_MIN_KIB 256
 #define FT_NAME_LEN 64
 #define GUARD_RMDIR_TRIES 500		/* 5 s in 10 ms steps: our reader's fds close first */
 
@@ -291,11 +294,12 @@ static int make_instance(struct ftrace_tracer *ft, int i, const char *suffix)
 static int set_ring(struct ftrace_tracer *ft, int i, uint64_t ringbuf_bytes)
 {
 	struct tracefs_instance *in = ft->inst[i];
-	size_t kib = ringbuf_bytes ? ringbuf_bytes / 1024 : FT_BUF_KIB_DEFAULT;
+	size_t min_kib = i == FT_MAIN ? FT_MAIN_MIN_KIB : FT_MIG_MIN_KIB;
+	size_t kib = ringbuf_bytes / 1024;
 
-	/* --ringbuf sizes BPF's one ring for every CPU; here each CPU has one: at least 64 KiB */
-	if (kib < 64)
-		kib = 64;
+	/* --ringbuf sizes BPF's one ring of records; here each CPU has a ring of raw events */
+	if (kib < min_kib)
+		kib = min_kib;
 	if (tracefs_instance_file_write(in, "trace_clock", "mono") < 0) {
 		fprintf(stderr, "migtrace: setting trace_clock to mono in %s failed: this kernel's "
 			"ftrace cannot stamp events with CLOCK_MONOTONIC (use --backend bpf)\n",
@@ -490,14 +494,33 @@ static uint64_t field_u64(struct tep_format_field *f, const void *data)
 	return v;
 }
 
-static void field_comm(struct tep_format_field *f, const void *data, char *out)
+/*
+ * A comm: char[16] in the record on older kernels, a __data_loc string on newer ones (6.18's
+ * sched_migrate_task, sched_wakeup...: offset and length in one u32; __rel_loc counts the
+ * offset from the field's end).  Anything out of the record's size reads "".
+ */
+static void field_comm(struct tep_format_field *f, const void *data, int size, char *out)
 {
-	size_t n = 0;
+	size_t off, n = 0;
 
-	if (f) {
-		n = f->size < MT_COMM_LEN ? (size_t)f->size : MT_COMM_LEN - 1;
-		memcpy(out, (const char *)data + f->offset, n);
+	out[0] = 0;
+	if (!f)
+		return;
+	off = (size_t)f->offset;
+	n = (size_t)f->size;
+	if (f->flags & TEP_FIELD_IS_DYNAMIC) {
+		uint32_t loc = (uint32_t)field_u64(f, data);
+
+		off = loc & 0xffff;
+		n = loc >> 16;
+		if (f->flags & TEP_FIELD_IS_RELATIVE)
+			off += (size_t)f->offset + (size_t)f->size;
 	}
+	if (off + n > (size_t)size)
+		return;
+	if (n > MT_COMM_LEN - 1)
+		n = MT_COMM_LEN - 1;
+	memcpy(out, (const char *)data + off, n);
 	out[n] = 0;
 }
 
@@ -517,7 +540,7 @@ static int push_event(struct ftrace_tracer *ft, const struct sched_event *e)
 }
 
 /* One raw event into the window: those not of the events we decode are skipped. */
-static int decode(struct ftrace_tracer *ft, const void *data, uint64_t ts, int cpu)
+static int decode(struct ftrace_tracer *ft, const void *data, int size, uint64_t ts, int cpu)
 {
 	int id = (int)field_u64(ft->common_type, data);
 	struct sched_event e = { .ts_ns = ts, .cpu = (uint32_t)cpu };
@@ -539,8 +562,8 @@ static int decode(struct ftrace_tracer *ft, const void *data, uint64_t ts, int c
 	e.prev_state = (int64_t)field_u64(d->state, data);
 	e.orig_cpu = (uint32_t)field_u64(d->orig, data);
 	e.dest_cpu = (uint32_t)field_u64(d->dest, data);
-	field_comm(d->comm, data, e.comm);
-	field_comm(d->comm2, data, e.comm2);
+	field_comm(d->comm, data, size, e.comm);
+	field_comm(d->comm2, data, size, e.comm2);
 	return push_event(ft, &e);
 }
 
@@ -564,7 +587,7 @@ static int read_cpu(struct ftrace_tracer *ft, int i, int cpu, bool flush)
 			break;
 		for (data = kbuffer_read_event(c->kbuf, &ts); data;
 		     data = kbuffer_next_event(c->kbuf, &ts)) {
-			err = decode(ft, data, ts, cpu);
+			err = decode(ft, data, kbuffer_event_size(c->kbuf), ts, cpu);
 			if (err)
 				return err;
 			n++;

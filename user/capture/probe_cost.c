@@ -48,7 +48,7 @@ void probe_cost_measure(struct probe_cost *pc)
 {
 	/* units go to a ring nobody reads here: room for every one of them */
 	struct tracer_opts o = { .hot_ns = 500000, .ringbuf_bytes = 1 << 22, .unit_probes = true,
-				 .quiet_load = true };
+				 .quiet_load = true, .backend = TRACER_BACKEND_BPF };
 	double probed[BLOCKS], plain[BLOCKS], diff[BLOCKS], plain_median;
 	struct tracer tr = { 0 };
 	struct mt_stats stats;

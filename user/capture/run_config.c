@@ -20,10 +20,12 @@
 #include "calib_file.h"
 #include "elf_sym.h"
 #include "environment.h"
+#include "ftrace_tracer.h"
 #include "install_dirs.h"
 #include "launch.h"
 #include "mem_room.h"
 #include "run_config.h"
+#include "tracer.h"
 #include "topology.h"
 #include "tunable.h"
 #include "status.h"
@@ -469,6 +471,28 @@ int run_config_check_cachewalk(struct run_config *c, const struct cpu_set_list *
 	return 0;
 }
 
+/*
+ * Without the capabilities BPF needs: --backend bpf is refused, and so is auto when the
+ * ftrace backend cannot run either (one line naming both); else auto records with ftrace
+ * (tracer.c says why).  true: refused, with its line on stderr.
+ */
+static bool refuse_without_bpf(const struct run_config *c, const char *missing)
+{
+	char why[256];
+
+	if (c->backend == TRACER_BACKEND_BPF || c->cgroup_arg || c->unit_arg) {
+		fprintf(stderr, "migtrace run: needs %s to load BPF programs: run as root (sudo) "
+			"or grant CAP_BPF and CAP_PERFMON\n", missing);
+		return true;
+	}
+	if (!ftrace_tracer_check(why, sizeof(why)))
+		return false;
+	fprintf(stderr, "migtrace run: needs %s to load BPF programs, and the ftrace backend "
+		"cannot run either (%s): run as root (sudo) or grant CAP_BPF and CAP_PERFMON\n",
+		missing, why);
+	return true;
+}
+
 int run_config_resolve(struct run_config *c, struct run *r)
 {
 	struct run_calibration file_cal = { 0 };
@@ -478,11 +502,9 @@ int run_config_resolve(struct run_config *c, struct run *r)
 	struct tunable kern;
 	int rc;
 
-	if ((missing = mt_missing_bpf_cap())) {
-		fprintf(stderr, "migtrace run: needs %s to load BPF programs: run as root (sudo) "
-			"or grant CAP_BPF and CAP_PERFMON\n", missing);
+	if (c->backend != TRACER_BACKEND_FTRACE && (missing = mt_missing_bpf_cap()) &&
+	    refuse_without_bpf(c, missing))
 		return MT_EXIT_FAIL;
-	}
 	if (topology_read(NULL, &t))
 		return MT_EXIT_FAIL;
 	if ((rc = resolve_cpus(c, &t, r)))

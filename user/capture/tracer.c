@@ -240,13 +240,14 @@ static int load_bpf(struct tracer *tr, const struct tracer_opts *o)
 	return 0;
 }
 
-static int load_ftrace(struct tracer *tr, const struct tracer_opts *o)
+static int load_ftrace(struct tracer *tr, const struct tracer_opts *o, const char *why)
 {
 	int err = tracer_init(tr, o);
 
 	if (err)
 		return err;
 	tr->backend = TRACER_BACKEND_FTRACE;
+	snprintf(tr->backend_why, sizeof(tr->backend_why), "%s", why);
 	return ftrace_tracer_load(&tr->ft, o, tr->nr_cpus);
 }
 
@@ -257,29 +258,40 @@ static int load_ftrace(struct tracer *tr, const struct tracer_opts *o)
  */
 static int load_auto(struct tracer *tr, const struct tracer_opts *o)
 {
+	const char *missing = mt_missing_bpf_cap();
 	struct tracer_opts quiet = *o;
-	char bpf_why[96];
+	char bpf_why[128], why[sizeof(tr->backend_why)];
 	int err;
 
-	quiet.quiet_load = true;
-	mt_libbpf_capture_begin();
-	err = load_bpf(tr, &quiet);
-	free(mt_libbpf_capture_end());
-	if (!err) {
-		snprintf(tr->backend_why, sizeof(tr->backend_why), "auto: the BPF programs loaded");
-		return 0;
+	if (missing) {
+		snprintf(bpf_why, sizeof(bpf_why), "migtrace lacks %s", missing);
+		if (o->scope == MT_SCOPE_CGROUP || o->unit_probes) {
+			fprintf(stderr, "migtrace: needs %s to load BPF programs (%s needs BPF): run "
+				"as root (sudo) or grant CAP_BPF and CAP_PERFMON\n", missing,
+				o->unit_probes ? "--unit" : "--cgroup");
+			return -EPERM;
+		}
+	} else {
+		bool capturing = !mt_libbpf_capture_begin();	/* not if a caller is */
+
+		quiet.quiet_load = true;
+		err = load_bpf(tr, &quiet);
+		if (capturing)
+			free(mt_libbpf_capture_end());
+		if (!err) {
+			snprintf(tr->backend_why, sizeof(tr->backend_why),
+				 "auto: the BPF programs loaded");
+			return 0;
+		}
+		snprintf(bpf_why, sizeof(bpf_why), "its programs did not load (%s; --backend bpf "
+			 "says why)", strerror(-err));
+		tracer_destroy(tr);
+		if (o->scope == MT_SCOPE_CGROUP || o->unit_probes)
+			return load_bpf(tr, o);
 	}
-	snprintf(bpf_why, sizeof(bpf_why), "%s", strerror(-err));
-	tracer_destroy(tr);
-	if (o->scope == MT_SCOPE_CGROUP || o->unit_probes)
-		return load_bpf(tr, o);
-	err = load_ftrace(tr, o);
-	snprintf(tr->backend_why, sizeof(tr->backend_why), "auto: the BPF programs did not load "
-		 "(%s)", bpf_why);
-	if (!err)
-		fprintf(stderr, "migtrace: the BPF programs did not load (%s): recording with "
-			"ftrace instead (--backend bpf says why)\n", bpf_why);
-	return err;
+	/* the run's text and meta say it: "Backend: ftrace (auto: BPF unavailable: ...)" */
+	snprintf(why, sizeof(why), "auto: BPF unavailable: %s", bpf_why);
+	return load_ftrace(tr, o, why);
 }
 
 int tracer_load(struct tracer *tr, const struct tracer_opts *o)
@@ -292,8 +304,7 @@ int tracer_load(struct tracer *tr, const struct tracer_opts *o)
 		snprintf(tr->backend_why, sizeof(tr->backend_why), "--backend bpf");
 		return err;
 	case TRACER_BACKEND_FTRACE:
-		err = load_ftrace(tr, o);
-		snprintf(tr->backend_why, sizeof(tr->backend_why), "--backend ftrace");
+		err = load_ftrace(tr, o, "--backend ftrace");
 		return err;
 	default:
 		return load_auto(tr, o);

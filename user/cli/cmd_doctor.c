@@ -23,6 +23,7 @@
 #include "cli.h"
 #include "clock.h"
 #include "commands.h"
+#include "ftrace_tracer.h"
 #include "sched_rules.h"
 #include "topology.h"
 #include "tracer.h"
@@ -224,7 +225,7 @@ static void check_bpf(struct doctor *d)
 	/* --unit's build (doctor attaches a unit probe): run -- CMD's code and the unit notes */
 	struct tracer_opts o = { .hot_ns = 500000, .ringbuf_bytes = 1 << 16,
 				 .on_migrate = count_record, .unit_probes = true,
-				 .quiet_load = true };
+				 .quiet_load = true, .backend = TRACER_BACKEND_BPF };
 	struct tracer_opts oself = o;
 	struct timespec ts = { 0, 20 * 1000 * 1000 };
 	struct tracer tr = { 0 }, tself = { 0 };
@@ -317,6 +318,61 @@ static void check_tracefs(struct doctor *d)
 	}
 	line(d, ST_LIMITED, false, "tracefs", "not mounted (tp_btf does not need it; perf sched "
 	     "does): migtrace doctor --fix, or mount -t tracefs nodev %s", TRACEFS_DIR);
+}
+
+/*
+ * The ftrace backend, as `run --backend ftrace` uses it: its instances made, this process
+ * tracked, moved between two CPUs, and the moves read back through the replay.  ftrace_ok:
+ * whether run could record with it here (auto's fallback).
+ */
+static void check_ftrace(struct doctor *d, bool *ftrace_ok)
+{
+	struct tracer_opts o = { .hot_ns = 500000, .on_migrate = count_record,
+				 .backend = TRACER_BACKEND_FTRACE };
+	struct timespec ts = { 0, 20 * 1000 * 1000 };
+	struct tracer tr = { 0 };
+	struct mt_stats stats;
+	struct mt_hists hists;
+	unsigned long long migs = 0;
+	int err, records = 0;
+	char why[256];
+	uint64_t t0 = now_ns();
+
+	*ftrace_ok = false;
+	if (ftrace_tracer_check(why, sizeof(why))) {
+		line(d, ST_MISSING, false, "ftrace backend", "cannot record here: %s", why);
+		return;
+	}
+	o.ctx = &records;
+	err = tracer_load(&tr, &o);
+	if (!err)
+		err = tracer_track(&tr, (uint32_t)getpid(), false);
+	if (!err)
+		err = tracer_attach(&tr);
+	if (err) {
+		line(d, ST_MISSING, false, "ftrace backend", "setting up a tracefs instance failed "
+		     "(%s; the line above says which step)", strerror(-err));
+		goto cleanup;
+	}
+	trigger_migrations();
+	nanosleep(&ts, NULL);
+	err = tracer_stop(&tr);
+	if (!err)
+		err = tracer_read_counts(&tr, &stats, &hists);
+	if (err) {
+		line(d, ST_MISSING, false, "ftrace backend", "reading the instance's buffers "
+		     "failed: %s", strerror(-err));
+		goto cleanup;
+	}
+	for (int c = 0; c < MT_NR_CAUSES; c++)
+		migs += stats.migrations[c];
+	*ftrace_ok = migs > 0 || sysconf(_SC_NPROCESSORS_ONLN) < 2;
+	line(d, *ftrace_ok ? ST_OK : ST_LIMITED, false, "ftrace backend", "%s: a tracefs "
+	     "instance saw this process migrate %llu time%s (%llu events lost) in %.0f ms%s",
+	     why, migs, migs == 1 ? "" : "s", (unsigned long long)stats.rb_dropped, (double)(now_ns() - t0) / 1e6,
+	     *ftrace_ok ? "" : " (one CPU, or affinity restricted?)");
+cleanup:
+	tracer_destroy(&tr);
 }
 
 static void check_pmu(struct doctor *d)
@@ -505,6 +561,8 @@ int cmd_doctor(int argc, char **argv)
 {
 	static const struct argp argp = { opts, parse_arg, NULL, doc, NULL, NULL, NULL };
 	struct doctor d = { 0 };
+	bool ftrace_ok;
+	int bpf_missing;
 
 	memset(&env, 0, sizeof(env));
 	if (argp_parse(&argp, argc, argv, 0, NULL, NULL))
@@ -513,7 +571,9 @@ int cmd_doctor(int argc, char **argv)
 	check_privileges(&d);
 	check_btf(&d);
 	check_bpf(&d);
+	bpf_missing = d.nmissing_for_run;
 	check_tracefs(&d);
+	check_ftrace(&d, &ftrace_ok);
 	check_pmu(&d);
 	check_bpf_stats(&d);
 	check_tunable(&d);
@@ -521,11 +581,18 @@ int cmd_doctor(int argc, char **argv)
 	line(&d, ST_LIMITED, false, "fentry/kprobes", "not used by migtrace (tp_btf and "
 	     "uprobes are enough)");
 	check_topology(&d);
+	if (bpf_missing && ftrace_ok && d.nmissing_for_run == bpf_missing) {
+		printf("migtrace run can work here with the ftrace backend only (auto takes it): "
+		       "BPF cannot, %d required check%s missing\n", bpf_missing,
+		       bpf_missing > 1 ? "s are" : " is");
+		return MT_EXIT_OK;
+	}
 	if (d.nmissing_for_run) {
 		printf("migtrace run cannot work here: %d required check%s missing\n",
 		       d.nmissing_for_run, d.nmissing_for_run > 1 ? "s are" : " is");
 		return MT_EXIT_FAIL;
 	}
-	printf("migtrace run can work here\n");
+	printf("migtrace run can work here (backends: bpf%s; auto takes bpf)\n",
+	       ftrace_ok ? " and ftrace" : " only");
 	return MT_EXIT_OK;
 }
