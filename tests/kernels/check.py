@@ -278,10 +278,11 @@ class Judge:
             return got
         self.checks("scope", ["scope_all_runs", "scope_cgroup_runs"], fn)
 
-    def selfmig_run(self, c, mode):
-        """A selfmig case's run record and the pid selfmig printed: (d, pid, None), or
-        (None, None, why) when there is nothing to judge."""
-        out = c.text("run.out") or ""
+    def selfmig_run(self, c, mode, wfile="run.out"):
+        """A selfmig case's run record and the pid selfmig printed (in wfile: the ftrace
+        cases' workload prints to work.out): (d, pid, None), or (None, None, why) when there
+        is nothing to judge."""
+        out = c.text(wfile) or ""
         m = re.search(r"^selfmig %s pid (\d+) " % mode, out, re.M)
         prob = self.run_problem(c)
         if prob or not m:
@@ -529,26 +530,26 @@ class Judge:
     BOTH = ("selfmig_sleeping", "selfmig_running", "family", "balance_lb", "balance_active",
             "balance_fork", "balance_exec", "wakeup")
 
-    def completeness_of(self, case):
-        """(kernel_counted, seen) of a case's run, or None when it has no run record."""
-        c = self.case(case)
-        if not c.complete:
-            return None
-        d = c.json("run.json")
-        try:
-            k = d["stats"]["completeness"]
-            return k["kernel_counted"], k["seen"]
-        except (TypeError, KeyError):
-            return None
+    def cross_counts(self, case):
+        """(BPF, ftrace, kernel) of the ftrace case's run by both backends at once: each
+        backend's migrations less fork placements (the kernel's se.nr_migrations leaves them
+        out; BPF's include the moves it found unseen), and the BPF run's kernel count; None
+        where a run left no record."""
+        c = self.case("ftrace_" + case)
+        b = c.json("bpf.json") if c.complete else None
+        f = c.json("run.json") if c.complete else None
+
+        def nofork(d):
+            return d["stats"]["migrations"] - d["stats"]["by_cause"].get("fork", 0) if d else None
+        k = b["stats"]["completeness"]["kernel_counted"] if b else None
+        return nofork(b), nofork(f), k
 
     def backends(self):
         """Both backends' counts per case, for the matrix's table: FIG backends CASE BPF
-        KERNEL(BPF run) FTRACE KERNEL(ftrace run), '-' where a run left no record."""
+        FTRACE KERNEL (cross_counts; '-' where a run left no record)."""
         for case in self.BOTH:
-            b, f = self.completeness_of(case), self.completeness_of("ftrace_" + case)
-            print("FIG backends %s %s %s %s %s" % (
-                case, b[1] if b else "-", b[0] if b else "-", f[1] if f else "-",
-                f[0] if f else "-"))
+            print("FIG backends %s %s" % (case, " ".join(
+                "-" if v is None else str(v) for v in self.cross_counts(case))))
 
     def ftrace_run_loads(self):
         def fn(c):
@@ -572,7 +573,7 @@ class Judge:
     def ftrace_pid_moves(self, c, mode):
         """(the pid's migrations, the last 23 of them, pid) of an ftrace selfmig case; a
         balancer move before selfmig pins itself (seen on -rt) is counted, not one of 23."""
-        d, pid, why = self.selfmig_run(c, mode)
+        d, pid, why = self.selfmig_run(c, mode, "work.out")
         if why:
             return None, None, why
         allm = sorted((r for r in d["migrations"] if r["pid"] == pid), key=lambda r: r["ts_ns"])
@@ -586,7 +587,7 @@ class Judge:
             if why:
                 return {n: (False, why) for n in names}
             pairs = [(int(mv.split()[2]), int(mv.split()[3])) for mv in
-                     (c.text("run.out") or "").splitlines() if mv.startswith("move ")]
+                     (c.text("work.out") or "").splitlines() if mv.startswith("move ")]
             got = [(r["src_cpu"], r["dst_cpu"]) for r in migs]
             print("FIG ftrace_selfmig_sleeping %d/23 (causes %s; attempts %s)" % (
                 len(allm), causes_of(allm), (c.text("attempts") or "?").strip()))
@@ -622,7 +623,7 @@ class Judge:
             prob = self.run_problem(c)
             if prob:
                 return {n: (False, prob) for n in names}
-            out, other = c.text("run.out") or "", c.text("other.out") or ""
+            out, other = c.text("work.out") or "", c.text("other.out") or ""
             migs = c.json("run.json")["migrations"]
             tid = re.search(r"^thread (\d+) ", out, re.M)
             cpid = re.search(r"^child (\d+) ", out, re.M)
@@ -645,22 +646,55 @@ class Judge:
             }
         self.checks("ftrace_family", names, fn)
 
-    def ftrace_completeness(self):
-        """As completeness(): the kernel's se.nr_migrations of the traced tasks against what
-        the ftrace backend recorded, for every case both backends run."""
+    def ftrace_cross(self):
+        """Each workload case traced by both backends at once: the ftrace run sees the
+        migrations the BPF run sees, move by move (the same task and CPUs, stamped within
+        TOL_NS of each other, ages within TOL_NS), and as many as the kernel counted
+        (se.nr_migrations, read by the BPF run; less the moves BPF found without an event,
+        which no ftrace event shows either)."""
+        tol = 50000 if self.host else 2000000
         for case in self.BOTH:
-            name = "ftrace_completeness_" + case
+            names = ["ftrace_same_as_bpf_" + case, "ftrace_kernel_count_" + case]
 
-            def fn(c, name=name, case=case):
-                prob = self.run_problem(c)
+            def fn(c, case=case, names=names):
+                prob = self.run_problem(c) or self.run_problem(c, "bpf", "bpf.json")
                 if prob:
-                    return {name: (False, prob)}
-                k = c.json("run.json")["stats"]["completeness"]
-                may_be_empty = case in ("balance_fork", "balance_exec", "balance_active")
-                return {name: (k["difference"] == 0 and (k["kernel_counted"] > 0 or may_be_empty),
-                               "kernel counted %d, migtrace (ftrace) saw %d (%d unseen): difference %d"
-                               % (k["kernel_counted"], k["seen"], k["unseen_found"], k["difference"]))}
-            self.checks("ftrace_" + case, [name], fn)
+                    return {n: (False, prob) for n in names}
+                a, b = c.json("bpf.json"), c.json("run.json")
+                ma = [m for m in a["migrations"] if m["cause"] not in ("fork", "unseen")]
+                mb = [m for m in b["migrations"] if m["cause"] != "fork"]
+                used, worst, unmatched = set(), 0, []
+                for m in ma:
+                    near = [j for j, n in enumerate(mb) if j not in used and n["pid"] == m["pid"]
+                            and abs(n["ts_ns"] - m["ts_ns"]) <= tol]
+                    if not near:
+                        unmatched.append((m["pid"], m["cause"], m["src_cpu"], m["dst_cpu"]))
+                        continue
+                    j = min(near, key=lambda j: abs(mb[j]["ts_ns"] - m["ts_ns"]))
+                    used.add(j)
+                    n = mb[j]
+                    if (n["src_cpu"], n["dst_cpu"]) != (m["src_cpu"], m["dst_cpu"]):
+                        unmatched.append((m["pid"], "cpus", m["src_cpu"], m["dst_cpu"], n["src_cpu"], n["dst_cpu"]))
+                    if m.get("age_ns") and n.get("age_ns") is not None and m["state"] != "running":
+                        worst = max(worst, abs(n["age_ns"] - m["age_ns"]))
+                extra = [(n["pid"], n["cause"], n["src_cpu"], n["dst_cpu"]) for j, n in enumerate(mb)
+                         if j not in used]
+                bpf, ft, kernel = self.cross_counts(case)
+                unseen = a["stats"]["by_cause"].get("unseen", 0)
+                print("FIG ftrace_cross %s BPF %d, ftrace %d, kernel %d (BPF unseen %d); ages within %d ns" % (
+                    case, bpf, ft, kernel, unseen, worst))
+                return {
+                    names[0]: (not unmatched and not extra and worst <= tol,
+                               "%d BPF moves: %d without an ftrace move within %d ns or with other CPUs %s; "
+                               "%d ftrace moves BPF did not see %s; ages differ by up to %d ns (tolerance %d)" % (
+                                   len(ma), len(unmatched), tol, unmatched[:5], len(extra), extra[:5],
+                                   worst, tol)),
+                    names[1]: (ft == kernel - unseen and (kernel > 0 or case in (
+                        "balance_fork", "balance_exec", "balance_active")),
+                               "ftrace saw %d migrations (less fork placements), the kernel counted %d, "
+                               "BPF found %d unseen" % (ft, kernel, unseen)),
+                }
+            self.checks("ftrace_" + case, names, fn)
 
     def ftrace_wakeup(self):
         def fn(c):
@@ -701,9 +735,9 @@ class Judge:
                 ages.append(a)
                 if a < 0 or a > span:
                     bad.append((case, r["pid"], r["cause"], a))
-            b = self.case(case).json("run.json") if self.case(case).complete else None
+            b = c.json("bpf.json")	# the same workload run, traced by BPF at once
             bages = sorted(r["age_ns"] for r in (b or {}).get("migrations", []) if r.get("age_ns") is not None)
-            print("FIG ftrace_age %s median %s µs (BPF run: %s µs)" % (
+            print("FIG ftrace_age %s median %s µs (BPF, the same run: %s µs)" % (
                 case, median_us(sorted(ages)), median_us(bages)))
         ok = seen > 0 and not bad and unknown <= seen // 10
         self.result("ftrace_ages_sane", ok, "%d records: %d ages out of [0, the run's span]: %s; %d unknown "
@@ -757,14 +791,21 @@ class Judge:
             tc = migrate_count(c.text(cap + "_migrate.out"))
             d = c.json(cap + "_report.json")
             m = re.search(r"^migrations: (\d+)", c.text(cap + "_report.out") or "", re.M)
-            got = d["stats"]["migrations"] if d else (int(m.group(1)) if m else None)
+            # a fork placement is a migration with no sched_migrate_task event (the kernel
+            # sets a new task's CPU without set_task_cpu()), and so is one found unseen:
+            # the events are the migrations less those
+            bc = d["stats"]["by_cause"] if d else {}
+            total = d["stats"]["migrations"] if d else (int(m.group(1)) if m else None)
+            got = total - bc.get("fork", 0) - bc.get("unseen", 0) if d else None
             rerr = (c.text(cap + "_report.err") or "").strip().splitlines()
             print("FIG capture %s %s bytes, migtrace report %s, trace-cmd report %s" % (
                 cap, (c.text(cap + "_bytes") or "?").strip(), got, tc))
             return (c.rc(cap + "_report") == 0 and got is not None and got == tc,
-                    "migtrace report of the %s capture: exit %s, %s migrations; trace-cmd report: %s "
-                    "sched_migrate_task events with orig_cpu != dest_cpu: %s" % (
-                        cap, c.rc(cap + "_report"), got, tc, rerr[-1] if rerr else ""))
+                    "migtrace report of the %s capture: exit %s, %s migrations (%s less %s fork "
+                    "placements, %s unseen); trace-cmd report: %s sched_migrate_task events with "
+                    "orig_cpu != dest_cpu: %s" % (
+                        cap, c.rc(cap + "_report"), got, total, bc.get("fork"), bc.get("unseen"),
+                        tc, rerr[-1] if rerr else ""))
 
         def fn(c):
             r = {}
@@ -1068,7 +1109,7 @@ def main():
     j.ftrace_run_loads()
     j.ftrace_selfmig()
     j.ftrace_family()
-    j.ftrace_completeness()
+    j.ftrace_cross()
     j.ftrace_wakeup()
     j.ftrace_ages()
     j.ftrace_fallback()

@@ -194,8 +194,8 @@ report() {
 	local pfx=$1 krel=$2 dir=$3
 	shift 3
 	local np=0 nf=0 ns=0 kind name rest tests="?" cases="" counts="" verifier="" why boot
-	local compl="" kc seen unseen diff ftr="" both="" capt="" fallback="" bs=0 fs=0 kbs=0 kfs=0
-	local cs b kb f kf
+	local compl="" kc seen unseen diff ftr="" both="" capt="" fallback="" bs=0 fs=0 ks=0
+	local cs b f k
 	why=$(cat "$dir/why" 2>/dev/null)
 	boot=$(cat "$dir/boot_s" 2>/dev/null || echo "-")
 	# one check for the suite itself: it ran to its end, or why not (the cases that did not
@@ -229,12 +229,13 @@ report() {
 				[ "$unseen" = 0 ] && unseen="" || unseen=" ($unseen unseen)"
 				compl="$compl ${name#completeness_} $kc/$seen$unseen diff $diff,";;
 			verifier) verifier=$rest;;
-			# "CASE BPF KERNEL FTRACE KERNEL": both backends' counts of one workload case
+			# "CASE BPF FTRACE KERNEL": one workload run traced by both backends at once
 			backends)
-				read -r cs b kb f kf <<<"$rest"
-				both="$both $cs $b/$kb $f/$kf,"
-				[ "$b" != - ] && bs=$((bs + b)) && kbs=$((kbs + kb))
-				[ "$f" != - ] && fs=$((fs + f)) && kfs=$((kfs + kf));;
+				read -r cs b f k <<<"$rest"
+				both="$both $cs $b/$f/$k,"
+				[ "$b" != - ] && bs=$((bs + b))
+				[ "$f" != - ] && fs=$((fs + f))
+				[ "$k" != - ] && ks=$((ks + k));;
 			capture) capt="$capt $rest;";;
 			ftrace_fallback) fallback=$rest;;
 			ftrace_*) ftr="$ftr ${name#ftrace_} ${rest},";;
@@ -249,12 +250,13 @@ report() {
 	echo "  case durations:${cases%,}"
 	[ -n "$verifier" ] && echo "  verifier: $verifier"
 	echo "  ftrace backend:${ftr%,}"
-	echo "  both backends (seen/kernel's, BPF then ftrace):${both%,}"
+	echo "  both backends at once (BPF/ftrace/kernel, less fork placements):${both%,}"
 	echo "  trace-cmd captures:${capt%;}"
 	[ -n "$fallback" ] && echo "  auto without CAP_BPF/SYS_ADMIN/PERFMON: $fallback"
 	local cap_counts
-	cap_counts=$(sed -n 's/^ full [0-9]* bytes, migtrace report \([^,]*\), trace-cmd report \([^;]*\);.*/\1 \/ \2/p' <<<"$capt")
-	backend_rows+=("$(printf '%-34s %9s %13s %19s   %s' "$krel" "$bs" "$fs" "$kbs / $kfs" "${cap_counts:--}")")
+	# the first capture's counts: the guests' full one, the host's checked-in one
+	cap_counts=$(sed -n 's/^ \([a-z]*\) [0-9?]* bytes, migtrace report \([^,]*\), trace-cmd report \([^;]*\);.*/\2 \/ \3 (\1)/p' <<<"$capt")
+	backend_rows+=("$(printf '%-34s %9s %13s %13s   %s' "$krel" "$bs" "$fs" "$ks" "${cap_counts:--}")")
 	local line="kernel $krel: $np passed, $nf failed"
 	[ "$ns" != 0 ] && line="$line, $ns skipped"
 	echo "$line"
@@ -452,11 +454,11 @@ fi
 echo "== kernel matrix in $(elapsed "$t_start") s"
 for l in "${summary[@]}"; do echo "  $l"; done
 if [ "${#backend_rows[@]}" -gt 0 ]; then
-	echo "== both backends per kernel: migrations of the workload cases each ran (selfmig, family,"
-	echo "   balance, wakeup; a count is 0 where a case left no run record); kernel: the traced"
-	echo "   tasks' se.nr_migrations in the BPF runs / the ftrace runs; capture: migtrace report of"
-	echo "   a \`trace-cmd record -e sched\` capture / trace-cmd report's sched_migrate_task events"
-	printf '  %-34s %9s %13s %19s   %s\n' kernel "BPF count" "ftrace count" "kernel count" \
+	echo "== both backends per kernel: the migrations (less fork placements) of the 8 workload"
+	echo "   cases (selfmig x2, family, balance x4, wakeup), each run traced by both at once; kernel:"
+	echo "   the traced tasks' se.nr_migrations (read by the BPF run); capture: migtrace report of a"
+	echo "   \`trace-cmd record -e sched\` capture / trace-cmd report's sched_migrate_task events"
+	printf '  %-34s %9s %13s %13s   %s\n' kernel "BPF count" "ftrace count" "kernel count" \
 		"capture: report / trace-cmd"
 	for l in "${backend_rows[@]}"; do echo "  $l"; done
 fi
