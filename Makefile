@@ -22,17 +22,14 @@ ARCH		:= $(shell uname -m | sed 's/x86_64/x86/' | sed 's/aarch64/arm64/' \
 WARN		:= -Wall -Wextra -Werror
 CFLAGS		?= -g -O2
 CFLAGS		+= $(WARN) -std=gnu11 -D_GNU_SOURCE
-# the ftrace backend (user/capture/ftrace_tracer.c): Debian's libtracefs and libtraceevent
-TRACE_CFLAGS	:= $(shell pkg-config --cflags libtracefs libtraceevent 2>/dev/null || \
-		     echo -I/usr/include/tracefs -I/usr/include/traceevent)
-TRACE_LIBS	:= $(shell pkg-config --libs libtracefs libtraceevent 2>/dev/null || \
-		     echo -ltracefs -ltraceevent)
-CFLAGS		+= $(TRACE_CFLAGS)
-# trace-cmd captures (user/capture/trace_dat.c): libtracecmd and libtraceevent
+# trace-cmd captures (user/capture/trace_dat.c): libtracecmd and libtraceevent; the live
+# ftrace backend (user/capture/ftrace_tracer.c): libtracefs and libtraceevent
 TRACECMD_CFLAGS	:= $(shell pkg-config --cflags libtracecmd libtraceevent 2>/dev/null)
-TRACECMD_LIBS	:= $(or $(shell pkg-config --libs libtracecmd libtraceevent 2>/dev/null),\
+TRACEFS_CFLAGS	:= $(or $(shell pkg-config --cflags libtracefs libtraceevent 2>/dev/null),\
+		   -I/usr/include/tracefs -I/usr/include/traceevent)
+TRACECMD_LIBS	:= $(or $(shell pkg-config --libs libtracecmd libtracefs libtraceevent 2>/dev/null),\
 		   -ltracecmd -ltracefs -ltraceevent)
-LDLIBS		:= -lbpf -lelf -lz -lm -lpthread $(TRACECMD_LIBS) $(TRACE_LIBS)
+LDLIBS		:= -lbpf -lelf -lz -lm -lpthread $(TRACECMD_LIBS)
 SAN_FLAGS	:= -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 # CPPFLAGS and LDFLAGS are the caller's (empty here; dpkg-buildflags' hardening in the package).
 # The functions migtrace's own uprobes attach to by name (doctor's check, the probe cost) and
@@ -120,13 +117,12 @@ UNIT_SAN_BINS	:= $(patsubst tests/unit/%.c,$(OUTPUT)/tests/unit/san/%,$(UNIT_SRC
 # counts are checked against, promtool (prometheus) for the OpenMetrics export, PostgreSQL for the --unit test,
 # qemu, busybox and Debian's kernels for the matrix, trace-cmd for its captures.
 RUN_PKGS	:= clang llvm libbpf-dev libelf-dev zlib1g-dev bpftool pkg-config \
-		   libtracefs-dev libtraceevent-dev libtracecmd-dev \
-		   make gcc gnuplot-nox
+		   make gcc gnuplot-nox libtracecmd-dev libtracefs-dev libtraceevent-dev
 # `make deb`: debhelper's build, checked by lintian
 PKG_PKGS	:= debhelper dpkg-dev fakeroot lintian
 TEST_PKGS	:= $(RUN_PKGS) $(PKG_PKGS) trace-cmd prometheus prometheus-node-exporter python3 libcmocka-dev libclang-rt-14-dev linux-perf bpftrace rt-tests stress-ng \
 		   strace time postgresql postgresql-contrib qemu-system-x86 busybox-static cpio \
-		   groff-base man-db bash-completion trace-cmd
+		   groff-base man-db bash-completion
 DEB_PKGS	?= $(TEST_PKGS)
 
 ifeq ($(V),1)
@@ -191,6 +187,7 @@ $(OUTPUT)/install_dirs.h: FORCE | $(OUTPUT)
 $(OUTPUT)/user/cli/main.o $(OUTPUT)/san/user/cli/main.o: $(OUTPUT)/version.h
 $(foreach v,/ /san/ /fuzz/obj/,$(OUTPUT)$(v)user/capture/run_config.o): $(OUTPUT)/install_dirs.h
 $(foreach v,/ /san/ /fuzz/obj/,$(OUTPUT)$(v)user/capture/trace_dat.o): CFLAGS += $(TRACECMD_CFLAGS)
+$(foreach v,/ /san/ /fuzz/obj/,$(OUTPUT)$(v)user/capture/ftrace_tracer.o): CFLAGS += $(TRACEFS_CFLAGS)
 
 # User space: every object waits for the skeletons, since several include them; each sees
 # only its layer's include paths.

@@ -263,8 +263,7 @@ struct capture *capture__open(const struct run_config *cfg, struct run *r, int *
 		goto fail;
 	snprintf(r->meta.wakeup_latency_from, sizeof(r->meta.wakeup_latency_from), "%s",
 		 cap->tr.wakeup_from_queued ? "sched_info.last_queued" : "sched_wakeup");
-	fprintf(run_config_text(cfg), "Backend: %s (%s)\n", tracer_backend_name(cap->tr.backend),
-		cap->tr.backend_why);
+	tracer_describe(&cap->tr, &r->meta.backend);	/* the text's header says it */
 	return cap;
 fail:
 	capture__free(cap);
@@ -493,6 +492,7 @@ int capture__run(struct capture *cap)
 	join_units(cap, UINT64_MAX, true);
 	if (tracer_read_counts(&cap->tr, &r->stats, &r->hists))
 		return MT_EXIT_FAIL;
+	tracer_describe(&cap->tr, &r->meta.backend);
 	interval_clock_final(&cap->ic, r, t_end);
 	if (cap->join_err) {
 		fprintf(stderr, "migtrace run: joining the units with the records failed: %s\n",

@@ -40,6 +40,7 @@
 
 #include "ftrace_tracer.h"
 #include "launch.h"
+#include "run.h"
 #include "sched_replay.h"
 #include "tracer.h"
 
@@ -58,29 +59,32 @@ struct ev_spec {
 	const char *name;
 	uint8_t type;
 	bool required;
-	const char *pid, *pid2, *state, *orig, *dest, *comm, *comm2;
+	const char *pid, *pid2, *state, *orig, *dest, *comm, *comm2, *prio;
 };
 
 static const struct ev_spec specs[] = {
-	{ "sched_switch", SE_SWITCH, true, "prev_pid", "next_pid", "prev_state", NULL, NULL,
-	  "prev_comm", "next_comm" },
-	{ "sched_migrate_task", SE_MIGRATE, true, "pid", NULL, NULL, "orig_cpu", "dest_cpu",
-	  "comm", NULL },
-	{ "sched_waking", SE_WAKING, false, "pid", NULL, NULL, NULL, "target_cpu", "comm", NULL },
-	{ "sched_wakeup", SE_WAKEUP, false, "pid", NULL, NULL, NULL, "target_cpu", "comm", NULL },
-	{ "sched_wakeup_new", SE_WAKEUP_NEW, false, "pid", NULL, NULL, NULL, "target_cpu", "comm",
-	  NULL },
-	{ "sched_process_fork", SE_FORK, true, "parent_pid", "child_pid", NULL, NULL, NULL,
-	  "child_comm", NULL },
-	{ "sched_process_exec", SE_EXEC, false, "pid", "old_pid", NULL, NULL, NULL, NULL, NULL },
-	{ "sched_process_exit", SE_EXIT, false, "pid", NULL, NULL, NULL, NULL, "comm", NULL },
+	{ .name = "sched_switch", .type = SE_SWITCH, .required = true, .pid = "prev_pid",
+	  .pid2 = "next_pid", .state = "prev_state", .comm = "prev_comm", .comm2 = "next_comm",
+	  .prio = "prev_prio" },
+	{ .name = "sched_migrate_task", .type = SE_MIGRATE, .required = true, .pid = "pid",
+	  .orig = "orig_cpu", .dest = "dest_cpu", .comm = "comm", .prio = "prio" },
+	{ .name = "sched_waking", .type = SE_WAKING, .pid = "pid", .dest = "target_cpu",
+	  .comm = "comm" },
+	{ .name = "sched_wakeup", .type = SE_WAKEUP, .pid = "pid", .dest = "target_cpu",
+	  .comm = "comm" },
+	{ .name = "sched_wakeup_new", .type = SE_WAKEUP_NEW, .pid = "pid", .dest = "target_cpu",
+	  .comm = "comm" },
+	{ .name = "sched_process_fork", .type = SE_FORK, .required = true, .pid = "parent_pid",
+	  .pid2 = "child_pid", .comm = "child_comm" },
+	{ .name = "sched_process_exec", .type = SE_EXEC, .pid = "pid", .pid2 = "old_pid" },
+	{ .name = "sched_process_exit", .type = SE_EXIT, .pid = "pid", .comm = "comm" },
 };
 #define NR_SPECS (sizeof(specs) / sizeof(specs[0]))
 
 /* One event's decoding, resolved once from the format files. */
 struct ev_decode {
 	int id;				/* -1: not in this kernel */
-	struct tep_format_field *pid, *pid2, *state, *orig, *dest, *comm, *comm2, *cur_pid;
+	struct tep_format_field *pid, *pid2, *state, *orig, *dest, *comm, *comm2, *prio, *cur_pid;
 };
 
 struct ft_cpu {
@@ -250,6 +254,7 @@ static int resolve_events(struct ftrace_tracer *ft)
 		d->dest = s->dest ? tep_find_field(ev, s->dest) : NULL;
 		d->comm = s->comm ? tep_find_field(ev, s->comm) : NULL;
 		d->comm2 = s->comm2 ? tep_find_field(ev, s->comm2) : NULL;
+		d->prio = s->prio ? tep_find_field(ev, s->prio) : NULL;
 		if (!d->pid || !d->cur_pid) {
 			fprintf(stderr, "migtrace: sched:%s has no %s field in this kernel: the "
 				"ftrace backend cannot decode it (use --backend bpf)\n", s->name,
@@ -562,6 +567,8 @@ static int decode(struct ftrace_tracer *ft, const void *data, int size, uint64_t
 	e.prev_state = (int64_t)field_u64(d->state, data);
 	e.orig_cpu = (uint32_t)field_u64(d->orig, data);
 	e.dest_cpu = (uint32_t)field_u64(d->dest, data);
+	e.has_prio = d->prio != NULL;
+	e.prio = (int32_t)field_u64(d->prio, data);
 	field_comm(d->comm, data, size, e.comm);
 	field_comm(d->comm2, data, size, e.comm2);
 	return push_event(ft, &e);
@@ -670,7 +677,9 @@ int ftrace_tracer_stop(struct ftrace_tracer *ft)
 		n = read_all(ft, true);
 	if (n < 0)
 		return n;
-	return replay_upto(ft, UINT64_MAX);
+	n = replay_upto(ft, UINT64_MAX);
+	/* the stopper's moves still waiting for an exec are active balance now */
+	return n ? n : sched_replay_flush(ft->rp);
 }
 
 /* "overrun: N" and "dropped events: N" of every CPU of instance i. */
@@ -719,6 +728,31 @@ int ftrace_tracer_read_pairs(const struct ftrace_tracer *ft, uint64_t *pairs)
 {
 	sched_replay_pairs(ft->rp, pairs);
 	return 0;
+}
+
+void ftrace_tracer_describe(const struct ftrace_tracer *ft, struct run_backend *b)
+{
+	struct sched_replay_info info;
+	size_t len;
+
+	sched_replay_info(ft->rp, &info);
+	b->replayed = true;
+	b->events = info.events;
+	b->out_of_order = info.out_of_order;
+	b->stopper_moves = info.stopper_moves;
+	b->unknown_age = info.unknown_age;
+	b->lost_events = ftrace_tracer_lost(ft);
+	/* the topology is the host's, read as for BPF; the rest no event carries */
+	snprintf(b->not_read, sizeof(b->not_read),
+		 "kernel_age,kernel_migrations,affinity,numa,core_cookie");
+	b->missing[0] = 0;
+	for (size_t i = 0; i < NR_SPECS; i++) {
+		if (ft->dec[i].id >= 0)
+			continue;
+		len = strlen(b->missing);
+		snprintf(b->missing + len, sizeof(b->missing) - len, "%s%s", len ? "," : "",
+			 specs[i].name);
+	}
 }
 
 void ftrace_tracer_destroy(struct ftrace_tracer *ft)

@@ -15,6 +15,7 @@
 
 struct tracer_opts;
 struct ftrace_tracer;
+struct run_backend;
 
 /* Whether this machine could record with ftrace: 0, or -errno with why (one line, saying
  * what to do) in why[len].  Mounts tracefs when it is not mounted and we may. */
@@ -36,6 +37,9 @@ int ftrace_tracer_read_counts(const struct ftrace_tracer *ft, struct mt_stats *s
 int ftrace_tracer_read_pairs(const struct ftrace_tracer *ft, uint64_t *pairs);
 /* Events the rings lost so far (per_cpu/cpuN/stats: overrun + dropped events). */
 uint64_t ftrace_tracer_lost(const struct ftrace_tracer *ft);
+/* What the replay could not read or tell, into the run's meta.backend (name and why are the
+ * caller's): the events replayed, dropped, lost, the kernel's sched events it lacks. */
+void ftrace_tracer_describe(const struct ftrace_tracer *ft, struct run_backend *b);
 /* Removes the instances and dismisses their guard.  NULL is a no-op. */
 void ftrace_tracer_destroy(struct ftrace_tracer *ft);
 

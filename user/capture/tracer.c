@@ -159,6 +159,14 @@ const char *tracer_backend_name(int backend)
 	}
 }
 
+void tracer_describe(const struct tracer *tr, struct run_backend *b)
+{
+	snprintf(b->name, sizeof(b->name), "%s", tracer_backend_name(tr->backend));
+	snprintf(b->why, sizeof(b->why), "%s", tr->backend_why);
+	if (tr->ft)
+		ftrace_tracer_describe(tr->ft, b);
+}
+
 /* What both backends start from: the callbacks and the count of possible CPUs. */
 static int tracer_init(struct tracer *tr, const struct tracer_opts *o)
 {

@@ -18,6 +18,7 @@ struct run_topo;
 struct ring_buffer;
 struct bpf_link;
 struct ftrace_tracer;
+struct run_backend;
 
 /* --backend: which records the run; auto takes BPF where its programs load, else ftrace */
 enum tracer_backend {
@@ -78,6 +79,9 @@ struct tracer {
 
 /* "bpf", "ftrace" or "auto". */
 const char *tracer_backend_name(int backend);
+/* The run's meta.backend: which backend and why; with ftrace, what its replay could not read
+ * or tell so far (call again after tracer_stop for the final figures). */
+void tracer_describe(const struct tracer *tr, struct run_backend *b);
 
 /* open -> rodata and map sizes -> load (BPF), or the tracefs instances (ftrace); auto tries
  * BPF first.  0 or -errno, with the failing step on stderr. */
