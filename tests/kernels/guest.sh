@@ -73,9 +73,11 @@ case_end() {
 # Used only to decide whether to measure again (as tests/integration/30_run.sh does);
 # check.py does the real count.  The file is one JSON line of flat records, each with
 # "pid":N, before its "cause" (meta's "pid" is followed by a "}" before any "cause").
-# cause_count FILE CAUSE: the run file's count of migrations of that cause
+# cause_count FILE CAUSE: the run file's count of migrations of that cause (the first
+# by_cause object is the stats' one; levels and the verdict have their own after it)
 cause_count() {
-	n=$(grep -o '"by_cause":{[^}]*}' "$1" 2>/dev/null | grep -o "\"$2\":[0-9]*" | cut -d: -f2)
+	n=$(grep -o '"by_cause":{[^}]*}' "$1" 2>/dev/null | head -n 1 | grep -o "\"$2\":[0-9]*" |
+		cut -d: -f2)
 	echo "${n:-0}"
 }
 
