@@ -650,8 +650,10 @@ class Judge:
         """Each workload case traced by both backends at once: the ftrace run sees the
         migrations the BPF run sees, move by move (the same task and CPUs, stamped within
         TOL_NS of each other, ages within TOL_NS), and as many as the kernel counted
-        (se.nr_migrations, read by the BPF run; less the moves BPF found without an event,
-        which no ftrace event shows either)."""
+        (se.nr_migrations, read by the BPF run), give or take the moves BPF found at a
+        switch-in without seeing their event (unseen): a move the kernel made without a
+        sched_migrate_task event ftrace cannot see either, but one whose event BPF's program
+        missed, it can."""
         tol = 50000 if self.host else 2000000
         for case in self.BOTH:
             names = ["ftrace_same_as_bpf_" + case, "ftrace_kernel_count_" + case]
@@ -677,8 +679,19 @@ class Judge:
                         unmatched.append((m["pid"], "cpus", m["src_cpu"], m["dst_cpu"], n["src_cpu"], n["dst_cpu"]))
                     if m.get("age_ns") and n.get("age_ns") is not None and m["state"] != "running":
                         worst = max(worst, abs(n["age_ns"] - m["age_ns"]))
-                extra = [(n["pid"], n["cause"], n["src_cpu"], n["dst_cpu"]) for j, n in enumerate(mb)
-                         if j not in used]
+                # a move BPF found only at the switch-in (unseen: its program did not run at
+                # the event, a nested BPF program's recursion guard say) may be one ftrace saw
+                unseen_moves = [(m["pid"], m["src_cpu"], m["dst_cpu"]) for m in a["migrations"]
+                                if m["cause"] == "unseen"]
+                extra = []
+                for j, n in enumerate(mb):
+                    if j in used:
+                        continue
+                    key = (n["pid"], n["src_cpu"], n["dst_cpu"])
+                    if key in unseen_moves:
+                        unseen_moves.remove(key)
+                    else:
+                        extra.append((n["pid"], n["cause"], n["src_cpu"], n["dst_cpu"]))
                 bpf, ft, kernel = self.cross_counts(case)
                 unseen = a["stats"]["by_cause"].get("unseen", 0)
                 print("FIG ftrace_cross %s BPF %d, ftrace %d, kernel %d (BPF unseen %d); ages within %d ns" % (
@@ -689,26 +702,65 @@ class Judge:
                                "%d ftrace moves BPF did not see %s; ages differ by up to %d ns (tolerance %d)" % (
                                    len(ma), len(unmatched), tol, unmatched[:5], len(extra), extra[:5],
                                    worst, tol)),
-                    names[1]: (ft == kernel - unseen and (kernel > 0 or case in (
+                    names[1]: (kernel - unseen <= ft <= kernel and (kernel > 0 or case in (
                         "balance_fork", "balance_exec", "balance_active")),
                                "ftrace saw %d migrations (less fork placements), the kernel counted %d, "
-                               "BPF found %d unseen" % (ft, kernel, unseen)),
+                               "BPF found %d unseen (want kernel - unseen <= ftrace <= kernel)" % (
+                                   ft, kernel, unseen)),
                 }
             self.checks("ftrace_" + case, names, fn)
 
     def ftrace_wakeup(self):
-        def fn(c):
-            prob = self.run_problem(c)
-            if prob:
-                return {"ftrace_cause_wakeup": (False, prob)}
-            d = c.json("run.json")
-            bc = d["stats"]["by_cause"]
-            print("FIG ftrace_wakeup %d wakeup placements of %d migrations (%s)" % (
-                bc.get("wakeup", 0), d["stats"]["migrations"],
-                " ".join("%s=%d" % kv for kv in bc.items() if kv[1])))
-            return {"ftrace_cause_wakeup": (bc.get("wakeup", 0) >= 10, "wakeup placements %d (want >= 10)"
-                                            % bc.get("wakeup", 0))}
-        self.checks("ftrace_wakeup", ["ftrace_cause_wakeup"], fn)
+        """The wakeup case's causes by both backends, as a figure (ftrace_causes_agree
+        judges them move by move)."""
+        c = self.case("ftrace_wakeup")
+        d, a = (c.json("run.json"), c.json("bpf.json")) if c.complete else (None, None)
+        if d is None or a is None:
+            return
+        print("FIG ftrace_wakeup ftrace: %s; BPF: %s (the same run)" % tuple(
+            " ".join("%s=%d" % kv for kv in x["stats"]["by_cause"].items() if kv[1]) or "none"
+            for x in (d, a)))
+
+    # What the ftrace backend may call a move whose cause BPF tells (docs/design.md, "The
+    # ftrace backend": affinity changes are never told apart, the stopper's moves are active*
+    # unless an exec event follows).
+    CAUSE_OK = {"affinity": ("affinity", "wakeup", "lb_pull", "active_balance"),
+                "exec": ("exec", "active_balance")}
+
+    def ftrace_causes(self):
+        """One check over every case run by both at once: each move both saw has the cause
+        BPF gave it, or one CAUSE_OK allows."""
+        tol = 50000 if self.host else 2000000
+        n, odd = 0, []
+        for case in self.BOTH:
+            c = self.case("ftrace_" + case)
+            a, b = (c.json("bpf.json"), c.json("run.json")) if c.complete else (None, None)
+            if a is None or b is None:
+                continue
+            mb = [m for m in b["migrations"] if m["cause"] != "fork"]
+            used = set()
+            for m in a["migrations"]:
+                if m["cause"] in ("fork", "unseen"):
+                    continue
+                near = [j for j, x in enumerate(mb) if j not in used and x["pid"] == m["pid"]
+                        and abs(x["ts_ns"] - m["ts_ns"]) <= tol]
+                if not near:
+                    continue
+                j = min(near, key=lambda j: abs(mb[j]["ts_ns"] - m["ts_ns"]))
+                used.add(j)
+                n += 1
+                if mb[j]["cause"] not in self.CAUSE_OK.get(m["cause"], (m["cause"],)):
+                    odd.append((case, m["pid"], m["comm"], m["state"], m["by_comm"], m["cause"],
+                                mb[j]["cause"]))
+        kinds = {}
+        for o in odd:
+            kinds["%s->%s" % (o[5], o[6])] = kinds.get("%s->%s" % (o[5], o[6]), 0) + 1
+        print("FIG ftrace_causes %d moves seen by both, %d with another cause (%s)" % (
+            n, len(odd), " ".join("%s %d" % kv for kv in sorted(kinds.items())) or "none"))
+        self.result("ftrace_causes_agree", n > 0 and not odd,
+                    "%d of %d moves seen by both have a cause ftrace should have told as BPF "
+                    "did (case, pid, comm, state, by, BPF, ftrace): %s" % (len(odd), n, odd[:6])
+                    if n else "no move seen by both (see the ftrace_ cases)")
 
     def ftrace_ages(self):
         """Ages sane in every ftrace run: known (not null) for all but fork placements, never
@@ -1111,6 +1163,7 @@ def main():
     j.ftrace_family()
     j.ftrace_cross()
     j.ftrace_wakeup()
+    j.ftrace_causes()
     j.ftrace_ages()
     j.ftrace_fallback()
     j.report_capture()
