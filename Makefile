@@ -186,7 +186,8 @@ $(OUTPUT)/install_dirs.h: FORCE | $(OUTPUT)
 	$(Q)$(call gen_header,$@,#define MT_LIBEXECDIR "$(LIBEXECDIR)")
 $(OUTPUT)/user/cli/main.o $(OUTPUT)/san/user/cli/main.o: $(OUTPUT)/version.h
 $(foreach v,/ /san/ /fuzz/obj/,$(OUTPUT)$(v)user/capture/run_config.o): $(OUTPUT)/install_dirs.h
-$(foreach v,/ /san/ /fuzz/obj/,$(OUTPUT)$(v)user/capture/trace_dat.o): CFLAGS += $(TRACECMD_CFLAGS)
+$(foreach v,/ /san/ /fuzz/obj/,$(foreach o,trace_dat sched_decode,$(OUTPUT)$(v)user/capture/$(o).o)): \
+	CFLAGS += $(TRACECMD_CFLAGS)
 $(foreach v,/ /san/ /fuzz/obj/,$(OUTPUT)$(v)user/capture/ftrace_tracer.o): CFLAGS += $(TRACEFS_CFLAGS)
 
 # User space: every object waits for the skeletons, since several include them; each sees
@@ -209,7 +210,7 @@ $(OUTPUT)/libmigtrace.a: $(LIB_OBJS)
 # The analysis layers alone, and report's own command over them: linked without libbpf.
 REPORT_OBJS	:= $(patsubst %.c,$(OUTPUT)/%.o,$(ANALYSIS_SRCS) $(WL_SHARED) \
 		   $(addprefix user/cli/,cmd_report.c export.c cli.c run_output.c) \
-		   $(addprefix user/capture/,trace_dat.c sched_replay.c))
+		   $(addprefix user/capture/,trace_dat.c sched_decode.c sched_replay.c))
 $(OUTPUT)/tests/report-only: tests/link/report_only.c $(REPORT_OBJS)
 	$(call msg,LINK,$@)
 	$(Q)mkdir -p $(dir $@)

@@ -35,6 +35,7 @@ void whatif_compute(const struct run *r, const int64_t *t_ns, int n, struct what
 	memset(w, 0, sizeof(*w));
 	w->n = n < WHATIF_MAX ? n : WHATIF_MAX;
 	w->records_complete = !r->stats.rb_dropped && !r->recs_not_kept;
+	w->pulls_not_read = run_replayed(r);
 	/* the records in hand are counted now; a report that kept none counted them as it
 	 * read them (run_file.h), at these thresholds */
 	if (!r->tally.records_dropped) {

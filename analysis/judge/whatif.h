@@ -30,6 +30,8 @@ struct whatif_row {
 struct whatif {
 	int n;
 	bool records_complete;		/* no record lost or left unkept: counts are the run's */
+	bool pulls_not_read;		/* replayed events (run_replayed): no kernel age, the
+					 * pulls are not judged at any threshold */
 	/* the judged pulls by the rule that decides them (MT_RULE_OF): all but MT_RULE_AGE's
 	 * are the same at every threshold */
 	uint64_t lb_rule[MT_NR_RULES];

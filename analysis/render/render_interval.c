@@ -90,6 +90,11 @@ static void hot_share(FILE *f, const struct interval *iv, const struct run *r)
 	const struct mt_stats *s = &iv->delta.stats;
 	char a[32], src[64];
 
+	if (run_replayed(r)) {	/* the kernel's age is in no event */
+		fprintf(f, "  hot at %s: not read (replayed events carry no kernel age)\n",
+			fmt_ns(a, sizeof(a), (double)r->meta.hot_ns));
+		return;
+	}
 	fprintf(f, "  hot at %s (%s): %llu of %llu pulls judged", fmt_ns(a, sizeof(a),
 		(double)r->meta.hot_ns), printable(src, sizeof(src), r->meta.hot_source),
 		(unsigned long long)s->lb_hot, (unsigned long long)s->lb_judged);
@@ -114,12 +119,13 @@ static void wakeup_latency(FILE *f, const struct interval *iv)
 		(unsigned long long)n);
 }
 
-static void completeness(FILE *f, const struct interval *iv)
+static void completeness(FILE *f, const struct interval *iv, const struct run *r)
 {
 	const struct mt_stats *s = &iv->delta.stats;
 	uint64_t seen = interval_kernel_counted(s);
 
-	if (!iv->per_task)
+	/* replayed events: se.nr_migrations is not read */
+	if (!iv->per_task || run_replayed(r))
 		return;
 	fprintf(f, "  completeness     the kernel counted %llu (se.nr_migrations, at each "
 		"switch-in), migtrace %llu, difference %lld\n",
@@ -159,7 +165,7 @@ void render_interval_text(FILE *f, const struct interval *iv, const struct run *
 	pull_ages(f, iv);
 	hot_share(f, iv, r);
 	wakeup_latency(f, iv);
-	completeness(f, iv);
+	completeness(f, iv, r);
 	top_text(f, iv);
 	if (iv->delta.stats.rb_dropped)
 		fprintf(f, "  records lost     %llu (ring buffer full; the counts above are "

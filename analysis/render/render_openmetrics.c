@@ -507,7 +507,10 @@ static void live_info(FILE *f, const struct run *r, const struct om_live *live)
 	om_label_value(f, r->env.kernel_release);
 	fprintf(f, "\",version=\"");
 	om_label_value(f, live->version ? live->version : "unknown");
-	fprintf(f, "\",backend=\"bpf\"} 1\n");
+	fprintf(f, "\",backend=\"");
+	/* a run file written before backends were said was recorded by BPF */
+	om_label_value(f, r->meta.backend.name[0] ? r->meta.backend.name : "bpf");
+	fprintf(f, "\"} 1\n");
 }
 
 /* The wake-up latency, cumulative, and the kernel's own count of the migrations. */

@@ -186,7 +186,8 @@ void render_text_pairs(FILE *f, const struct run *r)
 	}
 }
 
-static void print_cost(FILE *f, const struct run_cost *c)
+/* bpf: the run had BPF programs (not events replayed): their per-program cost is said */
+static void print_cost(FILE *f, const struct run_cost *c, bool bpf)
 {
 	double self_s = c->self_user_s + c->self_sys_s;
 	char a[32], name[PRINTABLE_SIZE(sizeof(c->progs[0].name))];
@@ -206,6 +207,8 @@ static void print_cost(FILE *f, const struct run_cost *c)
 			100.0 * (self_s - c->self_startup_s) / c->workload_cpu_s);
 	fprintf(f, "; peak RSS %s\n",
 		fmt_bytes(a, sizeof(a), (uint64_t)c->self_max_rss_kib * 1024));
+	if (!bpf)
+		return;
 	if (!c->bpf_stats) {
 		fprintf(f, "  (per-program BPF cost: run with sysctl "
 			"kernel.bpf_stats_enabled=1)\n");
@@ -374,7 +377,7 @@ static void print_summary(FILE *f, const struct run *r)
 			(unsigned long long)s->storage_busy);
 	/* a capture read afterwards cost nothing to trace, as far as migtrace knows */
 	if (strcmp(r->meta.backend.name, "trace-cmd"))
-		print_cost(f, &r->cost);
+		print_cost(f, &r->cost, !replayed);
 }
 
 void render_text_results(FILE *f, const struct run *r)

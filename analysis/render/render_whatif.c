@@ -46,8 +46,13 @@ void render_whatif_text(FILE *f, const struct whatif *w)
 		const struct whatif_row *row = &w->row[i];
 		char lb[40], wk[40];
 
-		snprintf(lb, sizeof(lb), "%llu of %llu (%.1f %%)", (unsigned long long)row->lb_hot,
-			 (unsigned long long)row->lb_judged, pct(row->lb_hot, row->lb_judged));
+		if (w->pulls_not_read)
+			snprintf(lb, sizeof(lb), "not read");
+		else
+			snprintf(lb, sizeof(lb), "%llu of %llu (%.1f %%)",
+				 (unsigned long long)row->lb_hot,
+				 (unsigned long long)row->lb_judged,
+				 pct(row->lb_hot, row->lb_judged));
 		snprintf(wk, sizeof(wk), "%llu of %llu (%.1f %%)",
 			 (unsigned long long)row->wakeup_hot, (unsigned long long)row->wakeups,
 			 pct(row->wakeup_hot, row->wakeups));
@@ -63,5 +68,8 @@ void render_whatif_text(FILE *f, const struct whatif *w)
 	}
 	fprintf(f, "  (hot: the kernel's rule, the kernel's age for pulls, migtrace's for wakeups; "
 		"cost: each migrated unit at the migration cost of its age, as measured here)\n");
+	if (w->pulls_not_read)
+		fprintf(f, "  (pulls not read: replayed events carry no kernel age, "
+			"rq_clock_task(src) - se.exec_start)\n");
 	render_whatif_rules(f, w);
 }

@@ -21,6 +21,9 @@ if grep -q "EPERM" <<<"$out"; then
 fi
 check doctor_every_line_has_status bash -c '! grep -vE "^(ok|limited|missing) |^  L[0-9]|^[0-9]+ online CPU|^migtrace run can" <<<"$1"' _ "$out"
 check doctor_topology grep -qE '^[0-9]+ online CPUs? ' <<<"$out"
+# both backends: ftrace's own line, and the last line says which would record
+check doctor_ftrace_line grep -qE '^(ok +ftrace backend +tracefs at .*: a tracefs instance saw this process migrate|limited +ftrace backend|missing +ftrace backend +cannot record here: )' <<<"$out"
+check doctor_names_backends grep -qE '^migtrace run can(not)? work here( \(backends: bpf (and ftrace|only); auto takes bpf\)| with the ftrace backend only|:)' <<<"$out"
 # the rules besides the age, one line each (docs/design.md, "When the threshold does not govern")
 check doctor_rules_lines bash -c 'for w in "sched_ext" "NUMA balancing" "core scheduling" "cache-aware balancing"; do
 	grep -qE "^(ok|limited) +$w  " <<<"$1" || exit 1; done' _ "$out"

@@ -2,7 +2,8 @@
 # run --backend ftrace: the live ftrace backend against the BPF one on the same workloads.
 # The same sections; one process traced by both at once gives the same migrations (count,
 # CPUs, ages within AGE_TOL_NS) and the kernel's count; the tracefs instances are gone after
-# a normal end, SIGINT and SIGKILL; --cgroup is refused; auto falls back without CAP_BPF.
+# a normal end, SIGINT and SIGKILL; --unit through uprobe_events; --cgroup is refused; auto
+# falls back without CAP_BPF.
 source "$(dirname "$0")/../lib.sh"
 
 # Ages of the same move as the two backends stamp it: BPF's bpf_ktime_get_ns() in its program,
@@ -119,14 +120,34 @@ check ftrace_no_instance_after_sigkill no_instance_of "$mtpid"
 wpid=$(sed -n 's/^Tracing.*(pid \([0-9]*\)).*/\1/p' "$MT_TMP/kill.txt")
 check ftrace_workload_gone_after_sigkill bash -c 'for _ in $(seq 20); do [ -d "/proc/$1" ] || exit 0; sleep 0.1; done; exit 1' _ "${wpid:-0}"
 
-# 4. Bad command lines: one line, exit 2, nothing started.
+# 4. --unit through uprobe_events: units timed and joined, the probes gone after the run and
+#    after SIGKILL (the guard removes them once the instances are gone).
+cw="$MT_ROOT/.output/workloads/cachewalk"
+"$MT" run --backend ftrace --unit "$cw:cachewalk_unit" -o "$MT_TMP/unit.json" \
+	cachewalk --threads 3 --load 2 --sleep exp:1000 --duration 2 >"$MT_TMP/unit.txt" 2>&1
+check ftrace_unit_timed json "$MT_TMP/unit.json" \
+	"d['stats']['units'] > 1000 and d['stats']['units'] == len(d['units']) and d['correlation']['mode'] == 'natural'" \
+	"(d['stats'], d.get('correlation', {}).get('mode'))"
+check ftrace_unit_joined json "$MT_TMP/unit.json" \
+	"(lambda pids: sum(u['migs_before'] + u['migs_during'] for u in d['units']) <= sum(1 for m in d['migrations'] if m['pid'] in pids))({u['pid'] for u in d['units']})"
+"$MT" run --backend ftrace --unit "$cw:cachewalk_unit" cachewalk --threads 2 --duration 10 >"$MT_TMP/ukill.txt" 2>&1 &
+mtpid=$!
+for _ in $(seq 50); do grep -q '^Tracing' "$MT_TMP/ukill.txt" && break; sleep 0.1; done
+sleep 0.5
+check ftrace_unit_probes_while_running grep -q "^p:migtrace_$mtpid/unit_entry " /sys/kernel/tracing/uprobe_events
+kill -KILL "$mtpid"
+wait "$mtpid" 2>/dev/null
+check ftrace_no_instance_after_unit_sigkill no_instance_of "$mtpid"
+check ftrace_no_probes_after_sigkill bash -c 'for _ in $(seq 30); do grep -q "migtrace_$1/" /sys/kernel/tracing/uprobe_events || exit 0; sleep 0.1; done; exit 1' _ "$mtpid"
+
+# 5. Bad command lines: one line, exit 2, nothing started.
 out=$("$MT" run --backend ftrace --cgroup /sys/fs/cgroup 2>&1)
 rc=$?
 check ftrace_cgroup_refused bash -c '[ "$1" = 2 ] && [ "$(wc -l <<<"$2")" = 1 ] && grep -q "cgroup needs --backend bpf" <<<"$2"' _ "$rc" "$out"
 out=$("$MT" run --backend perf wakeup 2>&1)
 check ftrace_backend_name_refused bash -c '[ "$1" = 2 ] && grep -q "is not bpf, ftrace or auto" <<<"$2"' _ "$?" "$out"
 
-# 5. auto without CAP_BPF, CAP_SYS_ADMIN and CAP_PERFMON (uid 0 keeps tracefs writable):
+# 6. auto without CAP_BPF, CAP_SYS_ADMIN and CAP_PERFMON (uid 0 keeps tracefs writable):
 #    ftrace, and the run says why.
 if command -v setpriv >/dev/null && setpriv --bounding-set=-bpf,-sys_admin,-perfmon true 2>/dev/null; then
 	setpriv --inh-caps=-all --bounding-set=-bpf,-sys_admin,-perfmon \
@@ -135,6 +156,10 @@ if command -v setpriv >/dev/null && setpriv --bounding-set=-bpf,-sys_admin,-perf
 	check ftrace_auto_fallback_exit0 test "$rc" = 0
 	check ftrace_auto_says_why grep -qE '^Backend: ftrace \(auto: BPF unavailable: migtrace lacks CAP_BPF' "$MT_TMP/auto.txt"
 	check ftrace_auto_counted json "$MT_TMP/auto.json" "d['stats']['migrations'] > 0" "d['stats']"
+	out=$(setpriv --inh-caps=-all --bounding-set=-bpf,-sys_admin,-perfmon "$MT" doctor 2>&1)
+	rc=$?
+	check ftrace_doctor_ftrace_only bash -c '[ "$1" = 0 ] && grep -qE "^ok +ftrace backend " <<<"$2" &&
+		grep -q "^migtrace run can work here with the ftrace backend only (auto takes it)" <<<"$2"' _ "$rc" "$out"
 else
 	skip ftrace_auto_fallback_exit0 "setpriv cannot drop CAP_BPF, CAP_SYS_ADMIN, CAP_PERFMON here"
 fi

@@ -41,9 +41,17 @@ mt_moves() {
 	awk -F, 'NR > 1 && $7 != "fork" && $7 != "unseen"' "$1/migrations.csv" | wc -l
 }
 
-# 1. The checked-in capture.
+# 1. The checked-in capture, against its golden text (a change to the replay or the text
+#    shows here first: regenerate it on purpose, from the top of the tree, with
+#    migtrace report tests/data/capture-host.dat > tests/data/capture-host.txt, and say why
+#    in the commit).
+check tracedat_golden_text bash -c 'cd "$1" && "$2" report tests/data/capture-host.dat |
+	cmp - tests/data/capture-host.txt' _ "$MT_ROOT" "$MT"
 "$MT_SAN" report --csv "$MT_TMP/csv" --what-if 0.5ms,5ms --json "$MT_TMP/cap.json" "$CAP" \
 	>"$MT_TMP/cap.txt" 2>"$MT_TMP/cap.err"
+# report alone, without libbpf (05_layers), reads a capture too
+check tracedat_report_only bash -c 'cd "$1" && "$2" tests/data/capture-host.dat |
+	cmp - tests/data/capture-host.txt' _ "$MT_ROOT" "$MT_ROOT/.output/tests/report-only"
 check tracedat_report_runs [ $? = 0 -a -s "$MT_TMP/cap.txt" ]
 check tracedat_header grep -q "^Migrations in the trace-cmd capture .*capture-host.dat (2 CPUs); hot means younger than 500 µs (the kernel's default" "$MT_TMP/cap.txt"
 check tracedat_backend_line grep -q "^Backend: trace-cmd" "$MT_TMP/cap.txt"
@@ -136,4 +144,71 @@ else
 		fail tracedat_live_capture "could not make a capture of the sched events"
 	fi
 	rmdir "$T" 2>/dev/null
+fi
+
+# 4. The cross-check: a BPF run and a tracefs instance (mono clock) on the same seconds of
+#    the same workload.  The capture, read by report, must find every migration the BPF run
+#    recorded for the workload's threads, each with the same cause, its age within 5 µs
+#    (docs/design.md, "The ftrace backend", "Tolerance of ages").
+if ! need_bpf_pair tracedat_cross_check; then
+	:
+elif [ ! -d /sys/kernel/tracing/instances ] || ! command -v trace-cmd >/dev/null; then
+	skip tracedat_cross_check "needs tracefs and trace-cmd"
+else
+	X=/sys/kernel/tracing/instances/mt-cross-$$
+	if mkdir "$X" && echo mono >"$X/trace_clock" && echo 4096 >"$X/buffer_size_kb"; then
+		for e in sched_switch sched_migrate_task sched_waking sched_wakeup sched_wakeup_new \
+			sched_process_fork sched_process_exec sched_process_exit; do
+			echo 1 >"$X/events/sched/$e/enable"
+		done
+		echo 1 >"$X/tracing_on"
+		"$MT" run -C 0,1 -o "$MT_TMP/bpf.json" wakeup -t 4 -d 2 >/dev/null 2>&1
+		rc=$?
+		echo 0 >"$X/tracing_on"
+		unshare -m sh -c "mount --bind /dev/null /proc/kallsyms && trace-cmd extract -B $(basename "$X") -o $MT_TMP/cross.dat" \
+			>/dev/null 2>&1
+		rmdir "$X" 2>/dev/null
+		"$MT" report --csv "$MT_TMP/cross" "$MT_TMP/cross.dat" >/dev/null 2>&1
+		check tracedat_cross_check python3 - "$MT_TMP/bpf.json" "$MT_TMP/cross/migrations.csv" "$rc" <<'PY'
+import csv, json, sys
+if sys.argv[3] != "0":
+    sys.exit("the BPF run failed: exit %s" % sys.argv[3])
+bpf = json.load(open(sys.argv[1]))["migrations"]
+pids = {m["pid"] for m in bpf}
+# before its exec the workload is migtrace's child, which BPF does not trace (its fork
+# placement, its moves at the launch barrier): still named migtrace
+rows = [r for r in csv.DictReader(open(sys.argv[2]))
+        if int(r["pid"]) in pids and r["comm"] != "migtrace"]
+if len(bpf) < 5 or len(rows) != len(bpf):
+    sys.exit("BPF recorded %d migrations of the workload, the capture %d: %s" % (len(bpf), len(rows), [(r["pid"], r["ts_ns"], r["cause"], r["comm"]) for r in rows if not any(m["pid"] == int(r["pid"]) and abs(m["ts_ns"] - int(r["ts_ns"])) < 20000 for m in bpf)]))
+far, unseen = [], 0
+for m in bpf:
+    mine = [r for r in rows if int(r["pid"]) == m["pid"]]
+    if m["cause"] == "unseen":
+        # BPF missed the event (its program skipped: another program ran on that CPU)
+        # and found the move at the switch-in: the capture has it before, by its cause
+        if not any(int(r["ts_ns"]) <= m["ts_ns"] and int(r["src_cpu"]) == m["src_cpu"] and
+                   int(r["dst_cpu"]) == m["dst_cpu"] for r in mine):
+            sys.exit("pid %d at %d: BPF found a move unseen, not in the capture" %
+                     (m["pid"], m["ts_ns"]))
+        unseen += 1
+        continue
+    r = min(mine, key=lambda r: abs(int(r["ts_ns"]) - m["ts_ns"]))
+    d = abs(int(r["age_ns"]) - m["age_ns"])
+    if r["cause"] != m["cause"] or d > 50000 or \
+       int(r["src_cpu"]) != m["src_cpu"] or int(r["dst_cpu"]) != m["dst_cpu"]:
+        sys.exit("pid %d at %d: BPF %s age %d ns, capture %s age %s ns" %
+                 (m["pid"], m["ts_ns"], m["cause"], m["age_ns"], r["cause"], r["age_ns"]))
+    if d > 5000:
+        far.append(d)
+# a vCPU stolen between the two probes of one stamp stretches that age by the steal
+if len(far) * 10 > len(bpf):
+    sys.exit("%d of %d ages differ by more than 5 us: %s" % (len(far), len(bpf), far))
+print("%d migrations, %d ages past 5 us: %s; %d unseen by BPF" % (len(bpf), len(far), far,
+                                                                  unseen))
+PY
+	else
+		fail tracedat_cross_check "cannot make the tracefs instance $X"
+		rmdir "$X" 2>/dev/null
+	fi
 fi

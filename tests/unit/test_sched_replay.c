@@ -97,6 +97,32 @@ static void wake(struct sched_replay *rp, uint64_t ts, int cpu, uint8_t type, ui
 				     .dest_cpu = target });
 }
 
+/* With sched_waking in the stream, a sleeping task moved outside a waking window was kept
+ * queued asleep (a delayed dequeue) and pulled; without it, the move is taken as a wake-up. */
+static void test_delayed(void **state)
+{
+	struct sink s;
+	struct sched_replay *rp = replay(&s, MT_SCOPE_ALL, false);
+
+	(void)state;
+	wake(rp, 900 * US, 1, SE_WAKING, 99, 1);	/* the stream has sched_waking */
+	sw(rp, 1000 * US, 0, 0, 0, 10);
+	sw(rp, 1100 * US, 0, 10, S_SLEEP, 0);
+	mig(rp, 1300 * US, 1, 0, 10, 0, 1);
+	assert_int_equal(s.nrecs, 1);
+	assert_int_equal(s.recs[0].cause, MT_CAUSE_LB_PULL);
+	assert_int_equal(s.recs[0].flags, MT_RF_SEEN_OUT | MT_RF_DELAYED);
+	assert_int_equal(s.recs[0].age_ns, 200 * US);
+	sched_replay_free(rp);
+
+	rp = replay(&s, MT_SCOPE_ALL, false);
+	sw(rp, 1000 * US, 0, 0, 0, 10);
+	sw(rp, 1100 * US, 0, 10, S_SLEEP, 0);
+	mig(rp, 1300 * US, 1, 0, 10, 0, 1);
+	assert_int_equal(s.recs[0].cause, MT_CAUSE_WAKEUP);
+	sched_replay_free(rp);
+}
+
 /* A task runs on CPU 0, sleeps, is woken onto CPU 1: a wake-up placement aged by its sleep. */
 static void test_wakeup(void **state)
 {
@@ -348,6 +374,36 @@ static void test_exit_frees(void **state)
 	sched_replay_free(rp);
 }
 
+/* The run gets the counts, the pairs and the backend's replay members. */
+static void test_to_run(void **state)
+{
+	struct run *r = run_new();
+	struct sink s;
+	struct sched_replay *rp = replay(&s, MT_SCOPE_ALL, false);
+
+	(void)state;
+	assert_non_null(r);
+	assert_int_equal(run_alloc_pairs(r, 4), 0);
+	sw(rp, 1000 * US, 0, 0, 0, 10);
+	sw(rp, 3000 * US, 0, 10, S_PREEMPT, 11);
+	mig(rp, 3700 * US, 1, 0, 10, 0, 1);
+	mig(rp, 3600 * US, 1, 0, 10, 1, 0);	/* out of order */
+	sched_replay_to_run(rp, r);
+	assert_true(r->meta.backend.replayed);
+	assert_int_equal(r->meta.backend.events, 3);
+	assert_int_equal(r->meta.backend.out_of_order, 1);
+	assert_int_equal(r->stats.migrations[MT_CAUSE_LB_PULL], 1);
+	assert_int_equal(r->pairs[0 * 4 + 1], 1);
+	assert_string_equal(r->meta.backend.missing, "sched_waking,sched_wakeup,"
+			    "sched_wakeup_new,sched_process_fork,sched_process_exec,"
+			    "sched_process_exit");
+	assert_non_null(strstr(r->meta.backend.not_read, "kernel_age"));
+	assert_string_equal(sched_replay_event_name(SE_MIGRATE), "sched_migrate_task");
+	assert_string_equal(sched_replay_event_name(0), "");
+	sched_replay_free(rp);
+	run_free(r);
+}
+
 /* The preempted test over the kernels' encodings of prev_state. */
 static void test_preempted(void **state)
 {
@@ -365,11 +421,13 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_wakeup),
 		cmocka_unit_test(test_pull),
+		cmocka_unit_test(test_delayed),
 		cmocka_unit_test(test_stopper),
 		cmocka_unit_test(test_fork_exec),
 		cmocka_unit_test(test_misc),
 		cmocka_unit_test(test_offcpu),
 		cmocka_unit_test(test_exit_frees),
+		cmocka_unit_test(test_to_run),
 		cmocka_unit_test(test_preempted),
 	};
 

@@ -38,11 +38,13 @@
 #include <event-parse.h>
 #include <kbuffer.h>
 
+#include "elf_sym.h"
 #include "ftrace_tracer.h"
 #include "launch.h"
 #include "run.h"
 #include "sched_replay.h"
 #include "tracer.h"
+#include "unit_join.h"
 
 #define REORDER_SLACK_NS 2000000ULL	/* 2 ms past a poll's start: later CPUs' events wait */
 /* per CPU, at least: 1 MiB holds ~15k events, 100 ms of a busy CPU's switches and wake-ups;
@@ -53,6 +55,24 @@
 #define GUARD_RMDIR_TRIES 500		/* 5 s in 10 ms steps: our reader's fds close first */
 
 enum { FT_MAIN, FT_MIG, FT_NR_INST };
+
+/*
+ * --unit: a uprobe and a uretprobe "unit_entry"/"unit_exit" in the system migtrace_<pid>,
+ * enabled in the pid-filtered instance, replayed with the sched events (these two types are
+ * the window's, not the replay's) and joined with the replay's migrations and off-CPU periods
+ * by unit_join.c, as the units cachewalk logs itself.
+ */
+#define FT_UNIT_ENTER 200
+#define FT_UNIT_EXIT 201
+#define FT_UNIT_THREADS 4096	/* threads with a unit in progress, at most */
+static const char *const unit_events[2] = { "unit_entry", "unit_exit" };
+
+struct ft_unit_thread {
+	uint32_t tid;		/* 0: free */
+	uint32_t depth;		/* nesting: only the outermost call is a unit */
+	uint32_t cpu;
+	uint64_t start_ns;
+};
 
 /* The fields a sched event's decoding reads, by name (NULL: none); see struct sched_event. */
 struct ev_spec {
@@ -108,6 +128,18 @@ struct ftrace_tracer {
 	struct sched_event *pending;
 	size_t npending, cap;
 	int err;				/* the replay's callbacks' first error */
+	/* --unit */
+	char unit_system[FT_NAME_LEN];
+	struct tracefs_dynevent *unit_probe[2];	/* entry, return */
+	int unit_id[2];				/* their event ids; -1: none */
+	struct unit_join *join;
+	struct ft_unit_thread *unit_threads;
+	uint64_t units, units_dropped;		/* emitted; lost (no room, unjoinable) */
+	uint32_t tgid;				/* the first tracked: the join's process */
+	tracer_migrate_fn on_migrate;		/* the caller's, behind the join */
+	tracer_offcpu_fn on_offcpu;
+	tracer_unit_fn on_unit;
+	void *ctx;
 	pid_t guard;				/* -1: none */
 	int guard_fd;
 };
@@ -160,7 +192,8 @@ int ftrace_tracer_check(char *why, size_t len)
  * there are removed.  rmdir fails with EBUSY while a dead migtrace's buffer descriptors are
  * still being closed: it is tried again.
  */
-static void guard_main(int fd, char paths[FT_NR_INST][512])
+static void guard_main(int fd, char paths[FT_NR_INST][512], const char *probes,
+		       const char *system)
 {
 	static const int ignored[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE };
 	ssize_t n;
@@ -181,15 +214,29 @@ static void guard_main(int fd, char paths[FT_NR_INST][512])
 			usleep(10000);
 		}
 	}
+	/* the unit probes, once no instance uses them; O_APPEND: O_TRUNC would remove all */
+	for (int i = 0; i < 2; i++) {
+		char line[128];
+		int pfd = open(probes, O_WRONLY | O_APPEND | O_CLOEXEC);
+		ssize_t w;
+
+		if (pfd < 0)
+			break;
+		snprintf(line, sizeof(line), "-:%s/%s\n", system, unit_events[i]);
+		w = write(pfd, line, strlen(line));	/* ENOENT: there was none */
+		(void)w;
+		close(pfd);
+	}
 	_exit(0);
 }
 
 static int guard_start(struct ftrace_tracer *ft)
 {
-	static char paths[FT_NR_INST][512];
+	static char paths[FT_NR_INST][512], probes[512];
 	const char *dir = tracefs_tracing_dir();
 	int p[2], err;
 
+	snprintf(probes, sizeof(probes), "%s/uprobe_events", dir);
 	for (int i = 0; i < FT_NR_INST; i++)
 		if (ft->name[i][0])
 			snprintf(paths[i], sizeof(paths[i]), "%s/instances/%s", dir, ft->name[i]);
@@ -199,7 +246,7 @@ static int guard_start(struct ftrace_tracer *ft)
 		return -errno;
 	ft->guard = fork();
 	if (ft->guard == 0)
-		guard_main(p[0], paths);
+		guard_main(p[0], paths, probes, ft->unit_system);
 	err = errno;
 	close(p[0]);
 	if (ft->guard < 0) {
@@ -331,6 +378,34 @@ static int enable_event(struct ftrace_tracer *ft, int i, size_t spec)
 	return -EIO;
 }
 
+static int unit_migrate(void *ctx, const struct mt_migrate *m)
+{
+	struct ftrace_tracer *ft = ctx;
+	int err = ft->join ? unit_join_migration(ft->join, m) : 0;
+
+	if (err)
+		return err;
+	return ft->on_migrate ? ft->on_migrate(ft->ctx, m) : 0;
+}
+
+static int unit_offcpu(void *ctx, const struct mt_offcpu *o)
+{
+	struct ftrace_tracer *ft = ctx;
+	int err = ft->join ? unit_join_offcpu(ft->join, o) : 0;
+
+	if (err)
+		return err;
+	return ft->on_offcpu ? ft->on_offcpu(ft->ctx, o) : 0;
+}
+
+static int unit_emit(void *ctx, const struct mt_unit *u)
+{
+	struct ftrace_tracer *ft = ctx;
+
+	ft->units++;
+	return ft->on_unit ? ft->on_unit(ft->ctx, u) : 0;
+}
+
 static uint32_t tgid_of(void *ctx, uint32_t pid)
 {
 	pid_t tgid = launch_tgid_of((pid_t)pid);
@@ -356,6 +431,19 @@ int ftrace_tracer_load(struct ftrace_tracer **out, const struct tracer_opts *o, 
 	ft->guard = -1;
 	ft->guard_fd = -1;
 	ft->nr_cpus = nr_cpus;
+	ft->unit_id[0] = ft->unit_id[1] = -1;
+	ft->on_migrate = o->on_migrate;
+	ft->on_offcpu = o->on_offcpu;
+	ft->on_unit = o->on_unit;
+	ft->ctx = o->ctx;
+	snprintf(ft->unit_system, sizeof(ft->unit_system), "migtrace_%d", (int)getpid());
+	if (o->unit_probes) {
+		/* the units are joined here with the moves and off-CPU periods: see both */
+		ro.on_migrate = unit_migrate;
+		ro.on_offcpu = unit_offcpu;
+		ro.ctx = ft;
+		ro.no_records = false;
+	}
 	ft->all = o->scope == MT_SCOPE_ALL;
 	if (o->scope == MT_SCOPE_CGROUP) {
 		fprintf(stderr, "migtrace: --cgroup needs the BPF backend (ftrace cannot filter "
@@ -442,6 +530,8 @@ int ftrace_tracer_track(struct ftrace_tracer *ft, uint32_t tgid, bool from_exec)
 {
 	int err = sched_replay_track(ft->rp, tgid, from_exec);
 
+	if (!ft->tgid)
+		ft->tgid = tgid;
 	if (err || ft->all)
 		return err;
 	return filter_threads(ft, tgid);
@@ -484,6 +574,66 @@ int ftrace_tracer_attach(struct ftrace_tracer *ft)
 		if (ft->inst[i] && tracefs_trace_on(ft->inst[i]) < 0) {
 			fprintf(stderr, "migtrace: turning tracing on in %s failed: %s\n",
 				ft->name[i], strerror(errno));
+			return -EIO;
+		}
+	}
+	return 0;
+}
+
+/* An event's format into the tep and its id: for events made after load (the probes). */
+static int parse_event(struct ftrace_tracer *ft, const char *system, const char *name)
+{
+	struct tep_event *ev;
+	int size = 0;
+	char *fmt = tracefs_event_file_read(NULL, system, name, "format", &size);
+
+	if (!fmt)
+		return -errno ? -errno : -EIO;
+	tep_parse_event(ft->tep, fmt, (unsigned long)size, system);
+	free(fmt);
+	ev = tep_find_event_by_name(ft->tep, system, name);
+	return ev ? ev->id : -ENOENT;
+}
+
+int ftrace_tracer_attach_unit(struct ftrace_tracer *ft, const char *binary,
+			      const char *function)
+{
+	uint64_t off;
+	int err = elf_function_offset(binary, function, &off);
+
+	if (err) {
+		fprintf(stderr, "migtrace: finding %s in %s failed: %s (is the function in the "
+			"binary's symbol table?)\n", function, binary, strerror(-err));
+		return err;
+	}
+	if (ft->unit_probe[0]) {
+		fprintf(stderr, "migtrace: the ftrace backend times one --unit function\n");
+		return -E2BIG;
+	}
+	ft->unit_threads = calloc(FT_UNIT_THREADS, sizeof(*ft->unit_threads));
+	ft->join = unit_join_new(ft->tgid, unit_emit, ft);
+	if (!ft->unit_threads || !ft->join)
+		return -ENOMEM;
+	for (int i = 0; i < 2; i++) {
+		ft->unit_probe[i] = i ? tracefs_uretprobe_alloc(ft->unit_system, unit_events[i],
+								binary, off, NULL) :
+					tracefs_uprobe_alloc(ft->unit_system, unit_events[i], binary,
+							     off, NULL);
+		if (!ft->unit_probe[i] || tracefs_dynevent_create(ft->unit_probe[i])) {
+			fprintf(stderr, "migtrace: adding a %s on %s:%s to uprobe_events failed: "
+				"%s\n", i ? "uretprobe" : "uprobe", binary, function,
+				strerror(errno));
+			return -EIO;
+		}
+		ft->unit_id[i] = parse_event(ft, ft->unit_system, unit_events[i]);
+		if (ft->unit_id[i] < 0) {
+			fprintf(stderr, "migtrace: reading the format of %s/%s failed: %s\n",
+				ft->unit_system, unit_events[i], strerror(-ft->unit_id[i]));
+			return ft->unit_id[i];
+		}
+		if (tracefs_event_enable(ft->inst[FT_MAIN], ft->unit_system, unit_events[i])) {
+			fprintf(stderr, "migtrace: enabling %s/%s in %s failed: %s\n",
+				ft->unit_system, unit_events[i], ft->name[FT_MAIN], strerror(errno));
 			return -EIO;
 		}
 	}
@@ -552,6 +702,13 @@ static int decode(struct ftrace_tracer *ft, const void *data, int size, uint64_t
 	const struct ev_decode *d = NULL;
 	size_t i;
 
+	for (int u = 0; u < 2; u++) {
+		if (ft->unit_id[u] == id) {
+			e.type = u ? FT_UNIT_EXIT : FT_UNIT_ENTER;
+			e.pid = (uint32_t)field_u64(ft->dec[0].cur_pid, data);
+			return push_event(ft, &e);
+		}
+	}
 	for (i = 0; i < NR_SPECS; i++) {
 		if (ft->dec[i].id == id) {
 			d = &ft->dec[i];
@@ -613,6 +770,51 @@ static int by_ts(const void *a, const void *b)
 	return (x->type != SE_MIGRATE) - (y->type != SE_MIGRATE);
 }
 
+/* The thread's slot for a unit in progress: found, or taken (NULL: no room). */
+static struct ft_unit_thread *unit_thread(struct ftrace_tracer *ft, uint32_t tid, bool take)
+{
+	struct ft_unit_thread *free_slot = NULL;
+
+	for (int i = 0; i < FT_UNIT_THREADS; i++) {
+		struct ft_unit_thread *t = &ft->unit_threads[i];
+
+		if (t->tid == tid)
+			return t;
+		if (!t->tid && !free_slot)
+			free_slot = t;
+	}
+	if (take && free_slot)
+		free_slot->tid = tid;
+	return take ? free_slot : NULL;
+}
+
+/* A unit probe's event, in time order: the outermost call's return is a unit. */
+static int unit_event(struct ftrace_tracer *ft, const struct sched_event *e)
+{
+	struct ft_unit_thread *t = unit_thread(ft, e->pid, e->type == FT_UNIT_ENTER);
+	struct uj_unit u = { .tid = e->pid, .tag = CW_TAG_NATURAL };
+
+	if (!t) {
+		ft->units_dropped += e->type == FT_UNIT_ENTER;
+		return 0;
+	}
+	if (e->type == FT_UNIT_ENTER) {
+		if (!t->depth++) {
+			t->start_ns = e->ts_ns;
+			t->cpu = e->cpu;
+		}
+		return 0;
+	}
+	if (!t->depth || --t->depth)
+		return 0;
+	u.cpu_start = (uint16_t)t->cpu;
+	u.cpu_end = (uint16_t)e->cpu;
+	u.start_ns = t->start_ns;
+	u.end_ns = e->ts_ns;
+	t->tid = 0;
+	return ft->join ? unit_join_unit(ft->join, &u) : 0;
+}
+
 /* Replays the window's events older than upto_ns, keeps the rest. */
 static int replay_upto(struct ftrace_tracer *ft, uint64_t upto_ns)
 {
@@ -620,13 +822,17 @@ static int replay_upto(struct ftrace_tracer *ft, uint64_t upto_ns)
 
 	qsort(ft->pending, ft->npending, sizeof(*ft->pending), by_ts);
 	for (; k < ft->npending && ft->pending[k].ts_ns < upto_ns; k++) {
-		int err = sched_replay_event(ft->rp, &ft->pending[k]);
+		const struct sched_event *e = &ft->pending[k];
+		int err = e->type >= FT_UNIT_ENTER ? unit_event(ft, e) :
+						     sched_replay_event(ft->rp, e);
 
 		if (err && !ft->err)
 			ft->err = err;
 	}
 	memmove(ft->pending, ft->pending + k, (ft->npending - k) * sizeof(*ft->pending));
 	ft->npending -= k;
+	if (ft->join && !ft->err)
+		ft->err = unit_join_flush(ft->join, upto_ns);
 	return ft->err;
 }
 
@@ -679,7 +885,11 @@ int ftrace_tracer_stop(struct ftrace_tracer *ft)
 		return n;
 	n = replay_upto(ft, UINT64_MAX);
 	/* the stopper's moves still waiting for an exec are active balance now */
-	return n ? n : sched_replay_flush(ft->rp);
+	if (!n)
+		n = sched_replay_flush(ft->rp);
+	if (!n && ft->join)
+		n = unit_join_flush(ft->join, UINT64_MAX);
+	return n;
 }
 
 /* "overrun: N" and "dropped events: N" of every CPU of instance i. */
@@ -719,8 +929,13 @@ uint64_t ftrace_tracer_lost(const struct ftrace_tracer *ft)
 int ftrace_tracer_read_counts(const struct ftrace_tracer *ft, struct mt_stats *stats,
 			      struct mt_hists *hists)
 {
+	/* the rings' lost events are meta.backend.lost_events (ftrace_tracer_describe), not
+	 * lost records: what the replay counted misses them, and the run says so */
 	sched_replay_counts(ft->rp, stats, hists);
-	stats->rb_dropped += ftrace_tracer_lost(ft);
+	if (ft->join) {
+		stats->units = ft->units;
+		stats->units_dropped = ft->units_dropped + unit_join_unjoinable(ft->join);
+	}
 	return 0;
 }
 
@@ -772,7 +987,15 @@ void ftrace_tracer_destroy(struct ftrace_tracer *ft)
 			tracefs_instance_free(ft->inst[i]);
 		}
 	}
+	for (int i = 0; i < 2; i++) {
+		if (!ft->unit_probe[i])
+			continue;
+		tracefs_dynevent_destroy(ft->unit_probe[i], true);
+		tracefs_dynevent_free(ft->unit_probe[i]);
+	}
 	guard_dismiss(ft);
+	unit_join_free(ft->join);
+	free(ft->unit_threads);
 	tep_free(ft->tep);
 	sched_replay_free(ft->rp);
 	free(ft->pending);

@@ -24,6 +24,11 @@ int ftrace_tracer_check(char *why, size_t len);
  * with the failing step on stderr. */
 int ftrace_tracer_load(struct ftrace_tracer **out, const struct tracer_opts *o, int nr_cpus);
 int ftrace_tracer_track(struct ftrace_tracer *ft, uint32_t tgid, bool from_exec);
+/* --unit: every call of function in binary is a unit (uprobe + uretprobe events in the
+ * filtered instance), joined with the replayed moves and off-CPU periods.  Call after
+ * ftrace_tracer_attach.  0 or -errno. */
+int ftrace_tracer_attach_unit(struct ftrace_tracer *ft, const char *binary,
+			      const char *function);
 /* Opens the per-CPU buffers and turns tracing on.  0 or -errno. */
 int ftrace_tracer_attach(struct ftrace_tracer *ft);
 /* Sleeps up to timeout_ms, then reads and replays what is old enough (the reorder window).
@@ -31,7 +36,7 @@ int ftrace_tracer_attach(struct ftrace_tracer *ft);
 int ftrace_tracer_poll(struct ftrace_tracer *ft, int timeout_ms);
 /* Turns tracing off, reads and replays everything left.  0 or -errno. */
 int ftrace_tracer_stop(struct ftrace_tracer *ft);
-/* The replay's counters and histograms; rb_dropped: events the instances' rings lost. */
+/* The replay's counters and histograms (the rings' lost events: ftrace_tracer_describe). */
 int ftrace_tracer_read_counts(const struct ftrace_tracer *ft, struct mt_stats *stats,
 			      struct mt_hists *hists);
 int ftrace_tracer_read_pairs(const struct ftrace_tracer *ft, uint64_t *pairs);

@@ -480,7 +480,7 @@ static bool refuse_without_bpf(const struct run_config *c, const char *missing)
 {
 	char why[256];
 
-	if (c->backend == TRACER_BACKEND_BPF || c->cgroup_arg || c->unit_arg) {
+	if (c->backend == TRACER_BACKEND_BPF || c->cgroup_arg) {
 		fprintf(stderr, "migtrace run: needs %s to load BPF programs: run as root (sudo) "
 			"or grant CAP_BPF and CAP_PERFMON\n", missing);
 		return true;

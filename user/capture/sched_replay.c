@@ -7,8 +7,10 @@
  * identity) is told here from the order of events instead (docs/design.md, "The ftrace
  * backend"):
  *
- *   - a move inside the task's waking..wakeup window, or of a task last seen going to sleep,
- *     is a wake-up placement (on_rq 0);
+ *   - a move inside the task's waking..wakeup window is a wake-up placement (on_rq 0); so is
+ *     a move of a task last seen going to sleep, where the stream has no sched_waking;
+ *   - a move of a sleeping task outside such a window is a pull of a delayed dequeue (6.12+:
+ *     asleep, kept queued for its lag; MT_RF_DELAYED);
  *   - a move of a task switched out runnable (preempted, or woken since), made by anything
  *     but the source CPU's stopper, is a load-balancer pull;
  *   - a move by the source CPU's stopper of a task it has just preempted is held back until
@@ -17,6 +19,7 @@
  *   - a new task's wakeup_new on another CPU than it was forked on is a fork placement.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -450,7 +453,7 @@ static int replay_migrate(struct sched_replay *rp, const struct sched_event *e)
 {
 	struct rp_task *t = traced(rp, e->pid, e->orig_cpu);
 	int src = (int)e->orig_cpu, dst = (int)e->dest_cpu;
-	bool stopper, waking, not_fair;
+	bool stopper, waking, delayed, not_fair;
 	struct mt_migrate r;
 	int err;
 
@@ -462,7 +465,10 @@ static int replay_migrate(struct sched_replay *rp, const struct sched_event *e)
 	}
 	err = pending_resolve(rp, t, MT_CAUSE_ACTIVE);
 	stopper = by_stopper(rp, e);
-	waking = t->waking || t->run_state == RS_SLEEPING;
+	/* asleep and not being woken: with sched_waking in the stream, not a wake-up but a
+	 * delayed dequeue (6.12+: a sleeping fair task kept queued for its lag) pulled */
+	delayed = !t->waking && t->run_state == RS_SLEEPING && rp->info.saw[SE_WAKING];
+	waking = t->waking || (t->run_state == RS_SLEEPING && !delayed);
 	not_fair = e->has_prio && e->prio < MAX_RT_PRIO;
 	record_init(&r, t, e->comm, e->ts_ns, src, dst);
 	r.cur_pid = e->cur_pid;
@@ -477,7 +483,7 @@ static int replay_migrate(struct sched_replay *rp, const struct sched_event *e)
 		r.cause = MT_CAUSE_UNKNOWN;	/* active balance or NUMA balancing */
 	else if (stopper)
 		r.cause = MT_CAUSE_ACTIVE;	/* or EXEC: held back below */
-	else if (t->run_state == RS_QUEUED)
+	else if (t->run_state == RS_QUEUED || delayed)
 		r.cause = MT_CAUSE_LB_PULL;
 	else
 		r.cause = MT_CAUSE_UNKNOWN;	/* running, or never seen: events missing */
@@ -487,6 +493,8 @@ static int replay_migrate(struct sched_replay *rp, const struct sched_event *e)
 		r.flags |= MT_RF_PREEMPTED;
 	if (not_fair)
 		r.flags |= MT_RF_NOT_FAIR;
+	if (delayed)
+		r.flags |= MT_RF_DELAYED;
 	r.on_rq = waking ? 0 : TASK_ON_RQ_MIGRATING;
 	if (waking)
 		r.state = MT_STATE_WAKING;
@@ -570,21 +578,24 @@ static int replay_wakeup_new(struct sched_replay *rp, const struct sched_event *
 static int replay_fork(struct sched_replay *rp, const struct sched_event *e)
 {
 	struct rp_task *parent, *child;
+	bool follow;
 	uint32_t tgid;
 	int err = 0;
 
 	if (!e->pid2)
 		return 0;
+	/* -a: every child; else the children of traced tasks, whatever their tgid.  The
+	 * others are decided at their first sight, by their tgid.  (Read now: freeing and
+	 * adding entries below moves others.) */
 	parent = task_sight(rp, e->pid, e->cpu);
+	follow = rp->o.scope == MT_SCOPE_ALL || (parent && parent->tracked);
 	/* a stale entry of a reused pid (its exit not seen) starts afresh */
 	child = task_get(rp, e->pid2);
 	if (child) {
 		err = pending_resolve(rp, child, MT_CAUSE_ACTIVE);
 		task_free(rp, child);
 	}
-	/* -a: every child; else the children of traced tasks, whatever their tgid.  The
-	 * others are decided at their first sight, by their tgid. */
-	if (rp->o.scope != MT_SCOPE_ALL && !(parent && parent->tracked))
+	if (!follow)
 		return err;
 	tgid = rp->o.tgid_of ? rp->o.tgid_of(rp->o.ctx, e->pid2) : 0;
 	child = task_new(rp, e->pid2, e->cpu);
@@ -610,8 +621,11 @@ static int replay_exec(struct sched_replay *rp, const struct sched_event *e)
 		moved.pending = 0;
 		task_free(rp, old);
 		t = task_get(rp, e->pid);
-		if (t)
+		if (t) {
+			if (!err)
+				err = pending_resolve(rp, t, MT_CAUSE_ACTIVE);
 			task_free(rp, t);
+		}
 		t = task_new(rp, e->pid, e->cpu);
 		if (t) {
 			moved.pid = e->pid;
@@ -754,6 +768,48 @@ void sched_replay_info(const struct sched_replay *rp, struct sched_replay_info *
 uint64_t sched_replay_live_tasks(const struct sched_replay *rp)
 {
 	return rp->n;
+}
+
+const char *sched_replay_event_name(int type)
+{
+	static const char *const names[SE_EXIT + 1] = {
+		[SE_SWITCH] = "sched_switch",
+		[SE_MIGRATE] = "sched_migrate_task",
+		[SE_WAKING] = "sched_waking",
+		[SE_WAKEUP] = "sched_wakeup",
+		[SE_WAKEUP_NEW] = "sched_wakeup_new",
+		[SE_FORK] = "sched_process_fork",
+		[SE_EXEC] = "sched_process_exec",
+		[SE_EXIT] = "sched_process_exit",
+	};
+
+	return type >= SE_SWITCH && type <= SE_EXIT ? names[type] : "";
+}
+
+void sched_replay_to_run(const struct sched_replay *rp, struct run *r)
+{
+	struct run_backend *b = &r->meta.backend;
+	size_t len;
+
+	r->stats = rp->stats;
+	r->hists = rp->hists;
+	if (r->pairs && rp->pairs && r->meta.nr_cpus == rp->o.nr_cpus)
+		sched_replay_pairs(rp, r->pairs);
+	b->replayed = true;
+	b->events = rp->info.events;
+	b->out_of_order = rp->info.out_of_order;
+	b->stopper_moves = rp->info.stopper_moves;
+	b->unknown_age = rp->info.unknown_age;
+	b->missing[0] = '\0';
+	for (int type = SE_SWITCH; type <= SE_EXIT; type++) {
+		if (rp->info.saw[type])
+			continue;
+		len = strlen(b->missing);
+		snprintf(b->missing + len, sizeof(b->missing) - len, "%s%s", len ? "," : "",
+			 sched_replay_event_name(type));
+	}
+	snprintf(b->not_read, sizeof(b->not_read), "kernel_age,kernel_migrations,affinity,"
+		 "numa,core_cookie%s", rp->o.topo ? "" : ",topology");
 }
 
 void sched_replay_free(struct sched_replay *rp)

@@ -11,8 +11,8 @@
  * are not read (docs/design.md, "The ftrace backend").  Causes are told from the order of
  * events around the move (docs/design.md says which and how); the stopper's moves of a
  * running task (active balance, affinity, sched_exec) are told apart only where an exec
- * event follows, the rest are SCHED_REPLAY_STOPPER moves, counted as MT_CAUSE_ACTIVE and
- * flagged so in the run (struct sched_replay_info).  User space only.
+ * event follows (MT_CAUSE_EXEC), the rest are counted as MT_CAUSE_ACTIVE and in
+ * sched_replay_info.stopper_moves, which the run shows as "active*".  User space only.
  */
 #ifndef MIGTRACE_SCHED_REPLAY_H
 #define MIGTRACE_SCHED_REPLAY_H
@@ -24,6 +24,7 @@
 #include "migtrace.h"
 #include "tracer.h"	/* tracer_migrate_fn, tracer_offcpu_fn */
 
+struct run;
 struct run_topo;
 
 enum sched_event_type {
@@ -111,6 +112,15 @@ void sched_replay_info(const struct sched_replay *rp, struct sched_replay_info *
 int sched_replay_flush(struct sched_replay *rp);
 /* Live tasks with state (for the tests: exits free theirs). */
 uint64_t sched_replay_live_tasks(const struct sched_replay *rp);
+/* The tracepoint's name of an event type ("sched_switch"); "" for another value. */
+const char *sched_replay_event_name(int type);
+/*
+ * What the replay found, into the run: stats, hists, pairs (r->pairs for r->meta.nr_cpus,
+ * the replay's nr_cpus), and meta.backend's replay members (replayed, events, out_of_order,
+ * stopper_moves, unknown_age, the event types never seen as missing, what is not read).
+ * The caller sets backend.name, why, lost_events and source.  Call after sched_replay_flush.
+ */
+void sched_replay_to_run(const struct sched_replay *rp, struct run *r);
 /* prev_state of a sched_switch means the task was preempted (still runnable). */
 bool sched_replay_preempted(int64_t prev_state);
 void sched_replay_free(struct sched_replay *rp);

@@ -167,6 +167,17 @@ void tracer_describe(const struct tracer *tr, struct run_backend *b)
 		ftrace_tracer_describe(tr->ft, b);
 }
 
+int tracer_backend_parse(const char *name)
+{
+	static const int all[] = { TRACER_BACKEND_AUTO, TRACER_BACKEND_BPF,
+				   TRACER_BACKEND_FTRACE };
+
+	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
+		if (!strcmp(name, tracer_backend_name(all[i])))
+			return all[i];
+	return -1;
+}
+
 /* What both backends start from: the callbacks and the count of possible CPUs. */
 static int tracer_init(struct tracer *tr, const struct tracer_opts *o)
 {
@@ -261,7 +272,7 @@ static int load_ftrace(struct tracer *tr, const struct tracer_opts *o, const cha
 
 /*
  * auto: BPF, its libbpf warnings kept back (they would read as a failure of the run); where
- * its programs do not load, ftrace, saying why.  --cgroup and --unit need BPF: their refusal
+ * its programs do not load, ftrace, saying why.  --cgroup needs BPF: its refusal
  * is BPF's, printed as without auto.
  */
 static int load_auto(struct tracer *tr, const struct tracer_opts *o)
@@ -273,10 +284,10 @@ static int load_auto(struct tracer *tr, const struct tracer_opts *o)
 
 	if (missing) {
 		snprintf(bpf_why, sizeof(bpf_why), "migtrace lacks %s", missing);
-		if (o->scope == MT_SCOPE_CGROUP || o->unit_probes) {
-			fprintf(stderr, "migtrace: needs %s to load BPF programs (%s needs BPF): run "
-				"as root (sudo) or grant CAP_BPF and CAP_PERFMON\n", missing,
-				o->unit_probes ? "--unit" : "--cgroup");
+		if (o->scope == MT_SCOPE_CGROUP) {
+			fprintf(stderr, "migtrace: needs %s to load BPF programs (--cgroup needs "
+				"BPF): run as root (sudo) or grant CAP_BPF and CAP_PERFMON\n",
+				missing);
 			return -EPERM;
 		}
 	} else {
@@ -291,10 +302,13 @@ static int load_auto(struct tracer *tr, const struct tracer_opts *o)
 				 "auto: the BPF programs loaded");
 			return 0;
 		}
+		tracer_destroy(tr);
+		/* what the user fixes here (the line above says how) is not BPF missing */
+		if (err == -EMFILE || err == -ENFILE || err == -ENOMEM)
+			return err;
 		snprintf(bpf_why, sizeof(bpf_why), "its programs did not load (%s; --backend bpf "
 			 "says why)", strerror(-err));
-		tracer_destroy(tr);
-		if (o->scope == MT_SCOPE_CGROUP || o->unit_probes)
+		if (o->scope == MT_SCOPE_CGROUP)
 			return load_bpf(tr, o);
 	}
 	/* the run's text and meta say it: "Backend: ftrace (auto: BPF unavailable: ...)" */
@@ -321,12 +335,15 @@ int tracer_load(struct tracer *tr, const struct tracer_opts *o)
 
 int tracer_track(struct tracer *tr, uint32_t tgid, bool from_exec)
 {
+	__u8 mode = from_exec ? MT_TRACK_AT_EXEC : MT_TRACK_NOW;
+	__u64 *word;
+	int err;
+
 	if (tr->ft)
 		return ftrace_tracer_track(tr->ft, tgid, from_exec);
-	__u64 *word = &tr->skel->data_filter->traced_tgid_bits[(tgid / 64) % MT_TGID_WORDS];
-	__u8 mode = from_exec ? MT_TRACK_AT_EXEC : MT_TRACK_NOW;
-	int err = bpf_map__update_elem(tr->skel->maps.tracked_tgids, &tgid, sizeof(tgid), &mode,
-				       sizeof(mode), BPF_ANY);
+	word = &tr->skel->data_filter->traced_tgid_bits[(tgid / 64) % MT_TGID_WORDS];
+	err = bpf_map__update_elem(tr->skel->maps.tracked_tgids, &tgid, sizeof(tgid), &mode,
+				   sizeof(mode), BPF_ANY);
 
 	if (err) {
 		fprintf(stderr, "migtrace: adding tgid %u to the traced set failed: %s\n", tgid,
@@ -340,9 +357,11 @@ int tracer_track(struct tracer *tr, uint32_t tgid, bool from_exec)
 
 int tracer_attach(struct tracer *tr)
 {
+	int err;
+
 	if (tr->ft)
 		return ftrace_tracer_attach(tr->ft);
-	int err = migtrace_bpf__attach(tr->skel);
+	err = migtrace_bpf__attach(tr->skel);
 
 	if (err) {
 		fprintf(stderr, "migtrace: attaching to the sched tracepoints failed: %s\n",
@@ -361,15 +380,13 @@ int tracer_attach(struct tracer *tr)
 
 int tracer_attach_unit(struct tracer *tr, const char *binary, const char *function)
 {
-	struct bpf_program *progs[2] = { tr->skel->progs.mt_unit_enter,
-					 tr->skel->progs.mt_unit_exit };
+	struct bpf_program *progs[2];
 	int err;
 
-	if (tr->ft) {
-		fprintf(stderr, "migtrace: --unit needs the BPF backend (the ftrace backend has no "
-			"unit probes yet): use --backend bpf\n");
-		return -EOPNOTSUPP;
-	}
+	if (tr->ft)
+		return ftrace_tracer_attach_unit(tr->ft, binary, function);
+	progs[0] = tr->skel->progs.mt_unit_enter;
+	progs[1] = tr->skel->progs.mt_unit_exit;
 	if (tr->nunit_links + 2 > TRACER_MAX_UNIT_LINKS)
 		return -E2BIG;
 	for (int i = 0; i < 2; i++) {
@@ -390,9 +407,11 @@ int tracer_attach_unit(struct tracer *tr, const char *binary, const char *functi
 
 int tracer_poll(struct tracer *tr, int timeout_ms)
 {
+	int n, m;
+
 	if (tr->ft)
 		return ftrace_tracer_poll(tr->ft, timeout_ms);
-	int n = ring_buffer__poll(tr->rb, timeout_ms), m;
+	n = ring_buffer__poll(tr->rb, timeout_ms);
 
 	if (n < 0)
 		return n;
@@ -477,9 +496,11 @@ int tracer_prog_stats(const struct tracer *tr, struct tracer_prog_stat *out, int
 
 int tracer_read_pairs(const struct tracer *tr, uint64_t *pairs)
 {
+	int fd;
+
 	if (tr->ft)
 		return ftrace_tracer_read_pairs(tr->ft, pairs);
-	int fd = bpf_map__fd(tr->skel->maps.cpu_pairs);
+	fd = bpf_map__fd(tr->skel->maps.cpu_pairs);
 
 	for (__u32 k = 0; k < (__u32)(tr->nr_cpus * tr->nr_cpus); k++) {
 		if (bpf_map_lookup_elem(fd, &k, &pairs[k])) {

@@ -79,6 +79,8 @@ struct tracer {
 
 /* "bpf", "ftrace" or "auto". */
 const char *tracer_backend_name(int backend);
+/* --backend's argument: enum tracer_backend, or -1 for none of the three names. */
+int tracer_backend_parse(const char *name);
 /* The run's meta.backend: which backend and why; with ftrace, what its replay could not read
  * or tell so far (call again after tracer_stop for the final figures). */
 void tracer_describe(const struct tracer *tr, struct run_backend *b);

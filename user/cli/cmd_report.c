@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "analyze.h"
 #include "atomic_file.h"
@@ -164,11 +165,16 @@ out:
  * neither of the two inputs report takes, which the message says. */
 static bool looks_like_json(const char *path)
 {
-	FILE *f = strcmp(path, "-") ? fopen(path, "rb") : NULL;
+	struct stat st;
 	int c = EOF;
+	FILE *f;
 
+	/* stdin, a pipe, unreadable: the reader's own message */
+	if (!strcmp(path, "-") || stat(path, &st) || !S_ISREG(st.st_mode))
+		return true;
+	f = fopen(path, "rb");
 	if (!f)
-		return true;	/* stdin, or unreadable: the reader's own message */
+		return true;
 	do
 		c = fgetc(f);
 	while (c == ' ' || c == '\t' || c == '\n' || c == '\r');

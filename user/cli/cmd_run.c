@@ -162,9 +162,6 @@ static void check_scope(struct argp_state *state, const struct run_config *c)
 	if (c->backend == TRACER_BACKEND_FTRACE && c->cgroup_arg)
 		argp_error(state, "--cgroup needs --backend bpf: the ftrace backend cannot "
 			   "filter by cgroup (trace -a, or -p the cgroup's process)");
-	if (c->backend == TRACER_BACKEND_FTRACE && c->unit_arg)
-		argp_error(state, "--unit needs --backend bpf: the ftrace backend has no unit "
-			   "probes (cachewalk's own units work with both)");
 }
 
 static error_t parse_arg(int key, char *arg, struct argp_state *state)
@@ -217,14 +214,9 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		c->ringbuf_bytes = v;
 		break;
 	case OPT_BACKEND:
-		if (!strcmp(arg, "bpf"))
-			c->backend = TRACER_BACKEND_BPF;
-		else if (!strcmp(arg, "ftrace"))
-			c->backend = TRACER_BACKEND_FTRACE;
-		else if (!strcmp(arg, "auto"))
-			c->backend = TRACER_BACKEND_AUTO;
-		else
+		if (tracer_backend_parse(arg) < 0)
 			argp_error(state, "--backend: '%s' is not bpf, ftrace or auto", arg);
+		c->backend = (uint8_t)tracer_backend_parse(arg);
 		break;
 	case OPT_MAXREC:
 		if (parse_long(arg, 0, LONG_MAX, &c->max_records))

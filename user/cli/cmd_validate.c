@@ -16,6 +16,7 @@
 #include "calibrate.h"
 #include "cli.h"
 #include "commands.h"
+#include "tracer.h"
 #include "export.h"
 #include "parse.h"
 #include "render_text.h"
@@ -64,7 +65,7 @@ static const char doc[] =
 "    sudo migtrace validate --rates 100,1000,10000   # a finer grid of rates\n"
 "    sudo migtrace validate --polluter 0   # no polluter: cost read against age\n";
 
-enum { OPT_CACHES = 1000 };
+enum { OPT_CACHES = 1000, OPT_BACKEND };
 
 /*
  * The default grid of polluter rates: 25x from the slowest to the fastest set, and as fast as
@@ -89,6 +90,8 @@ static const struct argp_option opts[] = {
 	  "the largest per-core cache", 0 },
 	{ "caches", OPT_CACHES, "SRC", 0, "Cache sizes from auto (default: sysfs, CPUID where "
 	  "sysfs lists none), sysfs or cpuid", 0 },
+	{ "backend", OPT_BACKEND, "NAME", 0, "Record with bpf, ftrace or auto (default: bpf "
+	  "where its programs load), as run --backend", 0 },
 	{ "verbose", 'v', NULL, 0, "Show libbpf's messages", 0 },
 	/* the CPU list's old spelling: refused, naming --cpus */
 	{ NULL, 'c', "LIST", OPTION_HIDDEN, NULL, 0 },
@@ -147,6 +150,11 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	case OPT_CACHES:
 		if (topology_caches_arg(arg, &env->caches))
 			argp_error(state, "--caches: '%s' is none of auto, sysfs, cpuid", arg);
+		break;
+	case OPT_BACKEND:
+		if (tracer_backend_parse(arg) < 0)
+			argp_error(state, "--backend: '%s' is not bpf, ftrace or auto", arg);
+		env->cfg.backend = (uint8_t)tracer_backend_parse(arg);
 		break;
 	case ARGP_KEY_ARG:
 		argp_error(state, "unexpected argument '%s'", arg);
