@@ -277,9 +277,15 @@ static void csv_whatif(FILE *f, const struct run *r, const struct whatif *w)
 	for (int i = 0; w && i < w->n; i++) {
 		const struct whatif_row *row = &w->row[i];
 
-		fprintf(f, "%lld,%llu,%llu,%llu,%llu,", (long long)row->threshold_ns,
-			(unsigned long long)row->lb_judged, (unsigned long long)row->lb_hot,
-			(unsigned long long)row->wakeups, (unsigned long long)row->wakeup_hot);
+		fprintf(f, "%lld,", (long long)row->threshold_ns);
+		/* replayed events carry no kernel age: the pulls' cells are empty, not 0 */
+		if (w->pulls_not_read)
+			fprintf(f, ",,");
+		else
+			fprintf(f, "%llu,%llu,", (unsigned long long)row->lb_judged,
+				(unsigned long long)row->lb_hot);
+		fprintf(f, "%llu,%llu,", (unsigned long long)row->wakeups,
+			(unsigned long long)row->wakeup_hot);
 		if (row->has_cost)
 			fprintf(f, "%d,%zu,%s", row->cost_cells, row->cost_units,
 				fmt_shortest(b, sizeof(b), row->cost_ns));
