@@ -162,6 +162,12 @@ class Judge:
         # say active balance are checked, their count is not required
         self.rt = "-rt" in uname
         self.load_failure = None  # one line naming the rejected program, once known
+        # How far apart the two backends may stamp the same move, and its age: on the host
+        # 50 µs (37_ftrace.sh measured 28.6 µs at most there).  Under TCG with one host
+        # thread for both vCPUs (thread=single) a vCPU stands still while the other runs,
+        # between any two probes: the first matrix run saw the same move 2-3 ms apart (6.12
+        # wakeup, 6.1-rt wakeup) and ages 2.28 ms apart (6.12 family).
+        self.tol_ns = 50000 if host else 10000000
         # what the checks that need a loaded tracer say when it did not load: a pointer to
         # the one check that names the verifier's line
         self.load_pointer = "the verifier rejected it: see %srun_loads" % (prefix + "_" if prefix else "")
@@ -654,7 +660,7 @@ class Judge:
         switch-in without seeing their event (unseen): a move the kernel made without a
         sched_migrate_task event ftrace cannot see either, but one whose event BPF's program
         missed, it can."""
-        tol = 50000 if self.host else 2000000
+        tol = self.tol_ns
         for case in self.BOTH:
             names = ["ftrace_same_as_bpf_" + case, "ftrace_kernel_count_" + case]
 
@@ -730,7 +736,7 @@ class Judge:
     def ftrace_causes(self):
         """One check over every case run by both at once: each move both saw has the cause
         BPF gave it, or one CAUSE_OK allows."""
-        tol = 50000 if self.host else 2000000
+        tol = self.tol_ns
         n, odd = 0, []
         for case in self.BOTH:
             c = self.case("ftrace_" + case)

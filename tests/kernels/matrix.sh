@@ -195,6 +195,7 @@ report() {
 	shift 3
 	local np=0 nf=0 ns=0 kind name rest tests="?" cases="" counts="" verifier="" why boot
 	local compl="" kc seen unseen diff ftr="" both="" capt="" fallback="" bs=0 fs=0 ks=0
+	local agediff="" ages=""
 	local cs b f k
 	why=$(cat "$dir/why" 2>/dev/null)
 	boot=$(cat "$dir/boot_s" 2>/dev/null || echo "-")
@@ -238,6 +239,12 @@ report() {
 				[ "$k" != - ] && ks=$((ks + k));;
 			capture) capt="$capt $rest;";;
 			ftrace_fallback) fallback=$rest;;
+			# "CASE BPF b, ftrace f, kernel k (BPF unseen u); ages within N ns"
+			ftrace_cross) agediff="$agediff ${rest%% *} ${rest##* within },";;
+			# "CASE median F µs (BPF, the same run: B µs)"
+			ftrace_age)
+				read -r cs _ f _ _ _ _ _ b _ <<<"$rest"
+				ages="$ages $cs $f/$b µs,";;
 			ftrace_*) ftr="$ftr ${name#ftrace_} ${rest},";;
 			# the sweep's table as the guest printed it, a line at a time
 			sweep) echo "    sweep: ${rest#| }";;
@@ -251,6 +258,8 @@ report() {
 	[ -n "$verifier" ] && echo "  verifier: $verifier"
 	echo "  ftrace backend:${ftr%,}"
 	echo "  both backends at once (BPF/ftrace/kernel, less fork placements):${both%,}"
+	echo "  the same moves' ages, largest difference ftrace - BPF:${agediff%,}"
+	echo "  median ages, ftrace/BPF of the same runs:${ages%,}"
 	echo "  trace-cmd captures:${capt%;}"
 	[ -n "$fallback" ] && echo "  auto without CAP_BPF/SYS_ADMIN/PERFMON: $fallback"
 	local cap_counts
