@@ -125,12 +125,15 @@ static void print_backend(FILE *f, const struct run *r)
 void render_text_header(FILE *f, const struct run *r)
 {
 	char hbuf[32], cbuf[256], cmd[PRINTABLE_SIZE(sizeof(r->meta.command))];
-	char src[PRINTABLE_SIZE(sizeof(r->meta.hot_source))], pid[32] = "";
+	char src[PRINTABLE_SIZE(sizeof(r->meta.hot_source))], pid[64] = "";
 	char file[PRINTABLE_SIZE(sizeof(r->meta.backend.source))];
 
 	if (!strcmp(r->meta.backend.name, "trace-cmd")) {
-		fprintf(f, "Migrations in the trace-cmd capture %s (%d CPUs); hot means younger "
-			"than %s (%s).\n",
+		/* report --pid: one task and those it forked in the capture */
+		if (r->meta.pid > 0)
+			snprintf(pid, sizeof(pid), " of pid %d and the tasks it forked", r->meta.pid);
+		fprintf(f, "Migrations%s in the trace-cmd capture %s (%d CPUs); hot means younger "
+			"than %s (%s).\n", pid,
 			printable(file, sizeof(file), r->meta.backend.source), r->meta.nr_cpus,
 			fmt_ns(hbuf, sizeof(hbuf), (double)r->meta.hot_ns),
 			printable(src, sizeof(src), r->meta.hot_source));

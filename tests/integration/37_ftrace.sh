@@ -43,6 +43,13 @@ check ftrace_sections diff <(sections "$MT_TMP/bpf.txt") <(sections "$MT_TMP/ft.
 check ftrace_says_backend grep -q '^Backend: ftrace (--backend ftrace); scheduler events replayed' "$MT_TMP/ft.txt"
 check ftrace_lost_shown grep -qE '^data quality: [0-9]+ events replayed, .*, [0-9]+ lost by the trace.s buffers' "$MT_TMP/ft.txt"
 check ftrace_no_instance_after_end no_instance_of "$ftpid"
+# rings of 8 KiB a CPU under -a and 8 busy threads lose events: counted and said
+"$MT_ROOT/.output/workloads/wakeup" -t 8 -d 4 >/dev/null 2>&1 &
+busy=$!
+MIGTRACE_FTRACE_KIB=8 "$MT" run --backend ftrace -a -d 2 -o "$MT_TMP/lost.json" >"$MT_TMP/lost.txt" 2>&1
+wait "$busy"
+check ftrace_lost_counted json "$MT_TMP/lost.json" "d['meta']['backend']['lost_events'] > 0" "d['meta']['backend']"
+check ftrace_lost_said grep -qE '^data quality: [0-9]+ events replayed, .*, [1-9][0-9]* lost by the trace.s buffers' "$MT_TMP/lost.txt"
 
 # 2. One process traced by both at once, from before it starts (sh waits 1.5 s, runs it, then
 #    sleeps 0.5 s, so that both runs end with nothing moving): selfmig's 23 moves by a helper
@@ -155,7 +162,9 @@ if command -v setpriv >/dev/null && setpriv --bounding-set=-bpf,-sys_admin,-perf
 	rc=$?
 	check ftrace_auto_fallback_exit0 test "$rc" = 0
 	check ftrace_auto_says_why grep -qE '^Backend: ftrace \(auto: BPF unavailable: migtrace lacks CAP_BPF' "$MT_TMP/auto.txt"
-	check ftrace_auto_counted json "$MT_TMP/auto.json" "d['stats']['migrations'] > 0" "d['stats']"
+	check ftrace_auto_recorded json "$MT_TMP/auto.json" \
+		"d['meta']['backend']['name'] == 'ftrace' and d['meta']['backend']['replayed'] and d['stats']['switches_in'] > 100" \
+		"(d['meta']['backend'], d['stats']['switches_in'])"
 	out=$(setpriv --inh-caps=-all --bounding-set=-bpf,-sys_admin,-perfmon "$MT" doctor 2>&1)
 	rc=$?
 	check ftrace_doctor_ftrace_only bash -c '[ "$1" = 0 ] && grep -qE "^ok +ftrace backend " <<<"$2" &&

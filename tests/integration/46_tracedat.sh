@@ -75,6 +75,22 @@ check tracedat_csv_rows json "$MT_TMP/cap.json" \
 check tracedat_json_reads_back bash -c '"$1" report "$2" | cmp - "$3"' _ "$MT" "$MT_TMP/cap.json" \
 	<(sed '/^what if/,$d' "$MT_TMP/cap.txt" | sed '${/^$/d}')
 check tracedat_whatif grep -q "^what if" "$MT_TMP/cap.txt"
+# --pid: the workload of the capture (pid 12821, bash until its exec of wakeup, whose 4
+# threads it forked in the capture): its rows and its threads', every one as in the full
+# report, but its own fork placement by bash (before it was traced, as with run -p)
+"$MT" report --pid 12821 --csv "$MT_TMP/pid" "$CAP" >"$MT_TMP/pid.txt" 2>/dev/null
+check tracedat_pid python3 - "$MT_TMP/pid/migrations.csv" "$MT_TMP/csv/migrations.csv" <<'PY'
+import csv, sys
+one = [r for r in csv.DictReader(open(sys.argv[1]))]
+full = {(r["ts_ns"], r["pid"]): r for r in csv.DictReader(open(sys.argv[2]))}
+pids = {r["pid"] for r in one}
+if pids != {"12822", "12823", "12824", "12825"}:
+    sys.exit("pids %s" % sorted(pids))
+if len(one) != 57 or any(full.get((r["ts_ns"], r["pid"])) != r for r in one):
+    sys.exit("%d rows, or rows not as in the full report" % len(one))
+PY
+check tracedat_pid_header grep -q "^Migrations of pid 12821 and the tasks it forked in the trace-cmd capture" \
+	"$MT_TMP/pid.txt"
 "$MT" report --hot-ns 5000000 "$CAP" >"$MT_TMP/hot.txt" 2>/dev/null
 check tracedat_hot_ns grep -q "hot means younger than 5.00 ms (--hot-ns)" "$MT_TMP/hot.txt"
 
@@ -85,13 +101,13 @@ bad() {
 	out=$("$MT" report "$@" 2>"$MT_TMP/err")
 	rc=$?
 	if [ "$rc" = 2 ] && [ -z "$out" ] && [ "$(wc -l <"$MT_TMP/err")" = 1 ] &&
-		grep -qE "$expect" "$MT_TMP/err"; then
+		grep -qE -- "$expect" "$MT_TMP/err"; then
 		pass "$name"
 	else
 		fail "$name" "rc=$rc stdout=${out:0:80} stderr=$(head -c 300 "$MT_TMP/err")"
 	fi
 }
-head -c 4000 /dev/urandom >"$MT_TMP/random.bin"
+{ printf x; head -c 4000 /dev/urandom; } >"$MT_TMP/random.bin"	# x: not JSON's first byte
 head -c 5000 "$CAP" >"$MT_TMP/truncated.dat"
 printf '\x17\x08\x44tracing6\0garbage' >"$MT_TMP/magic-only.dat"
 bad tracedat_neither "random.bin: not a migtrace run file .*nor a trace-cmd capture" \
@@ -99,6 +115,11 @@ bad tracedat_neither "random.bin: not a migtrace run file .*nor a trace-cmd capt
 bad tracedat_truncated "truncated.dat: not a trace-cmd capture libtracecmd can read" \
 	"$MT_TMP/truncated.dat"
 bad tracedat_magic_only "magic-only.dat: not a trace-cmd capture" "$MT_TMP/magic-only.dat"
+bad tracedat_pid_run_file "sample-run.json: --pid is for a trace-cmd capture" --pid 1 \
+	"$DATA/sample-run.json"
+bad tracedat_hot_ns_run_file "sample-run.json: --hot-ns is for a trace-cmd capture" \
+	--hot-ns 1000 "$DATA/sample-run.json"
+bad tracedat_pid_not_a_pid "--pid: '0' is not a pid" --pid 0 "$CAP"
 
 # 3. A capture made now, the same way: one of other events is refused; one of the sched
 #    events counts as trace-cmd does.

@@ -42,11 +42,13 @@
 #include "ftrace_tracer.h"
 #include "launch.h"
 #include "run.h"
+#include "sched_decode.h"
 #include "sched_replay.h"
 #include "tracer.h"
 #include "unit_join.h"
 
-#define REORDER_SLACK_NS 2000000ULL	/* 2 ms past a poll's start: later CPUs' events wait */
+#define REORDER_SLACK_NS 2000000ULL	/* 2 ms past a read's start: later CPUs' events wait */
+#define READ_EVERY_MS 10		/* the rings are read this often while a poll waits */
 /* per CPU, at least: 1 MiB holds ~15k events, 100 ms of a busy CPU's switches and wake-ups;
  * the unfiltered moves are fewer */
 #define FT_MAIN_MIN_KIB 1024
@@ -74,38 +76,14 @@ struct ft_unit_thread {
 	uint64_t start_ns;
 };
 
-/* The fields a sched event's decoding reads, by name (NULL: none); see struct sched_event. */
-struct ev_spec {
-	const char *name;
-	uint8_t type;
-	bool required;
-	const char *pid, *pid2, *state, *orig, *dest, *comm, *comm2, *prio;
-};
-
-static const struct ev_spec specs[] = {
-	{ .name = "sched_switch", .type = SE_SWITCH, .required = true, .pid = "prev_pid",
-	  .pid2 = "next_pid", .state = "prev_state", .comm = "prev_comm", .comm2 = "next_comm",
-	  .prio = "prev_prio" },
-	{ .name = "sched_migrate_task", .type = SE_MIGRATE, .required = true, .pid = "pid",
-	  .orig = "orig_cpu", .dest = "dest_cpu", .comm = "comm", .prio = "prio" },
-	{ .name = "sched_waking", .type = SE_WAKING, .pid = "pid", .dest = "target_cpu",
-	  .comm = "comm" },
-	{ .name = "sched_wakeup", .type = SE_WAKEUP, .pid = "pid", .dest = "target_cpu",
-	  .comm = "comm" },
-	{ .name = "sched_wakeup_new", .type = SE_WAKEUP_NEW, .pid = "pid", .dest = "target_cpu",
-	  .comm = "comm" },
-	{ .name = "sched_process_fork", .type = SE_FORK, .required = true, .pid = "parent_pid",
-	  .pid2 = "child_pid", .comm = "child_comm" },
-	{ .name = "sched_process_exec", .type = SE_EXEC, .pid = "pid", .pid2 = "old_pid" },
-	{ .name = "sched_process_exit", .type = SE_EXIT, .pid = "pid", .comm = "comm" },
-};
-#define NR_SPECS (sizeof(specs) / sizeof(specs[0]))
-
-/* One event's decoding, resolved once from the format files. */
-struct ev_decode {
-	int id;				/* -1: not in this kernel */
-	struct tep_format_field *pid, *pid2, *state, *orig, *dest, *comm, *comm2, *prio, *cur_pid;
-};
+/*
+ * The sched events recorded, by enum sched_event_type (decoded by sched_decode.c, shared with
+ * trace-cmd captures); without a switch, a move or a fork the replay cannot run.
+ */
+static bool event_required(int type)
+{
+	return type == SE_SWITCH || type == SE_MIGRATE || type == SE_FORK;
+}
 
 struct ft_cpu {
 	struct tracefs_cpu *tcpu;
@@ -120,8 +98,7 @@ struct ftrace_tracer {
 	struct ft_cpu *cpus[FT_NR_INST];		/* nr_cpus each */
 	int nr_cpus;
 	struct tep_handle *tep;
-	struct tep_format_field *common_type;
-	struct ev_decode dec[NR_SPECS];
+	struct sched_decoder *dec;
 	struct sched_replay *rp;
 	bool all;				/* -a: no pid filter, one instance */
 	/* the reorder window: events read but not yet replayed, sorted by ts at each poll */
@@ -170,15 +147,16 @@ int ftrace_tracer_check(char *why, size_t len)
 			 "mounted writable for this user)", path, strerror(errno));
 		return err;
 	}
-	for (size_t i = 0; i < NR_SPECS; i++) {
-		if (!specs[i].required)
+	for (int t = SE_SWITCH; t <= SE_EXIT; t++) {
+		if (!event_required(t))
 			continue;
-		snprintf(path, sizeof(path), "%s/events/sched/%s/format", dir, specs[i].name);
+		snprintf(path, sizeof(path), "%s/events/sched/%s/format", dir,
+			 sched_replay_event_name(t));
 		if (access(path, R_OK)) {
 			int err = -errno;
 
 			snprintf(why, len, "this kernel has no sched:%s event (%s: %s)",
-				 specs[i].name, path, strerror(errno));
+				 sched_replay_event_name(t), path, strerror(errno));
 			return err;
 		}
 	}
@@ -277,40 +255,17 @@ static int resolve_events(struct ftrace_tracer *ft)
 			"failed: %s\n", strerror(errno));
 		return -EIO;
 	}
-	for (size_t i = 0; i < NR_SPECS; i++) {
-		const struct ev_spec *s = &specs[i];
-		struct tep_event *ev = tep_find_event_by_name(ft->tep, "sched", s->name);
-		struct ev_decode *d = &ft->dec[i];
-
-		d->id = -1;
-		if (!ev) {
-			if (!s->required)
-				continue;
-			fprintf(stderr, "migtrace: this kernel has no sched:%s event: the ftrace "
-				"backend cannot run here (use --backend bpf)\n", s->name);
-			return -ENOENT;
-		}
-		d->id = ev->id;
-		if (!ft->common_type)
-			ft->common_type = tep_find_common_field(ev, "common_type");
-		d->cur_pid = tep_find_common_field(ev, "common_pid");
-		d->pid = s->pid ? tep_find_field(ev, s->pid) : NULL;
-		d->pid2 = s->pid2 ? tep_find_field(ev, s->pid2) : NULL;
-		d->state = s->state ? tep_find_field(ev, s->state) : NULL;
-		d->orig = s->orig ? tep_find_field(ev, s->orig) : NULL;
-		d->dest = s->dest ? tep_find_field(ev, s->dest) : NULL;
-		d->comm = s->comm ? tep_find_field(ev, s->comm) : NULL;
-		d->comm2 = s->comm2 ? tep_find_field(ev, s->comm2) : NULL;
-		d->prio = s->prio ? tep_find_field(ev, s->prio) : NULL;
-		if (!d->pid || !d->cur_pid) {
-			fprintf(stderr, "migtrace: sched:%s has no %s field in this kernel: the "
-				"ftrace backend cannot decode it (use --backend bpf)\n", s->name,
-				d->pid ? "common_pid" : s->pid);
-			return -ENOENT;
-		}
+	ft->dec = sched_decoder_new(ft->tep);
+	if (!ft->dec) {
+		fprintf(stderr, "migtrace: no memory for the sched events' decoder\n");
+		return -ENOMEM;
 	}
-	if (!ft->common_type) {
-		fprintf(stderr, "migtrace: the sched events have no common_type field\n");
+	for (int t = SE_SWITCH; t <= SE_EXIT; t++) {
+		if (!event_required(t) || sched_decoder_has(ft->dec, t))
+			continue;
+		fprintf(stderr, "migtrace: this kernel's sched:%s lacks a field the replay reads "
+			"(or the event): the ftrace backend cannot run here (use --backend bpf)\n",
+			sched_replay_event_name(t));
 		return -ENOENT;
 	}
 	return 0;
@@ -348,10 +303,14 @@ static int set_ring(struct ftrace_tracer *ft, int i, uint64_t ringbuf_bytes)
 	struct tracefs_instance *in = ft->inst[i];
 	size_t min_kib = i == FT_MAIN ? FT_MAIN_MIN_KIB : FT_MIG_MIN_KIB;
 	size_t kib = ringbuf_bytes / 1024;
+	const char *forced = getenv("MIGTRACE_FTRACE_KIB");
 
 	/* --ringbuf sizes BPF's one ring of records; here each CPU has a ring of raw events */
 	if (kib < min_kib)
 		kib = min_kib;
+	/* MIGTRACE_FTRACE_KIB=N: N KiB a CPU, so that tests can make the rings lose events */
+	if (forced && strtoul(forced, NULL, 10) > 0)
+		kib = strtoul(forced, NULL, 10);
 	if (tracefs_instance_file_write(in, "trace_clock", "mono") < 0) {
 		fprintf(stderr, "migtrace: setting trace_clock to mono in %s failed: this kernel's "
 			"ftrace cannot stamp events with CLOCK_MONOTONIC (use --backend bpf)\n",
@@ -367,14 +326,16 @@ static int set_ring(struct ftrace_tracer *ft, int i, uint64_t ringbuf_bytes)
 	return 0;
 }
 
-static int enable_event(struct ftrace_tracer *ft, int i, size_t spec)
+static int enable_event(struct ftrace_tracer *ft, int i, int type)
 {
-	if (ft->dec[spec].id < 0)
+	const char *name = sched_replay_event_name(type);
+
+	if (!sched_decoder_has(ft->dec, type))
+		return 0;	/* optional, and not in this kernel: said in meta.backend */
+	if (!tracefs_event_enable(ft->inst[i], "sched", name))
 		return 0;
-	if (!tracefs_event_enable(ft->inst[i], "sched", specs[spec].name))
-		return 0;
-	fprintf(stderr, "migtrace: enabling sched:%s in %s failed: %s\n", specs[spec].name,
-		ft->name[i], strerror(errno));
+	fprintf(stderr, "migtrace: enabling sched:%s in %s failed: %s\n", name, ft->name[i],
+		strerror(errno));
 	return -EIO;
 }
 
@@ -480,11 +441,8 @@ int ftrace_tracer_load(struct ftrace_tracer **out, const struct tracer_opts *o, 
 		if (!err)
 			err = set_ring(ft, i, o->ringbuf_bytes);
 	}
-	for (size_t s = 0; s < NR_SPECS && !err; s++) {
-		bool migrate = specs[s].type == SE_MIGRATE;
-
-		err = enable_event(ft, migrate && !ft->all ? FT_MIG : FT_MAIN, s);
-	}
+	for (int t = SE_SWITCH; t <= SE_EXIT && !err; t++)
+		err = enable_event(ft, t == SE_MIGRATE && !ft->all ? FT_MIG : FT_MAIN, t);
 	if (!err && !ft->all && tracefs_option_enable(ft->inst[FT_MAIN], TRACEFS_OPTION_EVENT_FORK)) {
 		fprintf(stderr, "migtrace: turning event-fork on in %s failed: %s\n",
 			ft->name[FT_MAIN], strerror(errno));
@@ -640,45 +598,6 @@ int ftrace_tracer_attach_unit(struct ftrace_tracer *ft, const char *binary,
 	return 0;
 }
 
-static uint64_t field_u64(struct tep_format_field *f, const void *data)
-{
-	unsigned long long v = 0;
-
-	if (f)
-		tep_read_number_field(f, data, &v);
-	return v;
-}
-
-/*
- * A comm: char[16] in the record on older kernels, a __data_loc string on newer ones (6.18's
- * sched_migrate_task, sched_wakeup...: offset and length in one u32; __rel_loc counts the
- * offset from the field's end).  Anything out of the record's size reads "".
- */
-static void field_comm(struct tep_format_field *f, const void *data, int size, char *out)
-{
-	size_t off, n = 0;
-
-	out[0] = 0;
-	if (!f)
-		return;
-	off = (size_t)f->offset;
-	n = (size_t)f->size;
-	if (f->flags & TEP_FIELD_IS_DYNAMIC) {
-		uint32_t loc = (uint32_t)field_u64(f, data);
-
-		off = loc & 0xffff;
-		n = loc >> 16;
-		if (f->flags & TEP_FIELD_IS_RELATIVE)
-			off += (size_t)f->offset + (size_t)f->size;
-	}
-	if (off + n > (size_t)size)
-		return;
-	if (n > MT_COMM_LEN - 1)
-		n = MT_COMM_LEN - 1;
-	memcpy(out, (const char *)data + off, n);
-	out[n] = 0;
-}
-
 static int push_event(struct ftrace_tracer *ft, const struct sched_event *e)
 {
 	if (ft->npending == ft->cap) {
@@ -694,40 +613,22 @@ static int push_event(struct ftrace_tracer *ft, const struct sched_event *e)
 	return 0;
 }
 
-/* One raw event into the window: those not of the events we decode are skipped. */
-static int decode(struct ftrace_tracer *ft, const void *data, int size, uint64_t ts, int cpu)
+/* One raw event into the window: those not of the events replayed are skipped. */
+static int decode(struct ftrace_tracer *ft, void *data, int size, uint64_t ts, int cpu)
 {
-	int id = (int)field_u64(ft->common_type, data);
+	struct tep_record rec = { .ts = ts, .cpu = cpu, .data = data, .size = size };
 	struct sched_event e = { .ts_ns = ts, .cpu = (uint32_t)cpu };
-	const struct ev_decode *d = NULL;
-	size_t i;
+	int id = tep_data_type(ft->tep, &rec);
 
 	for (int u = 0; u < 2; u++) {
 		if (ft->unit_id[u] == id) {
 			e.type = u ? FT_UNIT_EXIT : FT_UNIT_ENTER;
-			e.pid = (uint32_t)field_u64(ft->dec[0].cur_pid, data);
+			e.pid = (uint32_t)tep_data_pid(ft->tep, &rec);
 			return push_event(ft, &e);
 		}
 	}
-	for (i = 0; i < NR_SPECS; i++) {
-		if (ft->dec[i].id == id) {
-			d = &ft->dec[i];
-			break;
-		}
-	}
-	if (!d)
+	if (sched_decode(ft->dec, &rec, &e) != 1)
 		return 0;
-	e.type = specs[i].type;
-	e.cur_pid = (uint32_t)field_u64(d->cur_pid, data);
-	e.pid = (uint32_t)field_u64(d->pid, data);
-	e.pid2 = (uint32_t)field_u64(d->pid2, data);
-	e.prev_state = (int64_t)field_u64(d->state, data);
-	e.orig_cpu = (uint32_t)field_u64(d->orig, data);
-	e.dest_cpu = (uint32_t)field_u64(d->dest, data);
-	e.has_prio = d->prio != NULL;
-	e.prio = (int32_t)field_u64(d->prio, data);
-	field_comm(d->comm, data, size, e.comm);
-	field_comm(d->comm2, data, size, e.comm2);
 	return push_event(ft, &e);
 }
 
@@ -854,17 +755,34 @@ static int read_all(struct ftrace_tracer *ft, bool flush)
 
 int ftrace_tracer_poll(struct ftrace_tracer *ft, int timeout_ms)
 {
-	uint64_t start;
-	int n, err;
+	uint64_t start = mono_ns(), end = start + (uint64_t)(timeout_ms > 0 ? timeout_ms : 0) * 1000000;
+	int n, total = 0, err;
 
-	if (timeout_ms > 0 && poll(NULL, 0, timeout_ms) < 0 && errno == EINTR)
-		return -EINTR;
-	start = mono_ns();
-	n = read_all(ft, false);
-	if (n < 0)
-		return n;
+	/*
+	 * The rings are read every READ_EVERY_MS while the caller waits: a CPU switching
+	 * half a million times a second writes ~36 MB/s of events, more than its ring holds
+	 * in 100 ms (pipe-pinned lost 197296 events in 2 s when read only at each poll).
+	 */
+	for (;;) {
+		uint64_t now;
+
+		start = mono_ns();
+		n = read_all(ft, false);
+		if (n < 0)
+			return n;
+		total += n;
+		now = mono_ns();
+		if (now >= end)
+			break;
+		if (poll(NULL, 0, (int)((end - now) / 1000000 < READ_EVERY_MS ?
+					(end - now + 999999) / 1000000 : READ_EVERY_MS)) < 0 &&
+		    errno == EINTR) {
+			replay_upto(ft, start > REORDER_SLACK_NS ? start - REORDER_SLACK_NS : 0);
+			return -EINTR;
+		}
+	}
 	err = replay_upto(ft, start > REORDER_SLACK_NS ? start - REORDER_SLACK_NS : 0);
-	return err ? err : n;
+	return err ? err : total;
 }
 
 int ftrace_tracer_stop(struct ftrace_tracer *ft)
@@ -961,12 +879,12 @@ void ftrace_tracer_describe(const struct ftrace_tracer *ft, struct run_backend *
 	snprintf(b->not_read, sizeof(b->not_read),
 		 "kernel_age,kernel_migrations,affinity,numa,core_cookie");
 	b->missing[0] = 0;
-	for (size_t i = 0; i < NR_SPECS; i++) {
-		if (ft->dec[i].id >= 0)
+	for (int t = SE_SWITCH; t <= SE_EXIT; t++) {
+		if (sched_decoder_has(ft->dec, t))
 			continue;
 		len = strlen(b->missing);
 		snprintf(b->missing + len, sizeof(b->missing) - len, "%s%s", len ? "," : "",
-			 specs[i].name);
+			 sched_replay_event_name(t));
 	}
 }
 
@@ -996,6 +914,7 @@ void ftrace_tracer_destroy(struct ftrace_tracer *ft)
 	guard_dismiss(ft);
 	unit_join_free(ft->join);
 	free(ft->unit_threads);
+	sched_decoder_free(ft->dec);
 	tep_free(ft->tep);
 	sched_replay_free(ft->rp);
 	free(ft->pending);

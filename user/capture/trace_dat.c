@@ -27,6 +27,7 @@ struct reader {
 	struct sched_replay *rp;
 	struct sched_decoder *dec;
 	bool keep;			/* keep the records (an output lists them) */
+	uint32_t pid;			/* --pid; 0: every task */
 	uint64_t first_ts, last_ts;
 	uint64_t lost;			/* events the buffers lost (at least) */
 	int err;			/* a callback's error: the iteration stops */
@@ -94,7 +95,7 @@ static int replay_buffer(struct reader *rd, struct tracecmd_input *h)
 	struct sched_replay_opts o = {
 		.hot_ns = rd->r->meta.hot_ns,
 		.nr_cpus = rd->r->meta.nr_cpus,
-		.scope = MT_SCOPE_ALL,
+		.scope = rd->pid ? MT_SCOPE_TGIDS : MT_SCOPE_ALL,
 		.on_migrate = on_migrate,
 		.ctx = rd,
 	};
@@ -109,7 +110,7 @@ static int replay_buffer(struct reader *rd, struct tracecmd_input *h)
 		return 0;
 	rd->dec = sched_decoder_new(tep);
 	rd->rp = sched_replay_new(&o);
-	if (!rd->dec || !rd->rp)
+	if (!rd->dec || !rd->rp || (rd->pid && sched_replay_track(rd->rp, rd->pid, false)))
 		return -ENOMEM;
 	rd->first_ts = rd->last_ts = rd->lost = 0;
 	rd->err = 0;
@@ -125,7 +126,11 @@ static void fill_meta(struct run *r, const char *path, const struct trace_dat_op
 {
 	struct run_meta *m = &r->meta;
 
-	snprintf(m->command, sizeof(m->command), "%s", path);
+	if (o->pid)
+		snprintf(m->command, sizeof(m->command), "pid %u in %s", o->pid, path);
+	else
+		snprintf(m->command, sizeof(m->command), "%s", path);
+	m->pid = (int)o->pid;
 	/* the machine: what the capture says of it, its CPUs (trace-cmd keeps a buffer each) */
 	r->env.nr_online = nr_cpus;
 	snprintf(r->env.online_cpus, sizeof(r->env.online_cpus), nr_cpus > 1 ? "0-%d" : "0",
@@ -184,7 +189,7 @@ static void fill_results(struct reader *rd, const struct trace_dat_opts *o)
 int trace_dat_read(const char *path, const struct trace_dat_opts *o, struct run **out,
 		   char *err, size_t errlen)
 {
-	struct reader rd = { .keep = !o->drop_records };
+	struct reader rd = { .keep = !o->drop_records, .pid = o->pid };
 	struct tracecmd_input *h, *inst = NULL;
 	int rc = -EINVAL, ninst, nr_cpus;
 

@@ -19,6 +19,9 @@ struct run;
 
 struct trace_dat_opts {
 	int64_t hot_ns;			/* --hot-ns; RUN_NO_HOT_ARG: the kernel's default */
+	/* --pid: only this task and those it forks in the capture (a capture holds no tgid:
+	 * threads its process had before are not followed); 0: every task */
+	uint32_t pid;
 	bool drop_records;		/* count only: no output lists the records */
 	bool quiet;			/* no line on stderr per missing event */
 	const int64_t *threshold_ns;	/* --what-if's thresholds, ns, counted as read */

@@ -10,6 +10,7 @@
  */
 #include <argp.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +34,7 @@ struct report_env {
 	const char *output;		/* -o: the text to FILE instead of stdout */
 	const char *json;		/* --json: the run file again */
 	int64_t hot_ns;			/* --hot-ns: a trace-cmd capture's threshold */
+	long pid;			/* --pid: a capture's task and its children; 0 all */
 	struct export_opts exports;	/* --csv, --openmetrics, --perfetto, --plot, --what-if */
 };
 
@@ -52,7 +54,8 @@ static const char doc[] =
 "FILE may also be a trace-cmd capture (trace.dat, told by its first bytes;\n"
 "`trace-cmd record -e sched`): its sched events are replayed over every task\n"
 "and rendered like a run (docs/design.md, \"The ftrace backend\"), judged at\n"
-"the kernel's default 500 µs unless --hot-ns.  A sched event the capture lacks\n"
+"the kernel's default 500 µs unless --hot-ns; --pid PID keeps one task and the\n"
+"tasks it forked in the capture.  A sched event the capture lacks\n"
 "is named, one line each; a capture with none is refused, exit 2.\n"
 "\n"
 "USAGE: migtrace report [-o OUT] [--json OUT] [EXPORTS] FILE\n"
@@ -64,7 +67,7 @@ static const char doc[] =
 "    migtrace report --csv out trace.dat        # a trace-cmd capture\n"
 "    migtrace report --csv out --openmetrics run.prom --plot out run.json\n";
 
-enum { OPT_JSON = 1000, OPT_HOT };
+enum { OPT_JSON = 1000, OPT_HOT, OPT_PID };
 
 static const struct argp_option opts[] = {
 	{ "output", 'o', "FILE", 0, "Write the text to FILE (atomically) instead of stdout", 0 },
@@ -72,6 +75,8 @@ static const struct argp_option opts[] = {
 	  "stdout)", 0 },
 	{ "hot-ns", OPT_HOT, "NS", 0, "A trace-cmd capture: judge hotness at NS instead of the "
 	  "kernel's default (500000)", 0 },
+	{ "pid", OPT_PID, "PID", 0, "A trace-cmd capture: only task PID and the tasks it forked "
+	  "in it (not the threads it had before: a capture holds no tgid)", 0 },
 	{ 0 },
 };
 
@@ -97,6 +102,10 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		env->hot_ns = l;
 		break;
 	}
+	case OPT_PID:
+		if (parse_long(arg, 1, INT_MAX, &env->pid))
+			argp_error(state, "--pid: '%s' is not a pid", arg);
+		break;
 	case ARGP_KEY_ARG:
 		if (env->nfiles == 2)
 			argp_error(state, "unexpected argument '%s': give one run file, or two "
@@ -188,6 +197,7 @@ static int read_input(const struct report_env *env, const char *path,
 {
 	struct trace_dat_opts to = {
 		.hot_ns = env->hot_ns,
+		.pid = (uint32_t)env->pid,
 		.drop_records = o->drop_records,
 		.threshold_ns = o->threshold_ns,
 		.nthresholds = o->nthresholds,
@@ -208,6 +218,12 @@ static int read_input(const struct report_env *env, const char *path,
 			(*out)->sum.wakeup_hot = (*out)->tally.wakeup_hot;
 		}
 		return e;
+	}
+	/* a run file keeps its own tasks and threshold */
+	if (env->pid || env->hot_ns != RUN_NO_HOT_ARG) {
+		snprintf(err, len, "%s is for a trace-cmd capture: a run file keeps the tasks "
+			 "and the threshold of its run", env->pid ? "--pid" : "--hot-ns");
+		return -EINVAL;
 	}
 	e = run_file_read(path, o, out, err, len);
 	if (e == -EINVAL && !looks_like_json(path))
