@@ -338,13 +338,19 @@ static void print_summary(FILE *f, const struct run *r)
 
 	if (replayed) {
 		fprintf(f, "\ndata quality: %llu events replayed, %llu out of order (dropped), "
-			"%llu lost by the trace's buffers; %llu migrations of tasks never seen "
+			"%s%llu lost by the trace's buffers; %llu migrations of tasks never seen "
 			"switching out (age not known)\n",
 			(unsigned long long)r->meta.backend.events,
 			(unsigned long long)r->meta.backend.out_of_order,
+			r->meta.backend.lost_events ? "at least " : "",
 			(unsigned long long)r->meta.backend.lost_events,
 			(unsigned long long)r->meta.backend.unknown_age);
 		render_text_missing(f, r, "  ");
+		if (r->meta.backend.lost_events)
+			fprintf(f, "  the trace's buffers lost events (a full ring overwritten, or "
+				"full and dropping; a gap of unknown size counts 1): moves and "
+				"switches among them are missing, and a move found where its task "
+				"next ran is counted as unseen; a larger buffer keeps them\n");
 	} else if (r->records_off)
 		fprintf(f, "\ndata quality: no migration records were sent (-a or --cgroup without "
 			"-o): every count, histogram and CPU pair above is the kernel's, complete; "

@@ -177,7 +177,9 @@ elif [ ! -d /sys/kernel/tracing/instances ] || ! command -v trace-cmd >/dev/null
 	skip tracedat_cross_check "needs tracefs and trace-cmd"
 else
 	X=/sys/kernel/tracing/instances/mt-cross-$$
-	if mkdir "$X" && echo mono >"$X/trace_clock" && echo 4096 >"$X/buffer_size_kb"; then
+	lost=0
+	# 32 MiB a CPU: a busy machine (perf bench sched pipe beside) overran 4 MiB in 2 s
+	if mkdir "$X" && echo mono >"$X/trace_clock" && echo 32768 >"$X/buffer_size_kb"; then
 		for e in sched_switch sched_migrate_task sched_waking sched_wakeup sched_wakeup_new \
 			sched_process_fork sched_process_exec sched_process_exit; do
 			echo 1 >"$X/events/sched/$e/enable"
@@ -186,10 +188,22 @@ else
 		"$MT" run -C 0,1 -o "$MT_TMP/bpf.json" wakeup -t 4 -d 2 >/dev/null 2>&1
 		rc=$?
 		echo 0 >"$X/tracing_on"
+		# events the instance lost: the capture is not whole, nothing to compare
+		lost=$(awk '/^(overrun|dropped events):/ { n += $NF } END { print n + 0 }' \
+			"$X"/per_cpu/cpu*/stats)
 		unshare -m sh -c "mount --bind /dev/null /proc/kallsyms && trace-cmd extract -B $(basename "$X") -o $MT_TMP/cross.dat" \
 			>/dev/null 2>&1
 		rmdir "$X" 2>/dev/null
-		"$MT" report --csv "$MT_TMP/cross" "$MT_TMP/cross.dat" >/dev/null 2>&1
+		"$MT" report --csv "$MT_TMP/cross" "$MT_TMP/cross.dat" >"$MT_TMP/cross.txt" 2>&1
+	fi
+	if [ ! -s "$MT_TMP/cross.dat" ]; then
+		fail tracedat_cross_check "cannot make the tracefs instance $X, or extract it"
+		rmdir "$X" 2>/dev/null
+	elif [ "$lost" != 0 ]; then
+		skip tracedat_cross_check "the instance lost $lost events (a busy machine): no whole capture to compare"
+		check tracedat_lost_said grep -q "at least [1-9][0-9]* lost by the trace's buffers" \
+			"$MT_TMP/cross.txt"
+	else
 		check tracedat_cross_check python3 - "$MT_TMP/bpf.json" "$MT_TMP/cross/migrations.csv" "$rc" <<'PY'
 import csv, json, sys
 if sys.argv[3] != "0":
@@ -200,7 +214,7 @@ pids = {m["pid"] for m in bpf}
 # placement, its moves at the launch barrier): still named migtrace
 rows = [r for r in csv.DictReader(open(sys.argv[2]))
         if int(r["pid"]) in pids and r["comm"] != "migtrace"]
-if len(bpf) < 5 or len(rows) != len(bpf):
+if not bpf or len(rows) != len(bpf):
     sys.exit("BPF recorded %d migrations of the workload, the capture %d: %s" % (len(bpf), len(rows), [(r["pid"], r["ts_ns"], r["cause"], r["comm"]) for r in rows if not any(m["pid"] == int(r["pid"]) and abs(m["ts_ns"] - int(r["ts_ns"])) < 20000 for m in bpf)]))
 far, unseen = [], 0
 for m in bpf:
@@ -228,8 +242,5 @@ if len(far) * 10 > len(bpf):
 print("%d migrations, %d ages past 5 us: %s; %d unseen by BPF" % (len(bpf), len(far), far,
                                                                   unseen))
 PY
-	else
-		fail tracedat_cross_check "cannot make the tracefs instance $X"
-		rmdir "$X" 2>/dev/null
 	fi
 fi
