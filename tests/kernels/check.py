@@ -635,20 +635,33 @@ class Judge:
             cpid = re.search(r"^child (\d+) ", out, re.M)
             opid = re.search(r"^selfmig running pid (\d+) ", other, re.M)
 
-            def count(m):
-                # any cause but the fork placement (the BPF check counts affinity moves
-                # only; the ftrace backend may not tell affinity apart)
-                return len([r for r in migs if m and r["pid"] == int(m.group(1))
+            bmigs = (c.json("bpf.json") or {}).get("migrations", [])
+
+            def count(m, recs):
+                # any cause but the fork placement: the ftrace backend does not tell
+                # affinity apart, and a balancer may move the thread or child too
+                return len([r for r in recs if m and r["pid"] == int(m.group(1))
                             and r["cause"] != "fork"])
-            nt, nc = count(tid), count(cpid)
-            print("FIG ftrace_family thread %d/5 child %d/7" % (nt, nc))
+
+            def affinity(m):
+                return len([r for r in bmigs if m and r["pid"] == int(m.group(1))
+                            and r["cause"] == "affinity"])
+            nt, nc = count(tid, migs), count(cpid, migs)
+            bt, bc = count(tid, bmigs), count(cpid, bmigs)
+            print("FIG ftrace_family thread %d (BPF %d, %d/5 affinity) child %d (BPF %d, %d/7 affinity)"
+                  % (nt, bt, affinity(tid), nc, bc, affinity(cpid)))
             outsiders = [r for r in migs if opid and int(opid.group(1)) in (r["pid"], r["tgid"])]
             return {
                 "ftrace_outsider_not_counted": (opid is not None and not outsiders,
                                                 "outsider pid missing from its output" if not opid else
                                                 "%d records of the outsider %s" % (len(outsiders), opid.group(1))),
-                "ftrace_thread_counted_5": (nt == 5, "thread: %d migrations, expected 5" % nt),
-                "ftrace_child_counted_7": (nc == 7, "child: %d migrations, expected 7" % nc),
+                # its 5 (7) affinity moves as BPF tells them, and as many moves as BPF saw
+                "ftrace_thread_counted_5": (nt == bt and affinity(tid) == 5,
+                                            "thread: ftrace %d migrations, BPF %d (%d affinity, "
+                                            "expected 5)" % (nt, bt, affinity(tid))),
+                "ftrace_child_counted_7": (nc == bc and affinity(cpid) == 7,
+                                           "child: ftrace %d migrations, BPF %d (%d affinity, "
+                                           "expected 7)" % (nc, bc, affinity(cpid))),
             }
         self.checks("ftrace_family", names, fn)
 
