@@ -115,7 +115,7 @@ UNIT_SAN_BINS	:= $(patsubst tests/unit/%.c,$(OUTPUT)/tests/unit/san/%,$(UNIT_SRC
 # Debian packages: what building and running migtrace needs (`make run`; gnuplot draws
 # --plot), and what the tests and the benchmark add (`make test`, `make bench`): the tools the
 # counts are checked against, promtool (prometheus) for the OpenMetrics export, PostgreSQL for the --unit test,
-# qemu, busybox and Debian's kernels for the matrix.
+# qemu, busybox and Debian's kernels for the matrix, trace-cmd for its captures.
 RUN_PKGS	:= clang llvm libbpf-dev libelf-dev zlib1g-dev bpftool pkg-config \
 		   make gcc gnuplot-nox libtracecmd-dev libtracefs-dev libtraceevent-dev
 # `make deb`: debhelper's build, checked by lintian

@@ -4,7 +4,8 @@
 
 Four passes, each interleaved, the order of the configurations rotated every repetition:
 
-  1. throughput: every configuration runs every workload --reps times with bpf_stats off
+  1. throughput: every configuration (migtrace with --backend bpf and --backend ftrace, perf
+     sched record, bpftrace, ...) runs every workload --reps times with bpf_stats off
      (bpf_stats adds two sched_clock() reads to every program run, ~70 ns here, which
      would tax the BPF configurations and not the others).  Figure: the median (and min)
      of the per-repetition ratio traced / untraced of the workload's own time figure.
@@ -21,6 +22,9 @@ Four passes, each interleaved, the order of the configurations rotated every rep
      (bench/bpf/bracket.bpf.c): a clock read in a probe attached before the tool and one attached
      after it, on the same tracepoint; the difference is what the tool adds to each event.
      The bracket alone is the floor; "net" is minus bpf-empty, bracketed the same way.
+     migtrace's ftrace backend and perf sched record are bracketed too (their tracepoint
+     probes, trace_event_raw_event_* and perf_trace_*, are probes like any other): with
+     migtrace on BPF, the "backends side by side" table, time ratio and ns per event.
 
   5. system-wide: `migtrace run -a` (every task, in-kernel aggregates only) beside bpftrace
      counting every switch and bpftrace counting every migration, each bracketed as in
@@ -116,13 +120,19 @@ for _g in SCALING_GROUPS:
         "figure": r"Time:\s+([\d.]+)", "unit": "s", "scaling": True,
     }
 
-CONFIGS = ["none", "migtrace", "migtrace-ftrace", "migtrace-other", "perf-sched", "bpftrace-same",
-           "bpftrace-count"]
+CONFIGS = ["none", "migtrace", "migtrace-ftrace", "migtrace-other", "perf-sched",
+           "bpftrace-same", "bpftrace-count"]
 STATS_CONFIGS = ["bpf-empty", "migtrace", "migtrace-other", "bpftrace-same",
                  "bpftrace-count"]
 # Pass 4: the configurations bracketed ("bracket": the two halves with nothing between).
-BRACKET_CONFIGS = ["bracket", "bpf-empty", "migtrace", "migtrace-other", "bpftrace-count",
-                   "bpftrace-same"]
+BRACKET_CONFIGS = ["bracket", "bpf-empty", "migtrace", "migtrace-ftrace", "perf-sched",
+                   "migtrace-other", "bpftrace-count", "bpftrace-same"]
+# The tools that launch the workload themselves (held on a FIFO in the bracketed pass).
+LAUNCHERS = ("migtrace", "migtrace-ftrace", "perf-sched")
+# The side-by-side table of the backends: no tracing, migtrace with each backend, and
+# perf sched record (its own data file: every sched event of every CPU).
+BACKEND_ROWS = (("none", "no tracing"), ("migtrace", "migtrace, BPF"),
+                ("migtrace-ftrace", "migtrace, ftrace"), ("perf-sched", "perf sched record"))
 # The programs whose runs are the per-switch and per-migration cost of each configuration.
 PROG_NAMES = {
     "bpf-empty": ("floor_switch", "floor_migrate"),
@@ -325,11 +335,11 @@ def run_one(config, workload, tmp, with_stats):
         if config == "none":
             text, ru, _ = run_measured(cmd)
         elif config == "migtrace":
-            text, ru, _ = run_measured([MIGTRACE, "run", "-o", json_path, "--"] + cmd)
-        elif config == "migtrace-ftrace":
-            # the live ftrace backend: a tracefs instance read and replayed in user space
-            text, ru, _ = run_measured([MIGTRACE, "run", "--backend", "ftrace", "-o", json_path,
+            text, ru, _ = run_measured([MIGTRACE, "run", "--backend", "bpf", "-o", json_path,
                                         "--"] + cmd)
+        elif config == "migtrace-ftrace":
+            text, ru, _ = run_measured([MIGTRACE, "run", "--backend", "ftrace", "-o",
+                                        json_path, "--"] + cmd)
         elif config == "perf-sched":
             data = os.path.join(tmp, "perf.data")
             text, ru, _ = run_measured(["perf", "sched", "record", "-o", data, "--"] + cmd)
@@ -361,7 +371,7 @@ def run_one(config, workload, tmp, with_stats):
             self_s = cost["self_user_s"] + cost["self_sys_s"]
             # migtrace tracing the benchmark counts it as its child; otherwise the
             # benchmark ran beside it and was waited for here.
-            wl = (cost["workload_cpu_s"] if config in ("migtrace", "migtrace-ftrace")
+            wl = (cost["workload_cpu_s"] if config != "migtrace-other"
                   else res["workload_cpu_s"])
             res["user_cpu_pct"] = 100.0 * self_s / wl if wl else None
             # the same without the one-off load/verify/attach
@@ -370,8 +380,10 @@ def run_one(config, workload, tmp, with_stats):
             res["rss_kib"] = cost["self_max_rss_kib"]
             res["bytes_written"] = os.path.getsize(json_path)
             res["dropped"] = run["stats"]["records_lost"] + run["stats"].get("units_lost", 0)
-            # the ftrace backend's rings lose events, not records
-            res["dropped"] += (run["meta"].get("backend") or {}).get("lost_events") or 0
+            # the ftrace backend's ring overruns (meta.backend, docs/run-file.md)
+            backend = run["meta"].get("backend")
+            if isinstance(backend, dict):
+                res["dropped"] += backend.get("lost_events") or 0
             if with_stats and config == "migtrace":
                 # it launched the benchmark: its own counts cover exactly that run
                 put_runs(res, config, {n: (p["run_cnt"], p["run_time_ns"])
@@ -386,12 +398,14 @@ def run_one(config, workload, tmp, with_stats):
 def start_background_tool(config, tmp, json_path):
     """A tracer that runs beside the workload, started and attached."""
     if config == "migtrace-other":
-        return Background([MIGTRACE, "run", "-o", json_path, "--", "sleep", "3600"],
+        return Background([MIGTRACE, "run", "--backend", "bpf", "-o", json_path, "--",
+                           "sleep", "3600"],
                           "Tracing migrations", tmp, config)
     if config == "bpf-empty":
         return Background([FLOOR], "attached", tmp, config)
     if config == "migtrace-all":
-        return Background([MIGTRACE, "run", "-a"], "Tracing migrations", tmp, config)
+        return Background([MIGTRACE, "run", "--backend", "bpf", "-a"], "Tracing migrations",
+                          tmp, config)
     if config in ("bpftrace-switch", "bpftrace-migrate"):
         sw = config == "bpftrace-switch"
         bg = Background(["bpftrace", "-e", BPFTRACE_SWITCH if sw else BPFTRACE_MIGRATE],
@@ -424,6 +438,19 @@ def wait_perf_attached(bg, tracepoints=("sched_switch", "sched_migrate_task"), t
         time.sleep(0.02)
 
 
+def wait_file(path, bg, timeout_s=30.0):
+    """Waits until path exists (the held workload started: its tool is attached)."""
+    deadline = time.monotonic() + timeout_s
+    while not os.path.exists(path):
+        if bg.proc.poll() is not None or time.monotonic() > deadline:
+            bg.out.seek(0)
+            text = bg.out.read().decode(errors="replace")
+            bg.kill()
+            raise BenchError("%s never started its held workload: %s" % (bg.name,
+                                                                        text.strip()[-400:]))
+        time.sleep(0.01)
+
+
 def open_gate(path, proc, timeout_s=30.0):
     """Opens the FIFO the held workload waits on, and so releases it."""
     deadline = time.monotonic() + timeout_s
@@ -440,25 +467,34 @@ def open_gate(path, proc, timeout_s=30.0):
 def run_bracketed(config, workload, tmp):
     """One workload run with the tool bracketed (pass 4): ns per event inside the bracket.
     The bracket opens first, the tool attaches, the bracket closes, then the workload
-    runs; migtrace launches its workload itself, so it is held on a FIFO until then."""
+    runs.  A tool that launches its workload itself (LAUNCHERS) launches a shell held on a
+    FIFO instead, which marks a file when it starts (migtrace starts it once attached, perf
+    record once its events are enabled) and execs the workload once the gate opens."""
     cmd = WORKLOADS[workload]["cmd"]
     json_path = os.path.join(tmp, "run.json")
-    gate = os.path.join(tmp, "gate")
+    gate, ready = os.path.join(tmp, "gate"), os.path.join(tmp, "ready")
+    data = os.path.join(tmp, "perf.data")
+    held = ["sh", "-c", ': >"$1"; read _ <"$0"; shift; exec "$@"', gate, ready] + cmd
     br = Background([BRACKET], "opened", tmp, "bracket")
     tool = None
     try:
-        if config == "migtrace":
-            if os.path.exists(gate):
-                os.unlink(gate)
+        if config in LAUNCHERS:
+            for path in (gate, ready):
+                if os.path.exists(path):
+                    os.unlink(path)
             os.mkfifo(gate)
-            tool = Background([MIGTRACE, "run", "-o", json_path, "--", "sh", "-c",
-                               'read _ < "$0"; exec "$@"', gate] + cmd,
-                              "Tracing migrations", tmp, config)
+            if config == "perf-sched":
+                argv = ["perf", "sched", "record", "-o", data, "--"]
+            else:
+                argv = [MIGTRACE, "run", "--backend",
+                        "ftrace" if config == "migtrace-ftrace" else "bpf", "-o", json_path, "--"]
+            tool = Background(argv + held, "", tmp, config)
+            wait_file(ready, tool)
         elif config != "bracket":
             tool = start_background_tool(config, tmp, json_path)	# inside the bracket
         br.proc.send_signal(signal.SIGUSR1)
         br.wait_for("closed")
-        if config == "migtrace":
+        if config in LAUNCHERS:
             open_gate(gate, tool.proc)
             text = tool.finish(RUN_TIMEOUT_S)
             tool = None
@@ -473,6 +509,8 @@ def run_bracketed(config, workload, tmp):
         for bg in (tool, br):
             if bg:
                 bg.kill()
+        if os.path.exists(data):
+            os.unlink(data)
     figure = figure_of(workload, text)	# the workload ran and said so
     try:
         totals = json.loads([l for l in br_text.splitlines() if l.startswith("{")][-1])
@@ -849,7 +887,19 @@ def main():
         "BENCH_SCALING_GROUPS", ",".join(str(g) for g in SCALING_GROUPS)),
                     help="hackbench -g values of the scaling pass (default %(default)s; "
                     "empty: no scaling pass)")
-    ap.add_argument("--calibrate-reps", type=int, default=5)
+    ap.add_argument("--calibrate-reps", type=int, default=5,
+                    help="calibrate runs (default %(default)s; 0: none)")
+    ap.add_argument("--bracket-reps", type=int,
+                    default=(int(os.environ["BENCH_BRACKET_REPS"])
+                             if os.environ.get("BENCH_BRACKET_REPS") else None),
+                    help="bracketed-pass repetitions (default: --stats-reps; "
+                    "$BENCH_BRACKET_REPS)")
+    ap.add_argument("--configs", default=os.environ.get("BENCH_CONFIGS", ""),
+                    help="comma-separated configurations to run (default: all; each pass "
+                    "keeps the floors it subtracts: none, bracket, bpf-empty), e.g. "
+                    "migtrace,migtrace-ftrace,perf-sched for the backends alone")
+    ap.add_argument("--no-report", action="store_true",
+                    help="no report pass (the 1 M-record run file)")
     ap.add_argument("-o", "--output", default=RESULTS, help="results file (%(default)s)")
     ap.add_argument("--report-only", action="store_true",
                     help="only the report pass (a %d-record run file reported; no root, no "
@@ -879,6 +929,21 @@ def main():
             raise BenchError("--scaling-groups: %r is not one of %s" % (
                 g, ", ".join(str(x) for x in SCALING_GROUPS)))
         scaling.append("hackbench-g" + g)
+    every = set(CONFIGS + STATS_CONFIGS + BRACKET_CONFIGS)
+    chosen = set(c for c in args.configs.split(",") if c) if args.configs else every
+    if chosen - every:
+        raise BenchError("--configs: %s: not one of %s" % (", ".join(sorted(chosen - every)),
+                                                            ", ".join(sorted(every))))
+
+    def subset(configs, floors):
+        """configs as chosen, with the floors a pass subtracts; none when only floors."""
+        picked = [c for c in configs if c in chosen and c not in floors]
+        return [c for c in configs if c in floors or c in picked] if picked else []
+    configs = subset(CONFIGS, ("none",))
+    stats_configs = subset(STATS_CONFIGS, ("bpf-empty",))
+    scaling_configs = subset(SCALING_CONFIGS, ("bpf-empty",))
+    bracket_configs = subset(BRACKET_CONFIGS, ("bracket", "bpf-empty"))
+    bracket_reps = args.stats_reps if args.bracket_reps is None else args.bracket_reps
     check_setup()
 
     with open("/proc/sys/kernel/bpf_stats_enabled") as f:
@@ -902,23 +967,30 @@ def main():
                             label, rep + 1, reps_of(w), c, w, time.monotonic() - t_start))
                         into[w][c].append(run_one(c, w, tmp, with_stats))
 
-        run_pass("throughput", args.reps, CONFIGS, False, raw, factor=True)
-        run_pass("bpf_stats", args.stats_reps, STATS_CONFIGS, True, stats_raw)
-        run_pass("scaling", args.stats_reps, SCALING_CONFIGS, True, scaling_raw, scaling)
+        if configs:
+            run_pass("throughput", args.reps, configs, False, raw, factor=True)
+        if stats_configs:
+            run_pass("bpf_stats", args.stats_reps, stats_configs, True, stats_raw)
+        if scaling_configs and scaling:
+            run_pass("scaling", args.stats_reps, scaling_configs, True, scaling_raw, scaling)
         set_bpf_stats(False)
-        for rep in range(args.stats_reps):
+        for rep in range(bracket_reps if bracket_configs else 0):
             for w in workloads:
-                for c in rotated(BRACKET_CONFIGS, rep):
+                for c in rotated(bracket_configs, rep):
                     log("bench: %-10s rep %d/%d  %-14s %-12s %5.0f s" % (
-                        "bracketed", rep + 1, args.stats_reps, c, w,
+                        "bracketed", rep + 1, bracket_reps, c, w,
                         time.monotonic() - t_start))
                     bracket_raw[w][c].append(run_bracketed(c, w, tmp))
         syswide = (syswide_figures(syswide_pass(args.syswide_reps, tmp, t_start))
                    if args.syswide_reps > 0 else None)
-        log("bench: calibrate x %d" % args.calibrate_reps)
-        cal = calibrate_bench(args.calibrate_reps, tmp)
-        log("bench: report of a %d-record run file" % REPORT_RECORDS)
-        rep = report_bench(tmp)
+        cal = None
+        if args.calibrate_reps > 0:
+            log("bench: calibrate x %d" % args.calibrate_reps)
+            cal = calibrate_bench(args.calibrate_reps, tmp)
+        rep = None
+        if not args.no_report:
+            log("bench: report of a %d-record run file" % REPORT_RECORDS)
+            rep = report_bench(tmp)
     finally:
         with open("/proc/sys/kernel/bpf_stats_enabled", "w") as f:
             f.write(stats_was)
@@ -1001,11 +1073,14 @@ def main():
     for t in results["targets"]:
         lines.append("bench: target %s %s %s" % (t["name"], "met" if t["met"] else "missed",
                                                    fmt(t["value"], 3)))
-    lines.append("bench: calibrate 2cpu seconds %.3f" % cal["seconds"])
-    # the hot time migtrace reports and uses (undisturbed median x 6); the seed's max rule beside it
-    lines.append("bench: calibrate 2cpu hot_time_cv_pct %.1f" % cal["hot_time_robust_cv_pct"])
-    lines.append("bench: calibrate 2cpu hot_time_seed_cv_pct %.1f" % cal["hot_time_cv_pct"])
-    lines += report_lines(rep)
+    if cal:
+        lines.append("bench: calibrate 2cpu seconds %.3f" % cal["seconds"])
+        # the hot time migtrace reports and uses (undisturbed median x 6); the seed's max
+        # rule beside it
+        lines.append("bench: calibrate 2cpu hot_time_cv_pct %.1f" % cal["hot_time_robust_cv_pct"])
+        lines.append("bench: calibrate 2cpu hot_time_seed_cv_pct %.1f" % cal["hot_time_cv_pct"])
+    if rep:
+        lines += report_lines(rep)
 
     print_table(results, workloads)
     print()
@@ -1088,6 +1163,40 @@ def report_only():
         print(line)
 
 
+def print_backends(results, workloads):
+    """The backends side by side: the workload's time under migtrace on BPF, on ftrace and
+    under perf sched record, over its time untraced (the throughput pass, paired per
+    repetition), and the ns each adds to a sched_switch and to a migration (the bracketed
+    pass: inside the bracket minus the bracket alone); median / min of the repetitions.
+    The bracket holds the tracepoint probes only: ftrace's set_event_pid filter probes
+    (registered first and last on sched_switch) and every reader's user-space work are
+    outside it, inside the time ratio."""
+    print("\nbackends side by side: time traced / untraced (paired per repetition); ns added "
+          "per event,\nall of it (bracketed, minus the bracket alone); median / min:")
+    print("  %-12s %-18s %17s %17s %17s %12s" % ("workload", "config", "time ratio",
+                                                 "ns/switch", "ns/migration", "lost (med)"))
+    for w in workloads:
+        wr = results["workloads"][w]
+        for c, label in BACKEND_ROWS:
+            fig = wr["configs"].get(c)
+            if not fig:
+                continue
+
+            def mm(m, digits):
+                f = fig.get(m)
+                return "%s / %s" % (fmt(f["median"], digits), fmt(f["min"], digits)) if f else "-"
+            if c == "none":
+                ratio = "%s %s" % (fmt((fig.get("figure") or {}).get("median"), 3), wr["unit"])
+            else:
+                ratio = mm("ratio", 3)
+            # records or events the tool could not keep (migtrace: records_lost and, on
+            # ftrace, the ring's overruns; perf: its "lost" lines)
+            lost = (fig.get("dropped") or {}).get("median") if c != "none" else None
+            print("  %-12s %-18s %17s %17s %17s %12s" % (
+                w, label, ratio, mm("full_ns_per_switch", 0), mm("full_ns_per_migrate", 0),
+                fmt(lost, 0)))
+
+
 def print_table(results, workloads):
     cols = ("ratio med", "ratio min", "ns/sw", "net", "ns/mig", "net", "cpu %", "tracing",
             "RSS KiB", "written", "dropped")
@@ -1099,10 +1208,10 @@ def print_table(results, workloads):
           "and attach")
     for w in workloads:
         wr = results["workloads"][w]
-        print("\n%s: %s (none: median %s %s; %d throughput reps)" % (
-            w, wr["command"].replace(ROOT + "/", ""),
-            fmt(wr["configs"]["none"]["figure"]["median"], 3), wr["unit"],
-            wr["configs"]["none"]["figure"]["n"]))
+        none = wr["configs"].get("none", {}).get("figure") or {}
+        print("\n%s: %s (none: median %s %s; %s throughput reps)" % (
+            w, wr["command"].replace(ROOT + "/", ""), fmt(none.get("median"), 3), wr["unit"],
+            none.get("n", 0)))
         print("  %-15s" % "config" + "".join("%11s" % c for c in cols))
         for c, fig in wr["configs"].items():
             def g(m, k="median"):
@@ -1112,6 +1221,7 @@ def print_table(results, workloads):
                    g("user_cpu_pct_tracing"), g("rss_kib"), g("bytes_written"), g("dropped")]
             digits = [3, 3, 1, 1, 1, 1, 2, 2, 0, 0, 0]
             print("  %-15s" % c + "".join("%11s" % fmt(v, d) for v, d in zip(row, digits)))
+    print_backends(results, workloads)
     print("\nper-event cost, all of it (bracketed: each tool between two probes on the same "
           "tracepoint; median ns,\nminus the bracket alone; net: minus bpf-empty):")
     hdr = ("ns/sw", "net", "ns/mig", "net")
@@ -1144,6 +1254,8 @@ def print_table(results, workloads):
                 "met" if t["met"] else "MISSED", t["what"], fmt(t["value"], 3),
                 fmt(t["limit"], 3), "" if t["met"] else ", over by %s" % fmt(over, 3)))
     cal = results["calibrate"]
+    if not cal:
+        return
     print("\ncalibrate --cpus 0,1 (defaults), %d runs: median %.3f s; hot time (undisturbed median x 6) "
           "%s µs, CV %.1f %%; the seed's rule (max of 20 x 6) %s µs, CV %.1f %%" % (
               len(cal["hot_time_ns"]), cal["seconds"],

@@ -15,6 +15,7 @@
 #
 # Environment: MT_ROOT (the directory holding ./migtrace and .output/), MT_CHANNEL (where
 # the blocks go), MT_CASE_TIMEOUT (seconds per command, default 300), MT_WORK (scratch).
+# shellcheck disable=SC2086 # $BK_BPF, $drop, $mode: lists of words, split on purpose
 set -u
 
 MT_ROOT=${MT_ROOT:?MT_ROOT must name the directory holding migtrace and .output/}
@@ -72,15 +73,27 @@ case_end() {
 # Used only to decide whether to measure again (as tests/integration/30_run.sh does);
 # check.py does the real count.  The file is one JSON line of flat records, each with
 # "pid":N, before its "cause" (meta's "pid" is followed by a "}" before any "cause").
-# cause_count FILE CAUSE: the run file's count of migrations of that cause
+# cause_count FILE CAUSE: the run file's count of migrations of that cause (the first
+# by_cause object is the stats' one; levels and the verdict have their own after it)
 cause_count() {
-	n=$(grep -o '"by_cause":{[^}]*}' "$1" 2>/dev/null | grep -o "\"$2\":[0-9]*" | cut -d: -f2)
+	n=$(grep -o '"by_cause":{[^}]*}' "$1" 2>/dev/null | head -n 1 | grep -o "\"$2\":[0-9]*" |
+		cut -d: -f2)
 	echo "${n:-0}"
 }
 
 affinity_moves() {
 	grep -o "\"pid\":$2,[^}]*\"cause\":\"affinity\"" "$1" 2>/dev/null | wc -l
 }
+
+# pid_moves FILE PID: how many migrations of task PID (any cause) a run record holds.
+pid_moves() {
+	grep -o "\"pid\":$2,[^}]*\"cause\":\"" "$1" 2>/dev/null | wc -l
+}
+
+# The BPF cases name their backend where migtrace has a choice, so that a BPF program that
+# does not load here fails them instead of `auto` quietly running ftrace in their place.
+BK_BPF=
+"$MT" run --help 2>/dev/null | grep -q -- '--backend' && BK_BPF="--backend bpf"
 
 # Restore the tunable whatever happens: on the host this is the real machine's setting.
 TUNABLE_ORIG=
@@ -91,193 +104,383 @@ restore_tunable() {
 trap 'restore_tunable' EXIT
 trap 'restore_tunable; exit 130' INT TERM
 
-emit "MT-HELLO $(now) $(uname -r)"
-
 # Facts the host reports beside the results.
-case_begin env
-{
-	echo "uname $(uname -r)"
-	echo "version $(cat /proc/sys/kernel/version 2>/dev/null)"
-	echo "nproc $(nproc)"
-	echo "btf $(test -r /sys/kernel/btf/vmlinux && echo yes || echo no)"
-	echo "lockdown $(cat /sys/kernel/security/lockdown 2>/dev/null || echo unknown)"
-	echo "preempt $(uname -v)"
-} >"$CDIR/facts"
-# The kernel's text symbols, once per kernel (the host asks when it has not cached them):
-# Debian's System.map is a stub, and with nokaslr these addresses name a hung guest's vCPUs.
-if [ "${MT_SHIP_KALLSYMS:-0}" = 1 ]; then
-	awk '$2 == "t" || $2 == "T" { print $1, $3 }' /proc/kallsyms >"$CDIR/kallsyms"
-fi
-case_end
+c_env() {
+	case_begin env
+	{
+		echo "uname $(uname -r)"
+		echo "version $(cat /proc/sys/kernel/version 2>/dev/null)"
+		echo "nproc $(nproc)"
+		echo "btf $(test -r /sys/kernel/btf/vmlinux && echo yes || echo no)"
+		echo "lockdown $(cat /sys/kernel/security/lockdown 2>/dev/null || echo unknown)"
+		echo "preempt $(uname -v)"
+	} >"$CDIR/facts"
+	# The kernel's text symbols, once per kernel (the host asks when it has not cached them):
+	# Debian's System.map is a stub, and with nokaslr these addresses name a hung guest's vCPUs.
+	if [ "${MT_SHIP_KALLSYMS:-0}" = 1 ]; then
+		awk '$2 == "t" || $2 == "T" { print $1, $3 }' /proc/kallsyms >"$CDIR/kallsyms"
+	fi
+	case_end
+}
 
 # doctor: its exit status and its lines (it also names a program the verifier rejects).
-case_begin doctor
-run_to "$CDIR" doctor "$MT" doctor
-case_end
+c_doctor() {
+	case_begin doctor
+	run_to "$CDIR" doctor "$MT" doctor
+	case_end
+}
 
 # Does `migtrace run` load, verify and attach at all?  With -v, so that a rejection ships
 # the verifier's log (libbpf prints it on failure only).
-case_begin run_loads
-run_to "$CDIR" run "$MT" run -v --cpus 0,1 -o "$CDIR/run.json" -- true
-case_end
+c_run_loads() {
+	case_begin run_loads
+	run_to "$CDIR" run "$MT" run -v $BK_BPF --cpus 0,1 -o "$CDIR/run.json" -- true
+	case_end
+}
 
 # -a and --cgroup: other paths through the same programs (rodata scope), each verified
 # here; --cgroup on the cgroup v2 root, mounted for it when the guest has none.
-case_begin scope
-run_to "$CDIR" all "$MT" run -v -a --duration 1
-cg=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/mounts)
-if [ -z "$cg" ]; then
-	cg=/tmp/mt-cgroup2
-	mkdir -p "$cg" && mount -t cgroup2 none "$cg" 2>"$CDIR/mount.err"
-fi
-run_to "$CDIR" cgroup "$MT" run -v --cgroup "$cg" --duration 1
-case_end
+c_scope() {
+	case_begin scope
+	run_to "$CDIR" all "$MT" run -v $BK_BPF -a --duration 1
+	cg=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/mounts)
+	if [ -z "$cg" ]; then
+		cg=/tmp/mt-cgroup2
+		mkdir -p "$cg" && mount -t cgroup2 none "$cg" 2>"$CDIR/mount.err"
+	fi
+	run_to "$CDIR" cgroup "$MT" run -v $BK_BPF --cgroup "$cg" --duration 1
+	case_end
+}
+
+# The workload cases run twice: traced by the BPF backend alone, as `migtrace run` launches
+# them (P empty), then as the ftrace cases (P "ftrace_", c_ftrace): the same workload held
+# on a FIFO, traced from its exec by both backends at once (-p), so that the ftrace run's
+# migrations can be held to the BPF run's, move by move, and to the kernel's count
+# (se.nr_migrations, which only the BPF backend reads).
+P=
+BALANCE_TRIES=5
+
+# wout: where the workload's own output is (selfmig's pid and moves).
+wout() {
+	if [ -n "$P" ]; then echo "$CDIR/work.out"; else echo "$CDIR/run.out"; fi
+}
+
+# mt_run CMD...: the case's workload, traced as P says.  Alone: DIR/run.* and run.json.
+# Both: run.* and run.json the ftrace run, bpf.* and bpf.json the BPF one, work.* the
+# workload.
+mt_run() {
+	if [ -z "$P" ]; then
+		run_to "$CDIR" run "$MT" run $BK_BPF --cpus 0,1 --max-records "$MAXREC" \
+			-o "$CDIR/run.json" -- "$@"
+		return
+	fi
+	_gate=$CDIR/gate
+	rm -f "$_gate" "$CDIR"/run.* "$CDIR"/bpf.* "$CDIR"/work.*
+	mkfifo "$_gate"
+	# shellcheck disable=SC2016 # $0 and $@ are the inner shell's
+	sh -c 'read _ <"$0"; exec "$@"' "$_gate" "$@" >"$CDIR/work.out" 2>&1 &
+	_w=$!	# the workload's own pid (sh execs it): -p traces it from its exec
+	( sleep "$CASE_TIMEOUT"; kill -9 "$_w" ) 2>/dev/null &
+	_dog=$!
+	run_to "$CDIR" bpf "$MT" run --backend bpf -p "$_w" --max-records "$MAXREC" \
+		-o "$CDIR/bpf.json" &
+	_b=$!
+	run_to "$CDIR" run "$MT" run --backend ftrace -p "$_w" --max-records "$MAXREC" \
+		-o "$CDIR/run.json" &
+	_f=$!
+	# released once both say they trace (or either has ended: the other traces alone)
+	_i=0
+	while [ "$_i" -lt 600 ]; do
+		grep -qs '^Tracing' "$CDIR/bpf.out" "$CDIR/bpf.err" &&
+			grep -qs '^Tracing' "$CDIR/run.out" "$CDIR/run.err" && break
+		if ! kill -0 "$_b" 2>/dev/null || ! kill -0 "$_f" 2>/dev/null; then break; fi
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	# shellcheck disable=SC2016
+	timeout 10 sh -c ': >"$0"' "$_gate"
+	wait "$_w"
+	echo $? >"$CDIR/work.rc"
+	kill "$_dog" 2>/dev/null
+	wait "$_b"
+	wait "$_f"
+	rm -f "$_gate"
+}
 
 # 23 affinity moves of a sleeping task, measured up to 3 times as 30_run.sh does: the
 # kernel now and then moves the sleeping task without a sched_migrate_task event.
-case_begin selfmig_sleeping
-for attempt in 1 2 3; do
-	run_to "$CDIR" run "$MT" run --cpus 0,1 --max-records "$MAXREC" -o "$CDIR/run.json" -- \
-		"$PROGS/selfmig" sleeping 23 5
-	echo "$attempt" >"$CDIR/attempts"
-	pid=$(sed -n 's/^selfmig sleeping pid \([0-9]*\) .*/\1/p' "$CDIR/run.out")
-	# nothing to measure again when migtrace failed outright (no run record)
-	if [ ! -s "$CDIR/run.json" ] || [ -z "$pid" ]; then break; fi
-	[ "$(affinity_moves "$CDIR/run.json" "$pid")" -eq 23 ] && break
-done
-case_end
+c_selfmig_sleeping() {
+	case_begin "${P}selfmig_sleeping"
+	for attempt in 1 2 3; do
+		mt_run "$PROGS/selfmig" sleeping 23 5
+		echo "$attempt" >"$CDIR/attempts"
+		pid=$(sed -n 's/^selfmig sleeping pid \([0-9]*\) .*/\1/p' "$(wout)")
+		# nothing to measure again when migtrace failed outright (no run record)
+		if [ ! -s "$CDIR/run.json" ] || [ -z "$pid" ]; then break; fi
+		# the ftrace backend may not tell these moves' cause: its count of any cause
+		if [ -n "$P" ]; then
+			[ "$(pid_moves "$CDIR/run.json" "$pid")" -ge 23 ] && break
+		else
+			[ "$(affinity_moves "$CDIR/run.json" "$pid")" -eq 23 ] && break
+		fi
+	done
+	case_end
+}
 
-case_begin selfmig_running
-run_to "$CDIR" run "$MT" run --cpus 0,1 --max-records "$MAXREC" -o "$CDIR/run.json" -- \
-	"$PROGS/selfmig" running 23 1
-case_end
+c_selfmig_running() {
+	case_begin "${P}selfmig_running"
+	mt_run "$PROGS/selfmig" running 23 1
+	case_end
+}
 
 # Threads and children are traced; another process migrating at the same time is not.
-case_begin family
-timeout -k 10 "$CASE_TIMEOUT" "$PROGS/selfmig" running 30 1 >"$CDIR/other.out" 2>&1 &
-other=$!
-run_to "$CDIR" run "$MT" run --cpus 0,1 --max-records "$MAXREC" -o "$CDIR/run.json" -- "$PROGS/family" 5 7
-wait "$other"
-echo $? >"$CDIR/other.rc"
-case_end
+c_family() {
+	case_begin "${P}family"
+	timeout -k 10 "$CASE_TIMEOUT" "$PROGS/selfmig" running 30 1 >"$CDIR/other.out" 2>&1 &
+	other=$!
+	mt_run "$PROGS/family" 5 7
+	wait "$other"
+	echo $? >"$CDIR/other.rc"
+	case_end
+}
 
 # The scheduler's own causes.  Whether the balancer acts in a given second is the
 # scheduler's choice: a case that shows none of its cause is measured again, up to 5 times,
 # as 30_run.sh measures again what the host disturbs (6.12 under TCG once placed no forked
-# child on the other CPU in 3 runs).
-for mode in "lb 1 lb_pull" "active 2 active_balance" "fork 1 fork" "exec 1 exec"; do
-	set -- $mode
-	case_begin "balance_$1"
-	for attempt in 1 2 3 4 5; do
-		run_to "$CDIR" run "$MT" run --cpus 0,1 --max-records "$MAXREC" \
-			-o "$CDIR/run.json" -- "$PROGS/balance" "$1" "$2"
-		echo "$attempt" >"$CDIR/attempts"
-		[ -s "$CDIR/run.json" ] || break
-		[ "$(cause_count "$CDIR/run.json" "$3")" -ge 1 ] && break
+# child on the other CPU in 3 runs).  The ftrace cases are judged on their counts and
+# moves (against the BPF run's and the kernel's), not on causes ftrace cannot tell: once.
+c_balance() {
+	for mode in "lb 1 lb_pull" "active 2 active_balance" "fork 1 fork" "exec 1 exec"; do
+		set -- $mode
+		case_begin "${P}balance_$1"
+		attempt=1
+		while [ "$attempt" -le "$BALANCE_TRIES" ]; do
+			mt_run "$PROGS/balance" "$1" "$2"
+			echo "$attempt" >"$CDIR/attempts"
+			[ -s "$CDIR/run.json" ] || break
+			[ "$(cause_count "$CDIR/run.json" "$3")" -ge 1 ] && break
+			attempt=$((attempt + 1))
+		done
+		case_end
 	done
-	case_end
-done
+}
 
 # -t 6 as in 30_run.sh, whose ">= 10 wakeup placements" is made for it: with -t 4 the host's
 # 6.18 placed 1 wake-up in 2 s once (4 x 30 % load on 2 CPUs mostly wakes on an idle CPU).
-case_begin wakeup
-for attempt in 1 2 3; do
-	run_to "$CDIR" run "$MT" run --cpus 0,1 --max-records "$MAXREC" -o "$CDIR/run.json" \
-		wakeup -t 6 -d 2
-	echo "$attempt" >"$CDIR/attempts"
-	[ -s "$CDIR/run.json" ] || break
-	[ "$(cause_count "$CDIR/run.json" wakeup)" -ge 10 ] && break
-done
-case_end
+# Alone it is the built-in workload by name (resolved by run); held, its path.
+c_wakeup() {
+	case_begin "${P}wakeup"
+	for attempt in 1 2 3; do
+		if [ -z "$P" ]; then
+			run_to "$CDIR" run "$MT" run $BK_BPF --cpus 0,1 --max-records "$MAXREC" \
+				-o "$CDIR/run.json" wakeup -t 6 -d 2
+		else
+			mt_run "$MT_ROOT/.output/workloads/wakeup" -t 6 -d 2
+		fi
+		echo "$attempt" >"$CDIR/attempts"
+		[ -s "$CDIR/run.json" ] || break
+		[ "$(cause_count "$CDIR/run.json" wakeup)" -ge 10 ] && break
+	done
+	case_end
+}
+
+# mt_instances: the names of migtrace's tracefs instances, one a line (none: nothing).
+mt_instances() {
+	for _d in /sys/kernel/tracing/instances/migtrace-*; do
+		[ -e "$_d" ] && echo "${_d##*/}"
+	done
+}
+
+# The ftrace backend (private tracefs instances, no BPF): does it start and end at all,
+# with -v, and leave no instance; then the workload cases above with both backends at once.
+c_ftrace() {
+	case_begin ftrace_loads
+	run_to "$CDIR" run "$MT" run -v --backend ftrace --cpus 0,1 -o "$CDIR/run.json" -- true
+	# the instances are removed on every exit path: none of migtrace's may be left (a
+	# guard process removes them if migtrace could not: given 10 s here, under TCG)
+	i=0
+	while [ -n "$(mt_instances)" ] && [ $i -lt 100 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	ls /sys/kernel/tracing/instances >"$CDIR/instances" 2>&1
+	case_end
+	P=ftrace_
+	BALANCE_TRIES=1
+	c_selfmig_sleeping
+	c_selfmig_running
+	c_family
+	c_balance
+	c_wakeup
+	P=
+	BALANCE_TRIES=5
+}
+
+# BPF made unavailable the way a policy would: migtrace without CAP_BPF, CAP_SYS_ADMIN and
+# CAP_PERFMON (dropped from the bounding set, so root's exec gets none of them; util-linux's
+# setpriv, busybox's has no --bounding-set).  --backend auto must fall back to ftrace and
+# say why; doctor must say which backend would load.
+c_ftrace_fallback() {
+	case_begin ftrace_fallback
+	drop="/usr/bin/setpriv --bounding-set=-bpf,-sys_admin,-perfmon --inh-caps=-all"
+	run_to "$CDIR" caps $drop grep -E '^Cap(Prm|Eff|Bnd)' /proc/self/status
+	run_to "$CDIR" run $drop "$MT" run --backend auto --cpus 0,1 --max-records "$MAXREC" \
+		-o "$CDIR/run.json" -- "$PROGS/selfmig" running 23 1
+	run_to "$CDIR" bpf $drop "$MT" run --backend bpf --cpus 0,1 -- true
+	run_to "$CDIR" doctor $drop "$MT" doctor
+	case_end
+}
+
+# A capture made the way trace-cmd users make one (every CPU, every task, the sched system),
+# then `migtrace report` of it, and trace-cmd's own reading of its sched_migrate_task
+# events to count against.  Then a second, small one to ship (the 6.12 one is checked in
+# as tests/data/trace-cmd-6.12.dat): the same command with /dev/null bound over
+# /proc/kallsyms in a mount namespace of its own (nothing else sees it), as trace-cmd
+# otherwise copies them in (6.8 MB on 6.12, 1.2 MB compressed) and sched events never need
+# them.  The first is not shipped: its size, counts and report are.  trace-cmd records
+# through the top instance and turns its tracing_on off: put back as found.
+c_report_capture() {
+	case_begin report_capture
+	command -v trace-cmd >"$CDIR/which" 2>&1
+	on=$(cat /sys/kernel/tracing/tracing_on 2>/dev/null)
+	for cap in full small; do
+		dat=$WORK/$cap.dat
+		set -- trace-cmd record -e sched -o "$dat" "$MT_ROOT/.output/workloads/wakeup" -t 4 -d 1
+		if [ "$cap" = small ]; then
+			set -- unshare -m --propagation private \
+				sh -c 'mount --bind /dev/null /proc/kallsyms && exec "$@"' sh "$@"
+		fi
+		run_to "$CDIR" "${cap}_record" "$@"
+		rm -f "$dat".cpu*
+		[ -n "$on" ] && echo "$on" >/sys/kernel/tracing/tracing_on
+		[ -s "$dat" ] || continue
+		wc -c <"$dat" >"$CDIR/${cap}_bytes"
+		# -F before -i: trace-cmd 3.1 applies a filter to the inputs named after it
+		run_to "$CDIR" "${cap}_migrate" trace-cmd report -F sched_migrate_task -i "$dat"
+		run_to "$CDIR" "${cap}_report" "$MT" report "$dat"
+		run_to "$CDIR" "${cap}_json" "$MT" report --json "$CDIR/${cap}_report.json" "$dat"
+	done
+	[ -s "$WORK/small.dat" ] && cp "$WORK/small.dat" "$CDIR/capture.dat"
+	# the checked-in capture, where the tree has it (the host): read by this machine's tools
+	data=$MT_ROOT/tests/data/trace-cmd-6.12.dat
+	if [ -s "$data" ]; then
+		wc -c <"$data" >"$CDIR/data_bytes"
+		run_to "$CDIR" data_migrate trace-cmd report -F sched_migrate_task -i "$data"
+		run_to "$CDIR" data_report "$MT" report "$data"
+		run_to "$CDIR" data_json "$MT" report --json "$CDIR/data_report.json" "$data"
+	fi
+	rm -f "$WORK/full.dat" "$WORK/small.dat"
+	case_end
+}
 
 # the tunable as validate will find it: its verdict must use the real value when readable
-case_begin validate
-cat "$TUNABLE" >"$CDIR/tunable" 2>"$CDIR/tunable.err"
-# validate (the calibration with its chase, then the grid) took 110-190 s under TCG on a
-# busy host: it gets twice the per-command limit, and a line on the results port every 30 s
-# so that the host does not take its silence for a hang (check.py skips unknown MT- lines)
-( while sleep 30; do emit "MT-ALIVE validate $(now)"; done ) &
-alive=$!
-one_limit=$CASE_TIMEOUT
-CASE_TIMEOUT=$((one_limit * 2))
-run_to "$CDIR" validate "$MT" validate --samples 4 --rates 1000,max --ages 50,500,5000
-CASE_TIMEOUT=$one_limit
-kill "$alive" 2>/dev/null
-wait "$alive" 2>/dev/null
-case_end
+c_validate() {
+	case_begin validate
+	cat "$TUNABLE" >"$CDIR/tunable" 2>"$CDIR/tunable.err"
+	# validate (the calibration with its chase, then the grid) took 110-190 s under TCG on a
+	# busy host: it gets twice the per-command limit, and a line on the results port every 30 s
+	# so that the host does not take its silence for a hang (check.py skips unknown MT- lines)
+	( while sleep 30; do emit "MT-ALIVE validate $(now)"; done ) &
+	alive=$!
+	one_limit=$CASE_TIMEOUT
+	CASE_TIMEOUT=$((one_limit * 2))
+	run_to "$CDIR" validate "$MT" validate --samples 4 --rates 1000,max --ages 50,500,5000
+	CASE_TIMEOUT=$one_limit
+	kill "$alive" 2>/dev/null
+	wait "$alive" 2>/dev/null
+	case_end
+}
 
 # The tunable: read it, see migtrace report it (doctor and the run header), write another
 # value, see migtrace report that, restore, verify.  Raw values only; check.py compares.
-case_begin tunable
-if cat "$TUNABLE" >"$CDIR/orig" 2>"$CDIR/orig.err"; then
-	TUNABLE_ORIG=$(cat "$CDIR/orig")
-fi
-run_to "$CDIR" doctor_orig "$MT" doctor
-run_to "$CDIR" run_orig "$MT" run --cpus 0,1 -o "$CDIR/run_orig.json" -- true
-if [ -n "$TUNABLE_ORIG" ]; then
-	new=2500000
-	[ "$TUNABLE_ORIG" = "$new" ] && new=3500000
-	echo "$new" >"$CDIR/new"
-	rc=0
-	{ echo "$new" >"$TUNABLE"; } 2>"$CDIR/write.err" || rc=1
-	echo "$rc" >"$CDIR/write.rc"
-	cat "$TUNABLE" >"$CDIR/after_write" 2>&1
-	run_to "$CDIR" doctor_new "$MT" doctor
-	run_to "$CDIR" run_new "$MT" run --cpus 0,1 -o "$CDIR/run_new.json" -- true
-	rc=0
-	{ echo "$TUNABLE_ORIG" >"$TUNABLE"; } 2>"$CDIR/restore.err" || rc=1
-	echo "$rc" >"$CDIR/restore.rc"
-	cat "$TUNABLE" >"$CDIR/restored" 2>&1
-	TUNABLE_ORIG=
-	run_to "$CDIR" doctor_restored "$MT" doctor
-fi
-case_end
+c_tunable() {
+	case_begin tunable
+	if cat "$TUNABLE" >"$CDIR/orig" 2>"$CDIR/orig.err"; then
+		TUNABLE_ORIG=$(cat "$CDIR/orig")
+	fi
+	run_to "$CDIR" doctor_orig "$MT" doctor
+	run_to "$CDIR" run_orig "$MT" run $BK_BPF --cpus 0,1 -o "$CDIR/run_orig.json" -- true
+	if [ -n "$TUNABLE_ORIG" ]; then
+		new=2500000
+		[ "$TUNABLE_ORIG" = "$new" ] && new=3500000
+		echo "$new" >"$CDIR/new"
+		rc=0
+		{ echo "$new" >"$TUNABLE"; } 2>"$CDIR/write.err" || rc=1
+		echo "$rc" >"$CDIR/write.rc"
+		cat "$TUNABLE" >"$CDIR/after_write" 2>&1
+		run_to "$CDIR" doctor_new "$MT" doctor
+		run_to "$CDIR" run_new "$MT" run $BK_BPF --cpus 0,1 -o "$CDIR/run_new.json" -- true
+		rc=0
+		{ echo "$TUNABLE_ORIG" >"$TUNABLE"; } 2>"$CDIR/restore.err" || rc=1
+		echo "$rc" >"$CDIR/restore.rc"
+		cat "$TUNABLE" >"$CDIR/restored" 2>&1
+		TUNABLE_ORIG=
+		run_to "$CDIR" doctor_restored "$MT" doctor
+	fi
+	case_end
+}
 
 # migtrace sweep where the tunable is writable: a real sweep of three values with hackbench
 # (each value read back, the original and sched_schedstats back at the end), then a sweep
 # killed with SIGKILL mid-run (value and record left), a new sweep refused, `sweep
 # --restore`, the original back.  Where it is not writable, the refusal.  Raw outputs only.
-case_begin sweep
-cat "$TUNABLE" >"$CDIR/orig" 2>"$CDIR/orig.err"
-orig=$(cat "$CDIR/orig" 2>/dev/null)
-writable=no
-[ -n "$orig" ] && { echo "$orig" >"$TUNABLE"; } 2>"$CDIR/writable.err" && writable=yes
-echo "$writable" >"$CDIR/writable"
-cat /proc/sys/kernel/sched_schedstats >"$CDIR/schedstats_orig" 2>&1
-command -v hackbench >"$CDIR/hackbench" 2>&1
-if [ "$writable" = yes ]; then
-	TUNABLE_ORIG=$orig
-	run_to "$CDIR" sweep "$MT" sweep --values 1ms,5ms,25ms --reps 2 --cpus 0,1 \
-		-o "$CDIR/sweep.json" -- hackbench -g 2 -l 50
-	cat "$TUNABLE" >"$CDIR/after" 2>&1
-	cat /proc/sys/kernel/sched_schedstats >"$CDIR/schedstats_after" 2>&1
-	ls /run/migtrace >"$CDIR/record_after" 2>&1
-	"$MT" sweep --values 2ms,7ms -- sleep 100 >"$CDIR/kill.out" 2>"$CDIR/kill.err" &
-	pid=$!
-	i=0
-	while [ "$(cat "$TUNABLE")" = "$orig" ] && [ $i -lt 300 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
-	sleep 1
-	kill -9 "$pid"
-	wait "$pid" 2>/dev/null
-	cat "$TUNABLE" >"$CDIR/after_kill" 2>&1
-	ls /run/migtrace >"$CDIR/record_after_kill" 2>&1
-	run_to "$CDIR" stale "$MT" sweep --values 1ms,5ms -- true
-	cat "$TUNABLE" >"$CDIR/after_stale" 2>&1
-	run_to "$CDIR" restore "$MT" sweep --restore
-	cat "$TUNABLE" >"$CDIR/after_restore" 2>&1
-	ls /run/migtrace >"$CDIR/record_after_restore" 2>&1
-	cat /proc/sys/kernel/sched_schedstats >"$CDIR/schedstats_after_restore" 2>&1
-	restore_tunable
-	[ "$(cat /proc/sys/kernel/sched_schedstats 2>/dev/null)" != \
-	  "$(cat "$CDIR/schedstats_orig")" ] &&
-		cat "$CDIR/schedstats_orig" >/proc/sys/kernel/sched_schedstats 2>/dev/null
-else
-	run_to "$CDIR" sweep "$MT" sweep --values 1ms,5ms -- true
-fi
-case_end
+c_sweep() {
+	case_begin sweep
+	cat "$TUNABLE" >"$CDIR/orig" 2>"$CDIR/orig.err"
+	orig=$(cat "$CDIR/orig" 2>/dev/null)
+	writable=no
+	[ -n "$orig" ] && { echo "$orig" >"$TUNABLE"; } 2>"$CDIR/writable.err" && writable=yes
+	echo "$writable" >"$CDIR/writable"
+	cat /proc/sys/kernel/sched_schedstats >"$CDIR/schedstats_orig" 2>&1
+	command -v hackbench >"$CDIR/hackbench" 2>&1
+	if [ "$writable" = yes ]; then
+		TUNABLE_ORIG=$orig
+		run_to "$CDIR" sweep "$MT" sweep --values 1ms,5ms,25ms --reps 2 --cpus 0,1 \
+			-o "$CDIR/sweep.json" -- hackbench -g 2 -l 50
+		cat "$TUNABLE" >"$CDIR/after" 2>&1
+		cat /proc/sys/kernel/sched_schedstats >"$CDIR/schedstats_after" 2>&1
+		ls /run/migtrace >"$CDIR/record_after" 2>&1
+		"$MT" sweep --values 2ms,7ms -- sleep 100 >"$CDIR/kill.out" 2>"$CDIR/kill.err" &
+		pid=$!
+		i=0
+		while [ "$(cat "$TUNABLE")" = "$orig" ] && [ $i -lt 300 ]; do
+			sleep 0.1
+			i=$((i + 1))
+		done
+		sleep 1
+		kill -9 "$pid"
+		wait "$pid" 2>/dev/null
+		cat "$TUNABLE" >"$CDIR/after_kill" 2>&1
+		ls /run/migtrace >"$CDIR/record_after_kill" 2>&1
+		run_to "$CDIR" stale "$MT" sweep --values 1ms,5ms -- true
+		cat "$TUNABLE" >"$CDIR/after_stale" 2>&1
+		run_to "$CDIR" restore "$MT" sweep --restore
+		cat "$TUNABLE" >"$CDIR/after_restore" 2>&1
+		ls /run/migtrace >"$CDIR/record_after_restore" 2>&1
+		cat /proc/sys/kernel/sched_schedstats >"$CDIR/schedstats_after_restore" 2>&1
+		restore_tunable
+		[ "$(cat /proc/sys/kernel/sched_schedstats 2>/dev/null)" != \
+		  "$(cat "$CDIR/schedstats_orig")" ] &&
+			cat "$CDIR/schedstats_orig" >/proc/sys/kernel/sched_schedstats 2>/dev/null
+	else
+		run_to "$CDIR" sweep "$MT" sweep --values 1ms,5ms -- true
+	fi
+	case_end
+}
+
+# The cases in their order.  MT_GUEST_CASES (commas or spaces) runs only those named, to
+# look at some again without the rest (matrix.sh passes the host's MT_GUEST_CASES on).
+ALL_CASES="env doctor run_loads scope selfmig_sleeping selfmig_running family balance \
+wakeup ftrace ftrace_fallback report_capture validate tunable sweep"
+CASES=$(echo "${MT_GUEST_CASES:-$ALL_CASES}" | tr ',' ' ')
+
+emit "MT-HELLO $(now) $(uname -r)"
+for c in $CASES; do
+	case " $ALL_CASES " in
+	*" $c "*) "c_$c";;
+	*) echo "guest.sh: no case $c (MT_GUEST_CASES; the cases: $ALL_CASES)" >&2;;
+	esac
+done
 
 emit "MT-DONE $(now)"
 rm -rf "$WORK"

@@ -19,6 +19,8 @@
 #   MT_GUEST_TIMEOUT   seconds for a whole guest (900)
 #   MT_GUEST_APPEND    extra kernel boot options for every guest (e.g. preempt=full)
 #   MT_QEMU_ACCEL      qemu's -accel (tcg,thread=single; see boot_guest)
+#   MT_GUEST_CASES     only these cases of guest.sh (e.g. "env,report_capture"), in every
+#                      guest and on the host; the cases not run then fail as not run
 #   CI=true            a kernel that cannot be fetched is a failure, not a skip
 #
 # How: tests/kernels/guest.sh runs the cases and ships raw outputs on a channel (the
@@ -54,6 +56,7 @@ if [ $# -gt 0 ]; then KERNELS="$*"; else KERNELS=${MT_KERNELS:-$DEFAULT_KERNELS}
 
 t_start=$EPOCHREALTIME
 summary=()		# one line per kernel, printed again at the end
+backend_rows=()		# one row per kernel of the closing table of both backends' counts
 
 # elapsed T0: seconds since T0 (an $EPOCHREALTIME), one decimal.
 elapsed() { awk -v a="$1" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }'; }
@@ -68,11 +71,12 @@ unavailable() {
 
 need_tools() {
 	local t missing=""
-	for t in qemu-system-x86_64 busybox cpio gzip python3 apt-get apt-cache dpkg-deb ldd hackbench; do
+	for t in qemu-system-x86_64 busybox cpio gzip python3 apt-get apt-cache dpkg-deb ldd hackbench \
+		trace-cmd setpriv; do
 		command -v "$t" >/dev/null || missing="$missing $t"
 	done
 	[ -z "$missing" ] && return 0
-	echo "missing:$missing (run \`make deps\`: TEST_PKGS has qemu-system-x86, busybox-static, cpio and rt-tests)"
+	echo "missing:$missing (run \`make deps\`: TEST_PKGS has qemu-system-x86, busybox-static, cpio, rt-tests and trace-cmd)"
 	return 1
 }
 
@@ -87,10 +91,12 @@ need_build() {
 # ---- the initramfs ----------------------------------------------------------------------
 
 # build_initramfs: busybox, the binaries at their build-tree paths under /mt (so run finds
-# its built-in workloads as in the tree), every shared library ldd names at its own path,
-# the suite and /init; into $OUT/initramfs.cpio.gz.
+# its built-in workloads as in the tree), trace-cmd (the guest's captures) with
+# libtraceevent's plugins, util-linux's setpriv (busybox's cannot drop from the bounding
+# set), every shared library ldd names at its own path, the suite and /init; into
+# $OUT/initramfs.cpio.gz.
 build_initramfs() {
-	local stage=$OUT/initramfs.d bins lib
+	local stage=$OUT/initramfs.d bins lib plugins
 	rm -rf "$stage" && mkdir -p "$stage"/{bin,sbin,usr/bin,usr/sbin,proc,sys,dev,tmp,etc,mt} \
 		"$stage/mt/.output/workloads" "$stage/mt/.output/tests/progs" || return 1
 	cp "$(command -v busybox)" "$stage/bin/busybox" && ln -s busybox "$stage/bin/sh" || return 1
@@ -99,9 +105,19 @@ build_initramfs() {
 		cp .output/tests/progs/{selfmig,balance,family} "$stage/mt/.output/tests/progs/" &&
 		cp tests/kernels/guest.sh "$stage/mt/guest.sh" &&
 		cp "$(command -v hackbench)" "$stage/usr/bin/hackbench" &&
+		cp "$(command -v trace-cmd)" "$stage/usr/bin/trace-cmd" &&
+		cp "$(command -v setpriv)" "$stage/usr/bin/setpriv" &&
 		cp tests/kernels/init "$stage/init" || return 1
 	chmod 755 "$stage/init"
-	bins="$stage/bin/busybox $stage/usr/bin/hackbench $stage/mt/migtrace $stage/mt/.output/workloads/* $stage/mt/.output/tests/progs/*"
+	# trace-cmd loads these with dlopen (ldd does not name them): the sched_switch one
+	# formats its report as on any Debian system
+	plugins=$(dpkg -L libtraceevent1-plugin 2>/dev/null | sed -n 's,/plugin_[^/]*\.so$,,p' | head -n 1)
+	if [ -n "$plugins" ] && [ -d "$plugins" ]; then
+		mkdir -p "$stage$plugins" && cp "$plugins"/*.so "$stage$plugins/" || return 1
+	fi
+	bins="$stage/bin/busybox $stage/usr/bin/hackbench $stage/usr/bin/trace-cmd $stage/usr/bin/setpriv"
+	bins="$bins $stage/mt/migtrace $stage/mt/.output/workloads/* $stage/mt/.output/tests/progs/*"
+	[ -n "$plugins" ] && bins="$bins $stage$plugins/*.so"
 	# shellcheck disable=SC2086 # a list of paths
 	for lib in $(ldd $bins 2>/dev/null | awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// && $2 ~ /^\(0x/ { print $1 }' | sort -u); do
 		mkdir -p "$stage$(dirname "$lib")" && cp -L "$lib" "$stage$lib" || return 1
@@ -178,7 +194,9 @@ report() {
 	local pfx=$1 krel=$2 dir=$3
 	shift 3
 	local np=0 nf=0 ns=0 kind name rest tests="?" cases="" counts="" verifier="" why boot
-	local compl="" kc seen unseen diff
+	local compl="" kc seen unseen diff ftr="" both="" capt="" fallback="" bs=0 fs=0 ks=0
+	local agediff="" ages=""
+	local cs b f k
 	why=$(cat "$dir/why" 2>/dev/null)
 	boot=$(cat "$dir/boot_s" 2>/dev/null || echo "-")
 	# one check for the suite itself: it ran to its end, or why not (the cases that did not
@@ -212,6 +230,22 @@ report() {
 				[ "$unseen" = 0 ] && unseen="" || unseen=" ($unseen unseen)"
 				compl="$compl ${name#completeness_} $kc/$seen$unseen diff $diff,";;
 			verifier) verifier=$rest;;
+			# "CASE BPF FTRACE KERNEL": one workload run traced by both backends at once
+			backends)
+				read -r cs b f k <<<"$rest"
+				both="$both $cs $b/$f/$k,"
+				[ "$b" != - ] && bs=$((bs + b))
+				[ "$f" != - ] && fs=$((fs + f))
+				[ "$k" != - ] && ks=$((ks + k));;
+			capture) capt="$capt $rest;";;
+			ftrace_fallback) fallback=$rest;;
+			# "CASE BPF b, ftrace f, kernel k (BPF unseen u); ages within N ns"
+			ftrace_cross) agediff="$agediff ${rest%% *} ${rest##* within },";;
+			# "CASE median F µs (BPF, the same run: B µs)"
+			ftrace_age)
+				read -r cs _ f _ _ _ _ _ b _ <<<"$rest"
+				ages="$ages $cs $f/$b µs,";;
+			ftrace_*) ftr="$ftr ${name#ftrace_} ${rest},";;
 			# the sweep's table as the guest printed it, a line at a time
 			sweep) echo "    sweep: ${rest#| }";;
 			esac;;
@@ -222,6 +256,16 @@ report() {
 	echo "  completeness (kernel se.nr_migrations/records):${compl%,}"
 	echo "  case durations:${cases%,}"
 	[ -n "$verifier" ] && echo "  verifier: $verifier"
+	echo "  ftrace backend:${ftr%,}"
+	echo "  both backends at once (BPF/ftrace/kernel, less fork placements):${both%,}"
+	echo "  the same moves' ages, largest difference ftrace - BPF:${agediff%,}"
+	echo "  median ages, ftrace/BPF of the same runs:${ages%,}"
+	echo "  trace-cmd captures:${capt%;}"
+	[ -n "$fallback" ] && echo "  auto without CAP_BPF/SYS_ADMIN/PERFMON: $fallback"
+	local cap_counts
+	# the first capture's counts: the guests' full one, the host's checked-in one
+	cap_counts=$(sed -n 's/^ \([a-z]*\) [0-9?]* bytes, migtrace report \([^,]*\), trace-cmd report \([^;]*\);.*/\2 \/ \3 (\1)/p' <<<"$capt")
+	backend_rows+=("$(printf '%-34s %9s %13s %13s   %s' "$krel" "$bs" "$fs" "$ks" "${cap_counts:--}")")
 	local line="kernel $krel: $np passed, $nf failed"
 	[ "$ns" != 0 ] && line="$line, $ns skipped"
 	echo "$line"
@@ -278,7 +322,7 @@ boot_guest() {
 		-m 2048 -nographic -no-reboot \
 		-nic none -monitor "unix:$dir/monitor.sock,server=on,wait=off" \
 		-kernel "$CACHE/$pkg/vmlinuz" -initrd "$OUT/initramfs.cpio.gz" \
-		-append "console=ttyS0 panic=-1 loglevel=5 tsc=reliable noirqdebug nokaslr MT_CASE_TIMEOUT=$CASE_TIMEOUT MT_SHIP_KALLSYMS=$ship ${MT_GUEST_APPEND:-}" \
+		-append "console=ttyS0 panic=-1 loglevel=5 tsc=reliable noirqdebug nokaslr MT_CASE_TIMEOUT=$CASE_TIMEOUT MT_SHIP_KALLSYMS=$ship${MT_GUEST_CASES:+ MT_GUEST_CASES=$(echo "$MT_GUEST_CASES" | tr ' ' ,)} ${MT_GUEST_APPEND:-}" \
 		-serial "file:$dir/console.log" -serial "file:$dir/channel.log" \
 		</dev/null >"$dir/qemu.log" 2>&1 &
 	qpid=$!
@@ -418,6 +462,15 @@ fi
 
 echo "== kernel matrix in $(elapsed "$t_start") s"
 for l in "${summary[@]}"; do echo "  $l"; done
+if [ "${#backend_rows[@]}" -gt 0 ]; then
+	echo "== both backends per kernel: the migrations (less fork placements) of the 8 workload"
+	echo "   cases (selfmig x2, family, balance x4, wakeup), each run traced by both at once; kernel:"
+	echo "   the traced tasks' se.nr_migrations (read by the BPF run); capture: migtrace report of a"
+	echo "   \`trace-cmd record -e sched\` capture / trace-cmd report's sched_migrate_task events"
+	printf '  %-34s %9s %13s %13s   %s\n' kernel "BPF count" "ftrace count" "kernel count" \
+		"capture: report / trace-cmd"
+	for l in "${backend_rows[@]}"; do echo "  $l"; done
+fi
 if [ "$standalone" = 1 ]; then
 	bash "$ROOT/tests/tally.sh" "$MT_RESULTS"
 	status=$?
