@@ -14,8 +14,11 @@
  *
  * Each CPU's buffer is in time order, the CPUs are not with each other: a poll reads all of
  * them, sorts what it read with what it kept, and replays only events older than the poll's
- * start minus REORDER_SLACK_NS (an event is committed within µs of its stamp); tracer_stop
- * replays the rest.
+ * start minus REORDER_SLACK_NS; tracer_stop replays the rest.  An event is stamped when its
+ * room is reserved and seen by readers only once committed: µs later on hardware, but a
+ * vCPU descheduled by its host between the two (an emulator's thread, a busy hypervisor)
+ * commits it milliseconds later, and an event read after younger ones were replayed is
+ * dropped as out of order.  Hence a slack of tens of ms, and a pause after tracing stops.
  *
  * The instances must not outlive migtrace, SIGKILL included: a guard process (as the
  * workload's, launch.c) holds one end of a pipe and, when it reads EOF, removes them.
@@ -47,7 +50,9 @@
 #include "tracer.h"
 #include "unit_join.h"
 
-#define REORDER_SLACK_NS 2000000ULL	/* 2 ms past a read's start: later CPUs' events wait */
+#define REORDER_SLACK_NS 50000000ULL	/* 50 ms past a read's start: later CPUs' events
+					 * wait (the events held: 50 ms of them) */
+#define STOP_SETTLE_MS 20		/* after tracing stops, for commits in flight */
 #define READ_EVERY_MS 10		/* the rings are read this often while a poll waits */
 /* per CPU, at least: 1 MiB holds ~15k events, 100 ms of a busy CPU's switches and wake-ups;
  * the unfiltered moves are fewer */
@@ -796,6 +801,7 @@ int ftrace_tracer_stop(struct ftrace_tracer *ft)
 			tracefs_trace_off(ft->inst[i]);
 	if (!ft->cpus[FT_MAIN])
 		return 0;
+	poll(NULL, 0, STOP_SETTLE_MS);
 	n = read_all(ft, false);
 	if (n >= 0)
 		n = read_all(ft, true);
