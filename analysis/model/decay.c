@@ -68,11 +68,30 @@ enum corr_hot_state decay_crossing(const double *x, const double *f, int n, doub
 	return CORR_HOT_FOUND;
 }
 
+/*
+ * Where a rising f (f[0] < thr <= f[n - 1]) first reaches thr, interpolated on log x
+ * between the two points around it.
+ */
+static enum corr_hot_state rise_through(const double *x, const double *f, int n, double thr,
+					double *cross)
+{
+	double t, la, lb;
+	int k;
+
+	for (k = 1; k < n - 1 && f[k] < thr; k++)
+		;
+	t = f[k] > f[k - 1] ? (thr - f[k - 1]) / (f[k] - f[k - 1]) : 1;
+	t = fmin(fmax(t, 0), 1);
+	la = log(x[k - 1]);
+	lb = log(x[k]);
+	*cross = exp(la + t * (lb - la));
+	return CORR_HOT_FOUND;
+}
+
 enum corr_hot_state decay_rise(const double *x, const double *f, int n, double frac,
 			       double *cross)
 {
-	double rise, thr, t, la, lb;
-	int k;
+	double rise;
 
 	if (n <= 0)
 		return CORR_HOT_NO_DATA;
@@ -85,22 +104,13 @@ enum corr_hot_state decay_rise(const double *x, const double *f, int n, double f
 		*cross = x[n - 1];
 		return CORR_HOT_ABOVE;
 	}
-	thr = f[0] + (1 - frac) * rise;
-	for (k = 1; k < n && f[k] < thr; k++)
-		;
-	t = f[k] > f[k - 1] ? (thr - f[k - 1]) / (f[k] - f[k - 1]) : 1;
-	t = fmin(fmax(t, 0), 1);
-	la = log(x[k - 1]);
-	lb = log(x[k]);
-	*cross = exp(la + t * (lb - la));
-	return CORR_HOT_FOUND;
+	return rise_through(x, f, n, f[0] + (1 - frac) * rise, cross);
 }
 
 enum corr_hot_state decay_reach(const double *x, const double *f, int n, double level,
 				double *cross)
 {
-	double thr, t, la, lb;
-	int k;
+	double thr;
 
 	if (n <= 0)
 		return CORR_HOT_NO_DATA;
@@ -113,14 +123,7 @@ enum corr_hot_state decay_reach(const double *x, const double *f, int n, double 
 		*cross = x[n - 1];
 		return CORR_HOT_ABOVE;
 	}
-	for (k = 1; k < n && f[k] < thr; k++)
-		;
-	t = f[k] > f[k - 1] ? (thr - f[k - 1]) / (f[k] - f[k - 1]) : 1;
-	t = fmin(fmax(t, 0), 1);
-	la = log(x[k - 1]);
-	lb = log(x[k]);
-	*cross = exp(la + t * (lb - la));
-	return CORR_HOT_FOUND;
+	return rise_through(x, f, n, thr, cross);
 }
 
 double decay_at(const double *x, const double *f, int n, double at)

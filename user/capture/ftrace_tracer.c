@@ -170,23 +170,17 @@ int ftrace_tracer_check(char *why, size_t len)
 }
 
 /*
- * The guard's whole life: every descriptor but its pipe closed, the signals that reach
- * migtrace's group ignored, one read; at EOF (migtrace ended, however) the instances still
- * there are removed.  rmdir fails with EBUSY while a dead migtrace's buffer descriptors are
- * still being closed: it is tried again.
+ * The guard's whole life: detached (launch_guard_detach), it reads its pipe to EOF
+ * (migtrace ended, however) and removes the instances still there.  rmdir fails with EBUSY
+ * while a dead migtrace's buffer descriptors are still being closed: it is tried again.
  */
 static void guard_main(int fd, char paths[FT_NR_INST][512], const char *probes,
 		       const char *system)
 {
-	static const int ignored[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE };
 	ssize_t n;
 	char c;
 
-	for (size_t i = 0; i < sizeof(ignored) / sizeof(ignored[0]); i++)
-		signal(ignored[i], SIG_IGN);
-	if (fd > 0)
-		close_range(0, (unsigned)fd - 1, 0);
-	close_range((unsigned)fd + 1, ~0U, 0);
+	launch_guard_detach(fd);
 	do {
 		n = read(fd, &c, 1);
 	} while (n != 0 && (n > 0 || errno == EINTR));

@@ -70,23 +70,28 @@ int launch_resolve(const char *name, char *path, size_t len)
 	return err;
 }
 
-/*
- * The guard's whole life: every descriptor closed (it must keep no pipe, terminal or
- * program of migtrace's alive), Ctrl-C ignored (it reaches migtrace's group, and the guard
- * must outlive migtrace), then one read.  'd': migtrace dismissed it.  EOF: migtrace ended
- * without doing so (killed), and the workload's group goes with it.
- */
-static void guard_main(int fd, pid_t pgid)
+void launch_guard_detach(int fd)
 {
 	static const int ignored[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE };
-	ssize_t n;
-	char c;
 
 	for (size_t i = 0; i < sizeof(ignored) / sizeof(ignored[0]); i++)
 		signal(ignored[i], SIG_IGN);
 	if (fd > 0)
 		close_range(0, (unsigned)fd - 1, 0);
 	close_range((unsigned)fd + 1, ~0U, 0);
+}
+
+/*
+ * The guard's whole life: detached (launch_guard_detach), then one read.  'd': migtrace
+ * dismissed it.  EOF: migtrace ended without doing so (killed), and the workload's group
+ * goes with it.
+ */
+static void guard_main(int fd, pid_t pgid)
+{
+	ssize_t n;
+	char c;
+
+	launch_guard_detach(fd);
 	do {
 		n = read(fd, &c, 1);
 	} while (n < 0 && errno == EINTR);

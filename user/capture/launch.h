@@ -50,6 +50,12 @@ char launch_process_state(pid_t pid);
 bool launch_process_alive(pid_t pid);
 /* The process a thread id belongs to (its Tgid); -1 when there is no such task. */
 pid_t launch_tgid_of(pid_t tid);
+/*
+ * In a guard process (the workload's, or the ftrace backend's): every descriptor but fd
+ * closed, so that it keeps no pipe, terminal or program of migtrace's alive, and the
+ * signals that reach migtrace's group (Ctrl-C) ignored, so that it outlives migtrace.
+ */
+void launch_guard_detach(int fd);
 /* Kills the workload's process group, reaps the child (an error path), dismisses the guard. */
 void launch_abort(struct launch *l);
 /*
