@@ -153,6 +153,11 @@ rc=$?
 check ftrace_cgroup_refused bash -c '[ "$1" = 2 ] && [ "$(wc -l <<<"$2")" = 1 ] && grep -q "cgroup needs --backend bpf" <<<"$2"' _ "$rc" "$out"
 out=$("$MT" run --backend perf wakeup 2>&1)
 check ftrace_backend_name_refused bash -c '[ "$1" = 2 ] && grep -q "is not bpf, ftrace or auto" <<<"$2"' _ "$?" "$out"
+# tracefs that cannot be mounted: every tracefs and debugfs mount gone in a mount namespace,
+# and no CAP_SYS_ADMIN to mount one again
+out=$(unshare -m sh -c 'for m in $(awk "\$3 == \"tracefs\" || \$3 == \"debugfs\" { print \$2 }" /proc/mounts | sort -r); do umount -l "$m"; done
+	exec setpriv --inh-caps=-all --bounding-set=-bpf,-sys_admin,-perfmon "$1" run --backend ftrace wakeup -t 2 -d 1' _ "$MT" 2>&1)
+check ftrace_unmountable_refused bash -c '[ "$1" = 2 ] && [ "$(wc -l <<<"$2")" = 1 ] && grep -q "tracefs is not mounted and could not be mounted" <<<"$2"' _ "$?" "$out"
 
 # 6. auto without CAP_BPF, CAP_SYS_ADMIN and CAP_PERFMON (uid 0 keeps tracefs writable):
 #    ftrace, and the run says why.

@@ -500,11 +500,18 @@ int run_config_resolve(struct run_config *c, struct run *r)
 	struct topology t = { 0 };
 	const char *missing;
 	struct tunable kern;
+	char why[256];
 	int rc;
 
 	if (c->backend != TRACER_BACKEND_FTRACE && (missing = mt_missing_bpf_cap()) &&
 	    refuse_without_bpf(c, missing))
 		return MT_EXIT_FAIL;
+	/* --backend ftrace where tracefs cannot be mounted or written: asked for what cannot
+	 * be done, before anything starts */
+	if (c->backend == TRACER_BACKEND_FTRACE && ftrace_tracer_check(why, sizeof(why))) {
+		fprintf(stderr, "migtrace run: the ftrace backend cannot run here: %s\n", why);
+		return MT_EXIT_USAGE;
+	}
 	if (topology_read(NULL, &t))
 		return MT_EXIT_FAIL;
 	if ((rc = resolve_cpus(c, &t, r)))
