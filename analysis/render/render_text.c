@@ -322,15 +322,23 @@ static void print_summary(FILE *f, const struct run *r)
 
 	fprintf(f, "\nrun slices of traced tasks:\n");
 	hist_print_log2(f, r->hists.slice, MT_HIST_SLOTS, "usecs");
-	fprintf(f, "\nwakeup-to-run latency of traced tasks (run-queue clock, as schedstat%s):\n",
-		!strcmp(r->meta.wakeup_latency_from, "sched_info.last_queued") ?
-			"; from the kernel's enqueue stamp" :
-		!strcmp(r->meta.wakeup_latency_from, "sched_wakeup") ?
-			"; from sched_wakeup" : "");
+	/* a replayed run's stamps are the trace's clock, its waits told from the events */
+	if (replayed)
+		fprintf(f, "\nwakeup-to-run latency of traced tasks (the trace's clock, "
+			"sched_wakeup to sched_switch):\n");
+	else
+		fprintf(f, "\nwakeup-to-run latency of traced tasks (run-queue clock, as "
+			"schedstat%s):\n",
+			!strcmp(r->meta.wakeup_latency_from, "sched_info.last_queued") ?
+				"; from the kernel's enqueue stamp" :
+			!strcmp(r->meta.wakeup_latency_from, "sched_wakeup") ?
+				"; from sched_wakeup" : "");
 	hist_print_log2(f, r->hists.wakelat, MT_HIST_SLOTS, "usecs");
 	if (hist_any(r->hists.runwait, MT_HIST_SLOTS)) {
-		fprintf(f, "\nrunnable waits of traced tasks, ended by a run (run-queue clock, from "
-			"the kernel's enqueue stamp: wake-ups and preempted requeues):\n");
+		fprintf(f, "\nrunnable waits of traced tasks, ended by a run (%s):\n", replayed ?
+			"the trace's clock, from each wake-up or preempted switch-out" :
+			"run-queue clock, from the kernel's enqueue stamp: wake-ups and "
+			"preempted requeues");
 		hist_print_log2(f, r->hists.runwait, MT_HIST_SLOTS, "usecs");
 		fprintf(f, "  and %llu waits cut short by a load-balancer pull\n",
 			(unsigned long long)hist_count(r->hists.runwait_pulled, MT_HIST_SLOTS));
