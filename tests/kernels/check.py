@@ -684,10 +684,20 @@ class Judge:
                 a, b = c.json("bpf.json"), c.json("run.json")
                 ma = [m for m in a["migrations"] if m["cause"] not in ("fork", "unseen")]
                 mb = [m for m in b["migrations"] if m["cause"] != "fork"]
-                used, worst, unmatched = set(), 0, []
+                used, worst, unmatched, late = set(), 0, [], []
                 for m in ma:
                     near = [j for j, n in enumerate(mb) if j not in used and n["pid"] == m["pid"]
                             and abs(n["ts_ns"] - m["ts_ns"]) <= tol]
+                    # ftrace's replay missed the move's event but found the move where the
+                    # task next ran (unseen, as BPF counts its own misses): the count holds,
+                    # the event is lost; a few are allowed and said (FIG below)
+                    found = [j for j, n in enumerate(mb) if j not in used and n["pid"] == m["pid"]
+                             and n["cause"] == "unseen" and (n["src_cpu"], n["dst_cpu"]) ==
+                             (m["src_cpu"], m["dst_cpu"]) and 0 <= n["ts_ns"] - m["ts_ns"] <= 100000000]
+                    if not near and found:
+                        used.add(found[0])
+                        late.append((m["pid"], m["cause"], m["src_cpu"], m["dst_cpu"]))
+                        continue
                     if not near:
                         unmatched.append((m["pid"], m["cause"], m["src_cpu"], m["dst_cpu"]))
                         continue
@@ -713,14 +723,16 @@ class Judge:
                         extra.append((n["pid"], n["cause"], n["src_cpu"], n["dst_cpu"]))
                 bpf, ft, kernel = self.cross_counts(case)
                 unseen = a["stats"]["by_cause"].get("unseen", 0)
-                print("FIG ftrace_cross %s BPF %d, ftrace %d, kernel %d (BPF unseen %d); ages within %d ns" % (
-                    case, bpf, ft, kernel, unseen, worst))
+                print("FIG ftrace_cross %s BPF %d, ftrace %d, kernel %d (BPF unseen %d; ftrace found %d "
+                      "late, unseen); ages within %d ns" % (case, bpf, ft, kernel, unseen, len(late), worst))
                 return {
-                    names[0]: (not unmatched and not extra and worst <= tol,
+                    names[0]: (not unmatched and not extra and worst <= tol and
+                               len(late) <= max(1, len(ma) // 100),
                                "%d BPF moves: %d without an ftrace move within %d ns or with other CPUs %s; "
-                               "%d ftrace moves BPF did not see %s; ages differ by up to %d ns (tolerance %d)" % (
+                               "%d ftrace moves BPF did not see %s; %d found late, unseen %s (at most "
+                               "1 %%, or 1); ages differ by up to %d ns (tolerance %d)" % (
                                    len(ma), len(unmatched), tol, unmatched[:5], len(extra), extra[:5],
-                                   worst, tol)),
+                                   len(late), late[:5], worst, tol)),
                     names[1]: (kernel - unseen <= ft <= kernel and (kernel > 0 or case in (
                         "balance_fork", "balance_exec", "balance_active")),
                                "ftrace saw %d migrations (less fork placements), the kernel counted %d, "
