@@ -48,6 +48,7 @@
 #include "sched_decode.h"
 #include "sched_replay.h"
 #include "tracer.h"
+#include "u32_table.h"
 #include "unit_join.h"
 
 #define REORDER_SLACK_NS 50000000ULL	/* 50 ms past a read's start: later CPUs' events
@@ -75,7 +76,7 @@ enum { FT_MAIN, FT_MIG, FT_NR_INST };
 static const char *const unit_events[2] = { "unit_entry", "unit_exit" };
 
 struct ft_unit_thread {
-	uint32_t tid;		/* 0: free */
+	uint32_t tid;		/* the table's key: first (u32_table.h) */
 	uint32_t depth;		/* nesting: only the outermost call is a unit */
 	uint32_t cpu;
 	uint64_t start_ns;
@@ -115,7 +116,7 @@ struct ftrace_tracer {
 	struct tracefs_dynevent *unit_probe[2];	/* entry, return */
 	int unit_id[2];				/* their event ids; -1: none */
 	struct unit_join *join;
-	struct ft_unit_thread *unit_threads;
+	struct u32_table unit_threads;	/* struct ft_unit_thread by tid, unit in progress */
 	uint64_t units, units_dropped;		/* emitted; lost (no room, unjoinable) */
 	uint32_t tgid;				/* the first tracked: the join's process */
 	tracer_migrate_fn on_migrate;		/* the caller's, behind the join */
@@ -567,9 +568,9 @@ int ftrace_tracer_attach_unit(struct ftrace_tracer *ft, const char *binary,
 		fprintf(stderr, "migtrace: the ftrace backend times one --unit function\n");
 		return -E2BIG;
 	}
-	ft->unit_threads = calloc(FT_UNIT_THREADS, sizeof(*ft->unit_threads));
+	u32_table_init(&ft->unit_threads, sizeof(struct ft_unit_thread));
 	ft->join = unit_join_new(ft->tgid, unit_emit, ft);
-	if (!ft->unit_threads || !ft->join)
+	if (!ft->join)
 		return -ENOMEM;
 	for (int i = 0; i < 2; i++) {
 		ft->unit_probe[i] = i ? tracefs_uretprobe_alloc(ft->unit_system, unit_events[i],
@@ -673,19 +674,11 @@ static int by_ts(const void *a, const void *b)
 /* The thread's slot for a unit in progress: found, or taken (NULL: no room). */
 static struct ft_unit_thread *unit_thread(struct ftrace_tracer *ft, uint32_t tid, bool take)
 {
-	struct ft_unit_thread *free_slot = NULL;
+	struct ft_unit_thread *t = u32_table_find(&ft->unit_threads, tid);
 
-	for (int i = 0; i < FT_UNIT_THREADS; i++) {
-		struct ft_unit_thread *t = &ft->unit_threads[i];
-
-		if (t->tid == tid)
-			return t;
-		if (!t->tid && !free_slot)
-			free_slot = t;
-	}
-	if (take && free_slot)
-		free_slot->tid = tid;
-	return take ? free_slot : NULL;
+	if (t || !take || ft->unit_threads.n >= FT_UNIT_THREADS)
+		return t;
+	return u32_table_insert(&ft->unit_threads, tid);
 }
 
 /* A unit probe's event, in time order: the outermost call's return is a unit. */
@@ -711,7 +704,7 @@ static int unit_event(struct ftrace_tracer *ft, const struct sched_event *e)
 	u.cpu_end = (uint16_t)e->cpu;
 	u.start_ns = t->start_ns;
 	u.end_ns = e->ts_ns;
-	t->tid = 0;
+	u32_table_remove(&ft->unit_threads, t->tid);
 	return ft->join ? unit_join_unit(ft->join, &u) : 0;
 }
 
@@ -913,7 +906,7 @@ void ftrace_tracer_destroy(struct ftrace_tracer *ft)
 	}
 	guard_dismiss(ft);
 	unit_join_free(ft->join);
-	free(ft->unit_threads);
+	u32_table_free(&ft->unit_threads);
 	sched_decoder_free(ft->dec);
 	tep_free(ft->tep);
 	sched_replay_free(ft->rp);
