@@ -125,6 +125,7 @@ struct ftrace_tracer {
 	void *ctx;
 	pid_t guard;				/* -1: none */
 	int guard_fd;
+	int read_every_ms;			/* READ_EVERY_MS, or the tests' own */
 };
 
 static uint64_t mono_ns(void)
@@ -393,6 +394,11 @@ int ftrace_tracer_load(struct ftrace_tracer **out, const struct tracer_opts *o, 
 	ft->guard_fd = -1;
 	ft->nr_cpus = nr_cpus;
 	ft->unit_id[0] = ft->unit_id[1] = -1;
+	ft->read_every_ms = READ_EVERY_MS;
+	/* MIGTRACE_FTRACE_READ_MS=N: read every N ms, so that tests can make small rings
+	 * overflow whatever the machine's event rate (see MIGTRACE_FTRACE_KIB) */
+	if (getenv("MIGTRACE_FTRACE_READ_MS") && atoi(getenv("MIGTRACE_FTRACE_READ_MS")) > 0)
+		ft->read_every_ms = atoi(getenv("MIGTRACE_FTRACE_READ_MS"));
 	ft->on_migrate = o->on_migrate;
 	ft->on_offcpu = o->on_offcpu;
 	ft->on_unit = o->on_unit;
@@ -766,8 +772,8 @@ int ftrace_tracer_poll(struct ftrace_tracer *ft, int timeout_ms)
 		now = mono_ns();
 		if (now >= end)
 			break;
-		if (poll(NULL, 0, (int)((end - now) / 1000000 < READ_EVERY_MS ?
-					(end - now + 999999) / 1000000 : READ_EVERY_MS)) < 0 &&
+		if (poll(NULL, 0, (int)((end - now) / 1000000 < (uint64_t)ft->read_every_ms ?
+					(end - now + 999999) / 1000000 : (uint64_t)ft->read_every_ms)) < 0 &&
 		    errno == EINTR) {
 			replay_upto(ft, start > REORDER_SLACK_NS ? start - REORDER_SLACK_NS : 0);
 			return -EINTR;
