@@ -175,19 +175,9 @@ class Judge:
     def case(self, name):
         return Case(self.outdir, name, self.cases.get(name))
 
-    # The ftrace backend's move-by-move exactness: a known defect, not yet found, makes it
-    # miss a sched_migrate_task event now and then (most under TCG): a miss is said as a
-    # skip with its reason, not passed, until it is fixed (docs/design.md, "The ftrace
-    # backend, live")
-    KNOWN_FTRACE_MISS = ("ftrace_selfmig", "ftrace_family", "ftrace_same_as_bpf",
-                         "ftrace_kernel_count", "ftrace_causes_agree")
-
     def result(self, name, ok, reason=""):
         if ok:
             print("PASS %s" % name)
-        elif name.startswith(self.KNOWN_FTRACE_MISS):
-            print("SKIP %s not exact, the ftrace backend's known miss (issue 25): %s" % (
-                name, one_line(reason) or "failed"))
         else:
             print("FAIL %s %s" % (name, one_line(reason) or "failed"))
 
@@ -587,12 +577,15 @@ class Judge:
         self.checks("ftrace_loads", ["ftrace_run_loads", "ftrace_instance_removed"], fn)
 
     def ftrace_pid_moves(self, c, mode):
-        """(the pid's migrations, the last 23 of them, pid) of an ftrace selfmig case; a
-        balancer move before selfmig pins itself (seen on -rt) is counted, not one of 23."""
+        """(the pid's migrations as selfmig, the last 23 of them, pid) of an ftrace selfmig
+        case; a balancer move before selfmig pins itself (seen on -rt) is counted, not one
+        of 23.  The pid is traced from before its exec (sh waits, then execs selfmig): the
+        sh's own moves (its wake-up placement, the exec balance) are real, not selfmig's."""
         d, pid, why = self.selfmig_run(c, mode, "work.out")
         if why:
             return None, None, why
-        allm = sorted((r for r in d["migrations"] if r["pid"] == pid), key=lambda r: r["ts_ns"])
+        allm = sorted((r for r in d["migrations"] if r["pid"] == pid and r["comm"] == "selfmig"),
+                      key=lambda r: r["ts_ns"])
         return allm, allm[-23:], None
 
     def ftrace_selfmig(self):

@@ -97,6 +97,13 @@ static void wake(struct sched_replay *rp, uint64_t ts, int cpu, uint8_t type, ui
 				     .dest_cpu = target });
 }
 
+/* sched_waking of pid by the task waker on cpu */
+static void waking(struct sched_replay *rp, uint64_t ts, int cpu, uint32_t waker, uint32_t pid)
+{
+	ev(rp, (struct sched_event){ .ts_ns = ts, .cpu = cpu, .type = SE_WAKING,
+				     .cur_pid = waker, .pid = pid, .dest_cpu = cpu });
+}
+
 /* With sched_waking in the stream, a sleeping task moved outside a waking window was kept
  * queued asleep (a delayed dequeue) and pulled; without it, the move is taken as a wake-up. */
 static void test_delayed(void **state)
@@ -121,6 +128,24 @@ static void test_delayed(void **state)
 	mig(rp, 1300 * US, 1, 0, 10, 0, 1);
 	assert_int_equal(s.recs[0].cause, MT_CAUSE_WAKEUP);
 	sched_replay_free(rp);
+
+	/* inside the waking window the waker's move is the placement; another CPU's is a
+	 * pull of the delayed task (the waker requeues it where it finds it) */
+	rp = replay(&s, MT_SCOPE_ALL, false);
+	sw(rp, 1000 * US, 0, 0, 0, 10);
+	sw(rp, 1100 * US, 0, 10, S_SLEEP, 0);
+	waking(rp, 1200 * US, 2, 20, 10);
+	mig(rp, 1201 * US, 1, 0, 10, 0, 1);	/* CPU 1's idle balance */
+	wake(rp, 1203 * US, 2, SE_WAKEUP, 10, 1);
+	sw(rp, 1210 * US, 1, 0, 0, 10);
+	sw(rp, 1300 * US, 1, 10, S_SLEEP, 0);
+	waking(rp, 1400 * US, 0, 0, 10);	/* woken again, by CPU 0's idle (an IRQ) */
+	mig(rp, 1401 * US, 0, 0, 10, 1, 0);
+	assert_int_equal(s.nrecs, 2);
+	assert_int_equal(s.recs[0].cause, MT_CAUSE_LB_PULL);
+	assert_int_equal(s.recs[0].flags, MT_RF_SEEN_OUT | MT_RF_DELAYED);
+	assert_int_equal(s.recs[1].cause, MT_CAUSE_WAKEUP);
+	sched_replay_free(rp);
 }
 
 /* A task runs on CPU 0, sleeps, is woken onto CPU 1: a wake-up placement aged by its sleep. */
@@ -134,7 +159,7 @@ static void test_wakeup(void **state)
 	(void)state;
 	sw(rp, 1000 * US, 0, 0, 0, 10);
 	sw(rp, 1100 * US, 0, 10, S_SLEEP, 0);
-	wake(rp, 1400 * US, 2, SE_WAKING, 10, 0);
+	waking(rp, 1400 * US, 2, 20, 10);
 	mig(rp, 1401 * US, 2, 20, 10, 0, 1);
 	wake(rp, 1402 * US, 1, SE_WAKEUP, 10, 1);
 	sw(rp, 1410 * US, 1, 0, 0, 10);
@@ -374,6 +399,36 @@ static void test_exit_frees(void **state)
 	sched_replay_free(rp);
 }
 
+/* A thread preempted on its way out (after sched_process_exit) is still queued: the
+ * balancer's pull of it is a move of the traced process, and its entry lives until the
+ * final switch-out (X or Z).  Freed at the preemption, the pull was lost: the new entry's
+ * tgid (no longer in /proc; here no tgid_of) is its own pid, untraced. */
+static void test_exit_preempted_pulled(void **state)
+{
+	struct sink s;
+	struct sched_replay *rp = replay(&s, MT_SCOPE_TGIDS, false);
+
+	(void)state;
+	assert_int_equal(sched_replay_track(rp, 50, false), 0);
+	sw(rp, 1000 * US, 0, 0, 0, 50);
+	ev(rp, (struct sched_event){ .ts_ns = 1100 * US, .cpu = 0, .type = SE_FORK, .pid = 50,
+				     .pid2 = 51 });
+	sw(rp, 1200 * US, 0, 50, S_SLEEP, 51);
+	ev(rp, (struct sched_event){ .ts_ns = 1300 * US, .cpu = 0, .type = SE_EXIT, .pid = 51 });
+	sw(rp, 1400 * US, 0, 51, S_PREEMPT, 0);	/* preempted in do_exit */
+	mig(rp, 1700 * US, 1, 0, 51, 0, 1);	/* pulled by CPU 1 */
+	assert_int_equal(s.nrecs, 1);
+	assert_int_equal(s.recs[0].pid, 51);
+	assert_int_equal(s.recs[0].cause, MT_CAUSE_LB_PULL);
+	assert_int_equal(s.recs[0].age_ns, 300 * US);
+	sw(rp, 1800 * US, 1, 0, 0, 51);
+	assert_int_equal(sched_replay_live_tasks(rp), 2);
+	sw(rp, 1900 * US, 1, 51, S_DEAD, 0);	/* its final switch-out frees it */
+	assert_int_equal(sched_replay_live_tasks(rp), 1);
+	assert_int_equal(s.nrecs, 1);
+	sched_replay_free(rp);
+}
+
 /* The run gets the counts, the pairs and the backend's replay members. */
 static void test_to_run(void **state)
 {
@@ -427,6 +482,7 @@ int main(void)
 		cmocka_unit_test(test_misc),
 		cmocka_unit_test(test_offcpu),
 		cmocka_unit_test(test_exit_frees),
+		cmocka_unit_test(test_exit_preempted_pulled),
 		cmocka_unit_test(test_to_run),
 		cmocka_unit_test(test_preempted),
 	};

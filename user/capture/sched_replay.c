@@ -7,10 +7,12 @@
  * identity) is told here from the order of events instead (docs/design.md, "The ftrace
  * backend"):
  *
- *   - a move inside the task's waking..wakeup window is a wake-up placement (on_rq 0); so is
- *     a move of a task last seen going to sleep, where the stream has no sched_waking;
- *   - a move of a sleeping task outside such a window is a pull of a delayed dequeue (6.12+:
- *     asleep, kept queued for its lag; MT_RF_DELAYED);
+ *   - a move inside the task's waking..wakeup window, made by its waker (the same CPU and
+ *     current task as its sched_waking: try_to_wake_up() places it with the waker's
+ *     pi_lock held, interrupts off), is a wake-up placement (on_rq 0); so is a move of a
+ *     task last seen going to sleep, where the stream has no sched_waking;
+ *   - a move of a sleeping task outside such a window, or by another CPU within it, is a
+ *     pull of a delayed dequeue (6.12+: asleep, kept queued for its lag; MT_RF_DELAYED);
  *   - a move of a task switched out runnable (preempted, or woken since), made by anything
  *     but the source CPU's stopper, is a load-balancer pull;
  *   - a move by the source CPU's stopper of a task it has just preempted is held back until
@@ -56,7 +58,9 @@ struct rp_task {
 	uint8_t new_task;		/* forked, not yet woken */
 	uint8_t preempted;		/* the last switch-out was involuntary */
 	uint8_t waking;			/* between sched_waking and sched_wakeup */
-	uint8_t exiting;		/* sched_process_exit seen: freed at its last switch-out */
+	uint32_t waker_pid;		/* while waking: its sched_waking's current task */
+	int32_t waker_cpu;		/* and CPU */
+	uint8_t exiting;		/* sched_process_exit seen: freed at its final switch-out */
 	uint8_t stopper;		/* a per-CPU stopper (comm "migration/N") */
 	uint8_t pending;		/* a stopper move of it is held back (rp->pend) */
 };
@@ -276,6 +280,18 @@ static void note_stopper(struct sched_replay *rp, uint32_t pid, const char *comm
 		t->stopper = 1;
 }
 
+/*
+ * The last switch-out of an exiting task: its state is X or Z (EXIT_DEAD, EXIT_ZOMBIE;
+ * TASK_DEAD, 0x40, before 4.14).  Not any switch-out after sched_process_exit: a task
+ * preempted on its way out is still queued, and the balancer may pull it (a wakeup
+ * thread preempted in do_exit, pulled 1->0: its entry freed at the preemption, the move
+ * was replayed for a pid no longer in /proc, untraced, and lost).
+ */
+static bool final_switch_out(int64_t prev_state)
+{
+	return (prev_state & 0x30) || (prev_state & 0xff) == 0x40;
+}
+
 static int replay_switch_out(struct sched_replay *rp, const struct sched_event *e)
 {
 	struct rp_task *t = traced(rp, e->pid, e->cpu);
@@ -285,7 +301,7 @@ static int replay_switch_out(struct sched_replay *rp, const struct sched_event *
 	if (!t) {
 		/* untraced: only its exit's last switch-out matters, to free the entry */
 		t = task_get(rp, e->pid);
-		if (t && t->exiting)
+		if (t && t->exiting && final_switch_out(e->prev_state))
 			task_free(rp, t);
 		return 0;
 	}
@@ -303,7 +319,7 @@ static int replay_switch_out(struct sched_replay *rp, const struct sched_event *
 	t->runnable_ns = preempted ? e->ts_ns : 0;
 	t->queued_ns = t->runnable_ns;
 	t->waking = 0;
-	if (t->exiting)
+	if (t->exiting && final_switch_out(e->prev_state))
 		task_free(rp, t);
 	return err;
 }
@@ -398,7 +414,7 @@ static int replay_migrate(struct sched_replay *rp, const struct sched_event *e)
 {
 	struct rp_task *t = traced(rp, e->pid, e->orig_cpu);
 	int src = (int)e->orig_cpu, dst = (int)e->dest_cpu;
-	bool stopper, waking, delayed, not_fair;
+	bool stopper, in_wakeup, waking, delayed, not_fair;
 	struct mt_migrate r;
 	int err;
 
@@ -410,10 +426,13 @@ static int replay_migrate(struct sched_replay *rp, const struct sched_event *e)
 	}
 	err = pending_resolve(rp, t, MT_CAUSE_ACTIVE);
 	stopper = by_stopper(rp, e);
-	/* asleep and not being woken: with sched_waking in the stream, not a wake-up but a
-	 * delayed dequeue (6.12+: a sleeping fair task kept queued for its lag) pulled */
-	delayed = !t->waking && t->run_state == RS_SLEEPING && rp->info.saw[SE_WAKING];
-	waking = t->waking || (t->run_state == RS_SLEEPING && !delayed);
+	/* asleep and not being placed by its waker: with sched_waking in the stream, not a
+	 * wake-up but a delayed dequeue (6.12+: a sleeping fair task kept queued for its lag)
+	 * pulled; by another CPU inside the waking window too (a 6.12 guest: the idle CPU's
+	 * balancer pulled the delayed task before the waker requeued it) */
+	in_wakeup = t->waking && e->cur_pid == t->waker_pid && (int)e->cpu == t->waker_cpu;
+	delayed = !in_wakeup && t->run_state == RS_SLEEPING && rp->info.saw[SE_WAKING];
+	waking = in_wakeup || (t->run_state == RS_SLEEPING && !delayed);
 	not_fair = e->has_prio && e->prio < MAX_RT_PRIO;
 	record_init(&r, t, e->comm, e->ts_ns, src, dst);
 	r.cur_pid = e->cur_pid;
@@ -469,8 +488,11 @@ static int replay_waking(struct sched_replay *rp, const struct sched_event *e)
 {
 	struct rp_task *t = traced(rp, e->pid, e->dest_cpu);
 
-	if (t && t->run_state != RS_RUNNING)
+	if (t && t->run_state != RS_RUNNING) {
 		t->waking = 1;
+		t->waker_pid = e->cur_pid;
+		t->waker_cpu = (int32_t)e->cpu;
+	}
 	return 0;
 }
 
