@@ -136,6 +136,10 @@ cw="$MT_ROOT/.output/workloads/cachewalk"
 check ftrace_unit_timed json "$MT_TMP/unit.json" \
 	"d['stats']['units'] > 1000 and d['stats']['units'] == len(d['units']) and d['correlation']['mode'] == 'natural'" \
 	"(d['stats'], d.get('correlation', {}).get('mode'))"
+# the probe cost timed with ftrace's own probes (uprobe_events), not BPF's
+check ftrace_unit_probe_cost json "$MT_TMP/unit.json" \
+	"d['meta']['unit_probe_cost_ns'] is not None and d['meta']['unit_probe_cost_ns'] > 0" \
+	"d['meta']['unit_probe_cost_ns']"
 check ftrace_unit_joined json "$MT_TMP/unit.json" \
 	"(lambda pids: sum(u['migs_before'] + u['migs_during'] for u in d['units']) <= sum(1 for m in d['migrations'] if m['pid'] in pids))({u['pid'] for u in d['units']})"
 "$MT" run --backend ftrace --unit "$cw:cachewalk_unit" cachewalk --threads 2 --duration 10 >"$MT_TMP/ukill.txt" 2>&1 &

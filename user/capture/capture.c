@@ -65,6 +65,7 @@ struct capture {
 	struct unit_join *join;
 	int join_err;		/* the first error of the join: out of memory */
 	struct interval_clock ic;	/* --interval */
+	int probe_backend;	/* whose probes --unit's probe cost timed (TRACER_BACKEND_*) */
 };
 
 static volatile sig_atomic_t got_signal;
@@ -222,8 +223,11 @@ struct capture *capture__open(const struct run_config *cfg, struct run *r, int *
 	if (cfg->unit_arg) {
 		struct probe_cost pc;
 
-		/* before the run's own tracer: its instance is gone by then */
-		probe_cost_measure(&pc);
+		/* before the run's own tracer: its instance is gone by then; with the backend
+		 * the run asks for, whose probes differ (docs/design.md, "The ftrace backend,
+		 * live") */
+		probe_cost_measure(&pc, cfg->backend);
+		cap->probe_backend = pc.backend;
 		r->meta.unit_probe_ns = pc.measured ? pc.ns : -1;
 		if (!pc.measured)
 			fprintf(stderr, "migtrace run: the cost of the unit probes was not measured: "
@@ -264,6 +268,14 @@ struct capture *capture__open(const struct run_config *cfg, struct run *r, int *
 	snprintf(r->meta.wakeup_latency_from, sizeof(r->meta.wakeup_latency_from), "%s",
 		 cap->tr.wakeup_from_queued ? "sched_info.last_queued" : "sched_wakeup");
 	tracer_describe(&cap->tr, &r->meta.backend);	/* the text's header says it */
+	/* auto took another backend than the probe cost's own load did: not this run's cost */
+	if (r->meta.unit_probe_ns >= 0 && cap->probe_backend != cap->tr.backend) {
+		fprintf(stderr, "migtrace run: the cost of the unit probes was not measured: it "
+			"was timed with %s's probes, and the run records with %s\n",
+			tracer_backend_name(cap->probe_backend),
+			tracer_backend_name(cap->tr.backend));
+		r->meta.unit_probe_ns = -1;
+	}
 	return cap;
 fail:
 	capture__free(cap);

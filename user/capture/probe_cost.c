@@ -4,7 +4,7 @@
  * with the run's unit programs attached to its entry and return (this process traced, in a
  * tracer instance of its own that is gone before the run's is loaded), then plain.  The
  * difference per call is what each unit of --unit carries on top of its own work: two traps,
- * two program runs and a ring-buffer record.  Blocks, not single calls, so that the clock's
+ * two program runs and a ring-buffer record (with ftrace: two traps and two trace events).  Blocks, not single calls, so that the clock's
  * own cost is spread; the median of the blocks, so that an interrupt in one does not move
  * the figure.
  */
@@ -44,11 +44,11 @@ static void time_blocks(double *per_call)
 	}
 }
 
-void probe_cost_measure(struct probe_cost *pc)
+void probe_cost_measure(struct probe_cost *pc, int backend)
 {
 	/* units go to a ring nobody reads here: room for every one of them */
 	struct tracer_opts o = { .hot_ns = 500000, .ringbuf_bytes = 1 << 22, .unit_probes = true,
-				 .quiet_load = true, .backend = TRACER_BACKEND_BPF };
+				 .quiet_load = true, .backend = backend };
 	double probed[BLOCKS], plain[BLOCKS], diff[BLOCKS], plain_median;
 	struct tracer tr = { 0 };
 	struct mt_stats stats;
@@ -61,14 +61,22 @@ void probe_cost_measure(struct probe_cost *pc)
 		goto fail;
 	err = tracer_load(&tr, &o);
 	log = mt_libbpf_capture_end();	/* what a refusal said is for the run's own load */
+	pc->backend = tr.backend;
 	if (!err)
 		err = tracer_track(&tr, (uint32_t)getpid(), false);
+	/* ftrace's probe events are recorded only once its instances trace, as in a run;
+	 * BPF's unit programs need none of its sched programs */
+	if (!err && tr.backend == TRACER_BACKEND_FTRACE)
+		err = tracer_attach(&tr);
 	if (!err)
 		err = tracer_attach_unit(&tr, "/proc/self/exe", "mt_probe_cost_target");
 	if (err)
 		goto fail;
 	time_blocks(probed);
-	err = tracer_read_counts(&tr, &stats, &hists);
+	/* ftrace's units exist once its events are read and replayed; BPF's are counted */
+	err = tracer_stop(&tr);		/* BPF: the records consumed, >= 0 */
+	if (err >= 0)
+		err = tracer_read_counts(&tr, &stats, &hists);
 	if (err)
 		goto fail;
 	if (stats.units + stats.units_dropped < BLOCKS * CALLS_PER_BLOCK) {
