@@ -35,6 +35,25 @@ if [ "$ncpu" -ge 2 ]; then
 	check calibrate_text_kernel_beside grep -q "^kernel's value: " <<<"$out"
 	check calibrate_no_tmp_left test -z "$(ls -A "$MT_TMP" | grep -v '^cal.json$')"
 
+	# -v: each repetition's samples on stderr, the very fills the cells are made of
+	"$MT" calibrate --cpus 0,1 --reps 4 -v -q --json "$MT_TMP/verbose.json" \
+		>/dev/null 2>"$MT_TMP/verbose.err"
+	check calibrate_verbose_samples python3 -c '
+import json, re, sys
+d = json.load(open(sys.argv[1]))
+reps = [l for l in open(sys.argv[2]) if l.startswith("calibrate: repetition ")]
+assert len(reps) == 4, reps
+got = {}
+for l in reps:
+    for a, b, ns in re.findall(r" (\d+)->(\d+) (\d+)", l.split(":", 2)[2]):
+        got.setdefault((int(a), int(b)), []).append(int(ns))
+for c in d["cells"]:
+    s = got[(c["src_cpu"], c["dst_cpu"])]
+    assert len(s) == 4 and max(s) == c["fill_max_ns"] and min(s) == c["fill_min_ns"], (c, s)
+' "$MT_TMP/verbose.json" "$MT_TMP/verbose.err"
+	check calibrate_quiet_without_v bash -c '! "$1" calibrate --cpus 0,1 --reps 2 -q 2>&1 |
+		grep -q "^calibrate: repetition"' _ "$MT"
+
 	seed=$("$MT" calibrate --cpus 0,1 --reps 3 --format=seed 2>&1)
 	check seed_format_header grep -qE '^migration cost matrix \(cache_size: [0-9]+, cpu: -?[0-9]+ MHz\):$' <<<"$seed"
 	check seed_format_cols grep -qxF '        [00]  [01]' <<<"$seed"

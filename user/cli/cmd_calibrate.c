@@ -103,7 +103,7 @@ static const struct argp_option opts[] = {
 	{ "sysfs-root", OPT_SYSFS, "DIR", 0, "Read topology from DIR/devices/system/cpu", 0 },
 	{ "dry-run", OPT_DRY, NULL, 0, "Print what would be measured, measure nothing", 0 },
 	{ "quiet", 'q', NULL, 0, "No progress on stderr", 0 },
-	{ "verbose", 'v', NULL, 0, "Verbose output", 0 },
+	{ "verbose", 'v', NULL, 0, "Print each repetition's samples (ns, per CPU pair) on stderr", 0 },
 	/* the CPU list's old spelling: refused, naming --cpus */
 	{ NULL, 'c', "LIST", OPTION_HIDDEN, NULL, 0 },
 	{ 0 },
@@ -291,6 +291,7 @@ int cmd_calibrate(int argc, char **argv)
 	memcpy(o.chase_ws, env.ws, sizeof(o.chase_ws));
 	o.topo = &topo;
 	o.progress = !env.quiet && isatty(STDERR_FILENO);
+	o.verbose = mt_verbose > 0;
 	if (topology_cpus_arg(&topo, env.cpus_arg, "calibrate", &o.cpus)) {
 		rc = MT_EXIT_USAGE;
 		goto cleanup;

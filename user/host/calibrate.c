@@ -386,6 +386,16 @@ static int run_2004(const struct calib_opts *o, struct calibration *c)
 			err = measure_2004(&b, o->cpus.cpu[i / n], o->cpus.cpu[i % n],
 					   &samples[(size_t)i * reps + rep]);
 		progress(o, "repetition", rep + 1, reps);
+		/* -v: the raw samples the cells' medians and the interval are made of, one
+		 * line a repetition, so that a drifting host shows as drift */
+		if (o->verbose && !err) {
+			fprintf(stderr, "calibrate: repetition %d/%d, ns to fill %llu bytes (src->dst):",
+				rep + 1, reps, (unsigned long long)c->buffer_bytes);
+			for (int i = 0; i < n * n; i++)
+				fprintf(stderr, " %d->%d %llu", o->cpus.cpu[i / n], o->cpus.cpu[i % n],
+					(unsigned long long)samples[(size_t)i * reps + rep]);
+			fprintf(stderr, "\n");
+		}
 	}
 	if (err) {
 		fprintf(stderr, "migtrace: cannot move the calibrating thread between CPUs: %s "

@@ -27,6 +27,7 @@ struct calib_opts {
 	int reps;		/* timed repetitions per pair (2004) or per size (2005) */
 	int factor;		/* 2005 migration_factor, in 1/128 (128 = x1) */
 	bool progress;		/* progress on stderr */
+	bool verbose;		/* each 2004 repetition's samples on stderr (-v) */
 	const struct topology *topo;	/* for distances, the CPU clock, the LLCs; required */
 	const struct tunable *kernel;	/* the kernel's value, kept beside; NULL: not kept */
 	/* the chase beside the method (docs/design.md, "The chase calibration") */
