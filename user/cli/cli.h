@@ -25,6 +25,8 @@ void mt_cli_once(struct argp_state *state, int key, const char *arg);
  * child, such as the export options).  True when KEY needs nothing more from the command.
  */
 bool mt_cli_common(struct argp_state *state, int key, const char *arg, void *child_input);
+/* The -v option of the commands that load BPF programs (mt_cli_common counts it). */
+#define MT_CLI_OPT_VERBOSE_LIBBPF { "verbose", 'v', NULL, 0, "Show libbpf's messages", 0 }
 /*
  * -c LIST, the CPU list's spelling before -C/--cpus (run's -c is --cgroup now, as in
  * libbpf-tools' runqlat): one line naming --cpus, exit status 2.

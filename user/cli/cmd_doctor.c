@@ -59,7 +59,7 @@ enum { OPT_SYSFS = 1000 };
 static const struct argp_option opts[] = {
 	{ "fix", 'f', NULL, 0, "Mount tracefs if it is not mounted", 0 },
 	{ "sysfs-root", OPT_SYSFS, "DIR", 0, "Read the CPU topology from DIR", 0 },
-	{ "verbose", 'v', NULL, 0, "Show libbpf's messages", 0 },
+	MT_CLI_OPT_VERBOSE_LIBBPF,
 	{ 0 },
 };
 

@@ -89,7 +89,7 @@ static const struct argp_option opts[] = {
 	  "verdict", 0 },
 	{ "backend", OPT_BACKEND, "NAME", 0, "Record with bpf, ftrace (a tracefs instance, for "
 	  "kernels or policies without BPF) or auto (default: bpf where its programs load)", 0 },
-	{ "verbose", 'v', NULL, 0, "Show libbpf's messages", 0 },
+	MT_CLI_OPT_VERBOSE_LIBBPF,
 	{ NULL, 0, NULL, 0, "Live intervals and the Prometheus textfile:", 1 },
 	{ "interval", OPT_INTERVAL, "DUR", 0, "Print a summary every DUR while tracing (1s, "
 	  "500ms; at least 10ms), then the whole run's", 1 },

@@ -94,7 +94,7 @@ static const struct argp_option opts[] = {
 	  "DIR; the workload and tracer are real", 0 },
 	{ "restore", OPT_RESTORE, NULL, 0, "Put back the value a killed sweep left (its "
 	  "record under /run/migtrace), then exit", 0 },
-	{ "verbose", 'v', NULL, 0, "Show libbpf's messages", 0 },
+	MT_CLI_OPT_VERBOSE_LIBBPF,
 	/* the CPU list's old spelling: refused, naming --cpus */
 	{ NULL, 'c', "LIST", OPTION_HIDDEN, NULL, 0 },
 	{ 0 },

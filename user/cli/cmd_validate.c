@@ -92,7 +92,7 @@ static const struct argp_option opts[] = {
 	  "sysfs lists none), sysfs or cpuid", 0 },
 	{ "backend", OPT_BACKEND, "NAME", 0, "Record with bpf, ftrace or auto (default: bpf "
 	  "where its programs load), as run --backend", 0 },
-	{ "verbose", 'v', NULL, 0, "Show libbpf's messages", 0 },
+	MT_CLI_OPT_VERBOSE_LIBBPF,
 	/* the CPU list's old spelling: refused, naming --cpus */
 	{ NULL, 'c', "LIST", OPTION_HIDDEN, NULL, 0 },
 	{ 0 },
