@@ -4,9 +4,9 @@
  * with the run's unit programs attached to its entry and return (this process traced, in a
  * tracer instance of its own that is gone before the run's is loaded), then plain.  The
  * difference per call is what each unit of --unit carries on top of its own work: two traps,
- * two program runs and a ring-buffer record (with ftrace: two traps and two trace events).  Blocks, not single calls, so that the clock's
- * own cost is spread; the median of the blocks, so that an interrupt in one does not move
- * the figure.
+ * two program runs and a ring-buffer record (with ftrace: two traps and two trace events).
+ * Blocks, not single calls, so that the clock's own cost is spread; the median of the
+ * blocks, so that an interrupt in one does not move the figure.
  */
 #include <errno.h>
 #include <stdint.h>
