@@ -6,12 +6,14 @@ need_bpf_pair run_tests || exit 0
 
 # 1. K = 23 moves of a sleeping task by another thread: affinity, waking, aged ~its sleep.
 #    This kernel now and then moves the sleeping task without a sched_migrate_task event
-#    (2 runs in 80; bpftrace on the tracepoint then sees 22 too): measure again, up to 3 times.
+#    (2 runs in 80; bpftrace on the tracepoint then sees 22 too), or the program misses it
+#    (already running on that CPU, from a hard IRQ) and the switch-in finds it, unseen: a
+#    fresh-clone run had one such move of 23; measure again, up to 3 times.
 for attempt in 1 2 3; do
 	"$MT" run --cpus 0,1 -o "$MT_TMP/sleep.json" -- "$MT_PROGS/selfmig" sleeping 23 5 >"$MT_TMP/sleep.out" 2>&1
 	rc=$?
 	pid=$(sed -n 's/^selfmig sleeping pid \([0-9]*\) .*/\1/p' "$MT_TMP/sleep.out")
-	json "$MT_TMP/sleep.json" "len([m for m in d['migrations'] if m['pid'] == $pid]) == 23" \
+	json "$MT_TMP/sleep.json" "len([m for m in d['migrations'] if m['pid'] == $pid and m['cause'] != 'unseen']) == 23" \
 		>/dev/null 2>&1 && break
 done
 check selfmig_sleeping_exit0 test "$rc" = 0

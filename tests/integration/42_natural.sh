@@ -7,8 +7,9 @@
 # within D* / that rate.  The host moves the two vCPUs near and far (the migration cost jumps
 # between ~57 µs and ~350 µs within minutes), and D* is only the shared cache's when they are
 # near: the cost level, measured by the grid and by a probe after the natural run, says which
-# regime each was in; when they differ, or D* is unbounded (far apart), the pair is measured
-# again, and after 3 attempts the comparison is a skip that says why.
+# regime each was in; when they differ, or D* is unbounded or the grid's cost mostly stays at
+# full displacement (far apart), the pair is measured again, and after 3 attempts the
+# comparison is a skip that says why.
 . "$(dirname "$0")/../lib.sh"
 
 need_bpf_pair natural_corunner_tests || exit 0
@@ -51,6 +52,12 @@ elif not (0.4 < after / g["max_cost_ns"] < 2.5):
           "vCPUs between the two)" % (g["max_cost_ns"] / 1e3, after / 1e3))
 elif verdict.startswith("=> not compared"):
     print("not compared: " + verdict[len("=> not compared: "):])
+elif "the refill comes from beyond what the polluter evicts" in block:
+    # the far regime with a D* bounded all the same (the rates disagreed, and the nearest
+    # rate's was taken): the polluter does not reach the level the refill comes from, so
+    # its D* is not the shared cache's that this test compares (2 ms at 400 µs gave 1.45x)
+    print("not compared: most of the grid's cost remains at full displacement (the refill "
+          "comes from beyond what the polluter evicts: the vCPUs are apart)")
 elif "inside its interval" in verdict:
     print("ok")
 else:
