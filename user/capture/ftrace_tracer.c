@@ -298,20 +298,28 @@ static int make_instance(struct ftrace_tracer *ft, int i, const char *suffix)
 	return 0;
 }
 
+/* A test aid's value from the environment: a positive whole number, or 0 when unset. */
+static unsigned long test_aid(const char *name)
+{
+	const char *v = getenv(name);
+
+	return v ? strtoul(v, NULL, 10) : 0;
+}
+
 /* The clock, the ring's mode and size: one instance's settings before its events. */
 static int set_ring(struct ftrace_tracer *ft, int i, uint64_t ringbuf_bytes)
 {
 	struct tracefs_instance *in = ft->inst[i];
 	size_t min_kib = i == FT_MAIN ? FT_MAIN_MIN_KIB : FT_MIG_MIN_KIB;
 	size_t kib = ringbuf_bytes / 1024;
-	const char *forced = getenv("MIGTRACE_FTRACE_KIB");
+	unsigned long forced = test_aid("MIGTRACE_FTRACE_KIB");
 
 	/* --ringbuf sizes BPF's one ring of records; here each CPU has a ring of raw events */
 	if (kib < min_kib)
 		kib = min_kib;
 	/* MIGTRACE_FTRACE_KIB=N: N KiB a CPU, so that tests can make the rings lose events */
-	if (forced && strtoul(forced, NULL, 10) > 0)
-		kib = strtoul(forced, NULL, 10);
+	if (forced)
+		kib = forced;
 	if (tracefs_instance_file_write(in, "trace_clock", "mono") < 0) {
 		fprintf(stderr, "migtrace: setting trace_clock to mono in %s failed: this kernel's "
 			"ftrace cannot stamp events with CLOCK_MONOTONIC (use --backend bpf)\n",
@@ -394,11 +402,11 @@ int ftrace_tracer_load(struct ftrace_tracer **out, const struct tracer_opts *o, 
 	ft->guard_fd = -1;
 	ft->nr_cpus = nr_cpus;
 	ft->unit_id[0] = ft->unit_id[1] = -1;
-	ft->read_every_ms = READ_EVERY_MS;
 	/* MIGTRACE_FTRACE_READ_MS=N: read every N ms, so that tests can make small rings
 	 * overflow whatever the machine's event rate (see MIGTRACE_FTRACE_KIB) */
-	if (getenv("MIGTRACE_FTRACE_READ_MS") && atoi(getenv("MIGTRACE_FTRACE_READ_MS")) > 0)
-		ft->read_every_ms = atoi(getenv("MIGTRACE_FTRACE_READ_MS"));
+	ft->read_every_ms = (int)test_aid("MIGTRACE_FTRACE_READ_MS");
+	if (ft->read_every_ms <= 0 || ft->read_every_ms > 60000)
+		ft->read_every_ms = READ_EVERY_MS;
 	ft->on_migrate = o->on_migrate;
 	ft->on_offcpu = o->on_offcpu;
 	ft->on_unit = o->on_unit;
