@@ -8,15 +8,42 @@ MT_RESULTS=${MT_RESULTS:-/dev/stdout}
 MT_TMP=$(mktemp -d /tmp/migtrace-test.XXXXXX)
 trap 'rm -rf "$MT_TMP"' EXIT
 
-pass() { echo "PASS $1" >>"$MT_RESULTS"; echo "  ok    $1"; }
-fail() { echo "FAIL $1 $2" >>"$MT_RESULTS"; echo "  FAIL  $1: $2"; }
-skip() { echo "SKIP $1 $2" >>"$MT_RESULTS"; echo "  skip  $1: $2"; }
+# Each check's seconds go to $MT_TIMES (tests/run.sh prints the slowest): the time since this
+# script's previous check, or its start, which is the work the check judged.
+MT_TIMES=${MT_TIMES:-/dev/null}
+_mt_since=${EPOCHREALTIME/[.,]/}
+# mt_secs_since T0: the seconds since T0 (microseconds: $EPOCHREALTIME without its point), S.CC
+mt_secs_since() {
+	local us=$((${EPOCHREALTIME/[.,]/} - $1))
+	printf '%d.%02d' $((us / 1000000)) $((us % 1000000 / 10000))
+}
+# mt_took NAME: "SECONDS check NAME" to $MT_TIMES; the clock starts again for the next check.
+mt_took() {
+	printf '%s\tcheck\t%s\n' "$(mt_secs_since "$_mt_since")" "$1" >>"$MT_TIMES"
+	_mt_since=${EPOCHREALTIME/[.,]/}
+}
+pass() { echo "PASS $1" >>"$MT_RESULTS"; echo "  ok    $1"; mt_took "$1"; }
+fail() { echo "FAIL $1 $2" >>"$MT_RESULTS"; echo "  FAIL  $1: $2"; mt_took "$1"; }
+skip() { echo "SKIP $1 $2" >>"$MT_RESULTS"; echo "  skip  $1: $2"; mt_took "$1"; }
 
 # check NAME COMMAND...: pass when COMMAND succeeds, else fail with its last output line.
 check() {
 	local name=$1 out
 	shift
 	if out=$("$@" 2>&1); then pass "$name"; else fail "$name" "$(echo "$out" | tail -n 3 | tr '\n' ' ')"; fi
+}
+
+# wait_for FILE REGEX [SECONDS]: returns once a line of FILE matches the extended REGEX (a
+# run prints "Tracing ..." once its programs are attached and the workload released), or 1
+# after SECONDS (30).  A test that signals a run waits on this, not on a sleep: on a loaded
+# machine the attach alone has taken over a second.
+wait_for() {
+	local i
+	for ((i = 0; i < ${3:-30} * 10; i++)); do
+		grep -qE -- "$2" "$1" 2>/dev/null && return 0
+		sleep 0.1
+	done
+	return 1
 }
 
 # bpf_ok: may BPF tests run here?  Prints the reason when not.

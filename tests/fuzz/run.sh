@@ -13,14 +13,23 @@ results=${MT_RESULTS:-/dev/null}
 work=$(mktemp -d "${TMPDIR:-/tmp}/migtrace-fuzz.XXXXXX")
 # Removed on every way out: a fuzzer's own files are in its TMPDIR inside it, since a
 # fuzzer that crashes or times out leaves by _Exit(), past its atexit() clean-up.
+# The fuzzers run as jobs: a signal ends them, and waits for them, before the removal.
 trap 'rm -rf "$work"' EXIT
-trap 'exit 129' HUP
-trap 'exit 130' INT
-trap 'exit 143' TERM
+stop_jobs() {
+	local j
+	for j in $(jobs -p); do pkill -TERM -P "$j"; kill "$j"; done 2>/dev/null
+	wait
+	exit "$1"
+}
+trap 'stop_jobs 129' HUP
+trap 'stop_jobs 130' INT
+trap 'stop_jobs 143' TERM
 status=0
 
-for bin in .output/fuzz/fuzz_*; do
-	[ -x "$bin" ] && [ "${bin%.d}" = "$bin" ] || continue
+# fuzz_one BIN: one fuzzer over its corpus; its lines go to stdout and $results, its status
+# is the fuzzer's.
+fuzz_one() {
+	local bin=$1 name corpus rc runs artifact
 	name=$(basename "$bin")
 	corpus=tests/fuzz/corpus/$name
 	mkdir -p "$corpus" "$work/$name/new" "$work/$name/crash" "$work/$name/tmp"
@@ -43,10 +52,28 @@ for bin in .output/fuzz/fuzz_*; do
 				"then move it into $corpus as a regression test"
 		fi
 		echo "FAIL $name exit $rc (see tests/fuzz/crashes/)" >>"$results"
-		status=1
 	fi
 	if [ "$keep" = 1 ] && [ "$rc" = 0 ]; then
 		"$bin" -merge=1 "$corpus" "$work/$name/new" >/dev/null 2>&1
 	fi
+	return "$rc"
+}
+
+# One fuzzer per CPU at a time (each is single-threaded), their lines in the fuzzers' order.
+jobs_max=$(nproc)
+bins=()
+for bin in .output/fuzz/fuzz_*; do
+	[ -x "$bin" ] && [ "${bin%.d}" = "$bin" ] || continue
+	bins+=("$bin")
+	while [ "$(jobs -rp | wc -l)" -ge "$jobs_max" ]; do wait -n; done
+	name=$(basename "$bin")
+	mkdir -p "$work/$name"
+	{ fuzz_one "$bin" >"$work/$name/report" 2>&1; echo $? >"$work/$name/rc"; } &
+done
+wait
+for bin in "${bins[@]}"; do
+	name=$(basename "$bin")
+	cat "$work/$name/report"
+	[ "$(cat "$work/$name/rc" 2>/dev/null)" = 0 ] || status=1
 done
 exit $status

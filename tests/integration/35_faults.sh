@@ -70,19 +70,19 @@ check closed_stdout_no_tmp bash -c '! ls -A "$1" | grep -q "^\.pipe\.json\."' _ 
 "$MT" run -d 1 -- sh -c "sleep 31; echo x" >/dev/null 2>&1
 sleep 0.5
 check duration_ends_grandchildren bash -c "! $(declare -f alive); alive 'sleep 31'"
-start=$(date +%s%N)
-"$MT" run -o "$MT_TMP/int.json" -- sh -c 'trap "" INT; sleep 32' >/dev/null 2>"$MT_TMP/int.err" &
+"$MT" run -o "$MT_TMP/int.json" -- sh -c 'trap "" INT; sleep 32' >"$MT_TMP/int.out" 2>"$MT_TMP/int.err" &
 mt=$!
-sleep 1
+wait_for "$MT_TMP/int.out" '^Tracing'
+start=$(date +%s%N)
 kill -INT "$mt"
 wait "$mt"
 took_ms=$(( ($(date +%s%N) - start) / 1000000 ))
 check sigint_ignored_escalates bash -c '[ "$1" -lt 8000 ] && grep -q "sent SIGINT to the workload.s process group" "$2" && grep -q "sent SIGTERM" "$2"' _ "$took_ms" "$MT_TMP/int.err"
 check sigint_file_written json "$MT_TMP/int.json" "'migrations' in d"
 check sigint_no_survivor bash -c "! $(declare -f alive); alive 'sleep 32'"
-"$MT" run -o "$MT_TMP/hup.json" -- sleep 33 >/dev/null 2>&1 &
+"$MT" run -o "$MT_TMP/hup.json" -- sleep 33 >"$MT_TMP/hup.out" 2>&1 &
 mt=$!
-sleep 1
+wait_for "$MT_TMP/hup.out" '^Tracing'
 kill -HUP "$mt"
 wait "$mt"
 check sighup_ends_run json "$MT_TMP/hup.json" "d['meta']['exit_status'] == 129 and 'Hangup' in d['meta']['end_reason']" "d['meta']"
@@ -94,9 +94,10 @@ check sighup_no_survivor bash -c "! $(declare -f alive); alive 'sleep 33'"
 sigkill_case() {
 	local name=$1 pattern=$2 mt
 	shift 2
-	"$MT" run -- "$@" >/dev/null 2>&1 &
+	"$MT" run -- "$@" >"$MT_TMP/$name.out" 2>&1 &
 	mt=$!
-	sleep 1
+	wait_for "$MT_TMP/$name.out" '^Tracing'
+	sleep 0.2	# the workload past its exec, so that the kill finds what it started
 	kill -KILL "$mt"
 	wait "$mt" 2>/dev/null
 	sleep 0.5

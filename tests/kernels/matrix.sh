@@ -10,7 +10,7 @@
 # KERNEL is `host` or a Debian kernel package (a meta package is resolved with apt-cache
 # depends); default: $MT_KERNELS, else the host and the three below.  Environment:
 #   MT_KERNEL_CACHE    where the kernels are kept between runs (/var/cache/migtrace-kernels)
-#   MT_KERNEL_JOBS     guests booted at once (default: one per 3 host CPUs, at least 1)
+#   MT_KERNEL_JOBS     guests booted at once (default: one per host CPU)
 #   MT_BOOT_TIMEOUT    seconds for a guest to start the suite (180)
 #   MT_CASE_TIMEOUT    seconds per command inside the suite (180); a guest whose results
 #                      port is silent for this plus 60 s is hung and killed
@@ -28,6 +28,7 @@
 # here.  The initramfs (busybox, the built binaries and their libraries, tests/kernels/init)
 # is built into .output/kernels/; each kernel's console log and decoded outputs are kept in
 # .output/kernels/<kernel>/ for a look after a failure.
+[ -n "${MT_RESULTS:-}" ] || . "$(dirname "$0")/../clean_start.sh"
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 ROOT=$PWD
@@ -48,8 +49,9 @@ CASE_TIMEOUT=${MT_CASE_TIMEOUT:-180}
 BEAT_TIMEOUT=${MT_BEAT_TIMEOUT:-60}
 GUEST_TIMEOUT=${MT_GUEST_TIMEOUT:-900}
 SILENT_LIMIT=$((CASE_TIMEOUT + 60))
-# A TCG guest with 2 vCPUs keeps 2 host threads busy: one guest per 3 host CPUs.
-JOBS=${MT_KERNEL_JOBS:-$(($(nproc) / 3))}
+# A guest under single-threaded TCG (boot_guest) keeps one host thread busy, whatever its
+# vCPUs: one guest per host CPU.
+JOBS=${MT_KERNEL_JOBS:-$(nproc)}
 [ "$JOBS" -ge 1 ] 2>/dev/null || JOBS=1
 DEFAULT_KERNELS="host linux-image-cloud-amd64 linux-image-6.12-cloud-amd64 linux-image-rt-amd64"
 if [ $# -gt 0 ]; then KERNELS="$*"; else KERNELS=${MT_KERNELS:-$DEFAULT_KERNELS}; fi
@@ -211,6 +213,8 @@ report() {
 	python3 tests/kernels/check.py "$@" --prefix "$pfx" --why "$why" "$dir/channel.log" "$dir/cases" \
 		>"$dir/check.txt" 2>&1 ||
 		echo "FAIL check_py tests/kernels/check.py failed: $(tail -n 1 "$dir/check.txt")" >>"$dir/check.txt"
+	# the checks are judged here at once: their time is the guest's, reported per case
+	_mt_since=${EPOCHREALTIME/[.,]/}
 	while read -r kind name rest; do
 		case $kind in
 		PASS) pass "${pfx}_$name"; np=$((np + 1));;
@@ -220,7 +224,9 @@ report() {
 		FIG)
 			case $name in
 			tests_s) tests=$rest;;
-			case) cases="$cases ${rest% *} ${rest##* }s,";;
+			case)
+				cases="$cases ${rest% *} ${rest##* }s,"
+				printf '%s\tcase\t%s\n' "${rest##* }" "${pfx}_${rest% *}" >>"$MT_TIMES";;
 			selfmig_*|family_*) counts="$counts ${name} ${rest},";;
 			wakeup) counts="$counts wakeup: ${rest},";;
 			balance_*) counts="$counts ${name}: ${rest:-none},";;
@@ -292,6 +298,7 @@ run_host() {
 		echo "the suite on the host ran over $GUEST_TIMEOUT s and was killed (MT_GUEST_TIMEOUT)" >"$dir/why"
 	fi
 	echo "   suite ran in $(elapsed "$t0") s"
+	printf '%s\tguest\t%s\n' "$(elapsed "$t0")" "kernel $krel (host)" >>"$MT_TIMES"
 	report khost "$krel (host)" "$dir" --host
 }
 
@@ -390,6 +397,7 @@ boot_guest() {
 		grep -avE '^mt-(guest|beat)' "$dir/console.log" 2>/dev/null | tail -n 8 | sed 's/^/     | /'
 	fi
 	echo "   $krel: guest wall time $(elapsed "$t0") s"
+	printf '%s\tguest\t%s\n' "$(elapsed "$t0")" "kernel $krel" >>"$MT_TIMES"
 }
 
 # ---- main -------------------------------------------------------------------------------

@@ -33,6 +33,7 @@ struct validate_env {
 	bool rates_given;		/* --rates */
 	const char *size_arg;		/* the calibration's cache size, as calibrate's --size */
 	enum topo_caches caches;
+	long chase_rounds;		/* --rounds: the chase's in step 1; 0: its default */
 };
 
 static const char doc[] =
@@ -65,7 +66,7 @@ static const char doc[] =
 "    sudo migtrace validate --rates 100,1000,10000   # a finer grid of rates\n"
 "    sudo migtrace validate --polluter 0   # no polluter: cost read against age\n";
 
-enum { OPT_CACHES = 1000, OPT_BACKEND };
+enum { OPT_CACHES = 1000, OPT_BACKEND, OPT_ROUNDS };
 
 /*
  * The default grid of polluter rates: 25x from the slowest to the fastest set, and as fast as
@@ -88,6 +89,8 @@ static const struct argp_option opts[] = {
 	  "docs/run-file.md); '-': to stdout, the text then goes to stderr", 0 },
 	{ "size", 's', "SIZE", 0, "Calibrate against a cache of SIZE (4M, 512K) instead of "
 	  "the largest per-core cache", 0 },
+	{ "rounds", OPT_ROUNDS, "N", 0, "The chase's rounds of every trial in step 1 (default "
+	  "7), as calibrate --rounds", 0 },
 	{ "caches", OPT_CACHES, "SRC", 0, "Cache sizes from auto (default: sysfs, CPUID where "
 	  "sysfs lists none), sysfs or cpuid", 0 },
 	{ "backend", OPT_BACKEND, "NAME", 0, "Record with bpf, ftrace or auto (default: bpf "
@@ -146,6 +149,11 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		break;
 	case 's':
 		env->size_arg = arg;
+		break;
+	case OPT_ROUNDS:
+		if (parse_long(arg, 1, 1000, &env->chase_rounds))
+			argp_error(state, "--rounds: '%s' is not a whole number of rounds from 1 "
+				   "to 1000", arg);
 		break;
 	case OPT_CACHES:
 		if (topology_caches_arg(arg, &env->caches))
@@ -217,6 +225,7 @@ static int calibrate_step(struct validate_env *env, struct topology *topo,
 	co.cache_size = ch.size_bytes;
 	co.cache = &ch;
 	co.chase = true;
+	co.chase_rounds = (int)env->chase_rounds;
 	co.chase_nws = 1;
 	co.chase_ws[0] = env->cfg.cw.ws_bytes;
 	cal->inline_run = true;
