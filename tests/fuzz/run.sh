@@ -29,14 +29,19 @@ status=0
 # fuzz_one BIN: one fuzzer over its corpus; its lines go to stdout and $results, its status
 # is the fuzzer's.
 fuzz_one() {
-	local bin=$1 name corpus rc runs artifact
+	local bin=$1 name corpus rc runs artifact t0
 	name=$(basename "$bin")
 	corpus=tests/fuzz/corpus/$name
 	mkdir -p "$corpus" "$work/$name/new" "$work/$name/crash" "$work/$name/tmp"
+	t0=${EPOCHREALTIME/[.,]/}
 	TMPDIR=$work/$name/tmp "$bin" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=1024 \
 		-print_final_stats=1 -artifact_prefix="$work/$name/crash/" "$work/$name/new" \
 		"$corpus" >"$work/$name/log" 2>&1
 	rc=$?
+	# its seconds, for tests/run.sh's list of the slowest
+	t0=$((${EPOCHREALTIME/[.,]/} - t0))
+	printf '%d.%02d\tcheck\t%s\n' $((t0 / 1000000)) $((t0 % 1000000 / 10000)) "$name" \
+		>>"${MT_TIMES:-/dev/null}"
 	runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$work/$name/log")
 	if [ "$rc" = 0 ]; then
 		echo "  ok    $name: ${runs:-?} inputs in $seconds s, $(ls "$corpus" | wc -l) in the corpus"

@@ -333,7 +333,7 @@ check exit_status_passed_through test "$?" = 3
 "$MT" run wakeup -d 30 >"$MT_TMP/k9.out" 2>&1 &
 mtpid=$!
 # "Tracing …" is printed once every program is attached.
-for _ in $(seq 50); do grep -q '^Tracing' "$MT_TMP/k9.out" && break; sleep 0.1; done
+wait_for "$MT_TMP/k9.out" '^Tracing'
 check attached_while_running bash -c 'bpftool prog show | grep -q "name mt_switch" || { cat "$1"; exit 1; }' _ "$MT_TMP/k9.out"
 kill -9 "$mtpid"
 wait "$mtpid" 2>/dev/null

@@ -147,11 +147,11 @@ Y=$MT_TMP/signals
 mkdir -p "$Y"
 "$MT" run --textfile "$Y" --interval 10s wakeup -t 2 -d 30 >"$MT_TMP/sig.out" 2>&1 &
 mt=$!
-for _ in $(seq 50); do grep -q "^Tracing migrations" "$MT_TMP/sig.out" 2>/dev/null && break; sleep 0.1; done
+wait_for "$MT_TMP/sig.out" '^Tracing migrations'
 sleep 1
 rm -f "$Y/migtrace.prom"
 kill -HUP $mt
-for _ in $(seq 30); do [ -s "$Y/migtrace.prom" ] && break; sleep 0.1; done
+wait_until 30 test -s "$Y/migtrace.prom"
 check sighup_writes_file test -s "$Y/migtrace.prom"
 check sighup_keeps_running kill -0 $mt
 sleep 0.5
@@ -167,8 +167,8 @@ check sigterm_no_temporary test "$(ls -A "$Y")" = migtrace.prom
 #     run's summary (wakeup ignores SIGINT: SIGTERM follows 2 s later).
 "$MT" run --interval 500ms wakeup -t 2 -d 30 >"$MT_TMP/int.out" 2>&1 &
 mt=$!
-for _ in $(seq 50); do grep -q "^Tracing migrations" "$MT_TMP/int.out" 2>/dev/null && break; sleep 0.1; done
-sleep 1.2
+wait_for "$MT_TMP/int.out" '^Tracing migrations'
+wait_for "$MT_TMP/int.out" '^interval 1:'	# one whole block, then the partial one
 kill -INT $mt
 wait $mt
 check sigint_partial_then_summary python3 - "$MT_TMP/int.out" <<'PY'
@@ -187,7 +187,7 @@ Z=$MT_TMP/kill9
 mkdir -p "$Z"
 "$MT" run --textfile "$Z" --interval 20ms wakeup -t 2 -d 30 >"$MT_TMP/k9.out" 2>&1 &
 mt=$!
-for _ in $(seq 100); do grep -q "^Tracing migrations" "$MT_TMP/k9.out" 2>/dev/null && break; sleep 0.1; done
+wait_for "$MT_TMP/k9.out" '^Tracing migrations'
 sleep 1.5
 kill -KILL $mt
 wait $mt 2>/dev/null

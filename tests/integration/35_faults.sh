@@ -113,7 +113,7 @@ def tick():
     for _ in range(300): time.sleep(0.01)
 t = threading.Thread(target=tick); t.start()
 print(os.getpid(), t.native_id, flush=True); tick(); t.join()' >"$MT_TMP/thr.out" &
-for _ in $(seq 50); do [ -s "$MT_TMP/thr.out" ] && break; sleep 0.1; done
+wait_until 30 test -s "$MT_TMP/thr.out"
 read -r tgid tid <"$MT_TMP/thr.out"
 out=$("$MT" run -p "$tid" -d 1 -o "$MT_TMP/tid.json" 2>&1)
 check pid_thread_resolved grep -q "is a thread of process $tgid: tracing process $tgid" <<<"$out"
@@ -130,7 +130,7 @@ wait
 # A leader that called pthread_exit() is a zombie while its thread runs on: traced to the end
 # of the process, not refused, not ended at once.
 "$MT_PROGS/leaderexit" 3 >"$MT_TMP/le.out" &
-for _ in $(seq 50); do [ -s "$MT_TMP/le.out" ] && break; sleep 0.1; done
+wait_until 30 test -s "$MT_TMP/le.out"
 sleep 0.2
 "$MT" run -p "$(cat "$MT_TMP/le.out")" -o "$MT_TMP/le.json" >/dev/null 2>&1
 check pid_leader_exited_traced json "$MT_TMP/le.json" \
@@ -155,7 +155,7 @@ check long_command_marked json "$MT_TMP/long.json" \
 "$MT" validate -o "$MT_TMP/val.json" >"$MT_TMP/val.out" 2>&1 &
 mt=$!
 # (step 1, the 2004 method and the chase, takes a few seconds; more on a loaded host)
-for _ in $(seq 300); do grep -q "step 2 of 2" "$MT_TMP/val.out" && break; sleep 0.1; done
+wait_for "$MT_TMP/val.out" 'step 2 of 2'
 sleep 3
 kill -INT "$mt"
 wait "$mt"

@@ -114,13 +114,13 @@ check ftrace_wakeup_same_as_bpf compare wakeup
 # 3. SIGINT and SIGKILL of migtrace: the instances go (SIGKILL: by the guard).
 "$MT" run --backend ftrace wakeup -t 2 -d 10 >"$MT_TMP/int.txt" 2>&1 &
 mtpid=$!
-for _ in $(seq 50); do grep -q '^Tracing' "$MT_TMP/int.txt" && break; sleep 0.1; done
+wait_for "$MT_TMP/int.txt" '^Tracing'
 kill -INT "$mtpid"
 wait "$mtpid"
 check ftrace_no_instance_after_sigint no_instance_of "$mtpid"
 "$MT" run --backend ftrace wakeup -t 2 -d 10 >"$MT_TMP/kill.txt" 2>&1 &
 mtpid=$!
-for _ in $(seq 50); do grep -q '^Tracing' "$MT_TMP/kill.txt" && break; sleep 0.1; done
+wait_for "$MT_TMP/kill.txt" '^Tracing'
 check ftrace_instance_while_running bash -c 'ls /sys/kernel/tracing/instances | grep -qx "migtrace-$1"' _ "$mtpid"
 kill -KILL "$mtpid"
 wait "$mtpid" 2>/dev/null
@@ -144,7 +144,7 @@ check ftrace_unit_joined json "$MT_TMP/unit.json" \
 	"(lambda pids: sum(u['migs_before'] + u['migs_during'] for u in d['units']) <= sum(1 for m in d['migrations'] if m['pid'] in pids))({u['pid'] for u in d['units']})"
 "$MT" run --backend ftrace --unit "$cw:cachewalk_unit" cachewalk --threads 2 --duration 10 >"$MT_TMP/ukill.txt" 2>&1 &
 mtpid=$!
-for _ in $(seq 50); do grep -q '^Tracing' "$MT_TMP/ukill.txt" && break; sleep 0.1; done
+wait_for "$MT_TMP/ukill.txt" '^Tracing'
 sleep 0.5
 check ftrace_unit_probes_while_running grep -q "^p:migtrace_$mtpid/unit_entry " /sys/kernel/tracing/uprobe_events
 kill -KILL "$mtpid"

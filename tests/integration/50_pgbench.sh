@@ -36,7 +36,7 @@ as_pg "$pgbin/pgbench" -h 127.0.0.1 -p "$port" -i -s 1 postgres >"$pg/init.log" 
 "$MT" run -p "$postmaster" --unit "$pgbin/postgres:PortalRun" --duration 6s -o "$MT_TMP/pg.json" \
 	>"$MT_TMP/pg.out" 2>&1 &
 mt=$!
-for _ in $(seq 50); do grep -q '^Tracing' "$MT_TMP/pg.out" && break; sleep 0.1; done
+wait_for "$MT_TMP/pg.out" '^Tracing'
 as_pg "$pgbin/pgbench" -h 127.0.0.1 -p "$port" -c 2 -j 2 -T 3 postgres >"$pg/bench.log" 2>&1
 wait "$mt"
 rc=$?

@@ -10,6 +10,7 @@ if ! ls "$MT_ROOT"/.output/fuzz/fuzz_* >/dev/null 2>&1; then
 	exit 0
 fi
 MT_RESULTS=$MT_RESULTS bash "$MT_ROOT/tests/fuzz/run.sh" "${MT_FUZZ_SECONDS:-8}"
+mt_clock_restart	# run.sh reported each fuzzer itself
 
 # No temporary file left behind: run.sh (two seconds a fuzzer) with a /tmp of its own, which
 # must be as empty after as it was before; and each fuzzer that writes files, run alone to
