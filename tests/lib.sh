@@ -53,6 +53,26 @@ wait_until() {
 }
 wait_for() { wait_until "${3:-30}" grep -qE -- "$2" "$1"; }
 
+# Checks that need an idle CPU (an active balance, a wake-up placement): the scheduler makes
+# such a move only where a CPU is idle, and a CPU-bound process beside the suite leaves none.
+# foreign_before, with nothing of the test's running, reads other work's load (in CPUs,
+# tests/kernels/foreign_busy.sh); check_needs_idle NAME CMD... then checks as `check` does,
+# reads it again, and where CMD fails while either reading was 0.5 CPU or more reports a
+# skip that says so: the premise did not hold, and no move was the scheduler's right answer.
+# A failure on a machine quiet before and after is still a failure.
+foreign_before() { _mt_foreign=$(sh "$MT_ROOT/tests/kernels/foreign_busy.sh"); }
+check_needs_idle() {
+	local name=$1 out after
+	shift
+	if out=$("$@" 2>&1); then pass "$name"; return; fi
+	after=$(sh "$MT_ROOT/tests/kernels/foreign_busy.sh")
+	if awk -v a="${_mt_foreign:-0}" -v b="$after" 'BEGIN { exit !(a >= 0.5 || b >= 0.5) }'; then
+		skip "$name" "no idle CPU: other work kept ${_mt_foreign:-?} CPUs busy before the run and $after after it: $(echo "$out" | tail -n 1)"
+	else
+		fail "$name" "$(echo "$out" | tail -n 3 | tr '\n' ' ') (other work: ${_mt_foreign:-?} CPUs busy before, $after after)"
+	fi
+}
+
 # bpf_ok: may BPF tests run here?  Prints the reason when not.
 bpf_ok() {
 	if [ "$(id -u)" != 0 ]; then echo "not root"; return 1; fi

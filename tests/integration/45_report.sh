@@ -105,30 +105,8 @@ rc=$?
 check report_stdout_full bash -c '[ "$1" = 2 ] && [ "$(wc -l <<<"$2")" = 1 ] && grep -q "writing stdout failed: No space left" <<<"$2"' \
 	_ "$rc" "$out"
 
-# 3. The reader fuzzed for a bounded time (20 s; tests/fuzz/run.sh runs it with the others
-#    too): every input checked in under tests/fuzz/corpus/fuzz_run_file is replayed first,
-#    crashes found earlier among them.
-fuzzer=$MT_ROOT/.output/fuzz/fuzz_run_file
-if [ -x "$fuzzer" ]; then
-	mkdir -p "$MT_TMP/fz/new" "$MT_TMP/fz/crash"
-	"$fuzzer" -max_total_time="${MT_REPORT_FUZZ_SECONDS:-20}" -timeout=10 -rss_limit_mb=1024 \
-		-print_final_stats=1 -artifact_prefix="$MT_TMP/fz/crash/" "$MT_TMP/fz/new" \
-		"$MT_ROOT/tests/fuzz/corpus/fuzz_run_file" >"$MT_TMP/fz/log" 2>&1
-	rc=$?
-	runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$MT_TMP/fz/log")
-	echo "    fuzz_run_file: ${runs:-?} inputs, exit $rc"
-	if [ "$rc" = 0 ]; then
-		pass fuzz_run_file_reader
-	else
-		mkdir -p "$MT_ROOT/tests/fuzz/crashes"
-		for c in "$MT_TMP"/fz/crash/*; do
-			[ -e "$c" ] && cp "$c" "$MT_ROOT/tests/fuzz/crashes/fuzz_run_file-$(basename "$c")"
-		done
-		fail fuzz_run_file_reader "exit $rc: $(grep -E 'ERROR|SUMMARY' "$MT_TMP/fz/log" | head -n 2 | tr '\n' ' ') (input kept in tests/fuzz/crashes/)"
-	fi
-else
-	fail fuzz_run_file_reader "no fuzzer at $fuzzer (make fuzzers; clang and libclang-rt-14-dev)"
-fi
+# 3. The reader under libFuzzer (every input checked in under tests/fuzz/corpus/fuzz_run_file
+#    replayed first, crashes found earlier among them): 80_fuzz.sh runs it, 20 s.
 
 # 3b. Memory: the text of a 200 000-record run file (54 MB; bench/bench.py's generator) is
 #     read through a window with the records counted, not kept, so it fits in 30 MiB of

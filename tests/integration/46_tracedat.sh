@@ -185,7 +185,11 @@ else
 			echo 1 >"$X/events/sched/$e/enable"
 		done
 		echo 1 >"$X/tracing_on"
-		"$MT" run -C 0,1 -o "$MT_TMP/bpf.json" wakeup -t 4 -d 2 >/dev/null 2>&1
+		# selfmig's 23 affinity moves are made whatever else the machine runs; the wake-up
+		# workload's placements only where a CPU is idle (a CPU-bound process beside the
+		# test left none, and the check had nothing to compare)
+		"$MT" run -C 0,1 -o "$MT_TMP/bpf.json" -- sh -c '"$1" running 23 1 & "$2" -t 4 -d 2; wait' \
+			sh "$MT_PROGS/selfmig" "$MT_ROOT/.output/workloads/wakeup" >/dev/null 2>&1
 		rc=$?
 		echo 0 >"$X/tracing_on"
 		# events the instance lost: the capture is not whole, nothing to compare
@@ -216,6 +220,11 @@ rows = [r for r in csv.DictReader(open(sys.argv[2]))
         if int(r["pid"]) in pids and r["comm"] != "migtrace"]
 if not bpf or len(rows) != len(bpf):
     sys.exit("BPF recorded %d migrations of the workload, the capture %d: %s" % (len(bpf), len(rows), [(r["pid"], r["ts_ns"], r["cause"], r["comm"]) for r in rows if not any(m["pid"] == int(r["pid"]) and abs(m["ts_ns"] - int(r["ts_ns"])) < 20000 for m in bpf)]))
+# what a capture's replay can tell of a cause BPF reads in the kernel: an affinity move is
+# seen by the mechanism that made it (the stopper's push, a wake-up, a pull), an exec
+# balance by the stopper (as tests/kernels/check.py's CAUSE_OK)
+CAUSE_OK = {"affinity": ("affinity", "wakeup", "lb_pull", "active_balance"),
+            "exec": ("exec", "active_balance")}
 far, unseen = [], 0
 for m in bpf:
     mine = [r for r in rows if int(r["pid"]) == m["pid"]]
@@ -230,7 +239,7 @@ for m in bpf:
         continue
     r = min(mine, key=lambda r: abs(int(r["ts_ns"]) - m["ts_ns"]))
     d = abs(int(r["age_ns"]) - m["age_ns"])
-    if r["cause"] != m["cause"] or d > 50000 or \
+    if r["cause"] not in CAUSE_OK.get(m["cause"], (m["cause"],)) or d > 50000 or \
        int(r["src_cpu"]) != m["src_cpu"] or int(r["dst_cpu"]) != m["dst_cpu"]:
         sys.exit("pid %d at %d: BPF %s age %d ns, capture %s age %s ns" %
                  (m["pid"], m["ts_ns"], m["cause"], m["age_ns"], r["cause"], r["age_ns"]))
