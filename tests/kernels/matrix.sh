@@ -26,8 +26,9 @@
 # How: tests/kernels/guest.sh runs the cases and ships raw outputs on a channel (the
 # guest's second serial port, or a file for the host); tests/kernels/check.py judges them
 # here.  The initramfs (busybox, the built binaries and their libraries, tests/kernels/init)
-# is built into .output/kernels/; each kernel's console log and decoded outputs are kept in
-# .output/kernels/<kernel>/ for a look after a failure.
+# is built into .output/kernels/; each kernel's suite runs in two boots (docs/testing.md),
+# whose console logs and channels are kept in .output/kernels/<kernel>/boot0 and boot1, and
+# the decoded outputs of both in .output/kernels/<kernel>/cases, for a look after a failure.
 [ -n "${MT_RESULTS:-}" ] || . "$(dirname "$0")/../clean_start.sh"
 set -u
 cd "$(dirname "$0")/../.." || exit 1
