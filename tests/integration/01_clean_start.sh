@@ -7,8 +7,13 @@
 
 # What a program the tests start inherits (bash ignores SIGQUIT for itself, and gives its
 # children back the dispositions it started with): /proc's mask is hex, a bit per signal.
-check clean_start_no_signal_ignored test "$(sed -n 's/^SigIgn:[[:space:]]*//p' /proc/self/status)" \
-	= 0000000000000000
+# The 31 standard signals only: glibc keeps signals 32 and 33 for itself (`env
+# --default-signal` cannot reset them, and a CI run's inherited them ignored), and sets them
+# up again in each program that uses them.
+# std_ignored MASK: the standard signals MASK ignores, as a number (0: none)
+std_ignored() { echo $((16#$1 & 0x7fffffff)); }
+check clean_start_no_signal_ignored test \
+	"$(std_ignored "$(sed -n 's/^SigIgn:[[:space:]]*//p' /proc/self/status)")" = 0
 check clean_start_every_cpu test "$(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' /proc/$$/status)" \
 	= "$(cat /sys/devices/system/cpu/online)"
 check clean_start_nice_0 test "$(nice)" = 0
@@ -23,6 +28,7 @@ umask
 SH
 out=$(cd "$MT_TMP" && MT_CLEAN_START='' MT_ROOT=$MT_ROOT timeout 20 nohup nice -n 5 taskset -c 0 \
 	bash -c 'umask 077; exec bash "$1"' _ "$MT_TMP/probe.sh" 2>/dev/null)
-want=$(printf '%s\n' 0000000000000000 "$(cat /sys/devices/system/cpu/online)" 0 0022)
-check clean_start_undoes_nohup_taskset_nice_umask bash -c '[ "$1" = "$2" ] || { echo "$1"; exit 1; }' \
+out=$(printf '%s\n' "$(std_ignored "$(head -n 1 <<<"$out")")" "$(tail -n +2 <<<"$out")")
+want=$(printf '%s\n' 0 "$(cat /sys/devices/system/cpu/online)" 0 0022)
+check clean_start_undoes_nohup_taskset_nice_umask bash -c '[ "$1" = "$2" ] || { echo "$1" | tr "\n" " "; exit 1; }' \
 	_ "$out" "$want"
