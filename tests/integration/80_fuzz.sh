@@ -17,7 +17,7 @@ mt_clock_restart	# run.sh reported each fuzzer itself
 # its end, under a TMPDIR of its own.  (Before, /tmp/mt-fuzz-elf.PID and /tmp/mt-fuzz-topo.PID
 # stayed after every run.)
 if private_tmp_ok; then
-	in_private_tmp "$MT_TMP/left" env MT_RESULTS=/dev/null bash "$MT_ROOT/tests/fuzz/run.sh" 2 \
+	in_private_tmp "$MT_TMP/left" env MT_RESULTS=/dev/null MT_TIMES=/dev/null bash "$MT_ROOT/tests/fuzz/run.sh" 2 \
 		>/dev/null 2>&1
 	check fuzz_run_leaves_no_temp bash -c '[ ! -s "$1" ] || { cat "$1"; exit 1; }' _ \
 		"$MT_TMP/left"
