@@ -140,9 +140,13 @@ check_needs_idle cause_wakeup json "$MT_TMP/wake.json" \
 check cause_wakeup_off_rq json "$MT_TMP/wake.json" \
 	"all(m['on_rq'] == 0 and m['state'] == 'waking' for m in d['migrations'] if m['cause'] == 'wakeup')" \
 	"[(m['on_rq'], m['state']) for m in d['migrations'] if m['cause'] == 'wakeup'][:5]"
-# wakeup's threads sleep 700 µs: most wakeup placements happen at about that age
-check wakeup_ages_match_sleep json "$MT_TMP/wake.json" \
-	"(lambda w: len(w) > 0 and sum(1 for m in w if 600_000 <= m['age_ns'] <= 5_000_000) >= 0.8 * len(w))([m for m in d['migrations'] if m['cause'] == 'wakeup'])" \
+# wakeup's threads sleep 700 µs: most of their wake-up placements come at about that age.
+# The main thread's, at the end of its pthread_join (the run's length), is not one of them.
+# At most a fifth outside 0.6-5 ms, or 2 where there are fewer than 10: a placement after a
+# preemption just before a sleep is seen now and then (451 µs, 1 of 8 in a fresh-clone run),
+# and a handful of placements on a busy machine must not make one such a failure.
+check_needs_idle wakeup_ages_match_sleep json "$MT_TMP/wake.json" \
+	"(lambda w: len(w) > 0 and sum(1 for m in w if not 600_000 <= m['age_ns'] <= 5_000_000) <= max(0.2 * len(w), 2))([m for m in d['migrations'] if m['cause'] == 'wakeup' and m['pid'] != d['meta']['pid']])" \
 	"sorted(m['age_ns'] // 1000 for m in d['migrations'] if m['cause'] == 'wakeup')"
 check builtin_workload_resolved grep -q '"command":"wakeup -t 6 -d 2"' "$MT_TMP/wake.json"
 # Every run proves its completeness: the kernel's own count (se.nr_migrations) of the traced
