@@ -12,7 +12,12 @@ RULES=$PROMDIR/migtrace.rules.yml
 DASH=$MT_ROOT/contrib/grafana/migtrace-dashboard.json
 CHECK=$MT_ROOT/tests/integration/dashboard_check.py
 TXT=$MT_TMP/textfile		# node_exporter's --collector.textfile.directory
-WORKLOAD=("$MT_ROOT/.output/workloads/wakeup" -t 2 -d 3)
+# The wake-up workload, and selfmig's 30 moves 100 ms apart beside it: the counter must change
+# from one second's file to the next (fleet_textfile_rewritten), and a CPU-bound process
+# beside the suite leaves the wake-up workload no idle CPU to be placed on (one change in
+# 4 s was seen); selfmig moves itself whatever else runs.
+WORKLOAD=(sh -c '"$1" running 30 100 >/dev/null & "$2" -t 2 -d 3; wait' sh
+	"$MT_ROOT/.output/tests/progs/selfmig" "$MT_ROOT/.output/workloads/wakeup")
 # The migtrace command that feeds node_exporter, as on a server: every task (-a), the file
 # rewritten every second while the workload runs beside it, started by this test.  The
 # checks below wait for Prometheus to hold the count migtrace prints at the end.
