@@ -450,8 +450,9 @@ class Judge:
         def lb(d, bc):
             bad = [r for r in d["migrations"] if r["cause"] == "lb_pull"
                    and not (r["on_rq"] == 2 and r["state"] == "queued")]
-            return {"cause_lb_pull": (bc["lb_pull"] >= 1 and not bad,
-                                      "lb_pull %d (want >= 1), odd: %s" % (bc["lb_pull"], show(d, "lb_pull")))}
+            return {"cause_lb_pull": self.gate_idle(
+                self.case("balance_lb"), "cause_lb_pull", bc["lb_pull"] >= 1, not bad,
+                "lb_pull %d (want >= 1), odd: %s" % (bc["lb_pull"], show(d, "lb_pull")))}
         self.balance("lb", ["cause_lb_pull"], lb)
 
         def active(d, bc):
@@ -474,8 +475,9 @@ class Judge:
             bade = [r for r in d["migrations"] if r["cause"] == "exec"
                     and not (r["by_comm"].startswith("migration/") and r["state"] == "running")]
             return {
-                "cause_fork": (bc["fork"] >= 1 and not badf, "fork %d (want >= 1), records: %s" % (
-                    bc["fork"], show(d, "fork"))),
+                "cause_fork": self.gate_idle(
+                    self.case("balance_fork"), "cause_fork", bc["fork"] >= 1, not badf,
+                    "fork %d (want >= 1), records: %s" % (bc["fork"], show(d, "fork"))),
                 "cause_exec": (not bade, "exec records not by the stopper: %s" % show(d, "exec")),
             }
         self.balance("fork", ["cause_fork", "cause_exec"], fork)

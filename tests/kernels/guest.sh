@@ -271,7 +271,7 @@ c_balance() {
 		tries=$BALANCE_TRIES
 		if [ "$1" = exec ] || { [ "$1" = active ] && [ "$RT" = yes ]; }; then tries=1; fi
 		attempt=1
-		[ "$1" = active ] && [ -z "$P" ] && foreign "$CDIR/foreign_before"
+		[ -z "$P" ] && foreign "$CDIR/foreign_before"
 		while [ "$attempt" -le "$tries" ]; do
 			mt_run "$PROGS/balance" "$1" "$2"
 			echo "$attempt" >"$CDIR/attempts"
@@ -279,7 +279,7 @@ c_balance() {
 			[ "$(cause_count "$CDIR/run.json" "$3")" -ge 1 ] && break
 			attempt=$((attempt + 1))
 		done
-		[ "$1" = active ] && [ -z "$P" ] && foreign "$CDIR/foreign_after"
+		[ -z "$P" ] && foreign "$CDIR/foreign_after"
 		case_end
 	done
 }
