@@ -246,7 +246,7 @@ c_family() {
 
 # foreign FILE: other work's load on the CPUs, in CPUs, while nothing of the suite runs
 # (foreign_busy.sh, beside this file): check.py skips a count of moves onto an idle CPU
-# (active balance, wake-up placement) when it reads 0.5 or more before or after the case.
+# (the balancer's, the wake-ups') of none when it reads 0.5 or more before or after the case.
 foreign() {
 	sh "${0%/*}/foreign_busy.sh" >"$1" 2>&1
 }
@@ -257,8 +257,9 @@ foreign() {
 # child on the other CPU in 3 runs).  The rule (docs/testing.md, "No flakes"): a case fails
 # only when all 5 tries show none, p^5 for a try's chance p of none; in the runs of record
 # no required cause needed a second try on a quiet host (beside a CPU-bound process the
-# host's active balance never came: check.py's idle-CPU premise).  The ftrace cases are judged on their counts and
-# moves (against the BPF run's and the kernel's), not on causes ftrace cannot tell: once.
+# host's active balance never came: check.py's idle-CPU premise).  The ftrace cases are
+# judged on their counts and moves (against the BPF run's and the kernel's), not on causes
+# ftrace cannot tell: once.
 # So are the causes check.py reports but does not require, where measuring again bought
 # nothing but time: exec balancing anywhere, and active balancing on PREEMPT_RT (whose
 # balancer pulls instead: 5 tries of 3.6 s each, in vain, in every run of the RT guest).
