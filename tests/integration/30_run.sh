@@ -108,8 +108,14 @@ check_needs_idle cause_active_balance json "$MT_TMP/active.json" \
 	"d['stats']['by_cause']['active_balance'] >= 1" "d['stats']['by_cause']"
 check cause_active_balance_by_stopper json "$MT_TMP/active.json" \
 	"all(m['by_comm'].startswith('migration/') and m['age_ns'] == 0 and m['state'] == 'running' for m in d['migrations'] if m['cause'] == 'active_balance')"
+# Whether a forked child is placed on the other CPU in a given second is the scheduler's
+# choice: a quiet fresh-clone run saw none once in ~10 runs, so measured again up to 4 times
+# (false failures ~(1/10)^4, docs/testing.md "No flakes"), as the matrix does 5 times.
 foreign_before
-"$MT" run -o "$MT_TMP/fork.json" -- "$MT_PROGS/balance" fork 1 >/dev/null 2>&1
+for attempt in 1 2 3 4; do
+	"$MT" run -o "$MT_TMP/fork.json" -- "$MT_PROGS/balance" fork 1 >/dev/null 2>&1
+	json "$MT_TMP/fork.json" "d['stats']['by_cause']['fork'] >= 1" >/dev/null 2>&1 && break
+done
 check_needs_idle cause_fork json "$MT_TMP/fork.json" \
 	"d['stats']['by_cause']['fork'] >= 1" "d['stats']['by_cause']"
 check cause_fork_new json "$MT_TMP/fork.json" \
