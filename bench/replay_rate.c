@@ -4,7 +4,7 @@
  * synthetic machine-wide stream (every task traced, as -a): TASKS threads on CPUS CPUs
  * that wake, run, sleep or are preempted, and now and then move (woken elsewhere, pulled
  * while queued), with forks and exits.  Prints one JSON object.  The live ftrace backend
- * must keep up with 10^5-10^6 events/s (docs/design.md, "The ftrace backend").
+ * must keep up with 10^5-10^6 events/s (docs/ftrace.md, "What it replays").
  *
  *   .output/bench/replay_rate [EVENTS [TASKS [CPUS]]]   (default 5000000 4000 8)
  */

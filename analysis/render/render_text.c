@@ -67,7 +67,7 @@ char *render_calib_source(char *buf, int len, const struct run *r)
 	return buf;
 }
 
-/* What a sched event's absence costs a replayed run (docs/design.md, "The ftrace backend"). */
+/* What a sched event's absence costs a replayed run (docs/ftrace.md, "What is not"). */
 static const char *missing_cost(const char *event)
 {
 	static const struct {

@@ -224,8 +224,8 @@ struct capture *capture__open(const struct run_config *cfg, struct run *r, int *
 		struct probe_cost pc;
 
 		/* before the run's own tracer: its instance is gone by then; with the backend
-		 * the run asks for, whose probes differ (docs/design.md, "The ftrace backend,
-		 * live") */
+		 * the run asks for, whose probes differ (docs/ftrace.md, "The pid filter's
+		 * pitfall") */
 		probe_cost_measure(&pc, cfg->backend);
 		cap->probe_backend = pc.backend;
 		r->meta.unit_probe_ns = pc.measured ? pc.ns : -1;

@@ -4,8 +4,8 @@
  * for events that arrive in timestamp order instead of running in the kernel.  Per pid, an
  * entry of an open-addressing table holds what the BPF side keeps in its task slot; the
  * kernel state that the BPF side reads at the tracepoint (on_rq, cpus_ptr, the stopper's
- * identity) is told here from the order of events instead (docs/design.md, "The ftrace
- * backend"):
+ * identity) is told here from the order of events instead (docs/ftrace.md, "How causes are
+ * told"):
  *
  *   - a move inside the task's waking..wakeup window, made by its waker (the same CPU and
  *     current task as its sched_waking: try_to_wake_up() places it with the waker's
@@ -468,7 +468,7 @@ static int replay_migrate(struct sched_replay *rp, const struct sched_event *e)
 		r.state = MT_STATE_QUEUED;
 	r.age_ns = r.state == MT_STATE_RUNNING ? 0 : r.off_cpu_ns;
 	/* the wait a pull cuts short: runnable since its preempted switch-out or its wake-up,
-	 * as the kernel's run_delay grows (docs/design.md, "The ftrace backend") */
+	 * as the kernel's run_delay grows (docs/ftrace.md, "What is read") */
 	if (r.cause == MT_CAUSE_LB_PULL && t->runnable_ns && e->ts_ns >= t->runnable_ns) {
 		r.wait_ns = e->ts_ns - t->runnable_ns;
 		r.flags |= MT_RF_WAIT_VALID;

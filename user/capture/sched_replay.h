@@ -8,8 +8,8 @@
  *
  * What the events cannot tell is not made up: a sched_migrate_task event carries no on_rq,
  * no exec_start and no run_delay, so the kernel's age, the rule's other tests and the wait
- * are not read (docs/design.md, "The ftrace backend").  Causes are told from the order of
- * events around the move (docs/design.md says which and how); the stopper's moves of a
+ * are not read (docs/ftrace.md, "What is not").  Causes are told from the order of events
+ * around the move (docs/ftrace.md, "How causes are told"); the stopper's moves of a
  * running task (active balance, affinity, sched_exec) are told apart only where an exec
  * event follows (MT_CAUSE_EXEC), the rest are counted as MT_CAUSE_ACTIVE and in
  * sched_replay_info.stopper_moves, which the run shows as "active*".  User space only.

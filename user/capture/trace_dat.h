@@ -2,7 +2,7 @@
 /*
  * A trace-cmd capture (trace.dat, `trace-cmd record -e sched`) read into the run model:
  * its sched events decoded with libtraceevent, replayed by sched_replay in timestamp order
- * over every task, as `run -a` would trace them (docs/design.md, "The ftrace backend").
+ * over every task, as `run -a` would trace them (docs/ftrace.md, "What it replays").
  */
 #ifndef MIGTRACE_TRACE_DAT_H
 #define MIGTRACE_TRACE_DAT_H
