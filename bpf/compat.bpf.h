@@ -75,7 +75,7 @@ static __always_inline bool has_queued_clock(void)
  * When the task was last put on a run queue, on that rq's clock: the kernel stamps it at
  * every enqueue (a wake-up among them) for its own run_delay (schedstat) and clears it at
  * the switch-in that follows, in context_switch() -- after sched_switch has fired, so a
- * switch-in still sees it (docs/design.md, "No program at a wake-up").  0 without
+ * switch-in still sees it (docs/overhead.md, "No program at a wake-up").  0 without
  * CONFIG_SCHED_INFO, or when the kernel did not stamp this enqueue.
  */
 static __always_inline __u64 queued_clock_of(struct task_struct *p)

@@ -198,7 +198,7 @@ __u32 cgroup_gen = 0;
  * src * nr_cpus + dst -> count of the migrations whose record was lost (ring buffer full);
  * user space counts the pairs of the records it reads and adds these.  (Counting every
  * migration here would cost each one an atomic add on a line every CPU writes: see
- * docs/design.md, "What watching costs".)  User space sizes it to nr_cpus^2.
+ * docs/overhead.md, "What grows with the number of CPUs".)  User space sizes it to nr_cpus^2.
  */
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
@@ -922,7 +922,7 @@ int BPF_PROG(mt_migrate, struct task_struct *p, int dest_cpu)
 /*
  * Never attached: user space runs it once after load (BPF_PROG_TEST_RUN) to learn what
  * CO-RE resolved against this kernel's BTF, which decides which programs to attach: a second
- * parse of the kernel's BTF in user space would lengthen every start-up (docs/design.md,
+ * parse of the kernel's BTF in user space would lengthen every start-up (docs/overhead.md,
  * "No program at a wake-up").
  */
 SEC("raw_tp")

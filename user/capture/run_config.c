@@ -34,8 +34,8 @@
 /*
  * The ring buffer's default size: 32 KiB a CPU, a power of two from 64 KiB to 1 MiB.  Small
  * enough to stay in the caches of a small machine, where writing a record into lines the
- * reader has left cold was most of a migration's cost (docs/design.md, "What grows with the
- * number of CPUs"); large enough for the bursts of a big one.  The reader is woken at a
+ * reader has left cold was most of a migration's cost (docs/overhead.md, "What grows with
+ * the number of CPUs"); large enough for the bursts of a big one.  The reader is woken at a
  * quarter full; a full ring is counted, never waited on.
  */
 static uint64_t default_ringbuf_bytes(void)
