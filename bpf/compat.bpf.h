@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What differs between the kernels migtrace loads on (README "Kernels and hosts"), each
- * difference settled once here, by CO-RE against the running kernel's BTF at load, in the
- * manner of bcc libbpf-tools' core_fixes.bpf.h.  Every shim names the kernel change or the
- * configuration it covers.  A field the running kernel lacks is resolved to its fallback
- * at load: the verifier never sees the branch not taken.  BPF only.
+ * What differs between the kernels migtrace loads on (docs/testing.md, "Kernels and hosts:
+ * the matrix"), each difference settled once here, by CO-RE against the running kernel's
+ * BTF at load, in the manner of bcc libbpf-tools' core_fixes.bpf.h.  Every shim names the
+ * kernel change or the configuration it covers.  A field the running kernel lacks is
+ * resolved to its fallback at load: the verifier never sees the branch not taken.  BPF only.
  */
 #ifndef MIGTRACE_COMPAT_BPF_H
 #define MIGTRACE_COMPAT_BPF_H

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The unit log: how a built-in workload hands its timed units to migtrace without a trap per
- * unit (docs/design.md, "Units").  migtrace creates a memory file, maps it, and passes it to
- * the workload as an inherited descriptor named by MT_UNIT_LOG_ENV; the workload times each
- * unit itself with CLOCK_MONOTONIC (the clock of bpf_ktime_get_ns(), which stamps the
+ * unit (docs/design.md, "The method").  migtrace creates a memory file, maps it, and passes
+ * it to the workload as an inherited descriptor named by MT_UNIT_LOG_ENV; the workload times
+ * each unit itself with CLOCK_MONOTONIC (the clock of bpf_ktime_get_ns(), which stamps the
  * migration and switch records) and appends it here: a compare-and-swap and 48 bytes of
  * stores, tens of ns, where a uprobe + uretprobe pair costs µs.  migtrace drains the log on
  * its poll timer and joins each unit with the thread's switches and migrations by time

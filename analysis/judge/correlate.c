@@ -42,7 +42,8 @@
 /*
  * The residual cost at full displacement is what the other curves fall toward only while it
  * is a residual: at more than this share of a curve's maximum, the polluter has not reached
- * what the migration refills, and the curve is read against 0 (docs/design.md, "Residual").
+ * what the migration refills, and the curve is read against 0 (docs/design.md, "Displaced
+ * bytes").
  */
 #define CORR_RESIDUAL_SHARE 0.25
 
@@ -993,8 +994,8 @@ static void cell_interval(struct corr_work *w, const double *boot, int c, double
 
 /*
  * Each cell's 95 % intervals; a cost whose interval lies wholly below 0 is a bias, not a
- * cache that got warmer: the arms differ in something else (docs/design.md, "Comparable
- * arms"), and its curve gives no verdict.
+ * cache that got warmer: the arms differ in something else (docs/design.md, "Which moves
+ * are evidence"), and its curve gives no verdict.
  */
 static void cell_intervals(struct corr_work *w)
 {
@@ -1064,7 +1065,7 @@ static void read_fall(struct corr_work *w, struct curve *cv, double *fit)
 }
 
 /*
- * Where the refill comes from (docs/design.md, "Where the refill comes from"): when the
+ * Where the refill comes from (docs/design.md, "Displaced bytes"): when the
  * polluter's whole buffer removes all but a residual of the cost, what a migration loses is
  * what the polluter evicts, a cache each CPU keeps to itself while the pair shares the next
  * one; when most of the cost remains, the migration refills from beyond what the polluter

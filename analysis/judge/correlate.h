@@ -19,7 +19,8 @@
 #include "findings.h"
 #include "migtrace.h"
 
-/* Block bootstrap resamples for every interval (docs/design.md, "Intervals"). */
+/* Block bootstrap resamples for every interval (docs/design.md, "The decay fit and its
+ * intervals"). */
 #define CORR_BOOTSTRAP 2000
 /* Natural runs: polluters on CPUs from this one on are not counted (cachewalk's list holds
  * 256 characters, at most 16 polluters). */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The verdict (docs/design.md, "Verdict").  On the age axis: the kernel's value K against
+ * The verdict (docs/design.md, "The verdict").  On the age axis: the kernel's value K against
  * the observed hot time H and its 95 % interval [lo, hi]: K < lo is too low (tasks between K
  * and H are moved as cold and pay a refill), K > hi too high (tasks between H and K are kept
  * as hot although moving them is cheap); K inside a narrow interval is about right.  An

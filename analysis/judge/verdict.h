@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The verdict: the kernel's value against the observed hot time and its interval, as
- * numbers (docs/design.md, "verdict"): which way it is off, by what factor, the band of ages
- * it misjudges, what a migration costs there and what share of a unit that is.  The words
+ * numbers (docs/design.md, "The verdict"): which way it is off, by what factor, the band of
+ * ages it misjudges, what a migration costs there and what share of a unit that is.  The words
  * are the text renderer's (render_text.c), never stored here.
  */
 #ifndef MIGTRACE_VERDICT_H

@@ -3,8 +3,8 @@
  * A cost that decays: the migration cost measured at increasing values of what evicts the
  * cache (displaced bytes, or age), fitted by the monotone non-increasing curve closest to it
  * (weighted least squares, the pool-adjacent-violators algorithm), and the point where that
- * curve falls under a fraction of its maximum (docs/design.md, "The decay fit").  Pure
- * functions on arrays, so that they are tested on synthetic curves.
+ * curve falls under a fraction of its maximum (docs/design.md, "The decay fit and its
+ * intervals").  Pure functions on arrays, so that they are tested on synthetic curves.
  */
 #ifndef MIGTRACE_DECAY_H
 #define MIGTRACE_DECAY_H

@@ -137,7 +137,7 @@ struct corr_result {
 	struct corr_fall stay_reach;
 	size_t corunner_wakes;		/* the same-CPU wakes it is measured over */
 	double corunner_mbps, corunner_lo_mbps, corunner_hi_mbps;	/* MB/s */
-	/* the statistics (docs/design.md, "Intervals") */
+	/* the statistics (docs/design.md, "The decay fit and its intervals") */
 	int bootstrap;			/* resamples */
 	int blocks;			/* what they resample: rounds (controlled), time blocks */
 	/* the displaced axis: a controlled grid with a polluter on A */

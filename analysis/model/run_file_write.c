@@ -229,7 +229,7 @@ static void write_level(struct json_writer *w, const struct run *r, int l)
 }
 
 /*
- * The kernel's rule and the topology levels (docs/run-file.md, "levels"): null for a run
+ * The kernel's rule and the topology levels (docs/run-file.md, "`levels` (3)"): null for a run
  * read from a file written before they were kept.
  */
 static void write_levels(struct json_writer *w, const struct run *r)

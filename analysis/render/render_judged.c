@@ -2,7 +2,7 @@
 /*
  * What the judge found, as text: the correlation table with the falls of its cost curves,
  * and the verdict.  Formatting only: every number is in the run model (docs/design.md,
- * "Displaced bytes", "Intervals", "Verdict").
+ * "Displaced bytes", "The decay fit and its intervals", "The verdict").
  */
 #include <math.h>
 #include <string.h>

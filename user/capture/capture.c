@@ -188,7 +188,8 @@ static int attach_units(struct capture *cap)
 
 /*
  * -a, --cgroup: which tasks the programs trace, and whether they send a record per
- * migration: not when nothing reads the records (docs/design.md, "System-wide").
+ * migration: not when nothing reads the records (docs/design.md, "System-wide and cgroup
+ * scope").
  */
 static void set_scope(const struct run_config *cfg, struct run *r, struct tracer_opts *o)
 {

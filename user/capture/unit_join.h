@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The join of self-timed units with the tracer's records (docs/design.md, "Units").
+ * The join of self-timed units with the tracer's records (docs/design.md, "The method").
  *
  * A built-in workload times its units itself and logs them (workloads/unit_log.h); the BPF
  * side sends, per traced thread, its migrations and its off-CPU periods.  Per thread, by

@@ -63,10 +63,11 @@ struct tunable_record {
 
 /*
  * Before changing t: creates the record of t's value, exclusively, so that one migtrace at a
- * time holds the tunable (docs/design.md, "Sweep").  Where a record exists, refuses in one
- * line: -EBUSY while the migtrace that wrote it runs, -EEXIST when it was killed (the line
- * names `sweep --restore`).  t->value_ns is read again once the record is ours, in case a
- * sweep that held the tunable when t was probed has restored it since.  0 or -errno.
+ * time holds the tunable (docs/design.md, "Sweep: changing the tunable on purpose").  Where
+ * a record exists, refuses in one line: -EBUSY while the migtrace that wrote it runs,
+ * -EEXIST when it was killed (the line names `sweep --restore`).  t->value_ns is read again
+ * once the record is ours, in case a sweep that held the tunable when t was probed has
+ * restored it since.  0 or -errno.
  */
 int tunable_guard_begin(struct tunable *t);
 /* Puts the recorded original value back, verifies it, removes the record; a record that
