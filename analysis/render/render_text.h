@@ -37,7 +37,5 @@ void render_text_rules(FILE *f, const struct run *r);
 void render_text_levels(FILE *f, const struct run *r);
 /* The verdict's lines by topology level (render_levels.c). */
 void render_text_levels_verdict(FILE *f, const struct run *r);
-/* Where the calibrated hot time came from, as the verdict names it. */
-char *render_calib_source(char *buf, int len, const struct run *r);
 
 #endif

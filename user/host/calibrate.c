@@ -85,23 +85,6 @@ void calib_touch_2005(unsigned long *c, uint64_t bytes)
 	clobber(c);
 }
 
-int calib_pin_to(int cpu)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	if (sched_setaffinity(0, sizeof(set), &set))
-		return -errno;
-	/* sched_setaffinity returns once the stopper moved us; verify like the kernel did. */
-	for (int tries = 0; sched_getcpu() != cpu; tries++) {
-		if (tries > 1000)
-			return -EAGAIN;
-		sched_yield();
-	}
-	return 0;
-}
-
 /* Writes the buffer back and out of every cache level: user space's sched_cacheflush(). */
 static void flush_buffer(void *buf, uint64_t bytes)
 {
@@ -150,11 +133,11 @@ static int measure_2004(struct calib_bufs *b, int src, int dst, uint64_t *delta)
 	uint64_t t0, t1;
 	int err;
 
-	if ((err = calib_pin_to(src)))
+	if ((err = topology_pin_to(src)))
 		return err;
 	memset(b->shared, 0, b->bytes);
 	clobber(b->shared);
-	if ((err = calib_pin_to(dst)))
+	if ((err = topology_pin_to(dst)))
 		return err;
 	memset(b->local, 0, b->bytes);
 	clobber(b->local);
@@ -172,12 +155,12 @@ static int measure_2005(struct calib_bufs *b, uint64_t size, int src, int dst, u
 	int err;
 
 	flush_buffer(b->shared, size);
-	if ((err = calib_pin_to(src)))
+	if ((err = topology_pin_to(src)))
 		return err;
 	t0 = now_ns();
 	calib_touch_2005(b->shared, size);
 	t1 = now_ns();
-	if ((err = calib_pin_to(dst)))
+	if ((err = topology_pin_to(dst)))
 		return err;
 	t2 = now_ns();
 	calib_touch_2005(b->shared, size);

@@ -86,8 +86,6 @@ void calib_undisturbed(const double *v, int n, double *scratch, struct calib_und
  * 0 or -ENOMEM.
  */
 int calib_hot_interval(struct calibration *c, const uint64_t *samples, int reps);
-/* Moves the calling thread to cpu and checks that it runs there.  0 or -errno. */
-int calib_pin_to(int cpu);
 
 /*
  * The chase's plan into c->chase (calib_prepare() calls it when o->chase): one pair of CPUs

@@ -8,6 +8,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -908,4 +909,21 @@ void topology_print_summary(const struct topology *t, FILE *f)
 			break;
 		}
 	}
+}
+
+int topology_pin_to(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set))
+		return -errno;
+	/* sched_setaffinity returns once the stopper moved us; verify like the kernel did. */
+	for (int tries = 0; sched_getcpu() != cpu; tries++) {
+		if (tries > 1000)
+			return -EAGAIN;
+		sched_yield();
+	}
+	return 0;
 }

@@ -181,5 +181,8 @@ int topology_calib_cache(const struct topology *t, int cpu, int level, const cha
 void topology_counts(const struct topology *t, int *cores, int *packages, int *smt);
 /* Prints a short summary (CPUs, cores, core types, packages, caches and their sources). */
 void topology_print_summary(const struct topology *t, FILE *f);
+/* Moves the calling thread to cpu and checks that it runs there (calibrate.c, calib_chase.c).
+ * 0 or -errno. */
+int topology_pin_to(int cpu);
 
 #endif
