@@ -65,7 +65,8 @@ static const char *missing_cost(const char *event)
 	return "not read";
 }
 
-void render_text_missing(FILE *f, const struct run *r, const char *indent)
+/* A replayed run's missing sched events, one line each with what their absence costs. */
+static void render_text_missing(FILE *f, const struct run *r, const char *indent)
 {
 	const char *s = r->meta.backend.missing;
 	char name[64], pr[PRINTABLE_SIZE(sizeof(name))];
@@ -127,7 +128,7 @@ void render_text_header(FILE *f, const struct run *r)
 	print_backend(f, r);
 }
 
-void render_text_pairs(FILE *f, const struct run *r)
+static void render_text_pairs(FILE *f, const struct run *r)
 {
 	int n = r->meta.nr_cpus, lo = n, hi = -1;
 	char buf[16];

@@ -56,7 +56,8 @@ void calib_fill_2004(unsigned long *c, uint64_t bytes, unsigned long d)
 	clobber(c);
 }
 
-void calib_touch_2005(unsigned long *c, uint64_t bytes)
+/* The 2005 touch pattern: read-modify-write in six regions. */
+static void calib_touch_2005(unsigned long *c, uint64_t bytes)
 {
 	uint64_t size = bytes / sizeof(long), chunk1 = size / 3, chunk2 = 2 * size / 3;
 

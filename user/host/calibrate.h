@@ -44,8 +44,6 @@ struct calib_opts {
  * size is in bytes.
  */
 void calib_fill_2004(unsigned long *buf, uint64_t size, unsigned long value);
-/* The 2005 touch pattern: read-modify-write in six regions. */
-void calib_touch_2005(unsigned long *buf, uint64_t size);
 
 /*
  * What a calibration with o will be, before anything is measured: the method, CPUs, cache

@@ -18,7 +18,7 @@
 #include "topology.h"
 #include "units.h"
 
-void topo_mask_set(struct topo_mask *m, int cpu)
+static void topo_mask_set(struct topo_mask *m, int cpu)
 {
 	if (cpu >= 0 && cpu < MT_MAX_CPUS_USER)
 		m->bits[cpu / 64] |= 1ULL << (cpu % 64);
@@ -674,7 +674,8 @@ int topology_cpus_arg(const struct topology *t, const char *arg, const char *cmd
 	return 0;
 }
 
-const char *topo_source_name(enum topo_source s)
+/* "sysfs" or "CPUID", as the text output names a source. */
+static const char *topo_source_name(enum topo_source s)
 {
 	return s == TOPO_SRC_CPUID ? "CPUID" : "sysfs";
 }
