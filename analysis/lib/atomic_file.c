@@ -68,7 +68,8 @@ static int resolve(const char *path, char *out, size_t len)
 	return err;
 }
 
-int atomic_file_inherited_fd(const char *path)
+/* The descriptor a path names when it is one migtrace already has (/dev/stdout: 1), or -1. */
+static int atomic_file_inherited_fd(const char *path)
 {
 	static const char *const prefixes[] = { "/dev/fd/", "/proc/self/fd/",
 						"/proc/thread-self/fd/" };

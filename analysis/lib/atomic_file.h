@@ -18,8 +18,6 @@
 #include <stdio.h>
 #include <sys/types.h>
 
-/* The descriptor a path names when it is one migtrace already has (/dev/stdout: 1), or -1. */
-int atomic_file_inherited_fd(const char *path);
 /* Whether path is standard output: `-`, /dev/stdout, /dev/fd/1, /proc/self/fd/1. */
 bool atomic_file_to_stdout(const char *path);
 

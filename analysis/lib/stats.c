@@ -96,23 +96,6 @@ double quantile_select_inplace(double *v, size_t n, double q)
 	return v[lo] + (pos - (double)lo) * (next - v[lo]);
 }
 
-double trimmed_mean_inplace(double *v, size_t n, double trim)
-{
-	size_t k, m;
-	double sum = 0;
-
-	if (!n)
-		return NAN;
-	qsort(v, n, sizeof(*v), cmp_double);
-	k = (size_t)((double)n * trim);
-	if (2 * k >= n)
-		k = (n - 1) / 2;
-	m = n - 2 * k;
-	for (size_t i = k; i < n - k; i++)
-		sum += v[i];
-	return sum / (double)m;
-}
-
 double trimmed_mean_select_inplace(double *v, size_t n, double trim)
 {
 	size_t k, m;

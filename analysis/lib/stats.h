@@ -19,14 +19,12 @@ struct sample_summary {
 int summarize_u64(const uint64_t *v, size_t n, struct sample_summary *out);
 /* Quantile q in [0, 1] of doubles (linear interpolation); sorts v in place. */
 double quantile_sorted_inplace(double *v, size_t n, double q);
-/* Mean of v without the lowest and highest trim fraction (0.10: 10 % each side); sorts v
- * in place.  NAN for n == 0. */
-double trimmed_mean_inplace(double *v, size_t n, double trim);
 /* The same quantile as quantile_sorted_inplace() in O(n) by selection: v is reordered, not
  * sorted.  For estimators recomputed on many resamples.  0 for n == 0. */
 double quantile_select_inplace(double *v, size_t n, double q);
-/* The same trimmed mean in O(n) by selection: v is reordered, not sorted.  For estimators
- * recomputed on many resamples.  NAN for n == 0. */
+/* Mean of v without the lowest and highest trim fraction (0.10: 10 % each side), in O(n)
+ * by selection: v is reordered, not sorted.  For estimators recomputed on many resamples.
+ * NAN for n == 0. */
 double trimmed_mean_select_inplace(double *v, size_t n, double trim);
 /* Median of doubles; sorts v in place.  0 for n == 0. */
 double median_inplace(double *v, size_t n);

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The run file: the run model serialised as JSON, schema RUN_SCHEMA (docs/run-file.md).
- * Written by render_json.c as a stream (the record arrays one record at a time), read back
- * by run_file_read.c into the same model, so `migtrace report` renders what the run did.
+ * Written by run_file_write.c as a stream (the record arrays one record at a time), read
+ * back by run_file_read.c into the same model, so `migtrace report` renders what the run
+ * did.  Both use the schema's tables (run_schema.c).
  */
 #ifndef MIGTRACE_RUN_FILE_H
 #define MIGTRACE_RUN_FILE_H

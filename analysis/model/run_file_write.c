@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The JSON renderer: the run model as a run file (schema RUN_SCHEMA, docs/run-file.md),
+ * The run-file writer: the run model as a run file (schema RUN_SCHEMA, docs/run-file.md),
  * streamed through json_writer.c in the order the schema lists.  Flat objects come from
- * the tables in run_schema.c, which the reader uses too; the arrays and maps are here.
+ * the tables in run_schema.c, which the reader (run_file_read.c) uses too; the arrays and
+ * maps are here.  It sits in the model, not in analysis/render: the run file is the model's
+ * own serialisation, written and read back by the two files side by side with the same
+ * schema tables, and needs nothing above the model (no judge, no renderer).
  */
 #include <errno.h>
 #include <string.h>

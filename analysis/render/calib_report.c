@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "calib_report.h"
+#include "printable.h"
 #include "units.h"
 
 char *calib_seed_cell(char *buf, int len, uint64_t delta)
@@ -498,4 +499,9 @@ void calib_print_chase(FILE *f, const struct calibration *c, bool brief)
 		fmt_bytes(a, sizeof(a), ch->curves[0].points[0].displaced_bytes), ch->sweep_why);
 	for (int i = 0; i + CHASE_NCHAINS <= ch->ncurves; i += CHASE_NCHAINS)
 		print_block(f, c, &ch->curves[i], brief);
+}
+
+const char *calib_source_name(char *buf, size_t len, const char *source)
+{
+	return !strcmp(source, "cpuid") ? "CPUID" : printable(buf, len, source);
 }

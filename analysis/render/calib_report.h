@@ -44,5 +44,8 @@ void calib_print_assumed_rate(FILE *f, const struct calibration *c);
 void calib_print_chase(FILE *f, const struct calibration *c, bool brief);
 /* The 2004 seed's text cell for a delta: "%3Ld.%ld" of delta >> 20, into buf. */
 char *calib_seed_cell(char *buf, int len, uint64_t delta);
+/* Where a calibration's cache size came from, as the text names it: "CPUID" for "cpuid",
+ * others as they are, made printable into buf[len]. */
+const char *calib_source_name(char *buf, size_t len, const char *source);
 
 #endif

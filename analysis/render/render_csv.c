@@ -38,7 +38,7 @@ char *fmt_shortest(char *buf, size_t len, double v)
  * instead, as OWASP's CSV injection advice says: = + - @, a tab or a carriage return first
  * (README.md, "Exports").
  */
-void csv_string(FILE *f, const char *s, size_t n)
+static void csv_string(FILE *f, const char *s, size_t n)
 {
 	const char *neutral = n && s[0] && strchr("=+-@\t\r", s[0]) ? "'" : "";
 

@@ -61,16 +61,14 @@ const char *render_plot_no_cost(const struct run *r);
 /* Why r has no calibration matrix to draw (a clause), or NULL when it has one. */
 const char *render_plot_no_matrix(const struct run *r);
 
-/* Shared by the run's and the sweep's exports: a CSV field of n bytes, quoted as RFC 4180
- * says when it holds a comma, a quote or a line break; a text-format family's HELP and TYPE
- * lines; a label value, escaped (bytes that are not UTF-8 become '?'). */
-void csv_string(FILE *f, const char *s, size_t n);
 /* A schema member (run_schema.h) as CSV: its column names; its cells (1, or 1 + nnames for
  * RS_U64_NAMED), empty where it is null, a non-finite double "NaN"/"+Inf" when nonfinite
  * says so, else empty; as many empty cells.  Separated by commas, none before or after. */
 void csv_names(FILE *f, const struct rs_field *fl);
 void csv_cells(FILE *f, const void *base, const struct rs_field *fl, bool nonfinite);
 void csv_empty(FILE *f, const struct rs_field *fl);
+/* Shared by the run's and the sweep's exports: a text-format family's HELP and TYPE lines;
+ * a label value, escaped (bytes that are not UTF-8 become '?'). */
 void om_family(FILE *f, const char *name, const char *type, const char *help);
 void om_label_value(FILE *f, const char *s);
 

@@ -7,6 +7,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "calib_report.h"
 #include "printable.h"
 #include "render_text.h"
 #include "units.h"
@@ -599,6 +600,25 @@ static void print_by_rate(FILE *f, const struct verdict *v)
 		"its moves are affinity changes of a sleeping task, not the balancer's decisions\n");
 }
 
+/* Where the calibrated hot time came from, as the verdict names it. */
+static char *calib_source_of(char *buf, int len, const struct run *r)
+{
+	const struct calibration *c = &r->calib.cal;
+	char a[32], b[32], src[PRINTABLE_SIZE(sizeof(c->cache_source))];
+	char file[PRINTABLE_SIZE(sizeof(r->setup.calibration_file))];
+
+	if (r->calib.inline_run)
+		snprintf(buf, len, "method %d inline, robust (undisturbed median x 6); seed rule gave %s; "
+			 "cache %s from %s", c->method, fmt_ns(a, sizeof(a), c->hot_seed_ns),
+			 fmt_bytes(b, sizeof(b), c->cache_bytes),
+			 calib_source_name(src, sizeof(src), c->cache_source));
+	else
+		snprintf(buf, len, "%s%s",
+			 printable(file, sizeof(file), r->setup.calibration_file),
+			 r->calib.robust ? ", robust (undisturbed median x 6)" : "");
+	return buf;
+}
+
 void render_text_verdict(FILE *f, const struct run *r)
 {
 	struct verdict shown = r->verdict;
@@ -619,7 +639,7 @@ void render_text_verdict(FILE *f, const struct run *r)
 	fprintf(f, "\nverdict\n");
 	if (v->has_calib)
 		fprintf(f, "  calibrated hot time: %10s  (%s)\n", fmt_ns(a, sizeof(a), v->calib_ns),
-			render_calib_source(src, sizeof(src), r));
+			calib_source_of(src, sizeof(src), r));
 	else
 		fprintf(f, "  calibrated hot time: %10s  (not calibrated: give --calibration "
 			"FILE)\n", "-");

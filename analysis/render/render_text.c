@@ -15,12 +15,6 @@
 #include "render_text.h"
 #include "units.h"
 
-/* "CPUID" for CPUID, as the text names sources; others as they are, made printable. */
-static const char *source_name(char *buf, size_t len, const char *s)
-{
-	return !strcmp(s, "cpuid") ? "CPUID" : printable(buf, len, s);
-}
-
 void render_text_calib_intro(FILE *f, const struct run *r)
 {
 	const struct calibration *c = &r->calib.cal;
@@ -40,31 +34,13 @@ void render_text_calib_result(FILE *f, const struct run *r)
 	fprintf(f, "calibrated hot time: %s (undisturbed median x 6; the seed's max rule: %s), cache %s from "
 		"%s\n", fmt_ns(a, sizeof(a), c->hot_robust_ns),
 		fmt_ns(b, sizeof(b), c->hot_seed_ns), fmt_bytes(d, sizeof(d), c->cache_bytes),
-		source_name(src, sizeof(src), c->cache_source));
+		calib_source_name(src, sizeof(src), c->cache_source));
 	/* files written before the chase print what their run printed */
 	if (c->chase) {
 		calib_print_assumed_rate(f, c);
 		calib_print_chase(f, c, true);
 	}
 	fprintf(f, "\n== step 2 of 2: controlled experiment (cachewalk)\n");
-}
-
-char *render_calib_source(char *buf, int len, const struct run *r)
-{
-	const struct calibration *c = &r->calib.cal;
-	char a[32], b[32], src[PRINTABLE_SIZE(sizeof(c->cache_source))];
-	char file[PRINTABLE_SIZE(sizeof(r->setup.calibration_file))];
-
-	if (r->calib.inline_run)
-		snprintf(buf, len, "method %d inline, robust (undisturbed median x 6); seed rule gave %s; "
-			 "cache %s from %s", c->method, fmt_ns(a, sizeof(a), c->hot_seed_ns),
-			 fmt_bytes(b, sizeof(b), c->cache_bytes),
-			 source_name(src, sizeof(src), c->cache_source));
-	else
-		snprintf(buf, len, "%s%s",
-			 printable(file, sizeof(file), r->setup.calibration_file),
-			 r->calib.robust ? ", robust (undisturbed median x 6)" : "");
-	return buf;
 }
 
 /* What a sched event's absence costs a replayed run (docs/ftrace.md, "What is not"). */
@@ -89,7 +65,8 @@ static const char *missing_cost(const char *event)
 	return "not read";
 }
 
-void render_text_missing(FILE *f, const struct run *r, const char *indent)
+/* A replayed run's missing sched events, one line each with what their absence costs. */
+static void render_text_missing(FILE *f, const struct run *r, const char *indent)
 {
 	const char *s = r->meta.backend.missing;
 	char name[64], pr[PRINTABLE_SIZE(sizeof(name))];
@@ -151,7 +128,7 @@ void render_text_header(FILE *f, const struct run *r)
 	print_backend(f, r);
 }
 
-void render_text_pairs(FILE *f, const struct run *r)
+static void render_text_pairs(FILE *f, const struct run *r)
 {
 	int n = r->meta.nr_cpus, lo = n, hi = -1;
 	char buf[16];

@@ -18,15 +18,12 @@ void render_text_calib_intro(FILE *f, const struct run *r);
 void render_text_calib_result(FILE *f, const struct run *r);
 /* The first line of a run: what is traced, and the threshold it is judged at. */
 void render_text_header(FILE *f, const struct run *r);
-/* A replayed run's missing sched events, one line each with what their absence costs. */
-void render_text_missing(FILE *f, const struct run *r, const char *indent);
 /* The end of a run: summary, correlation table and verdict. */
 void render_text_results(FILE *f, const struct run *r);
 /* All of the above, as the run printed it. */
 void render_text(FILE *f, const struct run *r);
 
-/* Pieces the compare view shares. */
-void render_text_pairs(FILE *f, const struct run *r);
+/* Pieces the files beside render_text.c print. */
 /* The correlation table, with the falls of its curves (render_judged.c). */
 void render_text_correlation(FILE *f, const struct run *r);
 /* The verdict (render_judged.c). */
@@ -37,7 +34,5 @@ void render_text_rules(FILE *f, const struct run *r);
 void render_text_levels(FILE *f, const struct run *r);
 /* The verdict's lines by topology level (render_levels.c). */
 void render_text_levels_verdict(FILE *f, const struct run *r);
-/* Where the calibrated hot time came from, as the verdict names it. */
-char *render_calib_source(char *buf, int len, const struct run *r);
 
 #endif

@@ -48,6 +48,7 @@
 #include "sched_decode.h"
 #include "sched_replay.h"
 #include "tracer.h"
+#include "tracer_backend.h"
 #include "u32_table.h"
 #include "unit_join.h"
 
@@ -384,8 +385,9 @@ static uint32_t tgid_of(void *ctx, uint32_t pid)
 	return tgid > 0 ? (uint32_t)tgid : 0;
 }
 
-int ftrace_tracer_load(struct ftrace_tracer **out, const struct tracer_opts *o, int nr_cpus)
+static int ftrace_tracer_load(struct tracer *tr, const struct tracer_opts *o)
 {
+	int nr_cpus = tr->nr_cpus;
 	struct ftrace_tracer *ft = calloc(1, sizeof(*ft));
 	struct sched_replay_opts ro = {
 		.hot_ns = o->hot_ns, .topo = o->topo, .nr_cpus = nr_cpus, .scope = o->scope,
@@ -395,7 +397,7 @@ int ftrace_tracer_load(struct ftrace_tracer **out, const struct tracer_opts *o, 
 	char why[256];
 	int err;
 
-	*out = ft;
+	tr->backend_state = ft;
 	if (!ft)
 		return -ENOMEM;
 	ft->guard = -1;
@@ -498,8 +500,9 @@ static int filter_threads(struct ftrace_tracer *ft, uint32_t tgid)
 	return 0;
 }
 
-int ftrace_tracer_track(struct ftrace_tracer *ft, uint32_t tgid, bool from_exec)
+static int ftrace_tracer_track(struct tracer *tr, uint32_t tgid, bool from_exec)
 {
+	struct ftrace_tracer *ft = tr->backend_state;
 	int err = sched_replay_track(ft->rp, tgid, from_exec);
 
 	if (!ft->tgid)
@@ -532,8 +535,9 @@ static int open_cpus(struct ftrace_tracer *ft, int i)
 	return 0;
 }
 
-int ftrace_tracer_attach(struct ftrace_tracer *ft)
+static int ftrace_tracer_attach(struct tracer *tr)
 {
+	struct ftrace_tracer *ft = tr->backend_state;
 	int err = 0;
 
 	for (int i = 0; i < FT_NR_INST && !err; i++)
@@ -567,9 +571,10 @@ static int parse_event(struct ftrace_tracer *ft, const char *system, const char 
 	return ev ? ev->id : -ENOENT;
 }
 
-int ftrace_tracer_attach_unit(struct ftrace_tracer *ft, const char *binary,
-			      const char *function)
+static int ftrace_tracer_attach_unit(struct tracer *tr, const char *binary,
+				     const char *function)
 {
+	struct ftrace_tracer *ft = tr->backend_state;
 	uint64_t off;
 	int err = elf_function_offset(binary, function, &off);
 
@@ -759,8 +764,9 @@ static int read_all(struct ftrace_tracer *ft, bool flush)
 	return total;
 }
 
-int ftrace_tracer_poll(struct ftrace_tracer *ft, int timeout_ms)
+static int ftrace_tracer_poll(struct tracer *tr, int timeout_ms)
 {
+	struct ftrace_tracer *ft = tr->backend_state;
 	uint64_t start = mono_ns(), end = start + (uint64_t)(timeout_ms > 0 ? timeout_ms : 0) * 1000000;
 	int n, total = 0, err;
 
@@ -791,8 +797,9 @@ int ftrace_tracer_poll(struct ftrace_tracer *ft, int timeout_ms)
 	return err ? err : total;
 }
 
-int ftrace_tracer_stop(struct ftrace_tracer *ft)
+static int ftrace_tracer_stop(struct tracer *tr)
 {
+	struct ftrace_tracer *ft = tr->backend_state;
 	int n;
 
 	if (!ft)
@@ -841,7 +848,7 @@ static uint64_t lost_of(const struct ftrace_tracer *ft, int i)
 	return lost;
 }
 
-uint64_t ftrace_tracer_lost(const struct ftrace_tracer *ft)
+static uint64_t ftrace_tracer_lost(const struct ftrace_tracer *ft)
 {
 	uint64_t lost = 0;
 
@@ -851,9 +858,11 @@ uint64_t ftrace_tracer_lost(const struct ftrace_tracer *ft)
 	return lost;
 }
 
-int ftrace_tracer_read_counts(const struct ftrace_tracer *ft, struct mt_stats *stats,
-			      struct mt_hists *hists)
+static int ftrace_tracer_read_counts(const struct tracer *tr, struct mt_stats *stats,
+				     struct mt_hists *hists)
 {
+	const struct ftrace_tracer *ft = tr->backend_state;
+
 	/* the rings' lost events are meta.backend.lost_events (ftrace_tracer_describe), not
 	 * lost records: what the replay counted misses them, and the run says so */
 	sched_replay_counts(ft->rp, stats, hists);
@@ -864,17 +873,22 @@ int ftrace_tracer_read_counts(const struct ftrace_tracer *ft, struct mt_stats *s
 	return 0;
 }
 
-int ftrace_tracer_read_pairs(const struct ftrace_tracer *ft, uint64_t *pairs)
+static int ftrace_tracer_read_pairs(const struct tracer *tr, uint64_t *pairs)
 {
+	const struct ftrace_tracer *ft = tr->backend_state;
+
 	sched_replay_pairs(ft->rp, pairs);
 	return 0;
 }
 
-void ftrace_tracer_describe(const struct ftrace_tracer *ft, struct run_backend *b)
+static void ftrace_tracer_describe(const struct tracer *tr, struct run_backend *b)
 {
+	const struct ftrace_tracer *ft = tr->backend_state;
 	struct sched_replay_info info;
 	size_t len;
 
+	if (!ft)
+		return;
 	sched_replay_info(ft->rp, &info);
 	b->replayed = true;
 	b->events = info.events;
@@ -895,10 +909,13 @@ void ftrace_tracer_describe(const struct ftrace_tracer *ft, struct run_backend *
 	}
 }
 
-void ftrace_tracer_destroy(struct ftrace_tracer *ft)
+static void ftrace_tracer_destroy(struct tracer *tr)
 {
+	struct ftrace_tracer *ft = tr->backend_state;
+
 	if (!ft)
 		return;
+	tr->backend_state = NULL;
 	for (int i = 0; i < FT_NR_INST; i++) {
 		for (int cpu = 0; ft->cpus[i] && cpu < ft->nr_cpus; cpu++) {
 			tracefs_cpu_close(ft->cpus[i][cpu].tcpu);
@@ -927,3 +944,17 @@ void ftrace_tracer_destroy(struct ftrace_tracer *ft)
 	free(ft->pending);
 	free(ft);
 }
+
+const struct tracer_backend ftrace_tracer_backend = {
+	.id = TRACER_BACKEND_FTRACE,
+	.load = ftrace_tracer_load,
+	.track = ftrace_tracer_track,
+	.attach = ftrace_tracer_attach,
+	.attach_unit = ftrace_tracer_attach_unit,
+	.poll = ftrace_tracer_poll,
+	.stop = ftrace_tracer_stop,
+	.read_counts = ftrace_tracer_read_counts,
+	.read_pairs = ftrace_tracer_read_pairs,
+	.describe = ftrace_tracer_describe,
+	.destroy = ftrace_tracer_destroy,
+};

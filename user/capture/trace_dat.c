@@ -33,7 +33,8 @@ struct reader {
 	int err;			/* a callback's error: the iteration stops */
 };
 
-bool trace_dat_magic(const void *buf, size_t len)
+/* Whether the bytes start a trace.dat. */
+static bool trace_dat_magic(const void *buf, size_t len)
 {
 	return len >= TRACE_DAT_MAGIC_LEN && !memcmp(buf, TRACE_DAT_MAGIC, TRACE_DAT_MAGIC_LEN);
 }

@@ -28,8 +28,6 @@ struct trace_dat_opts {
 	int nthresholds;
 };
 
-/* Whether the bytes start a trace.dat. */
-bool trace_dat_magic(const void *buf, size_t len);
 /* Whether the file at path starts with the magic; false when it cannot be read. */
 bool trace_dat_is_capture(const char *path);
 /*

@@ -1,151 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Skeleton lifecycle in one straight line: open, set rodata and map sizes, load, fill the
- * tracked-tgid map, attach, drain the ring buffer, detach, destroy.  Every step that fails
- * says which it was and the errno text.
+ * The tracer's facade: tracer_load() chooses a backend (--backend bpf or ftrace, or auto:
+ * BPF where its programs load, else ftrace), and every later step calls through that
+ * backend's table of operations (tracer_backend.h; bpf_tracer.c, ftrace_tracer.c).
  */
-#include <bpf/bpf.h>
 #include <bpf/libbpf.h>
-#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "bpf_util.h"
-#include "ftrace_tracer.h"
 #include "run.h"
-#include "tracer.h"	/* before the skeleton: it defines the .bss structs */
-#include "migtrace.skel.h"
-
-static int handle_record(void *ctx, void *data, size_t len)
-{
-	struct tracer *tr = ctx;
-	__u32 kind = len >= sizeof(__u32) ? *(__u32 *)data : 0;
-
-	if (kind == MT_REC_MIGRATE && len >= sizeof(struct mt_migrate)) {
-		const struct mt_migrate *m = data;
-
-		if (m->src_cpu < tr->nr_cpus && m->dst_cpu < tr->nr_cpus)
-			tr->read_pairs[m->src_cpu * tr->nr_cpus + m->dst_cpu]++;
-		return tr->on_migrate ? tr->on_migrate(tr->ctx, m) : 0;
-	}
-	if (kind == MT_REC_UNIT && len >= sizeof(struct mt_unit) && tr->on_unit)
-		return tr->on_unit(tr->ctx, data);
-	if (kind == MT_REC_OFFCPU && len >= sizeof(struct mt_offcpu) && tr->on_offcpu)
-		return tr->on_offcpu(tr->ctx, data);
-	return 0;
-}
-
-/*
- * The slots of per-task state (bpf/migtrace.bpf.c, `slots`): one per pid up to pid_max,
- * a power of two, at most 64 Ki (4 MiB); a task whose pid shares its slot with another
- * live traced task's keeps its state in task storage instead.  MIGTRACE_TASK_SLOTS=N (a
- * power of two) sets the count, so that tests can send tasks down that second path.
- */
-#define TRACER_MAX_SLOTS (1u << 16)
-
-static __u32 task_slot_count(void)
-{
-	const char *forced = getenv("MIGTRACE_TASK_SLOTS");
-	unsigned long pid_max = TRACER_MAX_SLOTS;
-	FILE *f;
-	__u32 n = 1024;
-
-	if (forced) {
-		char *end;
-		unsigned long v = strtoul(forced, &end, 10);
-
-		if (*forced && !*end && v && v <= TRACER_MAX_SLOTS && !(v & (v - 1)))
-			return (__u32)v;
-		fprintf(stderr, "migtrace: MIGTRACE_TASK_SLOTS=%s is not a power of two from 1 "
-			"to %u: ignored\n", forced, TRACER_MAX_SLOTS);
-	}
-	f = fopen("/proc/sys/kernel/pid_max", "r");
-	if (f) {
-		if (fscanf(f, "%lu", &pid_max) != 1)
-			pid_max = TRACER_MAX_SLOTS;
-		fclose(f);
-	}
-	while (n < pid_max && n < TRACER_MAX_SLOTS)
-		n *= 2;
-	return n;
-}
-
-/*
- * Where the wake-up latency starts (bpf/migtrace.bpf.c, queued_clock_of): the kernel's own
- * enqueue stamp, sched_info.last_queued, when CO-RE found it in this kernel
- * (CONFIG_SCHED_INFO, which SCHEDSTATS and TASK_DELAY_ACCT select), so that no program runs
- * at each wake-up; else a sched_wakeup program.  mt_features says what CO-RE found: run once
- * after load, it is never attached.  MIGTRACE_WAKEUP_HOOK=1 takes the program anyway, so
- * that tests can compare the two and cover kernels without the stamp.  Call after load,
- * before attach.
- */
-static bool wakeup_from_queued(struct migtrace_bpf *skel)
-{
-	const char *forced = getenv("MIGTRACE_WAKEUP_HOOK");
-	LIBBPF_OPTS(bpf_test_run_opts, run);
-	int err;
-
-	if (forced && *forced && strcmp(forced, "0"))
-		return false;
-	err = bpf_prog_test_run_opts(bpf_program__fd(skel->progs.mt_features), &run);
-	if (err) {
-		fprintf(stderr, "migtrace: running mt_features to learn what this kernel has "
-			"failed (%s): the wake-up latency comes from a sched_wakeup program\n",
-			strerror(errno));
-		return false;
-	}
-	return skel->bss->has_queued_stamp;
-}
-
-/*
- * Descriptors beside the object's: its BTF, the kernel's BTF while it loads, the ring
- * buffer's epoll, and the files opened after load (the run file's temporary, a sweep's
- * output file, /proc files read while tracing).
- */
-#define TRACER_FD_SLACK 16
-
-/* What loading and attaching skel takes in file descriptors, on top of those open now: a map
- * or program is one, a program's link another, and --unit's probe pairs a link each. */
-static unsigned long fds_needed(struct migtrace_bpf *skel)
-{
-	unsigned long need = TRACER_MAX_UNIT_LINKS + TRACER_FD_SLACK;
-	struct bpf_program *prog;
-	struct bpf_map *map;
-	struct dirent *e;
-	DIR *d;
-
-	bpf_object__for_each_map(map, skel->obj)
-		need++;
-	bpf_object__for_each_program(prog, skel->obj)
-		need += 2;
-	d = opendir("/proc/self/fd");
-	while (d && (e = readdir(d)))
-		need += e->d_name[0] != '.';
-	if (d)
-		closedir(d);
-	return need;
-}
-
-/*
- * Each CPU's topology ids into the object's arrays (bpf/migtrace.bpf.c level_of): a CPU
- * without ids (none given, or past those given) is its own core, of an unknown LLC, on
- * node 0, so that its moves are never called SMT or same-LLC by mistake.
- */
-static void set_topo(struct tracer *tr, const struct run_topo *topo)
-{
-	int n = (int)(sizeof(tr->skel->rodata->cpu_core) / sizeof(tr->skel->rodata->cpu_core[0]));
-
-	for (int cpu = 0; cpu < tr->nr_cpus && cpu < n; cpu++) {
-		bool known = topo && cpu < topo->ncpus;
-
-		tr->skel->rodata->cpu_core[cpu] = known ? topo->core[cpu] : (__s16)cpu;
-		tr->skel->rodata->cpu_llc[cpu] = known ? topo->llc[cpu] : -1;
-		tr->skel->rodata->cpu_node[cpu] = known ? topo->node[cpu] : 0;
-	}
-	tr->skel->rodata->numa_balancing = topo && topo->numa_balancing;
-}
+#include "tracer.h"
+#include "tracer_backend.h"
 
 const char *tracer_backend_name(int backend)
 {
@@ -159,14 +27,6 @@ const char *tracer_backend_name(int backend)
 	}
 }
 
-void tracer_describe(const struct tracer *tr, struct run_backend *b)
-{
-	snprintf(b->name, sizeof(b->name), "%s", tracer_backend_name(tr->backend));
-	snprintf(b->why, sizeof(b->why), "%s", tr->backend_why);
-	if (tr->ft)
-		ftrace_tracer_describe(tr->ft, b);
-}
-
 int tracer_backend_parse(const char *name)
 {
 	static const int all[] = { TRACER_BACKEND_AUTO, TRACER_BACKEND_BPF,
@@ -178,8 +38,20 @@ int tracer_backend_parse(const char *name)
 	return -1;
 }
 
-/* What both backends start from: the callbacks and the count of possible CPUs. */
-static int tracer_init(struct tracer *tr, const struct tracer_opts *o)
+void tracer_describe(const struct tracer *tr, struct run_backend *b)
+{
+	snprintf(b->name, sizeof(b->name), "%s", tracer_backend_name(tr->backend));
+	snprintf(b->why, sizeof(b->why), "%s", tr->backend_why);
+	if (tr->backend_ops && tr->backend_ops->describe)
+		tr->backend_ops->describe(tr, b);
+}
+
+/*
+ * What every backend starts from: the callbacks and the count of possible CPUs, then its
+ * own load.  why: the run's meta.backend.why, NULL to set it after.
+ */
+static int tracer_load_with(struct tracer *tr, const struct tracer_opts *o,
+			    const struct tracer_backend *ops, const char *why)
 {
 	memset(tr, 0, sizeof(*tr));
 	tr->on_migrate = o->on_migrate;
@@ -192,82 +64,11 @@ static int tracer_init(struct tracer *tr, const struct tracer_opts *o)
 			strerror(-tr->nr_cpus));
 		return tr->nr_cpus ? tr->nr_cpus : -EINVAL;
 	}
-	return 0;
-}
-
-static int load_bpf(struct tracer *tr, const struct tracer_opts *o)
-{
-	__u32 nr_slots = task_slot_count();
-	int err;
-
-	err = tracer_init(tr, o);
-	if (err)
-		return err;
-	tr->backend = TRACER_BACKEND_BPF;
-	tr->read_pairs = calloc((size_t)tr->nr_cpus * tr->nr_cpus, sizeof(*tr->read_pairs));
-	if (!tr->read_pairs) {
-		fprintf(stderr, "migtrace: no room for the %d x %d CPU-pair counts\n", tr->nr_cpus,
-			tr->nr_cpus);
-		return -ENOMEM;
-	}
-	tr->skel = migtrace_bpf__open();
-	if (!tr->skel) {
-		err = -errno;
-		fprintf(stderr, "migtrace: opening the BPF object failed: %s\n", strerror(-err));
-		return err;
-	}
-	tr->skel->rodata->nr_cpus = (__u32)tr->nr_cpus;
-	tr->skel->rodata->hot_ns = o->hot_ns;
-	tr->skel->rodata->offcpu_records = o->on_offcpu != NULL;
-	tr->skel->rodata->unit_probes = o->unit_probes;
-	tr->skel->rodata->slot_mask = nr_slots - 1;
-	tr->skel->rodata->scope = o->scope;
-	tr->skel->rodata->scope_cgroup_id = o->cgroup_id;
-	tr->skel->rodata->send_records = !o->no_records;
-	if (o->ringbuf_bytes)
-		tr->skel->rodata->wakeup_bytes = o->ringbuf_bytes / 4;
-	set_topo(tr, o->topo);
-	err = bpf_map__set_max_entries(tr->skel->maps.cpu_pairs,
-				       (__u32)(tr->nr_cpus * tr->nr_cpus));
-	if (!err)
-		err = bpf_map__set_max_entries(tr->skel->maps.slots, nr_slots);
-	if (!err && o->ringbuf_bytes)
-		err = bpf_map__set_max_entries(tr->skel->maps.events, (__u32)o->ringbuf_bytes);
-	if (err) {
-		fprintf(stderr, "migtrace: sizing the BPF maps failed: %s\n", strerror(-err));
-		return err;
-	}
-	/* a limit too tight fails inside libbpf with EINVAL or EMFILE, which say nothing */
-	err = mt_nofile_ensure(fds_needed(tr->skel));
-	if (err)
-		return err;
-	err = migtrace_bpf__load(tr->skel);
-	if (err) {
-		if (!o->quiet_load)
-			fprintf(stderr, "migtrace: loading the BPF programs failed: %s (libbpf "
-				"printed the verifier's log above; `migtrace doctor` says which "
-				"program this kernel refuses and why)\n", strerror(-err));
-		return err;
-	}
-	tr->wakeup_from_queued = wakeup_from_queued(tr->skel);
-	tr->skel->bss->wakeup_from_queued = tr->wakeup_from_queued;
-	/* loaded either way (doctor verifies every program), attached only when needed */
-	bpf_program__set_autoattach(tr->skel->progs.mt_wakeup, !tr->wakeup_from_queued);
-	/* moves between cgroups matter to --cgroup only */
-	bpf_program__set_autoattach(tr->skel->progs.mt_cgroup_attach,
-				    o->scope == MT_SCOPE_CGROUP);
-	return 0;
-}
-
-static int load_ftrace(struct tracer *tr, const struct tracer_opts *o, const char *why)
-{
-	int err = tracer_init(tr, o);
-
-	if (err)
-		return err;
-	tr->backend = TRACER_BACKEND_FTRACE;
-	snprintf(tr->backend_why, sizeof(tr->backend_why), "%s", why);
-	return ftrace_tracer_load(&tr->ft, o, tr->nr_cpus);
+	tr->backend_ops = ops;
+	tr->backend = ops->id;
+	if (why)
+		snprintf(tr->backend_why, sizeof(tr->backend_why), "%s", why);
+	return ops->load(tr, o);
 }
 
 /*
@@ -275,7 +76,7 @@ static int load_ftrace(struct tracer *tr, const struct tracer_opts *o, const cha
  * its programs do not load, ftrace, saying why.  --cgroup needs BPF: its refusal
  * is BPF's, printed as without auto.
  */
-static int load_auto(struct tracer *tr, const struct tracer_opts *o)
+static int tracer_load_auto(struct tracer *tr, const struct tracer_opts *o)
 {
 	const char *missing = mt_missing_bpf_cap();
 	struct tracer_opts quiet = *o;
@@ -294,14 +95,12 @@ static int load_auto(struct tracer *tr, const struct tracer_opts *o)
 		bool capturing = !mt_libbpf_capture_begin();	/* not if a caller is */
 
 		quiet.quiet_load = true;
-		err = load_bpf(tr, &quiet);
+		err = tracer_load_with(tr, &quiet, &bpf_tracer_backend,
+				       "auto: the BPF programs loaded");
 		if (capturing)
 			free(mt_libbpf_capture_end());
-		if (!err) {
-			snprintf(tr->backend_why, sizeof(tr->backend_why),
-				 "auto: the BPF programs loaded");
+		if (!err)
 			return 0;
-		}
 		tracer_destroy(tr);
 		/* what the user fixes here (the line above says how) is not BPF missing */
 		if (err == -EMFILE || err == -ENFILE || err == -ENOMEM)
@@ -309,223 +108,73 @@ static int load_auto(struct tracer *tr, const struct tracer_opts *o)
 		snprintf(bpf_why, sizeof(bpf_why), "its programs did not load (%s; --backend bpf "
 			 "says why)", strerror(-err));
 		if (o->scope == MT_SCOPE_CGROUP)
-			return load_bpf(tr, o);
+			return tracer_load_with(tr, o, &bpf_tracer_backend, NULL);
 	}
 	/* the run's text and meta say it: "Backend: ftrace (auto: BPF unavailable: ...)" */
 	snprintf(why, sizeof(why), "auto: BPF unavailable: %s", bpf_why);
-	return load_ftrace(tr, o, why);
+	return tracer_load_with(tr, o, &ftrace_tracer_backend, why);
 }
 
 int tracer_load(struct tracer *tr, const struct tracer_opts *o)
 {
-	int err;
-
 	switch (o->backend) {
 	case TRACER_BACKEND_BPF:
-		err = load_bpf(tr, o);
-		snprintf(tr->backend_why, sizeof(tr->backend_why), "--backend bpf");
-		return err;
+		return tracer_load_with(tr, o, &bpf_tracer_backend, "--backend bpf");
 	case TRACER_BACKEND_FTRACE:
-		err = load_ftrace(tr, o, "--backend ftrace");
-		return err;
+		return tracer_load_with(tr, o, &ftrace_tracer_backend, "--backend ftrace");
 	default:
-		return load_auto(tr, o);
+		return tracer_load_auto(tr, o);
 	}
 }
 
+/* The steps after a load: -EINVAL on a tracer no backend was chosen for. */
+
 int tracer_track(struct tracer *tr, uint32_t tgid, bool from_exec)
 {
-	__u8 mode = from_exec ? MT_TRACK_AT_EXEC : MT_TRACK_NOW;
-	__u64 *word;
-	int err;
-
-	if (tr->ft)
-		return ftrace_tracer_track(tr->ft, tgid, from_exec);
-	word = &tr->skel->data_filter->traced_tgid_bits[(tgid / 64) % MT_TGID_WORDS];
-	err = bpf_map__update_elem(tr->skel->maps.tracked_tgids, &tgid, sizeof(tgid), &mode,
-				   sizeof(mode), BPF_ANY);
-
-	if (err) {
-		fprintf(stderr, "migtrace: adding tgid %u to the traced set failed: %s\n", tgid,
-			strerror(-err));
-		return err;
-	}
-	/* and the pre-filter's bit, written through the mmap'ed section */
-	__atomic_fetch_or(word, 1ULL << (tgid % 64), __ATOMIC_RELAXED);
-	return 0;
+	return tr->backend_ops ? tr->backend_ops->track(tr, tgid, from_exec) : -EINVAL;
 }
 
 int tracer_attach(struct tracer *tr)
 {
-	int err;
-
-	if (tr->ft)
-		return ftrace_tracer_attach(tr->ft);
-	err = migtrace_bpf__attach(tr->skel);
-
-	if (err) {
-		fprintf(stderr, "migtrace: attaching to the sched tracepoints failed: %s\n",
-			strerror(-err));
-		return err;
-	}
-	tr->rb = ring_buffer__new(bpf_map__fd(tr->skel->maps.events), handle_record, tr, NULL);
-	if (!tr->rb) {
-		err = -errno;
-		fprintf(stderr, "migtrace: creating the ring-buffer reader failed: %s\n",
-			strerror(-err));
-		return err;
-	}
-	return 0;
+	return tr->backend_ops ? tr->backend_ops->attach(tr) : -EINVAL;
 }
 
 int tracer_attach_unit(struct tracer *tr, const char *binary, const char *function)
 {
-	struct bpf_program *progs[2];
-	int err;
-
-	if (tr->ft)
-		return ftrace_tracer_attach_unit(tr->ft, binary, function);
-	progs[0] = tr->skel->progs.mt_unit_enter;
-	progs[1] = tr->skel->progs.mt_unit_exit;
-	if (tr->nunit_links + 2 > TRACER_MAX_UNIT_LINKS)
-		return -E2BIG;
-	for (int i = 0; i < 2; i++) {
-		LIBBPF_OPTS(bpf_uprobe_opts, uo, .func_name = function, .retprobe = i == 1);
-		struct bpf_link *l = bpf_program__attach_uprobe_opts(progs[i], -1, binary, 0, &uo);
-
-		if (!l) {
-			err = -errno;
-			fprintf(stderr, "migtrace: attaching a %s to %s:%s failed: %s (is the "
-				"function in the binary's symbol table?)\n",
-				i ? "uretprobe" : "uprobe", binary, function, strerror(-err));
-			return err;
-		}
-		tr->unit_links[tr->nunit_links++] = l;
-	}
-	return 0;
+	return tr->backend_ops ? tr->backend_ops->attach_unit(tr, binary, function) : -EINVAL;
 }
 
 int tracer_poll(struct tracer *tr, int timeout_ms)
 {
-	int n, m;
-
-	if (tr->ft)
-		return ftrace_tracer_poll(tr->ft, timeout_ms);
-	n = ring_buffer__poll(tr->rb, timeout_ms);
-
-	if (n < 0)
-		return n;
-	/* Records are submitted without a wake-up below the threshold: drain on the timer. */
-	m = ring_buffer__consume(tr->rb);
-	return m < 0 ? m : n + m;
+	return tr->backend_ops ? tr->backend_ops->poll(tr, timeout_ms) : -EINVAL;
 }
 
 int tracer_stop(struct tracer *tr)
 {
-	if (tr->ft)
-		return ftrace_tracer_stop(tr->ft);
-	if (!tr->skel)
-		return 0;
-	for (int i = 0; i < tr->nunit_links; i++)
-		bpf_link__destroy(tr->unit_links[i]);
-	tr->nunit_links = 0;
-	migtrace_bpf__detach(tr->skel);
-	return tr->rb ? ring_buffer__consume(tr->rb) : 0;
+	return tr->backend_ops ? tr->backend_ops->stop(tr) : 0;
 }
 
 int tracer_read_counts(const struct tracer *tr, struct mt_stats *stats, struct mt_hists *hists)
 {
-	struct mt_counts *percpu;
-	__u32 zero = 0;
-	int err = 0;
-
-	if (tr->ft)
-		return ftrace_tracer_read_counts(tr->ft, stats, hists);
-	percpu = calloc((size_t)tr->nr_cpus, sizeof(*percpu));
-	if (!percpu)
-		return -ENOMEM;
-	if (bpf_map_lookup_elem(bpf_map__fd(tr->skel->maps.counts), &zero, percpu)) {
-		err = -errno;
-		fprintf(stderr, "migtrace: reading the per-CPU counters failed: %s\n",
-			strerror(-err));
-		goto out;
-	}
-	memset(stats, 0, sizeof(*stats));
-	memset(hists, 0, sizeof(*hists));
-	/* Both structs are arrays of __u64: sum them word by word. */
-	for (int cpu = 0; cpu < tr->nr_cpus; cpu++) {
-		const __u64 *s = (const __u64 *)&percpu[cpu].stats;
-		const __u64 *h = (const __u64 *)&percpu[cpu].hists;
-
-		for (size_t i = 0; i < sizeof(*stats) / sizeof(__u64); i++)
-			((__u64 *)stats)[i] += s[i];
-		for (size_t i = 0; i < sizeof(*hists) / sizeof(__u64); i++)
-			((__u64 *)hists)[i] += h[i];
-	}
-out:
-	free(percpu);
-	return err;
+	return tr->backend_ops ? tr->backend_ops->read_counts(tr, stats, hists) : -EINVAL;
 }
 
 int tracer_prog_stats(const struct tracer *tr, struct tracer_prog_stat *out, int max)
 {
-	struct bpf_program *prog;
-	int n = 0, err;
-
-	if (!tr->skel)
+	if (!tr->backend_ops || !tr->backend_ops->prog_stats)
 		return 0;	/* ftrace: no programs */
-	bpf_object__for_each_program(prog, tr->skel->obj) {
-		if (n == max)
-			break;
-		out[n].name = bpf_program__name(prog);
-		struct mt_prog_run run;
-
-		err = mt_prog_run_stats(bpf_program__fd(prog), &run);
-		if (err) {
-			fprintf(stderr, "migtrace: reading the run counts of %s failed: %s\n",
-				out[n].name, strerror(-err));
-			return err;
-		}
-		out[n].run_cnt = run.run_cnt;
-		out[n].run_time_ns = run.run_time_ns;
-		out[n].recursion_misses = run.recursion_misses;
-		n++;
-	}
-	return n;
+	return tr->backend_ops->prog_stats(tr, out, max);
 }
 
 int tracer_read_pairs(const struct tracer *tr, uint64_t *pairs)
 {
-	int fd;
-
-	if (tr->ft)
-		return ftrace_tracer_read_pairs(tr->ft, pairs);
-	fd = bpf_map__fd(tr->skel->maps.cpu_pairs);
-
-	for (__u32 k = 0; k < (__u32)(tr->nr_cpus * tr->nr_cpus); k++) {
-		if (bpf_map_lookup_elem(fd, &k, &pairs[k])) {
-			int err = -errno;
-
-			fprintf(stderr, "migtrace: reading the CPU-pair counts failed: %s\n",
-				strerror(-err));
-			return err;
-		}
-		pairs[k] += tr->read_pairs[k];
-	}
-	return 0;
+	return tr->backend_ops ? tr->backend_ops->read_pairs(tr, pairs) : -EINVAL;
 }
 
 void tracer_destroy(struct tracer *tr)
 {
-	ftrace_tracer_destroy(tr->ft);
-	tr->ft = NULL;
-	for (int i = 0; i < tr->nunit_links; i++)
-		bpf_link__destroy(tr->unit_links[i]);
-	tr->nunit_links = 0;
-	ring_buffer__free(tr->rb);
-	migtrace_bpf__destroy(tr->skel);
-	free(tr->read_pairs);
-	tr->rb = NULL;
-	tr->skel = NULL;
-	tr->read_pairs = NULL;
+	if (tr->backend_ops)
+		tr->backend_ops->destroy(tr);
+	tr->backend_ops = NULL;
+	tr->backend_state = NULL;
 }

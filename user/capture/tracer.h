@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The tracing side of `migtrace run`: skeleton lifecycle, tracked tgids, draining, counters.
- * Two backends behind one interface: the BPF programs, or the sched events of a tracefs
- * instance replayed in user space (ftrace_tracer.h), for kernels or policies without BPF.
+ * The tracing side of `migtrace run`: load, tracked tgids, attach, draining, counters.
+ * Two backends behind one interface, each a table of operations (tracer_backend.h): the BPF
+ * programs (bpf_tracer.c), or the sched events of a tracefs instance replayed in user space
+ * (ftrace_tracer.c), for kernels or policies without BPF.  tracer.c chooses one.
  */
 #ifndef MIGTRACE_TRACER_H
 #define MIGTRACE_TRACER_H
@@ -13,15 +14,12 @@
 
 #include "migtrace.h"
 
-struct migtrace_bpf;
 struct run_topo;
-struct ring_buffer;
-struct bpf_link;
-struct ftrace_tracer;
 struct run_backend;
+struct tracer_backend;
 
 /* --backend: which records the run; auto takes BPF where its programs load, else ftrace */
-enum tracer_backend {
+enum tracer_backend_id {
 	TRACER_BACKEND_AUTO = 0,
 	TRACER_BACKEND_BPF,
 	TRACER_BACKEND_FTRACE,
@@ -50,36 +48,30 @@ struct tracer_opts {
 	uint64_t cgroup_id;
 	/* no ring-buffer record per migration: in-kernel aggregates only (on_migrate unused) */
 	bool no_records;
-	uint8_t backend;		/* enum tracer_backend */
+	uint8_t backend;		/* enum tracer_backend_id */
 };
 
-#define TRACER_MAX_UNIT_LINKS 8
-
+/* Zeroed ({ 0 }) before use: tracer_destroy is then safe whether tracer_load ran or not. */
 struct tracer {
-	struct migtrace_bpf *skel;
-	struct ring_buffer *rb;
 	int nr_cpus;			/* possible CPUs: the pair matrix is nr_cpus^2 */
 	tracer_migrate_fn on_migrate;
 	tracer_unit_fn on_unit;
 	tracer_offcpu_fn on_offcpu;
 	void *ctx;
-	/* src x dst of the migration records read; the kernel counts only those it could not
-	 * send (tracer_read_pairs adds the two) */
-	uint64_t *read_pairs;
-	int nunit_links;
-	struct bpf_link *unit_links[TRACER_MAX_UNIT_LINKS];
-	/* the wake-up latency comes from the kernel's enqueue stamp, and the sched_wakeup
-	 * program is left unattached (tracer_load decides: wakeup_from_queued) */
+	/* BPF: the wake-up latency comes from the kernel's enqueue stamp, and the sched_wakeup
+	 * program is left unattached (bpf_tracer.c decides: wakeup_from_queued) */
 	bool wakeup_from_queued;
 	/* the backend tracer_load took (TRACER_BACKEND_BPF or _FTRACE) and why, for the run */
 	uint8_t backend;
 	char backend_why[192];
-	struct ftrace_tracer *ft;	/* the ftrace backend's state; NULL with BPF */
+	/* its operations, and its own state (struct bpf_tracer, struct ftrace_tracer) */
+	const struct tracer_backend *backend_ops;
+	void *backend_state;
 };
 
 /* "bpf", "ftrace" or "auto". */
 const char *tracer_backend_name(int backend);
-/* --backend's argument: enum tracer_backend, or -1 for none of the three names. */
+/* --backend's argument: enum tracer_backend_id, or -1 for none of the three names. */
 int tracer_backend_parse(const char *name);
 /* The run's meta.backend: which backend and why; with ftrace, what its replay could not read
  * or tell so far (call again after tracer_stop for the final figures). */

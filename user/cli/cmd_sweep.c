@@ -4,16 +4,14 @@
  * the migration-cost tunable, interleaved and repeated, set it (verified by reading it back),
  * run the workload under the tracer (run's own stages: run_config, capture, analyze), and
  * record its throughput, the CPU set's idle time, the migrations by cause and the hot pulls,
- * beside the kernel's own schedstat witnesses.  The original value is put back on every exit
- * path; a restore record lets `sweep --restore` do it after a kill -9.  What was measured is
- * the sweep model (analysis/sweep.h), which the table, the sweep file and the exports render.
+ * beside the kernel's own schedstat witnesses (user/host/sched_witness.c reads them).  The
+ * original value is put back on every exit path; a restore record lets `sweep --restore` do
+ * it after a kill -9.  What was measured is the sweep model (analysis/model/sweep.h), which
+ * the table, the sweep file and the exports render.  This file is the command's glue.
  */
 #include <argp.h>
-#include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
-#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,14 +29,12 @@
 #include "parse.h"
 #include "run_config.h"
 #include "render_sweep.h"
+#include "sched_witness.h"
 #include "sweep_summary.h"
 #include "sweep_parse.h"
 #include "tunable.h"
 
 #define SWEEP_OUT_MAX (1 << 20)	/* bytes of the workload's output kept for its report */
-#define WITNESS_TASKS 4096	/* traced tasks whose sched files are followed */
-/* sched_schedstats' original while a sweep has it on (the tunable's record is tunable.c's) */
-#define SCHEDSTATS_RECORD "/run/migtrace/sched_schedstats.restore"
 
 static const char doc[] =
 "Sweep the scheduler's migration cost: run a workload under the tracer at each\n"
@@ -112,8 +108,7 @@ struct sweep_env {
 	/* the sweep */
 	struct tunable tun;
 	int64_t original_ns;
-	int schedstats_orig;		/* -1: no sched_schedstats */
-	bool schedstats_set;
+	struct schedstats_hold schedstats;	/* on for the sweep, then put back */
 	bool has_schedstat;		/* /proc/schedstat readable */
 	struct sweep_run *runs;
 	int nruns;
@@ -237,235 +232,6 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	return 0;
 }
 
-static void rooted(const struct sweep_env *env, const char *rel, char *buf, size_t len)
-{
-	snprintf(buf, len, "%s%s", env->root ? env->root : "", rel);
-}
-
-/* A whole small file into a NUL-terminated buffer.  Bytes read or -errno. */
-static ssize_t read_text(const char *path, char *buf, size_t len)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n, got = 0;
-
-	if (fd < 0)
-		return -errno;
-	while ((size_t)got < len - 1 && (n = read(fd, buf + got, len - 1 - got)) > 0)
-		got += n;
-	close(fd);
-	buf[got] = '\0';
-	return got;
-}
-
-static int write_text(const char *path, const char *s)
-{
-	int fd = open(path, O_WRONLY | O_CLOEXEC | O_TRUNC);
-	ssize_t n;
-	int err = 0;
-
-	if (fd < 0)
-		return -errno;
-	n = write(fd, s, strlen(s));
-	if (n != (ssize_t)strlen(s))
-		err = n < 0 ? -errno : -EIO;
-	close(fd);
-	return err;
-}
-
-/* kernel.sched_schedstats on for the sweep, where it exists; the original kept. */
-static void schedstats_begin(struct sweep_env *env)
-{
-	char path[512], rec[512], buf[32];
-	int err;
-
-	env->schedstats_orig = -1;
-	rooted(env, "/proc/sys/kernel/sched_schedstats", path, sizeof(path));
-	if (read_text(path, buf, sizeof(buf)) <= 0)
-		return;
-	env->schedstats_orig = atoi(buf);
-	if (env->schedstats_orig == 1)
-		return;
-	/* Its own record beside the tunable's, so that --restore undoes a kill -9 too. */
-	rooted(env, SCHEDSTATS_RECORD, rec, sizeof(rec));
-	snprintf(buf, sizeof(buf), "%d\n", env->schedstats_orig);
-	if (atomic_write_file(rec, buf, strlen(buf))) {
-		fprintf(stderr, "migtrace sweep: schedstats left as they are (%d): no record of "
-			"them could be written\n", env->schedstats_orig);
-		return;
-	}
-	err = write_text(path, "1\n");
-	if (err) {
-		fprintf(stderr, "migtrace sweep: cannot enable schedstats (%s: %s): the kernel's "
-			"witnesses are not read\n", path, strerror(-err));
-		unlink(rec);
-	} else {
-		env->schedstats_set = true;
-	}
-}
-
-/* sched_schedstats back to orig, and its record removed once it is.  0 or -errno. */
-static int schedstats_put_back(const struct sweep_env *env, int orig)
-{
-	char path[512], rec[512], buf[16];
-	int err;
-
-	rooted(env, "/proc/sys/kernel/sched_schedstats", path, sizeof(path));
-	rooted(env, SCHEDSTATS_RECORD, rec, sizeof(rec));
-	snprintf(buf, sizeof(buf), "%d\n", orig);
-	err = write_text(path, buf);
-	if (err) {
-		fprintf(stderr, "migtrace sweep: restoring %s to %d failed: %s; run `sysctl "
-			"kernel.sched_schedstats=%d` as root\n", path, orig, strerror(-err), orig);
-		return err;
-	}
-	unlink(rec);
-	return 0;
-}
-
-static void schedstats_end(struct sweep_env *env)
-{
-	if (!env->schedstats_set)
-		return;
-	schedstats_put_back(env, env->schedstats_orig);
-	env->schedstats_set = false;
-}
-
-static bool schedstat_hot_gained(const struct sweep_env *env, uint64_t *v)
-{
-	static char buf[1 << 18];
-	char path[512];
-
-	rooted(env, "/proc/schedstat", path, sizeof(path));
-	return read_text(path, buf, sizeof(buf)) > 0 && !sweep_parse_schedstat(buf, v);
-}
-
-/* The CPU set's idle + iowait and total ticks, from the real /proc/stat. */
-static int cpu_times(const struct run *r, struct sweep_cputime *ct)
-{
-	static char buf[1 << 18];
-
-	if (read_text("/proc/stat", buf, sizeof(buf)) <= 0)
-		return -EIO;
-	return sweep_parse_proc_stat(buf, r->meta.cpus.n ? &r->meta.cpus : NULL, ct);
-}
-
-/*
- * The kernel's per-task witnesses: every traced task's sched file read every 20 ms while
- * it runs (a task's file goes with it once its parent reaps it), the last reading kept.
- * Tasks are the workload's process group; counts of the last 20 ms of a task that exits
- * may be missed, so the sums are lower bounds.
- */
-struct witness {
-	pthread_t thread;
-	volatile int stop;
-	bool started;
-	int pgid;
-	int ntasks;
-	struct { int tid; uint64_t failed_hot, forced; } task[WITNESS_TASKS];
-};
-
-static int proc_pgrp(int pid)
-{
-	char path[64], buf[512], *p;
-	int pgrp = -1;
-
-	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
-	if (read_text(path, buf, sizeof(buf)) <= 0)
-		return -1;
-	/* after "(comm) ", which may hold spaces: state, ppid, pgrp */
-	p = strrchr(buf, ')');
-	if (p && sscanf(p + 1, " %*c %*d %d", &pgrp) == 1)
-		return pgrp;
-	return -1;
-}
-
-static void witness_task(struct witness *w, int pid, int tid)
-{
-	char path[96], buf[8192];
-	uint64_t fh, fo;
-	int i;
-
-	snprintf(path, sizeof(path), "/proc/%d/task/%d/sched", pid, tid);
-	if (read_text(path, buf, sizeof(buf)) <= 0 || sweep_parse_task_sched(buf, &fh, &fo))
-		return;
-	for (i = 0; i < w->ntasks && w->task[i].tid != tid; i++)
-		;
-	if (i == w->ntasks) {
-		if (w->ntasks == WITNESS_TASKS)
-			return;
-		w->ntasks++;
-		w->task[i].tid = tid;
-	}
-	w->task[i].failed_hot = fh;
-	w->task[i].forced = fo;
-}
-
-static void witness_scan(struct witness *w)
-{
-	DIR *d = opendir("/proc"), *td;
-	struct dirent *e, *te;
-	char path[64];
-
-	if (!d)
-		return;
-	while ((e = readdir(d))) {
-		int pid = atoi(e->d_name);
-
-		if (pid <= 0 || proc_pgrp(pid) != w->pgid)
-			continue;
-		snprintf(path, sizeof(path), "/proc/%d/task", pid);
-		td = opendir(path);
-		if (!td)
-			continue;
-		while ((te = readdir(td)))
-			if (atoi(te->d_name) > 0)
-				witness_task(w, pid, atoi(te->d_name));
-		closedir(td);
-	}
-	closedir(d);
-}
-
-static void *witness_main(void *arg)
-{
-	struct witness *w = arg;
-	struct timespec ts = { 0, SWEEP_WITNESS_PERIOD_MS * 1000000L };
-
-	while (!w->stop) {
-		witness_scan(w);
-		nanosleep(&ts, NULL);
-	}
-	return NULL;
-}
-
-static int witness_start(struct witness *w, int pgid)
-{
-	sigset_t all, old;
-	int err;
-
-	w->pgid = pgid;
-	/* signals are migtrace's main thread's to handle */
-	sigfillset(&all);
-	pthread_sigmask(SIG_BLOCK, &all, &old);
-	err = pthread_create(&w->thread, NULL, witness_main, w);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	w->started = !err;
-	return -err;
-}
-
-static void witness_stop(struct witness *w, struct sweep_run *sr)
-{
-	if (!w->started)
-		return;
-	w->stop = 1;
-	pthread_join(w->thread, NULL);
-	/* without schedstats the sched files have no such lines: nothing was witnessed */
-	sr->witness = w->ntasks > 0;
-	for (int i = 0; i < w->ntasks; i++) {
-		sr->failed_hot += w->task[i].failed_hot;
-		sr->forced += w->task[i].forced;
-	}
-}
-
 static double mono_s(void)
 {
 	struct timespec ts;
@@ -513,7 +279,7 @@ static int sweep_one(struct sweep_env *env, struct sweep_run *sr, int *sig)
 	struct sweep_cputime c0 = { 0 }, c1 = { 0 };
 	struct run_config cfg = env->cfg;
 	uint64_t gained0 = 0, gained1 = 0;
-	struct witness *w = NULL;
+	struct sched_witness *w = NULL;
 	struct capture *cap = NULL;
 	static char report[SWEEP_OUT_MAX];
 	struct run *r = run_new();
@@ -522,7 +288,7 @@ static int sweep_one(struct sweep_env *env, struct sweep_run *sr, int *sig)
 	bool stat_ok, gained_ok;
 	double t0;
 
-	if (!r || !out || !(w = calloc(1, sizeof(*w)))) {
+	if (!r || !out || !(w = sched_witness_new())) {
 		fprintf(stderr, "migtrace sweep: out of memory or no temporary file for the "
 			"workload's output (%s)\n", strerror(errno));
 		goto cleanup;
@@ -546,17 +312,17 @@ static int sweep_one(struct sweep_env *env, struct sweep_run *sr, int *sig)
 		*sig = sweep_signal;
 		goto cleanup;
 	}
-	if (witness_start(w, r->meta.pid))
+	if (sched_witness_start(w, r->meta.pid))
 		fprintf(stderr, "migtrace sweep: no thread for the sched files: witnesses not "
 			"read\n");
-	stat_ok = !cpu_times(r, &c0);
-	gained_ok = env->has_schedstat && schedstat_hot_gained(env, &gained0);
+	stat_ok = !proc_stat_cpu_times(&r->meta.cpus, &c0);
+	gained_ok = env->has_schedstat && schedstat_read_hot_gained(env->root, &gained0);
 	t0 = mono_s();
 	rc = capture__run(cap);
 	sr->wall_s = mono_s() - t0;
-	witness_stop(w, sr);
-	stat_ok = stat_ok && !cpu_times(r, &c1);
-	gained_ok = gained_ok && schedstat_hot_gained(env, &gained1);
+	sr->witness = sched_witness_stop(w, &sr->failed_hot, &sr->forced);
+	stat_ok = stat_ok && !proc_stat_cpu_times(&r->meta.cpus, &c1);
+	gained_ok = gained_ok && schedstat_read_hot_gained(env->root, &gained1);
 	catch_signals();	/* capture's handlers are replaced by ours again */
 	*sig = capture__signal(cap);
 	if (rc)
@@ -582,7 +348,7 @@ static int sweep_one(struct sweep_env *env, struct sweep_run *sr, int *sig)
 cleanup:
 	capture__free(cap);
 	run_free(r);
-	free(w);
+	sched_witness_free(w);
 	if (out)
 		fclose(out);
 	return rc;
@@ -600,7 +366,7 @@ static void to_model(const struct sweep_env *env, bool complete, struct sweep *s
 	snprintf(s->tunable_path, sizeof(s->tunable_path), "%s", env->tun.path);
 	s->original_ns = env->original_ns;
 	s->root = env->root;
-	s->schedstats_orig = env->schedstats_orig;
+	s->schedstats_orig = env->schedstats.orig;
 	s->has_schedstat = env->has_schedstat;
 	s->runs = env->runs;
 	s->nruns = env->nruns;
@@ -671,16 +437,9 @@ static int sweep_all(struct sweep_env *env)
 static int sweep_restore(const struct sweep_env *env)
 {
 	int err = tunable_restore_from_record(env->root);
-	char rec[512], buf[32];
 
-	rooted(env, SCHEDSTATS_RECORD, rec, sizeof(rec));
-	if (read_text(rec, buf, sizeof(buf)) > 0) {
-		if (schedstats_put_back(env, atoi(buf)))
-			err = -EIO;
-		else
-			fprintf(stderr, "migtrace sweep: --restore: kernel.sched_schedstats back "
-				"to %d\n", atoi(buf));
-	}
+	if (schedstats_restore_from_record(env->root) < 0)
+		err = -EIO;
 	if (err)
 		return MT_EXIT_FAIL;
 	fprintf(stderr, "migtrace sweep: --restore: the migration cost is as the record "
@@ -744,18 +503,13 @@ int cmd_sweep(int argc, char **argv)
 	}
 	env->original_ns = env->tun.value_ns;
 	catch_signals();
-	schedstats_begin(env);
-	{
-		char path[512];
-
-		rooted(env, "/proc/schedstat", path, sizeof(path));
-		env->has_schedstat = !access(path, R_OK);
-	}
+	schedstats_hold_begin(&env->schedstats, env->root);
+	env->has_schedstat = schedstat_readable(env->root);
 	rc = sweep_all(env);
 
 	/* Every path from here restores, whatever rc says. */
 	rrc = tunable_guard_restore(&env->tun);
-	schedstats_end(env);
+	schedstats_hold_end(&env->schedstats);
 	sweep_fmt_value(v, sizeof(v), env->original_ns);
 	if (!rrc)
 		fprintf(stderr, "migtrace sweep: restored the migration cost to %s (%lld ns, "

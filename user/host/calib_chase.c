@@ -346,7 +346,7 @@ static int trial(struct chase_set *s, int k, struct chase_polluter *p, uint64_t 
 {
 	uint64_t t0, t1;
 	long sw0, sw1, sw2;
-	int err = calib_pin_to(src);
+	int err = topology_pin_to(src);
 
 	if (err)
 		return err;
@@ -355,7 +355,7 @@ static int trial(struct chase_set *s, int k, struct chase_polluter *p, uint64_t 
 	walk(s, k);
 	displace(p, d);
 	sw1 = switches();
-	if (dst != src && (err = calib_pin_to(dst)))
+	if (dst != src && (err = topology_pin_to(dst)))
 		return err;
 	sw2 = switches();
 	t0 = now_ns();

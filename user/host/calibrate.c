@@ -56,7 +56,8 @@ void calib_fill_2004(unsigned long *c, uint64_t bytes, unsigned long d)
 	clobber(c);
 }
 
-void calib_touch_2005(unsigned long *c, uint64_t bytes)
+/* The 2005 touch pattern: read-modify-write in six regions. */
+static void calib_touch_2005(unsigned long *c, uint64_t bytes)
 {
 	uint64_t size = bytes / sizeof(long), chunk1 = size / 3, chunk2 = 2 * size / 3;
 
@@ -83,23 +84,6 @@ void calib_touch_2005(unsigned long *c, uint64_t bytes)
 		}
 	}
 	clobber(c);
-}
-
-int calib_pin_to(int cpu)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	if (sched_setaffinity(0, sizeof(set), &set))
-		return -errno;
-	/* sched_setaffinity returns once the stopper moved us; verify like the kernel did. */
-	for (int tries = 0; sched_getcpu() != cpu; tries++) {
-		if (tries > 1000)
-			return -EAGAIN;
-		sched_yield();
-	}
-	return 0;
 }
 
 /* Writes the buffer back and out of every cache level: user space's sched_cacheflush(). */
@@ -150,11 +134,11 @@ static int measure_2004(struct calib_bufs *b, int src, int dst, uint64_t *delta)
 	uint64_t t0, t1;
 	int err;
 
-	if ((err = calib_pin_to(src)))
+	if ((err = topology_pin_to(src)))
 		return err;
 	memset(b->shared, 0, b->bytes);
 	clobber(b->shared);
-	if ((err = calib_pin_to(dst)))
+	if ((err = topology_pin_to(dst)))
 		return err;
 	memset(b->local, 0, b->bytes);
 	clobber(b->local);
@@ -172,12 +156,12 @@ static int measure_2005(struct calib_bufs *b, uint64_t size, int src, int dst, u
 	int err;
 
 	flush_buffer(b->shared, size);
-	if ((err = calib_pin_to(src)))
+	if ((err = topology_pin_to(src)))
 		return err;
 	t0 = now_ns();
 	calib_touch_2005(b->shared, size);
 	t1 = now_ns();
-	if ((err = calib_pin_to(dst)))
+	if ((err = topology_pin_to(dst)))
 		return err;
 	t2 = now_ns();
 	calib_touch_2005(b->shared, size);

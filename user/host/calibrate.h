@@ -44,8 +44,6 @@ struct calib_opts {
  * size is in bytes.
  */
 void calib_fill_2004(unsigned long *buf, uint64_t size, unsigned long value);
-/* The 2005 touch pattern: read-modify-write in six regions. */
-void calib_touch_2005(unsigned long *buf, uint64_t size);
 
 /*
  * What a calibration with o will be, before anything is measured: the method, CPUs, cache
@@ -86,8 +84,6 @@ void calib_undisturbed(const double *v, int n, double *scratch, struct calib_und
  * 0 or -ENOMEM.
  */
 int calib_hot_interval(struct calibration *c, const uint64_t *samples, int reps);
-/* Moves the calling thread to cpu and checks that it runs there.  0 or -errno. */
-int calib_pin_to(int cpu);
 
 /*
  * The chase's plan into c->chase (calib_prepare() calls it when o->chase): one pair of CPUs

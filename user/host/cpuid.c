@@ -263,7 +263,8 @@ uint32_t cpuid_share_id(uint32_t apic_id, int nsharing)
 	return apic_id >> shift;
 }
 
-int cpuid_query_native(void *ctx, uint32_t leaf, uint32_t subleaf, struct cpuid_regs *r)
+/* CPUID on the CPU the caller runs on; -EOPNOTSUPP off x86. */
+static int cpuid_query_native(void *ctx, uint32_t leaf, uint32_t subleaf, struct cpuid_regs *r)
 {
 	(void)ctx;
 #if HAVE_CPUID

@@ -66,8 +66,6 @@ int cpuid_decode(cpuid_query_fn q, void *ctx, struct cpuid_info *info);
 /* The id two CPUs compare to share a cache: apic >> ceil(log2(nsharing)), as Linux does. */
 uint32_t cpuid_share_id(uint32_t apic_id, int nsharing);
 
-/* CPUID on the CPU the caller runs on; -EOPNOTSUPP off x86. */
-int cpuid_query_native(void *ctx, uint32_t leaf, uint32_t subleaf, struct cpuid_regs *r);
 
 /*
  * Decodes CPUID on each CPU of cpus, pinning the calling thread to it in turn and restoring

@@ -8,6 +8,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,7 +18,7 @@
 #include "topology.h"
 #include "units.h"
 
-void topo_mask_set(struct topo_mask *m, int cpu)
+static void topo_mask_set(struct topo_mask *m, int cpu)
 {
 	if (cpu >= 0 && cpu < MT_MAX_CPUS_USER)
 		m->bits[cpu / 64] |= 1ULL << (cpu % 64);
@@ -673,7 +674,8 @@ int topology_cpus_arg(const struct topology *t, const char *arg, const char *cmd
 	return 0;
 }
 
-const char *topo_source_name(enum topo_source s)
+/* "sysfs" or "CPUID", as the text output names a source. */
+static const char *topo_source_name(enum topo_source s)
 {
 	return s == TOPO_SRC_CPUID ? "CPUID" : "sysfs";
 }
@@ -908,4 +910,21 @@ void topology_print_summary(const struct topology *t, FILE *f)
 			break;
 		}
 	}
+}
+
+int topology_pin_to(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set))
+		return -errno;
+	/* sched_setaffinity returns once the stopper moved us; verify like the kernel did. */
+	for (int tries = 0; sched_getcpu() != cpu; tries++) {
+		if (tries > 1000)
+			return -EAGAIN;
+		sched_yield();
+	}
+	return 0;
 }

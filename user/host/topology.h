@@ -103,10 +103,7 @@ void topology_apply_cpuid(struct topology *t, const struct cpu_set_list *cpus,
  * "none" when no online CPU lists a cache.
  */
 const char *topology_cache_source(const struct topology *t);
-/* "sysfs" or "CPUID", as the text output names a source. */
-const char *topo_source_name(enum topo_source s);
 
-void topo_mask_set(struct topo_mask *m, int cpu);
 bool topo_mask_test(const struct topo_mask *m, int cpu);
 int topo_mask_weight(const struct topo_mask *m);
 /* The CPUs of m in the kernel's list form ("0-3,8"); returns buf. */
@@ -181,5 +178,8 @@ int topology_calib_cache(const struct topology *t, int cpu, int level, const cha
 void topology_counts(const struct topology *t, int *cores, int *packages, int *smt);
 /* Prints a short summary (CPUs, cores, core types, packages, caches and their sources). */
 void topology_print_summary(const struct topology *t, FILE *f);
+/* Moves the calling thread to cpu and checks that it runs there (calibrate.c, calib_chase.c).
+ * 0 or -errno. */
+int topology_pin_to(int cpu);
 
 #endif
