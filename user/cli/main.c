@@ -38,9 +38,11 @@ static void usage(FILE *f)
 	fprintf(f, "\nEXAMPLES:\n"
 		"    sudo migtrace doctor\n"
 		"    sudo migtrace calibrate --format=seed\n"
+		"    sudo migtrace run 1 10                  # every second, 10 times, all CPUs\n"
 		"    sudo migtrace run -o run.json -- ./my-program ARGS\n"
 		"    migtrace report run.json\n"
-		"\n'migtrace COMMAND --help' gives each command's options.\n");
+		"\n'migtrace help COMMAND' (or 'migtrace COMMAND --help') gives each command's\n"
+		"options; migtrace(8) their vocabulary, one meaning per option letter.\n");
 }
 
 int main(int argc, char **argv)
@@ -51,7 +53,19 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return MT_EXIT_USAGE;
 	}
-	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+	/* `migtrace help CMD': that command's --help */
+	if (!strcmp(argv[1], "help") && argc >= 3) {
+		static char help[] = "--help";
+
+		if (argc > 3) {
+			fprintf(stderr, "migtrace help: give one command ('%s' and more)\n",
+				argv[2]);
+			return MT_EXIT_USAGE;
+		}
+		argv[1] = argv[2];
+		argv[2] = help;
+	} else if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
+		   !strcmp(argv[1], "help")) {
 		usage(stdout);
 		return MT_EXIT_OK;
 	}
