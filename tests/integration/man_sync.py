@@ -289,7 +289,8 @@ def check_vocabulary(mt, root):
             problems.append('migtrace(8) OPTION VOCABULARY: not -X --NAME: %s %s' %
                             (short, long_))
             continue
-        listed[m.group(1)] = (n.group(1), sorted(cmds))
+        # "all": every command
+        listed[m.group(1)] = (n.group(1), sorted(commands(mt) if cmds == ['all'] else cmds))
     for short, longs in sorted(meaning.items()):
         for name, cmds in longs.items():
             if short not in listed:
