@@ -25,8 +25,9 @@ import sys
 HELP_OPT = re.compile(r'^  (?:-(\S), |    )--([A-Za-z0-9][-A-Za-z0-9]*)(?:=(\S+))?(?:\s|$)')
 SECTIONS = ['NAME', 'SYNOPSIS', 'DESCRIPTION', 'OPTIONS', 'EXIT STATUS', 'EXAMPLES', 'SEE ALSO']
 SEE_ALSO_OTHERS = ['perf-sched(1)', 'bpftool(8)', 'sched(7)']
-# options of other programs that the examples run (`migtrace run -- ./server --port 8080`)
-FOREIGN_OPTIONS = {'port'}
+# options of other programs the pages run: `migtrace run -- ./server --port 8080`, setpriv's,
+# bench.py's
+FOREIGN_OPTIONS = {'port', 'bounding-set', 'report-only'}
 
 
 def run_help(mt, *args):
