@@ -12,6 +12,7 @@
  * succeed and the data be gone.
  */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +21,7 @@
 
 #include "atomic_file.h"
 #include "cli.h"
+#include "json_writer.h"
 #include "status.h"
 
 static char line[1024];
@@ -81,6 +83,56 @@ FILE *mt_cli_err_stream(void)
 		setvbuf(f, NULL, _IONBF, 0);
 	}
 	return f;
+}
+
+static const char *err_cmd = "migtrace";	/* "migtrace run" once main() knows */
+static bool err_json;				/* the command's JSON goes to stdout */
+
+void mt_cli_set_cmd(const char *cmd)
+{
+	err_cmd = cmd;
+}
+
+void mt_cli_json_errors(bool on)
+{
+	err_json = on;
+}
+
+static void vmessage(const char *fmt, va_list ap, bool error)
+{
+	char msg[1024];
+	struct json_writer w;
+
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	fprintf(stderr, "%s: %s\n", err_cmd, msg);
+	if (!error || !err_json)
+		return;
+	/* a line of its own in the JSON stream, after whatever the command wrote there */
+	fflush(stdout);
+	jw_init(&w, stdout);
+	jw_start_object(&w);
+	jw_field_string(&w, "command", err_cmd);
+	jw_field_string(&w, "error", msg);
+	jw_end_object(&w);
+	jw_finish(&w);
+}
+
+void mt_err(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmessage(fmt, ap, true);
+	va_end(ap);
+}
+
+void mt_info(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmessage(fmt, ap, false);
+	va_end(ap);
 }
 
 enum { OPT_STD_USAGE = 0x7ff0 };
@@ -159,7 +211,7 @@ static bool operand(const char *tok)
 	return tok[0] != '-' || !tok[1];
 }
 
-void mt_cli_renames(const char *cmd, const struct argp *argp, const struct mt_cli_rename *t,
+void mt_cli_renames(const struct argp *argp, const struct mt_cli_rename *t,
 		    bool first_operand_ends, int argc, char **argv)
 {
 	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++) {
@@ -205,9 +257,9 @@ void mt_cli_renames(const char *cmd, const struct argp *argp, const struct mt_cl
 				continue;
 		}
 		if (r->note)
-			fprintf(stderr, "%s: %s is deprecated, %s\n", cmd, r->old, r->note);
+			mt_info("%s is deprecated, %s", r->old, r->note);
 		else
-			fprintf(stderr, "%s: %s is deprecated, use %s\n", cmd, r->old, r->new);
+			mt_info("%s is deprecated, use %s", r->old, r->new);
 		if (eq || (r->old[1] != '-' && tok[strlen(r->old)])) {
 			/* the value attached: --json=FILE, -P50 */
 			const char *v = eq ? eq + 1 : tok + strlen(r->old);

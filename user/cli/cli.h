@@ -36,7 +36,7 @@ extern const struct argp mt_cli_std_argp;
 /*
  * A spelling kept one release after the vocabulary of docs/man/migtrace.8 replaced it:
  * mt_cli_renames() rewrites it to the new spelling before argp sees it, after a one-line
- * note on stderr ("migtrace CMD: --sysfs-root is deprecated, use --root").
+ * note on stderr (mt_info) ("migtrace CMD: --sysfs-root is deprecated, use --root").
  */
 struct mt_cli_rename {
 	const char *old;	/* "--sysfs-root", "-P" (a short one alone, not in a bundle) */
@@ -55,8 +55,21 @@ struct mt_cli_rename {
  * as a workload's own options follow it).  argp (the command's, with its children) says
  * which of the new options take a value, so that a value is not read as an option.
  */
-void mt_cli_renames(const char *cmd, const struct argp *argp, const struct mt_cli_rename *t,
+void mt_cli_renames(const struct argp *argp, const struct mt_cli_rename *t,
 		    bool first_operand_ends, int argc, char **argv);
+
+/*
+ * The one path of a command's user-facing errors, after bpftool's p_err: mt_err() prints
+ * "migtrace CMD: message" on stderr and, when the command writes JSON to stdout (-j, or -o -),
+ * also {"command": "migtrace CMD", "error": "message"} there as a line of its own, so that a
+ * program reading stdout sees the error in its stream.  mt_info() is a note (a deprecation,
+ * a fallback): stderr only.  main() names the command; a command that writes JSON to stdout
+ * says so once its options are read.
+ */
+void mt_cli_set_cmd(const char *cmd);
+void mt_cli_json_errors(bool on);
+void mt_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void mt_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* The -v option of the commands that load BPF programs (mt_cli_common counts it). */
 #define MT_CLI_OPT_VERBOSE_LIBBPF { "verbose", 'v', NULL, 0, "Show libbpf's messages", 0 }

@@ -113,13 +113,8 @@ static const struct argp_option opts[] = {
 	{ 0 },
 };
 
-static int usage_error(const char *fmt, const char *arg)
-{
-	fprintf(stderr, "migtrace calibrate: ");
-	fprintf(stderr, fmt, arg);
-	fprintf(stderr, "\n");
-	return MT_EXIT_USAGE;
-}
+/* A bad combination of options: one line (mt_err), exit status 2. */
+#define usage_error(...) (mt_err(__VA_ARGS__), MT_EXIT_USAGE)
 
 /* --ws: up to CHASE_MAX_WS sizes, each at least 4 KiB. */
 static void parse_ws(struct argp_state *state, const char *arg)
@@ -260,7 +255,7 @@ int cmd_calibrate(int argc, char **argv)
 	env.reps = -1;
 	env.method = CALIB_2004;
 	env.factor = CALIB_FACTOR_SCALE;
-	mt_cli_renames(argv[0], &argp, renamed, false, argc, argv);
+	mt_cli_renames(&argp, renamed, false, argc, argv);
 	err = argp_parse(&argp, argc, argv, ARGP_NO_HELP, NULL, NULL);
 	if (err)
 		return MT_EXIT_USAGE;
@@ -269,12 +264,13 @@ int cmd_calibrate(int argc, char **argv)
 	if (env.json_stdout)
 		env.json_path = "-";
 	env.text = env.json_path && !strcmp(env.json_path, "-") ? stderr : stdout;
+	mt_cli_json_errors(env.text == stderr);
 	if (env.level && env.size_arg)
-		return usage_error("%s", "--level and --size both choose the cache: give one");
+		return usage_error("--level and --size both choose the cache: give one");
 	if ((env.rounds || env.nws) && !env.chase)
-		return usage_error("%s", "--rounds and --ws are the chase's: give --method chase");
+		return usage_error("--rounds and --ws are the chase's: give --method chase");
 	if (env.chase && env.format == FMT_SEED)
-		return usage_error("%s", "--format seed is the 2004 kernel's log, which has no "
+		return usage_error("--format seed is the 2004 kernel's log, which has no "
 				   "chase: leave out --method chase");
 	for (int w = 0; w < env.nws; w++) {
 		struct mem_room room;
@@ -282,13 +278,13 @@ int cmd_calibrate(int argc, char **argv)
 
 		/* the working sets beside the polluter, in half of what a buffer may take */
 		if (!mem_room_probe(NULL, &room) && env.ws[w] > room.bytes / 4) {
-			fprintf(stderr, "migtrace calibrate: --ws %s would not fit in the %s; give a "
-				"smaller size\n", fmt_bytes(b, sizeof(b), env.ws[w]), room.what);
+			mt_err("--ws %s would not fit in the %s; give a smaller size",
+			       fmt_bytes(b, sizeof(b), env.ws[w]), room.what);
 			return MT_EXIT_USAGE;
 		}
 	}
 	if (env.chase && env.sweep_size)
-		return usage_error("%s", "--sweep-size repeats the 2004 method alone: leave out "
+		return usage_error("--sweep-size repeats the 2004 method alone: leave out "
 				   "--method chase");
 	/* a bad -o path is found before the measurement, not after it */
 	if (env.json_path &&
@@ -296,8 +292,7 @@ int cmd_calibrate(int argc, char **argv)
 		return MT_EXIT_USAGE;
 	/* --root names a tree the user gave: its absence is bad input */
 	if (env.root && access(env.root, R_OK | X_OK)) {
-		fprintf(stderr, "migtrace calibrate: --root: cannot read '%s': %s\n",
-			env.root, strerror(errno));
+		mt_err("--root: cannot read '%s': %s", env.root, strerror(errno));
 		return MT_EXIT_USAGE;
 	}
 	if (topology_read_caches(env.root, env.caches, &topo))
@@ -327,7 +322,7 @@ int cmd_calibrate(int argc, char **argv)
 	o.kernel = &kern;
 	err = calib_prepare(&o, &cal);
 	if (err) {
-		fprintf(stderr, "migtrace calibrate: %s\n", strerror(-err));
+		mt_err("%s", strerror(-err));
 		rc = MT_EXIT_FAIL;
 		goto cleanup;
 	}
@@ -339,12 +334,12 @@ int cmd_calibrate(int argc, char **argv)
 		goto cleanup;
 	}
 	if (o.cpus.n < 2)
-		fprintf(stderr, "migtrace calibrate: migration cost needs two CPUs; measuring "
-			"the same-CPU cost of CPU %d only\n", o.cpus.cpu[0]);
+		mt_info("migration cost needs two CPUs; measuring the same-CPU cost of CPU %d "
+			"only", o.cpus.cpu[0]);
 
 	err = calibrate_run(&o, &cal);
 	if (err) {
-		fprintf(stderr, "migtrace calibrate: calibration failed: %s\n", strerror(-err));
+		mt_err("calibration failed: %s", strerror(-err));
 		rc = MT_EXIT_FAIL;
 		goto cleanup;
 	}
@@ -355,7 +350,7 @@ int cmd_calibrate(int argc, char **argv)
 	else
 		calib_print_report(env.text, &cal);
 	if (env.sweep_size && sweep_sizes(&o, &cal)) {
-		fprintf(stderr, "migtrace calibrate: size sweep failed\n");
+		mt_err("size sweep failed");
 		rc = MT_EXIT_FAIL;
 		goto cleanup;
 	}

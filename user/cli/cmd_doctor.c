@@ -571,7 +571,7 @@ int cmd_doctor(int argc, char **argv)
 	int bpf_missing;
 
 	memset(&env, 0, sizeof(env));
-	mt_cli_renames(argv[0], &argp, renamed, false, argc, argv);
+	mt_cli_renames(&argp, renamed, false, argc, argv);
 	if (argp_parse(&argp, argc, argv, ARGP_NO_HELP, NULL, NULL))
 		return MT_EXIT_USAGE;
 	mt_libbpf_init(mt_verbose);

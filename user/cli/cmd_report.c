@@ -96,8 +96,8 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	case 'o':
 		/* -o was the text before the vocabulary of migtrace(8): said one release */
 		if (strcmp(arg, "-") && (strlen(arg) < 5 || strcmp(arg + strlen(arg) - 5, ".json")))
-			fprintf(stderr, "%s: -o now writes the run file (JSON), as in run; the "
-				"text is --text %s\n", state->name, arg);
+			mt_info("-o now writes the run file (JSON), as in run; the text is "
+				"--text %s", arg);
 		env->json = arg;
 		break;
 	case 'j':
@@ -157,7 +157,7 @@ static int write_text(const struct report_env *env, struct run *const runs[2])
 	if (env->json && !strcmp(env->json, "-"))
 		af.f = stderr;
 	if (env->nfiles == 2 && !(cmp = malloc(sizeof(*cmp)))) {
-		fprintf(stderr, "migtrace report: out of memory comparing the runs\n");
+		mt_err("out of memory comparing the runs");
 		return MT_EXIT_FAIL;
 	}
 	err = env->output ? atomic_file_open(&af, env->output) : 0;
@@ -176,8 +176,8 @@ static int write_text(const struct report_env *env, struct run *const runs[2])
 		rc = atomic_file_commit(&af) ? MT_EXIT_USAGE : 0;
 	} else if (fflush(af.f) || ferror(af.f)) {
 		err = errno ? errno : EIO;
-		fprintf(stderr, "migtrace report: writing %s failed: %s\n",
-			af.f == stdout ? "stdout" : "stderr", strerror(err));
+		mt_err("writing %s failed: %s", af.f == stdout ? "stdout" : "stderr",
+		       strerror(err));
 	} else {
 		rc = 0;
 	}
@@ -266,9 +266,10 @@ int cmd_report(int argc, char **argv)
 	int rc = MT_EXIT_USAGE, e;
 	char err[400];
 
-	mt_cli_renames(argv[0], &argp, renamed, false, argc, argv);
+	mt_cli_renames(&argp, renamed, false, argc, argv);
 	if (argp_parse(&argp, argc, argv, ARGP_NO_HELP, NULL, &env))
 		return MT_EXIT_USAGE;
+	mt_cli_json_errors(env.json && !strcmp(env.json, "-"));
 	/* an output that cannot be written, or would replace a run file read or another
 	 * output, is found before any work */
 	paths[0] = mt_cli_path_of("run file", env.files[0], MT_PATH_INPUT);
@@ -289,15 +290,15 @@ int cmd_report(int argc, char **argv)
 		int e = read_input(&env, env.files[i], &opts, &runs[i], err, sizeof(err));
 
 		if (e == -ENOMEM) {
-			fprintf(stderr, "migtrace report: %s: %s: free memory or raise the limit "
-				"(ulimit -v)%s\n", env.files[i], err, opts.drop_records ? "" :
+			mt_err("%s: %s: free memory or raise the limit (ulimit -v)%s",
+			       env.files[i], err, opts.drop_records ? "" :
 				", or leave out -o, --csv and --perfetto, which hold every "
 				"record");
 			rc = MT_EXIT_FAIL;
 			goto cleanup;
 		}
 		if (e) {
-			fprintf(stderr, "migtrace report: %s: %s\n", env.files[i], err);
+			mt_err("%s: %s", env.files[i], err);
 			goto cleanup;
 		}
 	}

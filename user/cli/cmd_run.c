@@ -351,9 +351,11 @@ int cmd_run(int argc, char **argv)
 	struct mt_cli_path own[2];
 
 	run_config_default(&env.cfg, RUN_KIND_RUN);
-	mt_cli_renames(argv[0], &argp, renamed, true, argc, argv);
+	mt_cli_renames(&argp, renamed, true, argc, argv);
 	if (argp_parse(&argp, argc, argv, ARGP_IN_ORDER | ARGP_NO_HELP, NULL, &env))
 		return MT_EXIT_USAGE;
+	mt_cli_json_errors(env.cfg.json_lines ||
+			   (env.cfg.output && atomic_file_to_stdout(env.cfg.output)));
 	/* -P names processes from the migration records */
 	env.cfg.records_wanted = env.exports.csv_dir || env.exports.perfetto ||
 				 env.exports.whatif_arg || env.cfg.per_pid;
@@ -384,7 +386,7 @@ int run_command(struct run_config *cfg, const struct export_opts *exports, struc
 	int rc;
 
 	if (!r && !(r = own = run_new())) {
-		fprintf(stderr, "migtrace run: out of memory\n");
+		mt_err("out of memory");
 		return MT_EXIT_FAIL;
 	}
 	rc = run_config_resolve(cfg, r);
@@ -399,7 +401,7 @@ int run_command(struct run_config *cfg, const struct export_opts *exports, struc
 	if (rc)
 		goto cleanup;
 	if (run_analyze(r))
-		fprintf(stderr, "migtrace run: correlating units failed: out of memory\n");
+		mt_err("correlating units failed: out of memory");
 	render_text_results(text, r);
 	export_text(exports, text, r);
 	fflush(text);

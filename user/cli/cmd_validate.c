@@ -186,11 +186,11 @@ static int pick_cpus(const struct validate_env *env, const struct topology *topo
 		int bad = topology_cpus_arg(topo, env->cpus_arg, "validate", cpus);
 
 		if (!bad && cpus->n != 2)
-			fprintf(stderr, "migtrace validate: --cpus: give two CPUs, e.g. 0,1\n");
+			mt_err("--cpus: give two CPUs, e.g. 0,1");
 		return bad || cpus->n != 2 ? MT_EXIT_USAGE : 0;
 	}
 	if (topo->online.n < 2) {
-		fprintf(stderr, "migtrace validate: needs two online CPUs; this machine has one\n");
+		mt_err("needs two online CPUs; this machine has one");
 		return MT_EXIT_FAIL;
 	}
 	cpus->n = 2;
@@ -235,7 +235,7 @@ static int calibrate_step(struct validate_env *env, struct topology *topo,
 		fflush(text);
 	}
 	if (calibrate_run(&co, &cal->cal) || !cal->cal.has_hot) {
-		fprintf(stderr, "migtrace validate: calibration failed\n");
+		mt_err("calibration failed");
 		return MT_EXIT_FAIL;
 	}
 	cal->valid = true;
@@ -292,9 +292,10 @@ int cmd_validate(int argc, char **argv)
 
 	run_config_default(&env.cfg, RUN_KIND_VALIDATE);
 	cachewalk_config_option(&env.cfg.cw, "rates", VALIDATE_RATES, NULL, 0);
-	mt_cli_renames(argv[0], &argp, renamed, false, argc, argv);
+	mt_cli_renames(&argp, renamed, false, argc, argv);
 	if (argp_parse(&argp, argc, argv, ARGP_NO_HELP, NULL, &env))
 		return MT_EXIT_USAGE;
+	mt_cli_json_errors(env.cfg.output && atomic_file_to_stdout(env.cfg.output));
 	/* A bad output path, or two outputs in one file, is found now, not after the
 	 * calibration and the experiment. */
 	own = mt_cli_path_of("-o", env.cfg.output, MT_PATH_FILE);

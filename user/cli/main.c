@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cli.h"
 #include "commands.h"
 #include "version.h"
 
@@ -58,8 +59,7 @@ int main(int argc, char **argv)
 		static char help[] = "--help";
 
 		if (argc > 3) {
-			fprintf(stderr, "migtrace help: give one command ('%s' and more)\n",
-				argv[2]);
+			mt_err("help: give one command ('%s' and more)", argv[2]);
 			return MT_EXIT_USAGE;
 		}
 		argv[1] = argv[2];
@@ -80,9 +80,10 @@ int main(int argc, char **argv)
 			/* argp names the program in its messages: "migtrace run: …". */
 			snprintf(prog, sizeof(prog), "migtrace %s", commands[i].name);
 			argv[1] = prog;
+			mt_cli_set_cmd(prog);	/* and mt_err() */
 			return commands[i].fn(argc - 1, argv + 1);
 		}
 	}
-	fprintf(stderr, "migtrace: unknown command '%s' (try 'migtrace --help')\n", argv[1]);
+	mt_err("unknown command '%s' (try 'migtrace --help')", argv[1]);
 	return MT_EXIT_USAGE;
 }
