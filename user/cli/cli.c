@@ -366,7 +366,7 @@ static bool in_dir(const struct named *a, const struct named *b, int *k)
 }
 
 /* One line on why a and b (a listed first) cannot both be; 0 when they can. */
-static int clash(const char *cmd, const struct named *a, const struct named *b)
+static int clash(const struct named *a, const struct named *b)
 {
 	const struct mt_cli_path *x = a->p, *y = b->p;
 	int k;
@@ -375,35 +375,33 @@ static int clash(const char *cmd, const struct named *a, const struct named *b)
 		return 0;	/* a file compared with itself is only read */
 	if (atomic_file_same(&a->id, &b->id)) {
 		if (a->id.kind == AF_STDOUT)
-			fprintf(stderr, "%s: %s %s and %s %s both write to standard output: give "
-				"one of them a file\n", cmd, x->option, x->path, y->option, y->path);
+			mt_err("%s %s and %s %s both write to standard output: give one of them "
+			       "a file", x->option, x->path, y->option, y->path);
 		else if (x->role == MT_PATH_INPUT)
-			fprintf(stderr, "%s: %s %s would replace the %s %s it reads: give it "
-				"another path\n", cmd, y->option, y->path, x->option, x->path);
+			mt_err("%s %s would replace the %s %s it reads: give it another path",
+			       y->option, y->path, x->option, x->path);
 		else if (x->role == MT_PATH_DIR && y->role == MT_PATH_DIR)
-			fprintf(stderr, "%s: %s %s and %s %s are the same directory: give each "
-				"its own\n", cmd, x->option, x->path, y->option, y->path);
+			mt_err("%s %s and %s %s are the same directory: give each its own",
+			       x->option, x->path, y->option, y->path);
 		else
-			fprintf(stderr, "%s: %s %s and %s %s are the same %s: one would replace "
-				"the other; give each its own path\n", cmd, x->option, x->path,
-				y->option, y->path, x->role == MT_PATH_DIR ||
-				y->role == MT_PATH_DIR ? "path" : "file");
+			mt_err("%s %s and %s %s are the same %s: one would replace the other; give "
+			       "each its own path", x->option, x->path, y->option, y->path,
+			       x->role == MT_PATH_DIR || y->role == MT_PATH_DIR ? "path" : "file");
 		return MT_EXIT_USAGE;
 	}
 	if (in_dir(a, b, &k) || in_dir(b, a, &k)) {
 		const struct mt_cli_path *dir = x->role == MT_PATH_DIR ? x : y;
 		const struct mt_cli_path *file = dir == x ? y : x;
 
-		fprintf(stderr, "%s: %s %s is %s/%s, which %s %s writes: give it another path\n",
-			cmd, file->option, file->path, dir->path, dir->files[k], dir->option,
-			dir->path);
+		mt_err("%s %s is %s/%s, which %s %s writes: give it another path", file->option,
+		       file->path, dir->path, dir->files[k], dir->option, dir->path);
 		return MT_EXIT_USAGE;
 	}
 	return 0;
 }
 
 /* p's identity, and its files' for a directory.  0, or MT_EXIT_USAGE after a line. */
-static int identify(const char *cmd, const struct mt_cli_path *p, struct named *out)
+static int identify(const struct mt_cli_path *p, struct named *out)
 {
 	char file[PATH_MAX];
 	int err;
@@ -418,17 +416,17 @@ static int identify(const char *cmd, const struct mt_cli_path *p, struct named *
 			err = atomic_file_identify(file, &out->file[k]);
 	}
 	if (err)
-		fprintf(stderr, "%s: %s %s: %s\n", cmd, p->option, p->path, strerror(-err));
+		mt_err("%s %s: %s", p->option, p->path, strerror(-err));
 	return err ? MT_EXIT_USAGE : 0;
 }
 
-int mt_cli_distinct(const char *cmd, const struct mt_cli_path *paths, int n)
+int mt_cli_distinct(const struct mt_cli_path *paths, int n)
 {
 	struct named *seen = calloc((size_t)n, sizeof(*seen));
 	int nseen = 0, rc = 0;
 
 	if (!seen && n) {
-		fprintf(stderr, "%s: out of memory checking the output paths\n", cmd);
+		mt_err("out of memory checking the output paths");
 		return MT_EXIT_FAIL;
 	}
 	for (int i = 0; !rc && i < n; i++) {
@@ -437,9 +435,9 @@ int mt_cli_distinct(const char *cmd, const struct mt_cli_path *paths, int n)
 		/* not given, or stdin: nothing an output could replace */
 		if (!p->path || (p->role == MT_PATH_INPUT && !strcmp(p->path, "-")))
 			continue;
-		rc = identify(cmd, p, &seen[nseen]);
+		rc = identify(p, &seen[nseen]);
 		for (int j = 0; !rc && j < nseen; j++)
-			rc = clash(cmd, &seen[j], &seen[nseen]);
+			rc = clash(&seen[j], &seen[nseen]);
 		nseen++;
 	}
 	free(seen);

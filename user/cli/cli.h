@@ -105,8 +105,8 @@ static inline struct mt_cli_path mt_cli_path_of(const char *option, const char *
  * that is one of the files a directory output writes, two directory outputs in one
  * directory, and two outputs to standard output.  Devices and FIFOs are written in place and
  * replace nothing; input `-` (stdin) is none of these.  0, or MT_EXIT_USAGE after one line
- * naming both options and paths.
+ * (mt_err) naming both options and paths.
  */
-int mt_cli_distinct(const char *cmd, const struct mt_cli_path *paths, int n);
+int mt_cli_distinct(const struct mt_cli_path *paths, int n);
 
 #endif
