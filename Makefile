@@ -51,8 +51,11 @@ INSTALL		?= install
 # the documentation keeps the tree's layout, where its links lead
 DOC_MDS		:= $(wildcard docs/*.md)
 DOC_IMGS	:= $(wildcard docs/img/*.png)
-# the man pages (docs/man) and the bash completion (contrib)
-MAN_PAGES	:= $(wildcard docs/man/*.8)
+# the man pages, each made from its one source docs/man/NAME.rst by rst2man (python3-docutils)
+# as bpftool makes its own, and the bash completion (contrib)
+MAN_SRCS	:= $(wildcard docs/man/*.rst)
+MAN_PAGES	:= $(patsubst docs/man/%.rst,$(OUTPUT)/man/%.8,$(MAN_SRCS))
+RST2MAN		?= rst2man
 BASH_COMP	:= $(wildcard contrib/bash-completion/migtrace)
 # for servers (docs/servers.md): the exporter's unit, Prometheus' rules, a Grafana dashboard;
 # copies to start from, not enabled by installing
@@ -117,7 +120,8 @@ UNIT_SAN_BINS	:= $(patsubst tests/unit/%.c,$(OUTPUT)/tests/unit/san/%,$(UNIT_SRC
 # counts are checked against, promtool (prometheus) for the OpenMetrics export, PostgreSQL for the --unit test,
 # qemu, busybox and Debian's kernels for the matrix, trace-cmd for its captures.
 RUN_PKGS	:= clang llvm libbpf-dev libelf-dev zlib1g-dev bpftool pkg-config \
-		   make gcc gnuplot-nox libtracecmd-dev libtracefs-dev libtraceevent-dev
+		   make gcc gnuplot-nox libtracecmd-dev libtracefs-dev libtraceevent-dev \
+		   python3-docutils
 # `make deb`: debhelper's build, checked by lintian
 PKG_PKGS	:= debhelper dpkg-dev fakeroot lintian
 TEST_PKGS	:= $(RUN_PKGS) $(PKG_PKGS) trace-cmd prometheus prometheus-node-exporter python3 libcmocka-dev libclang-rt-14-dev linux-perf bpftrace rt-tests stress-ng \
@@ -136,9 +140,21 @@ endif
 .DELETE_ON_ERROR:
 .SECONDARY:
 .PHONY: all clean deps vmlinux test unit san run bench fuzzers fuzz workloads install uninstall \
-	deb FORCE
+	deb man FORCE
 
-all: migtrace $(WORKLOADS) $(TEST_PROGS) $(BENCH_PROGS) $(OUTPUT)/tests/report-only $(OUTPUT)/tests/reanalyze
+all: migtrace $(WORKLOADS) $(TEST_PROGS) $(BENCH_PROGS) $(OUTPUT)/tests/report-only $(OUTPUT)/tests/reanalyze \
+	man
+
+# The man pages: docs/man/NAME.rst is the one source of each (`--help` is checked against it
+# by tests/integration/91_man.sh); the .8 is built, not kept in git, as bpftool's are.
+# man_fixup.py puts the examples at the text's indent and writes non-ASCII as groff escapes.
+man: $(MAN_PAGES)
+
+$(OUTPUT)/man/%.8: docs/man/%.rst docs/man/man_fixup.py
+	$(call msg,MAN,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)command -v $(RST2MAN) >/dev/null || { echo "man: no $(RST2MAN): install python3-docutils (make deps)" >&2; exit 1; }
+	$(Q)$(RST2MAN) --strict $< | python3 docs/man/man_fixup.py >$@.tmp && mv $@.tmp $@
 
 # Installs what is missing, quietly when nothing is; never upgrades what is there.
 # `make deps` installs everything; `make run` only what running needs.
@@ -325,7 +341,7 @@ bench: deps
 install_to = $(INSTALL) -d $(2) && for f in $(3); do t=$(2)/.$$(basename $$f).tmp; \
 	$(INSTALL) -m $(1) $$f $$t && mv -f $$t $(2)/$$(basename $$f) || exit 1; done
 
-install: migtrace $(WORKLOADS)
+install: migtrace $(WORKLOADS) $(MAN_PAGES)
 	$(call msg,INSTALL,$(DESTDIR)$(PREFIX))
 	$(Q)$(call install_to,0755,$(DESTDIR)$(SBINDIR),migtrace)
 	$(Q)$(call install_to,0755,$(DESTDIR)$(LIBEXECDIR),$(WORKLOADS))

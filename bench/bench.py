@@ -555,7 +555,7 @@ def calibrate_bench(reps, tmp):
     path = os.path.join(tmp, "cal.json")
     for _ in range(reps):
         t0 = time.monotonic()
-        run_measured([MIGTRACE, "calibrate", "--cpus", "0,1", "--json", path])
+        run_measured([MIGTRACE, "calibrate", "--cpus", "0,1", "-o", path])
         walls.append(time.monotonic() - t0)
         with open(path) as f:
             cal = json.load(f)

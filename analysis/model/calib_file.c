@@ -962,7 +962,7 @@ static int read_document(struct reader *rd, int *version)
 		return read_strict(rd);
 	if (*version == 1)
 		return read_v1(rd);
-	return jr_fail(jr, "schema %s: not a calibration file (`migtrace calibrate --json` "
+	return jr_fail(jr, "schema %s: not a calibration file (`migtrace calibrate -o` "
 		       "writes %s)", schema, CALIB_SCHEMA);
 }
 

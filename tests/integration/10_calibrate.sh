@@ -10,7 +10,7 @@
 ncpu=$(nproc)
 
 if [ "$ncpu" -ge 2 ]; then
-	out=$("$MT" calibrate --cpus 0,1 --reps 5 --json "$MT_TMP/cal.json" -q 2>&1)
+	out=$("$MT" calibrate --cpus 0,1 --reps 5 -o "$MT_TMP/cal.json" -q 2>&1)
 	rc=$?
 	check calibrate_exit_0 test "$rc" = 0
 	# The calibration file (docs/calibration-file.md): the run file's calibration.measured
@@ -41,7 +41,7 @@ if [ "$ncpu" -ge 2 ]; then
 	check calibrate_no_tmp_left test -z "$(ls -A "$MT_TMP" | grep -v '^cal.json$')"
 
 	# -v: each repetition's samples on stderr, the very fills the cells are made of
-	"$MT" calibrate --cpus 0,1 --reps 4 -v -q --json "$MT_TMP/verbose.json" \
+	"$MT" calibrate --cpus 0,1 --reps 4 -v -q -o "$MT_TMP/verbose.json" \
 		>/dev/null 2>"$MT_TMP/verbose.err"
 	check calibrate_verbose_samples python3 -c '
 import json, re, sys
@@ -70,14 +70,14 @@ for c in d["cells"]:
 	s5=$("$MT" calibrate --cpus 0,1 --method 2005 --format=seed 2>&1)
 	check seed_2005_format grep -qE '^\| cacheflush times \[1\]: [0-9]+\.[0-9] \([0-9-]+\)$' <<<"$s5"
 	check seed_2005_header grep -qE '^\| migration cost matrix \(max_cache_size: [0-9]+, cpu: -?[0-9]+ MHz\):$' <<<"$s5"
-	t5=$("$MT" calibrate --cpus 0,1 --method 2005 --json "$MT_TMP/m5.json" 2>&1)
+	t5=$("$MT" calibrate --cpus 0,1 --method 2005 -o "$MT_TMP/m5.json" 2>&1)
 	check method_2005_says_so grep -q "^method 2005" <<<"$t5"
 	# the undisturbed-fill statistics and their interval are the 2004 method's alone
 	check method_2005_no_interval json "$MT_TMP/m5.json" \
 		'd["fill_statistics"] is None and d["size_search"]["factor"] == 128 and len(d["size_search"]["distances"]) == 1 and d["hot_seed_ns"] == d["size_search"]["distances"][0]["cost_ns"]' \
 		'{k: d.get(k) for k in ("fill_statistics", "size_search", "hot_seed_ns")}'
 
-	sw=$("$MT" calibrate --cpus 0,1 --reps 3 --sweep-size -q --json "$MT_TMP/sweep.json" 2>&1)
+	sw=$("$MT" calibrate --cpus 0,1 --reps 3 --sweep-size -q -o "$MT_TMP/sweep.json" 2>&1)
 	check sweep_size_table grep -q "^migration cost peaks with a" <<<"$sw"
 	check sweep_size_json json "$MT_TMP/sweep.json" 'len(d["size_sweep"]) == 9'
 
@@ -85,7 +85,7 @@ for c in d["cells"]:
 	# here, and its figures are sane: a refill of 1 to 1000 ns a line, D* inside the sweep
 	# with its interval, or said to lie beyond it.
 	ch=$("$MT" calibrate --method chase --cpus 0,1 --reps 20 --rounds 3 -q \
-		--json "$MT_TMP/chase.json" 2>&1)
+		-o "$MT_TMP/chase.json" 2>&1)
 	rc=$?
 	check chase_exit_0 test "$rc" = 0
 	check chase_json_curves json "$MT_TMP/chase.json" \
@@ -106,9 +106,9 @@ for c in d["cells"]:
 	check seed_format_no_chase bash -c '! grep -q "chase\|x 6 assumes" <<<"$1"' _ "$seedc"
 
 	if [ -x "$MT_SAN" ]; then
-		check calibrate_sanitizers "$MT_SAN" calibrate --cpus 0,1 --reps 3 -q --json "$MT_TMP/san.json"
+		check calibrate_sanitizers "$MT_SAN" calibrate --cpus 0,1 --reps 3 -q -o "$MT_TMP/san.json"
 		check chase_sanitizers "$MT_SAN" calibrate --method chase --cpus 0,1 --reps 3 \
-			--rounds 2 --ws 64K -q --json "$MT_TMP/san-chase.json"
+			--rounds 2 --ws 64K -q -o "$MT_TMP/san-chase.json"
 	else
 		fail calibrate_sanitizers "no sanitizer build at $MT_SAN (make san)"
 	fi
@@ -155,21 +155,21 @@ for cpu in 0 1 2 3; do
 	echo 8192K >"$d/cache/index1/size"; echo 0-3 >"$d/cache/index1/shared_cpu_list"
 done
 echo 0-3 >"$fake/devices/system/cpu/online"
-dry=$("$MT" calibrate --sysfs-root "$fake" --dry-run 2>&1)
+dry=$("$MT" calibrate --root "$fake" --dry-run 2>&1)
 check fake_tree_percore_l2 grep -q "L2 Unified 256 KiB of CPU 0 (from sysfs), the largest per-core cache (buffer 427 KiB)" <<<"$dry"
-dry=$("$MT" calibrate --sysfs-root "$fake" --level 3 --dry-run 2>&1)
+dry=$("$MT" calibrate --root "$fake" --level 3 --dry-run 2>&1)
 check fake_tree_level3 grep -q "L3 Unified 8 MiB of CPU 0" <<<"$dry"
 check fake_tree_pairs grep -q "16 ordered pairs" <<<"$dry"
 # the chase's plan on that tree: a pair per distance (SMT siblings, another core of the
 # LLC), 2 working sets, 4 chain counts; D from 16 KiB to 4 x its 8 MiB L3
-dry=$("$MT" calibrate --sysfs-root "$fake" --method chase --cpus 0,1,2 --dry-run 2>&1)
+dry=$("$MT" calibrate --root "$fake" --method chase --cpus 0,1,2 --dry-run 2>&1)
 check fake_tree_chase_plan grep -qF "the chase: 16 curves x 12 displacements x 2 arms x 7 rounds, D to 4 x the LLC, the L3 Unified 8 MiB (sysfs)" <<<"$dry"
 
 # Where the cache size came from.  sysfs when this machine's sysfs lists caches (most hosts),
 # else CPUID on x86 (VMs without /sys/devices/system/cpu/cpuN/cache); never a silent guess.
 case $(uname -m) in x86_64 | i?86) x86=1 ;; *) x86=0 ;; esac
 if [ -e /sys/devices/system/cpu/cpu0/cache/index0 ]; then want_src=sysfs; else want_src=cpuid; fi
-real=$("$MT" calibrate --cpus 0 --reps 3 --json "$MT_TMP/src.json" -q 2>&1)
+real=$("$MT" calibrate --cpus 0 --reps 3 -o "$MT_TMP/src.json" -q 2>&1)
 rc=$?
 if [ "$want_src" = cpuid ] && [ "$x86" = 0 ]; then
 	check real_no_sizes_asks_size bash -c '[ "$1" = 1 ] && [ "$(wc -l <<<"$2")" = 1 ] && grep -q "no cache sizes for CPU 0: sysfs lists none and CPUID is not available on this architecture; give the size with --size" <<<"$2"' _ "$rc" "$real"
@@ -220,18 +220,18 @@ for cpu in 0 1; do
 	echo $cpu >"$bare/devices/system/cpu/cpu$cpu/topology/core_id"
 done
 echo 0-1 >"$bare/devices/system/cpu/online"
-nc=$("$MT" calibrate --sysfs-root "$bare" --dry-run 2>&1)
+nc=$("$MT" calibrate --root "$bare" --dry-run 2>&1)
 rc=$?
 check fake_tree_no_caches_asks_size bash -c '[ "$1" = 1 ] && [ "$(wc -l <<<"$2")" = 1 ] && grep -qx "migtrace calibrate: no cache sizes for CPU 0: sysfs lists none under .*, and CPUID describes this machine, not that tree (--caches cpuid would use it); give the size with --size (e.g. --size 1M)" <<<"$2"' _ "$rc" "$nc"
-nc=$("$MT" calibrate --sysfs-root "$bare" --size 512K --dry-run 2>&1)
+nc=$("$MT" calibrate --root "$bare" --size 512K --dry-run 2>&1)
 check fake_tree_no_caches_size_given grep -q "against the 512 KiB cache given by --size (buffer 853 KiB)" <<<"$nc"
-nc=$("$MT" calibrate --sysfs-root "$bare" --level 2 --dry-run 2>&1)
+nc=$("$MT" calibrate --root "$bare" --level 2 --dry-run 2>&1)
 check fake_tree_no_caches_level_asks_size bash -c '[ "$1" = 1 ] && grep -q "give the size with --size" <<<"$2"' _ "$?" "$nc"
 
 # The fake 2-socket tree's sysfs LLC groups reach the JSON (CPUs 0-1 exist on every host
 # that runs this part): {0-3} on one LLC, so CPUs 0 and 1 are one sysfs group.
 if [ "$ncpu" -ge 2 ]; then
-	"$MT" calibrate --sysfs-root "$fake" --cpus 0,1 --reps 3 -q --json "$MT_TMP/fake.json" >/dev/null 2>&1
+	"$MT" calibrate --root "$fake" --cpus 0,1 --reps 3 -q -o "$MT_TMP/fake.json" >/dev/null 2>&1
 	check fake_tree_llc_groups_json json "$MT_TMP/fake.json" \
 		"d['llc']['source'] == 'sysfs' and d['llc']['group_of_cpu'] == [0, 0] and d['cache_source'] == 'sysfs' and d['cache_scope'] == 'per-core' and d['cache_level'] == 2"
 fi

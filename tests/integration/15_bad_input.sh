@@ -60,13 +60,17 @@ printf '{"schema":"migtrace.calibrate/2","method":2004,"frob":1}\n' >"$MT_TMP/un
 bad run_calibration_unknown '"frob" is not a member' run --calibration "$MT_TMP/unknown.json" "${O[@]}" "${W[@]}"
 bad run_calibration_run_file "not a calibration file" run --calibration "$MT_ROOT/tests/data/sample-run.json" "${O[@]}" "${W[@]}"
 bad run_calibration_v1_read "no_such_user_x" run --calibration "$MT_ROOT/tests/data/calibrate-v1.json" -u no_such_user_x "${O[@]}" "${W[@]}"
-"$MT" calibrate --cpus 0 --reps 3 -q --json "$MT_TMP/one.json" >/dev/null 2>&1
+"$MT" calibrate --cpus 0 --reps 3 -q -o "$MT_TMP/one.json" >/dev/null 2>&1
 bad run_calibration_one_cpu "has no hot time" run --calibration "$MT_TMP/one.json" "${O[@]}" "${W[@]}"
 if [ "$(nproc)" -ge 2 ]; then
-	"$MT" calibrate --cpus 0,1 --reps 3 -q --json "$MT_TMP/two.json" >/dev/null 2>&1
+	"$MT" calibrate --cpus 0,1 --reps 3 -q -o "$MT_TMP/two.json" >/dev/null 2>&1
 	bad run_calibration_v2_read "no_such_user_x" run --calibration "$MT_TMP/two.json" -u no_such_user_x "${O[@]}" "${W[@]}"
 fi
-bad run_unknown_option "--frobnicate" run --frobnicate "${W[@]}"
+# a mistyped option: getopt's line, then argp's hint naming the command's --help
+out=$("$MT" run --frobnicate "${W[@]}" 2>&1 >/dev/null); rc=$?
+check run_unknown_option_hint bash -c '[ "$1" = 2 ] && [ "$(grep -c . <<<"$2")" = 2 ] &&
+	grep -qF -- "--frobnicate" <<<"$2" && grep -qF "Try \`migtrace run --help'"'"'" <<<"$2"' \
+	_ "$rc" "$out"
 
 # calibrate
 # scope: -a and --cgroup trace no workload and no -p; --cgroup takes a cgroup v2 directory;
@@ -88,11 +92,11 @@ else
 	skip run_cgroup_v1 "no cgroup v1 hierarchy can be mounted here (not root, or v1 disabled)"
 fi
 bad run_old_cpus "--cpus" run -c 0,1 "${O[@]}" "${W[@]}"
-bad cal_old_cpus "--cpus" calibrate -c 0,1 --json "$MT_TMP/out/c.json"
+bad cal_old_cpus "--cpus" calibrate -c 0,1 -o "$MT_TMP/out/c.json"
 bad val_old_cpus "--cpus" validate -c 0,1 -o "$MT_TMP/out/v.json"
 bad sweep_old_cpus "--cpus" sweep -c 0,1 --values 1ms -o "$MT_TMP/out/s.json" "${W[@]}"
 
-J=(--json "$MT_TMP/out/c.json")
+J=(-o "$MT_TMP/out/c.json")
 bad cal_reps_zero "'0'" calibrate --reps 0 "${J[@]}"
 bad cal_reps_negative "'-4'" calibrate --reps -4 "${J[@]}"
 bad cal_reps_huge "'99999999999'" calibrate --reps 99999999999 "${J[@]}"
@@ -108,8 +112,9 @@ bad cal_factor_zero "'0'" calibrate --method 2005 --factor 0 "${J[@]}"
 bad cal_format "'xml'" calibrate --format xml "${J[@]}"
 bad cal_caches "'floppy'" calibrate --caches floppy "${J[@]}"
 bad cal_cpus_token "'0-'" calibrate --cpus 0- "${J[@]}"
-bad cal_json_dir "$MT_TMP/out" calibrate --json "$MT_TMP/out" --reps 3
-bad cal_sysfs_root_missing "$MT_TMP/nosys" calibrate --sysfs-root "$MT_TMP/nosys" "${J[@]}"
+bad cal_json_dir "$MT_TMP/out" calibrate -o "$MT_TMP/out" --reps 3
+bad cal_root_missing "$MT_TMP/nosys" calibrate --root "$MT_TMP/nosys" "${J[@]}"
+bad cal_json_and_output "-j and -o" calibrate -j "${J[@]}"
 bad cal_argument "'extra'" calibrate extra "${J[@]}"
 
 # validate
@@ -192,10 +197,12 @@ bad run_csv_repeated "--csv given twice" run --csv "$MT_TMP/out/a" --csv "$MT_TM
 bad cal_reps_repeated "--reps given twice ('3', then '4')" calibrate --reps 3 --reps 4 "${J[@]}"
 bad val_samples_repeated "--samples given twice" validate --samples 5 --samples 6 "${V[@]}"
 bad report_output_repeated "--output given twice" report "$MT_ROOT/tests/data/sample-run.json" \
-	-o "$MT_TMP/out/a.txt" -o "$MT_TMP/out/b.txt"
+	-o "$MT_TMP/out/a.json" -o "$MT_TMP/out/b.json"
+bad report_text_repeated "--text given twice" report "$MT_ROOT/tests/data/sample-run.json" \
+	--text "$MT_TMP/out/a.txt" --text "$MT_TMP/out/b.txt"
 
-# an output that would replace the input or another output (-o is the run file in `run` and
-# the text in `report`: an easy slip), by any spelling: refused, naming both, the input intact
+# an output that would replace the input or another output, by any spelling: refused, naming
+# both, the input intact
 S=$MT_ROOT/tests/data/sample-run.json
 R=$MT_TMP/in/r.json
 # clash NAME TOKEN ARGS...: as bad, and the run file $R (a copy of the sample) left as it was
@@ -210,19 +217,22 @@ clash() {
 		grep -qx "{\"hot_time_ns\": 500000}" "$3/cal.json"' _ "$S" "$R" "$MT_TMP/in"
 }
 X=$MT_TMP/out/x.json
-clash report_text_over_input "-o $R would replace the run file $R it reads" report -o "$R" "$R"
+clash report_output_over_input "-o $R would replace the run file $R it reads" report -o "$R" "$R"
+clash report_text_over_input "--text $R would replace the run file $R it reads" \
+	report --text "$R" "$R"
 clash report_metrics_over_input "--openmetrics $R would replace the run file $R" \
 	report --openmetrics "$R" "$R"
 clash report_over_input_by_link "-o $MT_TMP/in/link.json would replace the run file $R" \
 	report -o "$MT_TMP/in/link.json" "$R"
 clash report_over_input_hard_link "-o $MT_TMP/in/hard.json would replace the run file $R" \
 	report -o "$MT_TMP/in/hard.json" "$R"
-clash report_over_second_input "-o $MT_TMP/in/./hard.json would replace the run file $R" \
-	report -o "$MT_TMP/in/./hard.json" "$S" "$R"
-clash report_two_outputs "--json $X and --perfetto $MT_TMP/out/../out/x.json are the same file" \
-	report --json "$X" --perfetto "$MT_TMP/out/../out/x.json" "$R"
-clash report_two_stdouts "-o - and --json - both write to standard output" \
-	report -o - --json - "$R"
+clash report_over_second_input "--text $MT_TMP/in/./hard.json would replace the run file $R" \
+	report --text "$MT_TMP/in/./hard.json" "$S" "$R"
+clash report_two_outputs "-o $X and --perfetto $MT_TMP/out/../out/x.json are the same file" \
+	report -o "$X" --perfetto "$MT_TMP/out/../out/x.json" "$R"
+clash report_two_stdouts "--text - and -o - both write to standard output" \
+	report --text - -o - "$R"
+bad report_json_and_output "-j and -o" report -j -o "$X" "$S"
 clash report_input_in_csv_dir \
 	"run file $MT_TMP/in/d/units.csv is $MT_TMP/in/d/units.csv, which --csv" \
 	report --csv "$MT_TMP/in/d" "$MT_TMP/in/d/units.csv"
@@ -242,8 +252,52 @@ bad sweep_file_among_csv "-o $MT_TMP/csv/sweep.csv is $MT_TMP/csv/sweep.csv, whi
 	sweep --values 1ms,5ms -o "$MT_TMP/csv/sweep.csv" --csv "$MT_TMP/csv" "${W[@]}"
 # devices replace nothing, and a file compared with itself is only read
 check report_devices_not_outputs "$MT" report --openmetrics /dev/null --perfetto /dev/null \
-	--json /dev/null -o /dev/null "$S"
+	-o /dev/null --text /dev/null "$S"
 check report_compare_with_itself bash -c '"$1" report "$2" "$2" >/dev/null' _ "$MT" "$S"
+
+# The spellings before migtrace(8)'s vocabulary work one release, after one line naming the
+# new one.  deprecated NAME NOTE TOKEN ARGS...: the first line on stderr is NOTE, and TOKEN
+# is in what follows (the old spelling read as the new one).
+deprecated() {
+	local name=$1 note=$2 token=$3 out
+	shift 3
+	out=$("$MT" "$@" 2>&1 >"$MT_TMP/dep.out")
+	if [ "$(head -n 1 <<<"$out")" = "$note" ] && grep -qF -- "$token" <<<"$out"; then
+		pass "deprecated_$name"
+	else
+		fail "deprecated_$name" "out=$(head -c 300 <<<"$out" | tr '\n' '|')"
+	fi
+}
+deprecated cal_sysfs_root "migtrace calibrate: --sysfs-root is deprecated, use --root" \
+	"--root: cannot read '$MT_TMP/nosys'" calibrate --sysfs-root "$MT_TMP/nosys"
+deprecated doctor_sysfs_root "migtrace doctor: --sysfs-root is deprecated, use --root" \
+	"$MT_TMP/nosys" doctor --sysfs-root="$MT_TMP/nosys"
+deprecated cal_json "migtrace calibrate: --json is deprecated, use -o FILE (-j alone: the JSON on stdout)" \
+	"-o: $MT_TMP/out is a directory" calibrate --json "$MT_TMP/out" --reps 3
+deprecated report_json "migtrace report: --json is deprecated, use -o FILE (-j alone: the run file on stdout)" \
+	"" report --json "$MT_TMP/dep.json" "$S"
+check deprecated_report_json_wrote grep -q '"schema":"migtrace.run/' "$MT_TMP/dep.json"
+deprecated report_o_text "migtrace report: -o now writes the run file (JSON), as in run; the text is --text $MT_TMP/dep.txt" \
+	"" report -o "$MT_TMP/dep.txt" "$S"
+check deprecated_report_o_wrote grep -q '"schema":"migtrace.run/' "$MT_TMP/dep.txt"
+deprecated run_all "migtrace run: --all is deprecated, use --all-cpus" \
+	"-a traces every task: not with -p" run --all -p 1
+deprecated run_json_lines "migtrace run: --json-lines is deprecated, use --json" \
+	"-j: writes a line per interval" run --json-lines -d 1 wakeup
+deprecated val_a "migtrace validate: -a is deprecated, use --ages (-a is --all-cpus in run)" \
+	"--ages: 'ten'" validate -a ten -o "$X"
+deprecated val_P "migtrace validate: -P is deprecated, use --polluter (-P is --per-pid in run)" \
+	"--polluter: '-5'" validate -P -5 -o "$X"
+
+# runqlat's `run INTERVAL COUNT' is read as such: never "cannot run '1'"
+bad run_interval_three "no third number" run 1 10 20
+bad run_interval_not_seconds "INTERVAL '0.001'" run 0.001
+bad run_interval_and_option "--interval is given already" run --interval 1s 2
+bad run_interval_with_workload "-a traces every task: not with a WORKLOAD" run -a -- true
+check run_interval_help_usage bash -c '"$1" run --help | grep -qF "migtrace run [OPTIONS] INTERVAL [COUNT]"' _ "$MT"
+check help_cmd_is_cmd_help bash -c 'cmp <("$1" help report) <("$1" report --help)' _ "$MT"
+check help_h_is_help bash -c 'for c in $("$1" --help | sed -n "s/^  \([a-z]*\) .*/\1/p"); do
+	cmp <("$1" "$c" -h) <("$1" "$c" --help) || exit 1; done' _ "$MT"
 
 # doctor and the command line itself
 bad doctor_argument "'extra'" doctor extra

@@ -212,7 +212,7 @@ check sigint_early_no_tmp bash -c '! ls -A "$1" | grep -q "^\.early\.json\."' _ 
 if command -v strace >/dev/null; then
 	mkdir -p "$MT_TMP/sig"
 	strace -o /dev/null -e trace=fsync -e inject=fsync:delay_enter=2000000 \
-		"$MT" calibrate --reps 3 --json "$MT_TMP/sig/c.json" >/dev/null 2>&1 &
+		"$MT" calibrate --reps 3 -o "$MT_TMP/sig/c.json" >/dev/null 2>&1 &
 	st=$!
 	for _ in $(seq 100); do ls -A "$MT_TMP/sig" | grep -q '^\.c\.json\.' && break; sleep 0.1; done
 	kill -HUP "$(pgrep -P "$st")"

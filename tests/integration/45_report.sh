@@ -20,21 +20,21 @@ check golden_compare bash -c \
 check compare_marks bash -c '[ "$(grep -c "µs\] *\*$" "$1")" = 3 ]' _ "$DATA/sample-compare.txt"
 # the samples above are migtrace.run/2 files: written back they become /3, which prints the
 # same text and is written back again as the same bytes; so is the /3 sample of a grid
-"$MT" report --json "$MT_TMP/v3.json" "$DATA/sample-run.json" >/dev/null 2>&1
+"$MT" report -o "$MT_TMP/v3.json" "$DATA/sample-run.json" >/dev/null 2>&1
 check sample_v2_becomes_v3 bash -c 'grep -qx "\"schema\":\"migtrace.run/3\"," "$1" &&
 	"$2" report "$1" | cmp - "$3/sample-run.txt"' _ "$MT_TMP/v3.json" "$MT" "$DATA"
-check sample_json_round_trip bash -c '"$1" report --json - "$2" 2>/dev/null | cmp - "$2"' \
+check sample_json_round_trip bash -c '"$1" report -j "$2" 2>/dev/null | cmp - "$2"' \
 	_ "$MT" "$MT_TMP/v3.json"
 check golden_grid_text bash -c '"$1" report "$2/sample-grid.json" | cmp - "$2/sample-grid.txt"' \
 	_ "$MT" "$DATA"
-check grid_json_round_trip bash -c '"$1" report --json - "$2/sample-grid.json" 2>/dev/null |
+check grid_json_round_trip bash -c '"$1" report -o - "$2/sample-grid.json" 2>/dev/null |
 	cmp - "$2/sample-grid.json"' _ "$MT" "$DATA"
 # a grid against itself: its cells by rate and age, D* side by side, nothing marked
 check compare_grid bash -c '"$1" report "$2/sample-grid.json" "$2/sample-grid.json" >"$3" &&
 	grep -q "^  polluter 200 MB/s:$" "$3" && grep -q "^  D\* (95 %)" "$3" && ! grep -q "\*$" "$3"' \
 	_ "$MT" "$DATA" "$MT_TMP/grid-compare.txt"
-# -o writes the text whole, stdin reads as '-'
-check report_output_file bash -c '"$1" report -o "$3/text" "$2/sample-run.json" && cmp "$3/text" "$2/sample-run.txt"' \
+# --text writes the text whole, stdin reads as '-'
+check report_text_file bash -c '"$1" report --text "$3/text" "$2/sample-run.json" && cmp "$3/text" "$2/sample-run.txt"' \
 	_ "$MT" "$DATA" "$MT_TMP"
 check report_from_stdin bash -c '"$1" report - <"$2/sample-run.json" | cmp - "$2/sample-run.txt"' \
 	_ "$MT" "$DATA"
@@ -73,9 +73,9 @@ sed 's/"duration_s":0.102027983/"duration_s":-1/' "$DATA/sample-run.json" >"$MT_
 : >"$MT_TMP/empty.json"
 bad_input report_missing_file "no-such.json: cannot open it: No such file" "$MT_TMP/no-such.json"
 bad_input report_truncated "truncated.json: line [0-9]+, column [0-9]+: .*truncated" \
-	-o "$MT_TMP/out.txt" "$MT_TMP/truncated.json"
+	--text "$MT_TMP/out.txt" "$MT_TMP/truncated.json"
 bad_input report_corrupt "corrupt.json: line 3, column [0-9]+: .*expected ',' or '\}'" \
-	-o "$MT_TMP/out.txt" "$MT_TMP/corrupt.json"
+	--text "$MT_TMP/out.txt" "$MT_TMP/corrupt.json"
 bad_input report_old_schema "old.json: .*schema migtrace.run/1: this migtrace reads migtrace.run/2 and migtrace.run/3 only" \
 	"$MT_TMP/old.json"
 bad_input report_other_schema "calib.json: .*schema migtrace.calibrate/1: not a run file" \
@@ -93,10 +93,10 @@ bad_input report_directory "$MT_TMP: a directory, not a run file" "$MT_TMP"
 # the second of two files bad: nothing of the first is printed either
 bad_input report_compare_one_bad "truncated.json" "$DATA/sample-run.json" "$MT_TMP/truncated.json"
 bad_input report_unwritable_dir "cannot write $MT_TMP/no/dir/out.txt: directory .* does not exist" \
-	-o "$MT_TMP/no/dir/out.txt" "$DATA/sample-run.json"
-bad_input report_output_is_dir "$MT_TMP is a directory" -o "$MT_TMP" "$DATA/sample-run.json"
-bad_input report_json_unwritable "cannot write $MT_TMP/no/dir/out.json: directory" \
-	--json "$MT_TMP/no/dir/out.json" "$DATA/sample-run.json"
+	--text "$MT_TMP/no/dir/out.txt" "$DATA/sample-run.json"
+bad_input report_text_is_dir "$MT_TMP is a directory" --text "$MT_TMP" "$DATA/sample-run.json"
+bad_input report_output_unwritable "cannot write $MT_TMP/no/dir/out.json: directory" \
+	-o "$MT_TMP/no/dir/out.json" "$DATA/sample-run.json"
 bad_input report_no_file "give a run file"
 bad_input report_three_files "unexpected argument" "$DATA/sample-run.json" \
 	"$DATA/sample-run.json" "$DATA/sample-run.json"
@@ -126,7 +126,7 @@ out_of_memory() {
 	check "$name" bash -c '[ "$1" = 1 ] && [ -z "$2" ] && [ "$(wc -l <"$3")" = 1 ] &&
 		grep -qE "$4" "$3" && [ ! -e "$5" ]' _ "$rc" "$out" "$MT_TMP/err" "$expect" "$MT_TMP/oom-csv"
 }
-out_of_memory report_oom_records 'big.json: line [0-9]+, column [0-9]+: out of memory keeping the records \([0-9]+ read\): free memory or raise the limit \(ulimit -v\), or leave out --json, --csv and --perfetto' \
+out_of_memory report_oom_records 'big.json: line [0-9]+, column [0-9]+: out of memory keeping the records \([0-9]+ read\): free memory or raise the limit \(ulimit -v\), or leave out -o, --csv and --perfetto' \
 	--csv "$MT_TMP/oom-csv" "$MT_TMP/big.json"
 sed 's/"nr_cpus":2,/"nr_cpus":4096,/' "$DATA/sample-run.json" >"$MT_TMP/cpus.json"
 out_of_memory report_oom_pairs 'cpus.json: .*meta.nr_cpus: out of memory for its 4096 x 4096 CPU-pair matrix: free memory' \

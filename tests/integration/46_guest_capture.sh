@@ -10,7 +10,7 @@
 CAP=$MT_ROOT/tests/data/trace-cmd-6.12.dat
 EVENTS=254
 
-"$MT_SAN" report --json "$MT_TMP/g.json" "$CAP" >"$MT_TMP/g.txt" 2>"$MT_TMP/g.err"
+"$MT_SAN" report -o "$MT_TMP/g.json" "$CAP" >"$MT_TMP/g.txt" 2>"$MT_TMP/g.err"
 check guestcap_report_runs [ $? = 0 -a -s "$MT_TMP/g.txt" -a ! -s "$MT_TMP/g.err" ]
 check guestcap_header grep -q "^Migrations in the trace-cmd capture .*trace-cmd-6.12.dat (2 CPUs)" \
 	"$MT_TMP/g.txt"

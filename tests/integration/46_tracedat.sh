@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # migtrace report on a trace-cmd capture (trace.dat): the checked-in capture of this host
 # rendered like a run (its migration count against what `trace-cmd report` lists, the
-# exports, --json read back to the same text, --hot-ns), a capture made now the same way,
+# exports, -o read back to the same text, --hot-ns), a capture made now the same way,
 # and bad input (neither a run file nor a capture, a truncated capture, a capture of other
 # events), one line each, exit 2.
 #
@@ -47,7 +47,7 @@ mt_moves() {
 #    in the commit).
 check tracedat_golden_text bash -c 'cd "$1" && "$2" report tests/data/capture-host.dat |
 	cmp - tests/data/capture-host.txt' _ "$MT_ROOT" "$MT"
-"$MT_SAN" report --csv "$MT_TMP/csv" --what-if 0.5ms,5ms --json "$MT_TMP/cap.json" "$CAP" \
+"$MT_SAN" report --csv "$MT_TMP/csv" --what-if 0.5ms,5ms -o "$MT_TMP/cap.json" "$CAP" \
 	>"$MT_TMP/cap.txt" 2>"$MT_TMP/cap.err"
 # report alone, without libbpf (05_layers), reads a capture too
 check tracedat_report_only bash -c 'cd "$1" && "$2" tests/data/capture-host.dat |

@@ -29,10 +29,10 @@ check whatif_text_after_report bash -c 'head -n "$(wc -l <"$2")" "$1" | cmp - "$
 #     that has it is reported byte for byte and written again unchanged, and --plot draws it;
 #     the older sample has none, so no such plot, and its text says so in one line.
 V=$DATA/sample-validate.json
-"$MT" report --plot "$E/vplots" --json "$E/v-again.json" "$V" >"$E/v.txt" 2>"$E/v.err"
+"$MT" report --plot "$E/vplots" -o "$E/v-again.json" "$V" >"$E/v.txt" 2>"$E/v.err"
 check matrix_report_golden cmp "$E/v.txt" "$DATA/sample-validate.txt"
 # a migtrace.run/2 file is written back as /3, and that again as the same bytes
-check matrix_json_round_trip bash -c '"$1" report --json - "$2" 2>/dev/null | cmp - "$2"' \
+check matrix_json_round_trip bash -c '"$1" report -j "$2" 2>/dev/null | cmp - "$2"' \
 	_ "$MT" "$E/v-again.json"
 check matrix_plot_drawn python3 - "$E/vplots" "$V" <<'PY'
 import json, os, struct, sys, xml.etree.ElementTree as ET
@@ -147,7 +147,7 @@ check openmetrics_grid_lints bash -c '! command -v promtool >/dev/null || promto
 
 # 3. CSV: the columns are the run file's members (units in their names), a row per record:
 #    those of the sample as this migtrace writes it (migtrace.run/3; the sample is /2).
-"$MT" report --json "$E/run3.json" "$DATA/sample-run.json" >/dev/null 2>&1
+"$MT" report -o "$E/run3.json" "$DATA/sample-run.json" >/dev/null 2>&1
 check csv_columns_are_schema python3 - "$E/csv" "$E/run3.json" <<'PY'
 import csv, json, sys
 d = json.load(open(sys.argv[2]))

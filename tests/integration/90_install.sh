@@ -37,7 +37,8 @@ mkdir -p "$src"
 dest=$MT_TMP/dest
 if make -C "$src" -s -j"$(nproc)" install DESTDIR="$dest" PREFIX=/usr >"$MT_TMP/install.log" 2>&1; then
 	check install_destdir_files bash -c 'for f in sbin/migtrace libexec/migtrace/cachewalk \
-		libexec/migtrace/wakeup share/doc/migtrace/README.md share/doc/migtrace/docs/design.md; do
+		libexec/migtrace/wakeup share/doc/migtrace/README.md share/doc/migtrace/docs/design.md \
+		share/man/man8/migtrace.8 share/man/man8/migtrace-run.8; do
 		[ -f "$1/usr/$f" ] || { echo "missing $1/usr/$f"; exit 1; }; done
 		[ -x "$1/usr/sbin/migtrace" ]' _ "$dest"
 	make -C "$src" -s uninstall DESTDIR="$dest" PREFIX=/usr >>"$MT_TMP/install.log" 2>&1

@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
-# The man pages (docs/man/*.8) and the bash completion (contrib/bash-completion/migtrace):
+# The man pages (docs/man/*.rst, built by make into .output/man/*.8 with rst2man) and the bash
+# completion (contrib/bash-completion/migtrace):
 # 1. in step with the binary: every option of `migtrace CMD --help` in that command's page,
-#    none there that --help does not print, the commands, the sections, the completion's
+#    none there that --help does not print, the commands, the sections, one meaning for each
+#    short option across the commands and migtrace(8)'s table of them, the completion's
 #    static lists (tests/integration/man_sync.py);
-# 2. every page rendered by groff and by man without a warning, within 80 columns;
+# 2. every page built, and rendered by groff and by man without a warning, within 80 columns;
 # 3. the completion driven as bash drives it (COMP_WORDS, COMP_CWORD, COMP_LINE, COMP_POINT)
 #    in a non-interactive bash, without and with bash-completion's helpers.
 # No BPF; root is not needed.
 . "$(dirname "$0")/../lib.sh"
 
-MAN=$MT_ROOT/docs/man
+MAN=$MT_ROOT/.output/man
 COMP=$MT_ROOT/contrib/bash-completion/migtrace
 BC=/usr/share/bash-completion/bash_completion
 
@@ -19,7 +21,7 @@ pkg_skip() {
 }
 
 # 1. In step with --help.
-for what in pages commands options mentions sections completion; do
+for what in pages commands options mentions sections vocabulary completion; do
 	check "man_sync_$what" python3 "$MT_ROOT/tests/integration/man_sync.py" "$MT" "$MT_ROOT" "$what"
 done
 
@@ -32,8 +34,13 @@ for n, l in enumerate(open(sys.argv[1], encoding="utf-8"), 1):
     if len(l.rstrip("\n")) > int(sys.argv[2]):
         sys.exit("line %d is %d columns: %s" % (n, len(l.rstrip("\n")), l.strip()))' "$@"
 }
-for page in "$MAN"/*.8; do
-	n=$(basename "$page" .8)
+for src in "$MT_ROOT"/docs/man/*.rst; do
+	n=$(basename "$src" .rst)
+	page=$MAN/$n.8
+	# built by `make` (make man), newer than its source
+	if ! check "man_built_$n" test "$page" -nt "$src"; then
+		continue
+	fi
 	if ! command -v groff >/dev/null; then
 		pkg_skip "man_groff_$n" "no groff (groff-base)"
 		continue

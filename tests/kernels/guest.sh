@@ -384,7 +384,7 @@ c_report_capture() {
 		# -F before -i: trace-cmd 3.1 applies a filter to the inputs named after it
 		run_to "$CDIR" "${cap}_migrate" trace-cmd report -F sched_migrate_task -i "$dat"
 		run_to "$CDIR" "${cap}_report" "$MT" report "$dat"
-		run_to "$CDIR" "${cap}_json" "$MT" report --json "$CDIR/${cap}_report.json" "$dat"
+		run_to "$CDIR" "${cap}_json" "$MT" report -o "$CDIR/${cap}_report.json" "$dat"
 	done
 	[ -s "$WORK/small.dat" ] && cp "$WORK/small.dat" "$CDIR/capture.dat"
 	# the checked-in capture, where the tree has it (the host): read by this machine's tools
@@ -393,7 +393,7 @@ c_report_capture() {
 		wc -c <"$data" >"$CDIR/data_bytes"
 		run_to "$CDIR" data_migrate trace-cmd report -F sched_migrate_task -i "$data"
 		run_to "$CDIR" data_report "$MT" report "$data"
-		run_to "$CDIR" data_json "$MT" report --json "$CDIR/data_report.json" "$data"
+		run_to "$CDIR" data_json "$MT" report -o "$CDIR/data_report.json" "$data"
 	fi
 	rm -f "$WORK/full.dat" "$WORK/small.dat"
 	case_end

@@ -2,36 +2,51 @@
 /*
  * argp prints a usage error as two lines, the message and "Try `PROG --help' or `PROG
  * --usage' for more information."; migtrace's contract is one line naming the option and
- * the token.  A stream that passes everything to stderr except that hint keeps argp's own
- * errors (unknown option, missing argument) and ours to one line, without replacing argp.
+ * the token.  A stream that passes everything to stderr except that hint after a message of
+ * ours keeps a bad value to one line, without replacing argp; a mistyped option (getopt's
+ * own line) keeps the hint, which names the command's --help.
  *
  * An option with a value given twice (-o a.json -o b.json) is refused too: the last one
  * would win without a word, and the first was meant for something.  So is an output that
- * would replace an input or another output (`report -o r.json r.json`, where -o is the text
- * but is the run file in `run`): the rename would succeed and the data be gone.
+ * would replace an input or another output (`report -o r.json r.json`): the rename would
+ * succeed and the data be gone.
  */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/types.h>
+#include <unistd.h>
 
 #include "atomic_file.h"
 #include "cli.h"
+#include "json_writer.h"
 #include "status.h"
 
 static char line[1024];
 static size_t used;
 static int in_hint;	/* inside the hint, which argp wraps at 79 columns */
+/*
+ * Whether the hint is kept: argp writes it alone after getopt's own message on stderr (a
+ * mistyped option, where "Try `migtrace run --help'" helps), and after our one line for the
+ * rest (a bad value, where the line says all).
+ */
+static int keep_hint;
+static int wrote;	/* a line of ours went through since the last hint */
 
 static void emit_line(void)
 {
-	if (!strncmp(line, "Try `", 5))
+	if (!strncmp(line, "Try `", 5)) {
 		in_hint = 1;
-	if (!in_hint)
+		keep_hint = !wrote;
+	}
+	if (!in_hint || keep_hint)
 		fwrite(line, 1, used, stderr);
+	if (!in_hint)
+		wrote = 1;
 	else if (memmem(line, used, "information.", 12))
-		in_hint = 0;
+		in_hint = keep_hint = wrote = 0;
 	used = 0;
 }
 
@@ -68,6 +83,197 @@ FILE *mt_cli_err_stream(void)
 		setvbuf(f, NULL, _IONBF, 0);
 	}
 	return f;
+}
+
+static const char *err_cmd = "migtrace";	/* "migtrace run" once main() knows */
+static bool err_json;				/* the command's JSON goes to stdout */
+
+void mt_cli_set_cmd(const char *cmd)
+{
+	err_cmd = cmd;
+}
+
+void mt_cli_json_errors(bool on)
+{
+	err_json = on;
+}
+
+static void vmessage(const char *fmt, va_list ap, bool error)
+{
+	char msg[1024];
+	struct json_writer w;
+
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	fprintf(stderr, "%s: %s\n", err_cmd, msg);
+	if (!error || !err_json)
+		return;
+	/* a line of its own in the JSON stream, after whatever the command wrote there */
+	fflush(stdout);
+	jw_init(&w, stdout);
+	jw_start_object(&w);
+	jw_field_string(&w, "command", err_cmd);
+	jw_field_string(&w, "error", msg);
+	jw_end_object(&w);
+	jw_finish(&w);
+}
+
+void mt_err(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmessage(fmt, ap, true);
+	va_end(ap);
+}
+
+void mt_info(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmessage(fmt, ap, false);
+	va_end(ap);
+}
+
+enum { OPT_STD_USAGE = 0x7ff0 };
+
+static const struct argp_option std_opts[] = {
+	{ "help", 'h', NULL, 0, "Give this help list", -1 },
+	{ NULL, '?', NULL, OPTION_HIDDEN, NULL, -1 },	/* argp's own spelling, kept */
+	{ "usage", OPT_STD_USAGE, NULL, 0, "Give a short usage message", -1 },
+	{ "version", 'V', NULL, 0, "Print program version", -1 },
+	{ 0 },
+};
+
+static error_t std_parse(int key, char *arg, struct argp_state *state)
+{
+	(void)arg;
+	switch (key) {
+	case 'h':
+	case '?':
+		argp_state_help(state, stdout, ARGP_HELP_STD_HELP);
+		break;
+	case OPT_STD_USAGE:
+		argp_state_help(state, stdout, ARGP_HELP_USAGE | ARGP_HELP_EXIT_OK);
+		break;
+	case 'V':
+		printf("%s\n", argp_program_version);
+		exit(MT_EXIT_OK);
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+const struct argp mt_cli_std_argp = { std_opts, std_parse, NULL, NULL, NULL, NULL, NULL };
+
+/* The option of argp or its children named name (long, without "--") or keyed key. */
+static const struct argp_option *find_option(const struct argp *a, const char *name, int key)
+{
+	const struct argp_option *found = NULL;
+
+	for (const struct argp_option *o = a->options; o && (o->name || o->key || o->doc); o++)
+		if ((name && o->name && !strcmp(o->name, name)) || (!name && key && o->key == key))
+			return o;
+	for (const struct argp_child *c = a->children; c && c->argp && !found; c++)
+		found = find_option(c->argp, name, key);
+	return found;
+}
+
+/* Whether the option token tok (an element of argv) takes the next element as its value. */
+static bool takes_next(const struct argp *argp, const char *tok)
+{
+	const struct argp_option *o;
+	char name[64];
+
+	if (tok[1] == '-') {
+		size_t n = strcspn(tok + 2, "=");
+
+		if (tok[2 + n] == '=' || n >= sizeof(name))
+			return false;
+		memcpy(name, tok + 2, n);
+		name[n] = 0;
+		o = find_option(argp, name, 0);
+		return o && o->arg && !(o->flags & OPTION_ARG_OPTIONAL);
+	}
+	/* a bundle of short options: the first that takes a value takes the rest, or the next */
+	for (const char *c = tok + 1; *c; c++) {
+		o = find_option(argp, NULL, (unsigned char)*c);
+		if (o && o->arg)
+			return !c[1];
+	}
+	return false;
+}
+
+/* Whether tok is an operand (not an option): `-' alone is stdin's name. */
+static bool operand(const char *tok)
+{
+	return tok[0] != '-' || !tok[1];
+}
+
+void mt_cli_renames(const struct argp *argp, const struct mt_cli_rename *t,
+		    bool first_operand_ends, int argc, char **argv)
+{
+	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++) {
+		const struct mt_cli_rename *r;
+		const char *tok = argv[i], *eq = NULL;
+		size_t n;
+
+		if (operand(tok)) {
+			if (first_operand_ends)
+				return;
+			continue;
+		}
+		n = strcspn(tok, "=");
+		if (tok[1] == '-' && tok[n] == '=')
+			eq = tok + n;
+		for (r = t; r->old; r++) {
+			size_t on = strlen(r->old);
+
+			if (strncmp(tok, r->old, on))
+				continue;
+			if (tok[on] == '=' && r->old[1] == '-')
+				break;
+			if (!tok[on])
+				break;
+			/* a short one with its value attached: -P50 */
+			if (r->old[1] != '-' && r->value)
+				break;
+		}
+		if (!r->old) {
+			if (takes_next(argp, tok))
+				i++;
+			continue;
+		}
+		if (r->value && r->operands_after >= 0 && !eq && tok[strlen(r->old)] == 0) {
+			int after = 0;
+
+			/* the new flag, unless a value and as many operands more follow */
+			if (i + 1 >= argc || !operand(argv[i + 1]))
+				continue;
+			for (int k = i + 2; k < argc && strcmp(argv[k], "--"); k++)
+				after += operand(argv[k]);
+			if (after < r->operands_after)
+				continue;
+		}
+		if (r->note)
+			mt_info("%s is deprecated, %s", r->old, r->note);
+		else
+			mt_info("%s is deprecated, use %s", r->old, r->new);
+		if (eq || (r->old[1] != '-' && tok[strlen(r->old)])) {
+			/* the value attached: --json=FILE, -P50 */
+			const char *v = eq ? eq + 1 : tok + strlen(r->old);
+			char *s = malloc(strlen(r->new) + strlen(v) + 2);
+
+			if (!s)
+				return;
+			sprintf(s, "%s=%s", r->new, v);
+			argv[i] = s;	/* lives as long as argv */
+		} else {
+			argv[i] = (char *)r->new;
+			i += r->value;
+		}
+	}
 }
 
 /* An option's name as --help shows it, in argp or one of its children; NULL if none. */
@@ -160,7 +366,7 @@ static bool in_dir(const struct named *a, const struct named *b, int *k)
 }
 
 /* One line on why a and b (a listed first) cannot both be; 0 when they can. */
-static int clash(const char *cmd, const struct named *a, const struct named *b)
+static int clash(const struct named *a, const struct named *b)
 {
 	const struct mt_cli_path *x = a->p, *y = b->p;
 	int k;
@@ -169,35 +375,33 @@ static int clash(const char *cmd, const struct named *a, const struct named *b)
 		return 0;	/* a file compared with itself is only read */
 	if (atomic_file_same(&a->id, &b->id)) {
 		if (a->id.kind == AF_STDOUT)
-			fprintf(stderr, "%s: %s %s and %s %s both write to standard output: give "
-				"one of them a file\n", cmd, x->option, x->path, y->option, y->path);
+			mt_err("%s %s and %s %s both write to standard output: give one of them "
+			       "a file", x->option, x->path, y->option, y->path);
 		else if (x->role == MT_PATH_INPUT)
-			fprintf(stderr, "%s: %s %s would replace the %s %s it reads: give it "
-				"another path\n", cmd, y->option, y->path, x->option, x->path);
+			mt_err("%s %s would replace the %s %s it reads: give it another path",
+			       y->option, y->path, x->option, x->path);
 		else if (x->role == MT_PATH_DIR && y->role == MT_PATH_DIR)
-			fprintf(stderr, "%s: %s %s and %s %s are the same directory: give each "
-				"its own\n", cmd, x->option, x->path, y->option, y->path);
+			mt_err("%s %s and %s %s are the same directory: give each its own",
+			       x->option, x->path, y->option, y->path);
 		else
-			fprintf(stderr, "%s: %s %s and %s %s are the same %s: one would replace "
-				"the other; give each its own path\n", cmd, x->option, x->path,
-				y->option, y->path, x->role == MT_PATH_DIR ||
-				y->role == MT_PATH_DIR ? "path" : "file");
+			mt_err("%s %s and %s %s are the same %s: one would replace the other; give "
+			       "each its own path", x->option, x->path, y->option, y->path,
+			       x->role == MT_PATH_DIR || y->role == MT_PATH_DIR ? "path" : "file");
 		return MT_EXIT_USAGE;
 	}
 	if (in_dir(a, b, &k) || in_dir(b, a, &k)) {
 		const struct mt_cli_path *dir = x->role == MT_PATH_DIR ? x : y;
 		const struct mt_cli_path *file = dir == x ? y : x;
 
-		fprintf(stderr, "%s: %s %s is %s/%s, which %s %s writes: give it another path\n",
-			cmd, file->option, file->path, dir->path, dir->files[k], dir->option,
-			dir->path);
+		mt_err("%s %s is %s/%s, which %s %s writes: give it another path", file->option,
+		       file->path, dir->path, dir->files[k], dir->option, dir->path);
 		return MT_EXIT_USAGE;
 	}
 	return 0;
 }
 
 /* p's identity, and its files' for a directory.  0, or MT_EXIT_USAGE after a line. */
-static int identify(const char *cmd, const struct mt_cli_path *p, struct named *out)
+static int identify(const struct mt_cli_path *p, struct named *out)
 {
 	char file[PATH_MAX];
 	int err;
@@ -212,17 +416,17 @@ static int identify(const char *cmd, const struct mt_cli_path *p, struct named *
 			err = atomic_file_identify(file, &out->file[k]);
 	}
 	if (err)
-		fprintf(stderr, "%s: %s %s: %s\n", cmd, p->option, p->path, strerror(-err));
+		mt_err("%s %s: %s", p->option, p->path, strerror(-err));
 	return err ? MT_EXIT_USAGE : 0;
 }
 
-int mt_cli_distinct(const char *cmd, const struct mt_cli_path *paths, int n)
+int mt_cli_distinct(const struct mt_cli_path *paths, int n)
 {
 	struct named *seen = calloc((size_t)n, sizeof(*seen));
 	int nseen = 0, rc = 0;
 
 	if (!seen && n) {
-		fprintf(stderr, "%s: out of memory checking the output paths\n", cmd);
+		mt_err("out of memory checking the output paths");
 		return MT_EXIT_FAIL;
 	}
 	for (int i = 0; !rc && i < n; i++) {
@@ -231,9 +435,9 @@ int mt_cli_distinct(const char *cmd, const struct mt_cli_path *paths, int n)
 		/* not given, or stdin: nothing an output could replace */
 		if (!p->path || (p->role == MT_PATH_INPUT && !strcmp(p->path, "-")))
 			continue;
-		rc = identify(cmd, p, &seen[nseen]);
+		rc = identify(p, &seen[nseen]);
 		for (int j = 0; !rc && j < nseen; j++)
-			rc = clash(cmd, &seen[j], &seen[nseen]);
+			rc = clash(&seen[j], &seen[nseen]);
 		nseen++;
 	}
 	free(seen);

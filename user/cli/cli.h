@@ -9,8 +9,9 @@
 
 /*
  * The stream argp reports bad input on: stderr without argp's second line ("Try `migtrace
- * run --help' or ..."), so that every usage error is the one line that names the option and
- * the token.  mt_cli_common() sets it at ARGP_KEY_INIT.
+ * run --help' or ...") after a message of ours, so that a bad value is the one line that
+ * names the option and the token; a mistyped option keeps it.  mt_cli_common() sets it at
+ * ARGP_KEY_INIT.
  */
 FILE *mt_cli_err_stream(void);
 /*
@@ -25,6 +26,51 @@ void mt_cli_once(struct argp_state *state, int key, const char *arg);
  * child, such as the export options).  True when KEY needs nothing more from the command.
  */
 bool mt_cli_common(struct argp_state *state, int key, const char *arg, void *child_input);
+/*
+ * -h, --help, --usage and -V, --version in every command: a child parser each command lists
+ * last among its children, parsed with ARGP_NO_HELP (argp's own help has no -h).
+ */
+extern const struct argp mt_cli_std_argp;
+#define MT_CLI_STD_CHILD { &mt_cli_std_argp, 0, NULL, 0 }
+
+/*
+ * A spelling kept one release after the vocabulary of docs/man/migtrace.8 replaced it:
+ * mt_cli_renames() rewrites it to the new spelling before argp sees it, after a one-line
+ * note on stderr (mt_info) ("migtrace CMD: --sysfs-root is deprecated, use --root").
+ */
+struct mt_cli_rename {
+	const char *old;	/* "--sysfs-root", "-P" (a short one alone, not in a bundle) */
+	const char *new;	/* "--root", "--polluter"; a long option */
+	bool value;		/* the old spelling takes a value (--json FILE) */
+	/*
+	 * A value-taking old spelling whose new name is a flag (--json FILE, now -j/--json):
+	 * the old reading holds when the value is attached (--json=FILE) or is followed by at
+	 * least this many operands more; otherwise the token is the new flag.  -1: always old.
+	 */
+	int operands_after;
+	const char *note;	/* NULL, or what the note says instead of "use NEW" */
+};
+/*
+ * Rewrites argv in place (up to `--', and up to the first operand when first_operand_ends,
+ * as a workload's own options follow it).  argp (the command's, with its children) says
+ * which of the new options take a value, so that a value is not read as an option.
+ */
+void mt_cli_renames(const struct argp *argp, const struct mt_cli_rename *t,
+		    bool first_operand_ends, int argc, char **argv);
+
+/*
+ * The one path of a command's user-facing errors, after bpftool's p_err: mt_err() prints
+ * "migtrace CMD: message" on stderr and, when the command writes JSON to stdout (-j, or -o -),
+ * also {"command": "migtrace CMD", "error": "message"} there as a line of its own, so that a
+ * program reading stdout sees the error in its stream.  mt_info() is a note (a deprecation,
+ * a fallback): stderr only.  main() names the command; a command that writes JSON to stdout
+ * says so once its options are read.
+ */
+void mt_cli_set_cmd(const char *cmd);
+void mt_cli_json_errors(bool on);
+void mt_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void mt_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
 /* The -v option of the commands that load BPF programs (mt_cli_common counts it). */
 #define MT_CLI_OPT_VERBOSE_LIBBPF { "verbose", 'v', NULL, 0, "Show libbpf's messages", 0 }
 /*
@@ -59,8 +105,8 @@ static inline struct mt_cli_path mt_cli_path_of(const char *option, const char *
  * that is one of the files a directory output writes, two directory outputs in one
  * directory, and two outputs to standard output.  Devices and FIFOs are written in place and
  * replace nothing; input `-` (stdin) is none of these.  0, or MT_EXIT_USAGE after one line
- * naming both options and paths.
+ * (mt_err) naming both options and paths.
  */
-int mt_cli_distinct(const char *cmd, const struct mt_cli_path *paths, int n);
+int mt_cli_distinct(const struct mt_cli_path *paths, int n);
 
 #endif

@@ -23,8 +23,10 @@ enum calib_format { FMT_TEXT, FMT_SEED };
 
 static struct calib_env {
 	const char *cpus_arg;
-	const char *sysfs_root;
-	const char *json_path;
+	const char *root;	/* --root: the sysfs tree to read */
+	const char *json_path;	/* -o FILE; "-" with -j */
+	bool json_stdout;	/* -j */
+	FILE *text;		/* stdout, or stderr when the JSON is on stdout */
 	const char *size_arg;
 	enum topo_caches caches;
 	int level;		/* 0: the largest per-core cache */
@@ -67,12 +69,12 @@ static const char doc[] =
 "USAGE: migtrace calibrate [--cpus LIST] [--level N | --size SIZE] [--reps N]\n"
 "                          [--method 2004|2005|chase] [--format text|seed]\n"
 "                          [--rounds N] [--ws SIZE,...]\n"
-"                          [--caches auto|sysfs|cpuid] [--json FILE]\n"
+"                          [--caches auto|sysfs|cpuid] [-o FILE | -j]\n"
 "\n"
 "EXAMPLES:\n"
 "    migtrace calibrate                  # all online CPUs, largest core cache\n"
 "    migtrace calibrate --format=seed    # the 2004 kernel's boot log lines\n"
-"    migtrace calibrate --cpus 0,1 --reps 5 --json cal.json\n"
+"    migtrace calibrate --cpus 0,1 --reps 5 -o cal.json\n"
 "    migtrace calibrate --level 3        # size the buffer against the L3\n"
 "    migtrace calibrate --size 4M        # against a 4 MiB cache\n"
 "    migtrace calibrate --caches cpuid   # cache sizes from CPUID, not sysfs\n"
@@ -81,7 +83,7 @@ static const char doc[] =
 "    migtrace calibrate --sweep-size     # 1/4x .. 4x the cache: the cost step\n";
 
 enum {
-	OPT_SYSFS = 1000, OPT_JSON, OPT_FORMAT, OPT_SWEEP, OPT_FACTOR, OPT_DRY, OPT_CACHES,
+	OPT_ROOT = 1000, OPT_FORMAT, OPT_SWEEP, OPT_FACTOR, OPT_DRY, OPT_CACHES,
 	OPT_ROUNDS, OPT_WS,
 };
 
@@ -96,11 +98,13 @@ static const struct argp_option opts[] = {
 	  "twice it), e.g. 256K,2M", 0 },
 	{ "factor", OPT_FACTOR, "N", 0, "2005 migration_factor in 1/128 (default 128 = x1)", 0 },
 	{ "format", OPT_FORMAT, "FMT", 0, "text (default, real units) or seed (the kernel's log)", 0 },
-	{ "json", OPT_JSON, "FILE", 0, "Also write the result as JSON to FILE (atomically)", 0 },
+	{ "output", 'o', "FILE", 0, "Also write the result as JSON to FILE (atomically; '-': "
+	  "stdout, as -j)", 0 },
+	{ "json", 'j', NULL, 0, "The result as JSON on stdout; the text goes to stderr", 0 },
 	{ "sweep-size", OPT_SWEEP, NULL, 0, "Repeat at 1/4x .. 4x the cache size", 0 },
 	{ "caches", OPT_CACHES, "SRC", 0, "Cache sizes from auto (default: sysfs, CPUID where "
 	  "sysfs lists none), sysfs or cpuid", 0 },
-	{ "sysfs-root", OPT_SYSFS, "DIR", 0, "Read topology from DIR/devices/system/cpu", 0 },
+	{ "root", OPT_ROOT, "DIR", 0, "Read topology from DIR/devices/system/cpu", 0 },
 	{ "dry-run", OPT_DRY, NULL, 0, "Print what would be measured, measure nothing", 0 },
 	{ "quiet", 'q', NULL, 0, "No progress on stderr", 0 },
 	{ "verbose", 'v', NULL, 0, "Print each repetition's samples (ns, per CPU pair) on stderr", 0 },
@@ -109,13 +113,8 @@ static const struct argp_option opts[] = {
 	{ 0 },
 };
 
-static int usage_error(const char *fmt, const char *arg)
-{
-	fprintf(stderr, "migtrace calibrate: ");
-	fprintf(stderr, fmt, arg);
-	fprintf(stderr, "\n");
-	return MT_EXIT_USAGE;
-}
+/* A bad combination of options: one line (mt_err), exit status 2. */
+#define usage_error(...) (mt_err(__VA_ARGS__), MT_EXIT_USAGE)
 
 /* --ws: up to CHASE_MAX_WS sizes, each at least 4 KiB. */
 static void parse_ws(struct argp_state *state, const char *arg)
@@ -189,14 +188,17 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		else
 			argp_error(state, "--format: '%s' is neither text nor seed", arg);
 		break;
-	case OPT_JSON:
+	case 'o':
 		env.json_path = arg;
+		break;
+	case 'j':
+		env.json_stdout = true;
 		break;
 	case OPT_SWEEP:
 		env.sweep_size = true;
 		break;
-	case OPT_SYSFS:
-		env.sysfs_root = arg;
+	case OPT_ROOT:
+		env.root = arg;
 		break;
 	case OPT_CACHES:
 		if (topology_caches_arg(arg, &env.caches))
@@ -222,19 +224,26 @@ static int sweep_sizes(const struct calib_opts *o, struct calibration *c)
 {
 	int err = 0;
 
-	calib_print_sweep_head(stdout, c);
+	calib_print_sweep_head(env.text, c);
 	for (int i = 0; i < CALIB_SWEEP_NSIZES && !err; i++) {
 		err = calib_sweep_size(o, c, i);
 		if (!err)
-			calib_print_sweep_size(stdout, c, i);
+			calib_print_sweep_size(env.text, c, i);
 	}
-	calib_print_sweep_peak(stdout, c);
+	calib_print_sweep_peak(env.text, c);
 	return err;
 }
 
 int cmd_calibrate(int argc, char **argv)
 {
-	static const struct argp argp = { opts, parse_arg, NULL, doc, NULL, NULL, NULL };
+	static const struct argp_child children[] = { MT_CLI_STD_CHILD, { 0 } };
+	static const struct argp argp = { opts, parse_arg, NULL, doc, children, NULL, NULL };
+	/* the spellings before the vocabulary of migtrace(8), kept one release */
+	static const struct mt_cli_rename renamed[] = {
+		{ "--sysfs-root", "--root", true, -1, NULL },
+		{ "--json", "--output", true, 0, "use -o FILE (-j alone: the JSON on stdout)" },
+		{ 0 },
+	};
 	struct topology topo = { 0 };
 	struct calibration cal = { 0 };
 	struct calib_opts o = { 0 };
@@ -246,15 +255,22 @@ int cmd_calibrate(int argc, char **argv)
 	env.reps = -1;
 	env.method = CALIB_2004;
 	env.factor = CALIB_FACTOR_SCALE;
-	err = argp_parse(&argp, argc, argv, 0, NULL, NULL);
+	mt_cli_renames(&argp, renamed, false, argc, argv);
+	err = argp_parse(&argp, argc, argv, ARGP_NO_HELP, NULL, NULL);
 	if (err)
 		return MT_EXIT_USAGE;
+	if (env.json_stdout && env.json_path)
+		return usage_error("-j and -o %s both write the JSON: give one", env.json_path);
+	if (env.json_stdout)
+		env.json_path = "-";
+	env.text = env.json_path && !strcmp(env.json_path, "-") ? stderr : stdout;
+	mt_cli_json_errors(env.text == stderr);
 	if (env.level && env.size_arg)
-		return usage_error("%s", "--level and --size both choose the cache: give one");
+		return usage_error("--level and --size both choose the cache: give one");
 	if ((env.rounds || env.nws) && !env.chase)
-		return usage_error("%s", "--rounds and --ws are the chase's: give --method chase");
+		return usage_error("--rounds and --ws are the chase's: give --method chase");
 	if (env.chase && env.format == FMT_SEED)
-		return usage_error("%s", "--format seed is the 2004 kernel's log, which has no "
+		return usage_error("--format seed is the 2004 kernel's log, which has no "
 				   "chase: leave out --method chase");
 	for (int w = 0; w < env.nws; w++) {
 		struct mem_room room;
@@ -262,26 +278,25 @@ int cmd_calibrate(int argc, char **argv)
 
 		/* the working sets beside the polluter, in half of what a buffer may take */
 		if (!mem_room_probe(NULL, &room) && env.ws[w] > room.bytes / 4) {
-			fprintf(stderr, "migtrace calibrate: --ws %s would not fit in the %s; give a "
-				"smaller size\n", fmt_bytes(b, sizeof(b), env.ws[w]), room.what);
+			mt_err("--ws %s would not fit in the %s; give a smaller size",
+			       fmt_bytes(b, sizeof(b), env.ws[w]), room.what);
 			return MT_EXIT_USAGE;
 		}
 	}
 	if (env.chase && env.sweep_size)
-		return usage_error("%s", "--sweep-size repeats the 2004 method alone: leave out "
+		return usage_error("--sweep-size repeats the 2004 method alone: leave out "
 				   "--method chase");
-	/* a bad --json path is found before the measurement, not after it */
+	/* a bad -o path is found before the measurement, not after it */
 	if (env.json_path &&
-	    atomic_file_check_named(env.json_path, "migtrace calibrate: --json"))
+	    atomic_file_check_named(env.json_path, "migtrace calibrate: -o"))
 		return MT_EXIT_USAGE;
-	/* --sysfs-root names a tree the user gave: its absence is bad input */
-	if (env.sysfs_root && access(env.sysfs_root, R_OK | X_OK)) {
-		fprintf(stderr, "migtrace calibrate: --sysfs-root: cannot read '%s': %s\n",
-			env.sysfs_root, strerror(errno));
+	/* --root names a tree the user gave: its absence is bad input */
+	if (env.root && access(env.root, R_OK | X_OK)) {
+		mt_err("--root: cannot read '%s': %s", env.root, strerror(errno));
 		return MT_EXIT_USAGE;
 	}
-	if (topology_read_caches(env.sysfs_root, env.caches, &topo))
-		return env.sysfs_root ? MT_EXIT_USAGE : MT_EXIT_FAIL;
+	if (topology_read_caches(env.root, env.caches, &topo))
+		return env.root ? MT_EXIT_USAGE : MT_EXIT_FAIL;
 	o.method = (enum calib_method)env.method;
 	o.reps = (int)(env.reps > 0 ? env.reps : (o.method == CALIB_2005 ? 1 : CALIB_DEFAULT_REPS));
 	o.factor = (int)env.factor;
@@ -307,35 +322,35 @@ int cmd_calibrate(int argc, char **argv)
 	o.kernel = &kern;
 	err = calib_prepare(&o, &cal);
 	if (err) {
-		fprintf(stderr, "migtrace calibrate: %s\n", strerror(-err));
+		mt_err("%s", strerror(-err));
 		rc = MT_EXIT_FAIL;
 		goto cleanup;
 	}
 
 	if (env.format == FMT_TEXT || env.dry_run)
-		calib_print_intro(stdout, &cal);
+		calib_print_intro(env.text, &cal);
 	if (env.dry_run) {
-		calib_print_dry_run(stdout, &cal);
+		calib_print_dry_run(env.text, &cal);
 		goto cleanup;
 	}
 	if (o.cpus.n < 2)
-		fprintf(stderr, "migtrace calibrate: migration cost needs two CPUs; measuring "
-			"the same-CPU cost of CPU %d only\n", o.cpus.cpu[0]);
+		mt_info("migration cost needs two CPUs; measuring the same-CPU cost of CPU %d "
+			"only", o.cpus.cpu[0]);
 
 	err = calibrate_run(&o, &cal);
 	if (err) {
-		fprintf(stderr, "migtrace calibrate: calibration failed: %s\n", strerror(-err));
+		mt_err("calibration failed: %s", strerror(-err));
 		rc = MT_EXIT_FAIL;
 		goto cleanup;
 	}
 	if (env.format == FMT_SEED && o.method == CALIB_2005)
-		calib_print_seed_2005(stdout, &cal);
+		calib_print_seed_2005(env.text, &cal);
 	else if (env.format == FMT_SEED)
-		calib_print_seed_2004(stdout, &cal);
+		calib_print_seed_2004(env.text, &cal);
 	else
-		calib_print_report(stdout, &cal);
+		calib_print_report(env.text, &cal);
 	if (env.sweep_size && sweep_sizes(&o, &cal)) {
-		fprintf(stderr, "migtrace calibrate: size sweep failed\n");
+		mt_err("size sweep failed");
 		rc = MT_EXIT_FAIL;
 		goto cleanup;
 	}

@@ -36,7 +36,7 @@ enum status { ST_OK, ST_LIMITED, ST_MISSING };
 
 static struct doctor_env {
 	bool fix;
-	const char *sysfs_root;
+	const char *root;
 } env;
 
 struct doctor {
@@ -54,11 +54,11 @@ static const char doc[] =
 "    sudo migtrace doctor\n"
 "    sudo migtrace doctor --fix    # also mount tracefs when it is not mounted\n";
 
-enum { OPT_SYSFS = 1000 };
+enum { OPT_ROOT = 1000 };
 
 static const struct argp_option opts[] = {
 	{ "fix", 'f', NULL, 0, "Mount tracefs if it is not mounted", 0 },
-	{ "sysfs-root", OPT_SYSFS, "DIR", 0, "Read the CPU topology from DIR", 0 },
+	{ "root", OPT_ROOT, "DIR", 0, "Read the CPU topology from DIR", 0 },
 	MT_CLI_OPT_VERBOSE_LIBBPF,
 	{ 0 },
 };
@@ -71,8 +71,8 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	case 'f':
 		env.fix = true;
 		break;
-	case OPT_SYSFS:
-		env.sysfs_root = arg;
+	case OPT_ROOT:
+		env.root = arg;
 		break;
 	case ARGP_KEY_ARG:
 		argp_error(state, "unexpected argument '%s'", arg);
@@ -540,9 +540,9 @@ static void check_topology(struct doctor *d)
 	struct topology t;
 	const char *src;
 
-	if (topology_read(env.sysfs_root, &t)) {
+	if (topology_read(env.root, &t)) {
 		line(d, ST_MISSING, false, "CPU topology", "cannot read %s/devices/system/cpu",
-		     env.sysfs_root ? env.sysfs_root : "/sys");
+		     env.root ? env.root : "/sys");
 		return;
 	}
 	src = topology_cache_source(&t);
@@ -559,13 +559,20 @@ static void check_topology(struct doctor *d)
 
 int cmd_doctor(int argc, char **argv)
 {
-	static const struct argp argp = { opts, parse_arg, NULL, doc, NULL, NULL, NULL };
+	static const struct argp_child children[] = { MT_CLI_STD_CHILD, { 0 } };
+	static const struct argp argp = { opts, parse_arg, NULL, doc, children, NULL, NULL };
+	/* the spelling before the vocabulary of migtrace(8), kept one release */
+	static const struct mt_cli_rename renamed[] = {
+		{ "--sysfs-root", "--root", true, -1, NULL },
+		{ 0 },
+	};
 	struct doctor d = { 0 };
 	bool ftrace_ok;
 	int bpf_missing;
 
 	memset(&env, 0, sizeof(env));
-	if (argp_parse(&argp, argc, argv, 0, NULL, NULL))
+	mt_cli_renames(&argp, renamed, false, argc, argv);
+	if (argp_parse(&argp, argc, argv, ARGP_NO_HELP, NULL, NULL))
 		return MT_EXIT_USAGE;
 	mt_libbpf_init(mt_verbose);
 	check_privileges(&d);

@@ -4,7 +4,7 @@
  * whole and checked before anything is printed, so bad input (missing, truncated, corrupt,
  * another schema, totals that disagree) is one line and exit status 2 with no output at
  * all; outputs go through atomic_file, so a failed write leaves nothing half-written
- * behind.  The records are kept only for the outputs that list them (--json, --csv,
+ * behind.  The records are kept only for the outputs that list them (-o, --csv,
  * --perfetto); otherwise the reader counts them as it goes, and a report's memory does not
  * grow with the file.  Out of memory is exit 1, whatever ran out: the file is not at fault.
  */
@@ -31,8 +31,9 @@
 struct report_env {
 	const char *files[2];
 	int nfiles;
-	const char *output;		/* -o: the text to FILE instead of stdout */
-	const char *json;		/* --json: the run file again */
+	const char *output;		/* --text: the text to FILE instead of stdout */
+	const char *json;		/* -o (or -j, "-"): the run file again */
+	bool json_stdout;		/* -j */
 	int64_t hot_ns;			/* --hot-ns: a trace-cmd capture's threshold */
 	long pid;			/* --pid: a capture's task and its children; 0 all */
 	struct export_opts exports;	/* --csv, --openmetrics, --perfetto, --plot, --what-if */
@@ -48,7 +49,7 @@ static const char doc[] =
 "runs' own 95 % intervals.  FILE may be '-' for stdin.  A file that is not a\n"
 "run file of this schema (docs/run-file.md), or whose totals disagree with\n"
 "their parts, is refused in one line, exit 2.  Out of memory is exit 1: the\n"
-"text, --what-if, --openmetrics and --plot hold no record, --json, --csv and\n"
+"text, --what-if, --openmetrics and --plot hold no record, -o, --csv and\n"
 "--perfetto hold every record of the file (96 bytes each).\n"
 "\n"
 "FILE may also be a trace-cmd capture (trace.dat, told by its first bytes;\n"
@@ -58,8 +59,8 @@ static const char doc[] =
 "tasks it forked in the capture.  A sched event the capture lacks\n"
 "is named, one line each; a capture with none is refused, exit 2.\n"
 "\n"
-"USAGE: migtrace report [-o OUT] [--json OUT] [EXPORTS] FILE\n"
-"       migtrace report [-o OUT] A.json B.json\n"
+"USAGE: migtrace report [--text OUT] [-o OUT | -j] [EXPORTS] FILE\n"
+"       migtrace report [--text OUT] A.json B.json\n"
 "\n"
 "EXAMPLES:\n"
 "    migtrace report run.json\n"
@@ -67,15 +68,17 @@ static const char doc[] =
 "    migtrace report --csv out trace.dat        # a trace-cmd capture\n"
 "    migtrace report --csv out --openmetrics run.prom --plot out run.json\n";
 
-enum { OPT_JSON = 1000, OPT_HOT, OPT_PID };
+enum { OPT_TEXT = 1000, OPT_HOT };
 
 static const struct argp_option opts[] = {
-	{ "output", 'o', "FILE", 0, "Write the text to FILE (atomically) instead of stdout", 0 },
-	{ "json", OPT_JSON, "FILE", 0, "Write the run file again as read (one FILE only; '-': "
-	  "stdout)", 0 },
+	{ "output", 'o', "FILE", 0, "Write the run file again as read (one FILE only; '-': "
+	  "stdout, as -j)", 0 },
+	{ "json", 'j', NULL, 0, "The run file again on stdout; the text goes to stderr", 0 },
+	{ "text", OPT_TEXT, "FILE", 0, "Write the text to FILE (atomically) instead of stdout",
+	  0 },
 	{ "hot-ns", OPT_HOT, "NS", 0, "A trace-cmd capture: judge hotness at NS instead of the "
 	  "kernel's default (500000)", 0 },
-	{ "pid", OPT_PID, "PID", 0, "A trace-cmd capture: only task PID and the tasks it forked "
+	{ "pid", 'p', "PID", 0, "A trace-cmd capture: only task PID and the tasks it forked "
 	  "in it (not the threads it had before: a capture holds no tgid)", 0 },
 	{ 0 },
 };
@@ -87,11 +90,18 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	if (mt_cli_common(state, key, arg, &env->exports))
 		return 0;
 	switch (key) {
-	case 'o':
+	case OPT_TEXT:
 		env->output = arg;
 		break;
-	case OPT_JSON:
+	case 'o':
+		/* -o was the text before the vocabulary of migtrace(8): said one release */
+		if (strcmp(arg, "-") && (strlen(arg) < 5 || strcmp(arg + strlen(arg) - 5, ".json")))
+			mt_info("-o now writes the run file (JSON), as in run; the text is "
+				"--text %s", arg);
 		env->json = arg;
+		break;
+	case 'j':
+		env->json_stdout = true;
 		break;
 	case OPT_HOT: {
 		long l;
@@ -102,7 +112,7 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		env->hot_ns = l;
 		break;
 	}
-	case OPT_PID:
+	case 'p':
 		if (parse_long(arg, 1, INT_MAX, &env->pid))
 			argp_error(state, "--pid: '%s' is not a pid", arg);
 		break;
@@ -116,8 +126,14 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		if (!env->nfiles)
 			argp_error(state, "give a run file (migtrace run -o FILE), or two to "
 				   "compare");
+		if (env->json_stdout && env->json)
+			argp_error(state, "-j and -o %s both write the run file: give one",
+				   env->json);
+		if (env->json_stdout)
+			env->json = "-";
 		if (env->json && env->nfiles == 2)
-			argp_error(state, "--json writes one run: give one FILE");
+			argp_error(state, "%s writes one run: give one FILE",
+				   env->json_stdout ? "-j" : "-o");
 		if ((export_files_wanted(&env->exports) || env->exports.nwhatif) &&
 		    env->nfiles == 2)
 			argp_error(state, "the exports and --what-if are of one run: give one "
@@ -129,7 +145,7 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	return 0;
 }
 
-/* The text, to stdout or (-o) a file written whole or not at all.  0 or an exit status: 2,
+/* The text, to stdout or (--text) a file written whole or not at all.  0 or an exit status: 2,
  * or 1 out of memory. */
 static int write_text(const struct report_env *env, struct run *const runs[2])
 {
@@ -141,7 +157,7 @@ static int write_text(const struct report_env *env, struct run *const runs[2])
 	if (env->json && !strcmp(env->json, "-"))
 		af.f = stderr;
 	if (env->nfiles == 2 && !(cmp = malloc(sizeof(*cmp)))) {
-		fprintf(stderr, "migtrace report: out of memory comparing the runs\n");
+		mt_err("out of memory comparing the runs");
 		return MT_EXIT_FAIL;
 	}
 	err = env->output ? atomic_file_open(&af, env->output) : 0;
@@ -160,8 +176,8 @@ static int write_text(const struct report_env *env, struct run *const runs[2])
 		rc = atomic_file_commit(&af) ? MT_EXIT_USAGE : 0;
 	} else if (fflush(af.f) || ferror(af.f)) {
 		err = errno ? errno : EIO;
-		fprintf(stderr, "migtrace report: writing %s failed: %s\n",
-			af.f == stdout ? "stdout" : "stderr", strerror(err));
+		mt_err("writing %s failed: %s", af.f == stdout ? "stdout" : "stderr",
+		       strerror(err));
 	} else {
 		rc = 0;
 	}
@@ -234,8 +250,15 @@ static int read_input(const struct report_env *env, const char *path,
 
 int cmd_report(int argc, char **argv)
 {
-	static const struct argp_child children[] = { { &export_argp, 0, NULL, 0 }, { 0 } };
+	static const struct argp_child children[] = { { &export_argp, 0, NULL, 0 },
+						      MT_CLI_STD_CHILD, { 0 } };
 	static const struct argp argp = { opts, parse_arg, NULL, doc, children, NULL, NULL };
+	/* the spelling before the vocabulary of migtrace(8), kept one release */
+	static const struct mt_cli_rename renamed[] = {
+		{ "--json", "--output", true, 1, "use -o FILE (-j alone: the run file on "
+		  "stdout)" },
+		{ 0 },
+	};
 	struct report_env env = { .hot_ns = RUN_NO_HOT_ARG };
 	struct run *runs[2] = { NULL, NULL };
 	struct run_read_opts opts = { 0 };
@@ -243,14 +266,16 @@ int cmd_report(int argc, char **argv)
 	int rc = MT_EXIT_USAGE, e;
 	char err[400];
 
-	if (argp_parse(&argp, argc, argv, 0, NULL, &env))
+	mt_cli_renames(&argp, renamed, false, argc, argv);
+	if (argp_parse(&argp, argc, argv, ARGP_NO_HELP, NULL, &env))
 		return MT_EXIT_USAGE;
+	mt_cli_json_errors(env.json && !strcmp(env.json, "-"));
 	/* an output that cannot be written, or would replace a run file read or another
-	 * output (-o is the text here, the run file in `run`), is found before any work */
+	 * output, is found before any work */
 	paths[0] = mt_cli_path_of("run file", env.files[0], MT_PATH_INPUT);
 	paths[1] = mt_cli_path_of("run file", env.files[1], MT_PATH_INPUT);
-	paths[2] = mt_cli_path_of("-o", env.output, MT_PATH_FILE);
-	paths[3] = mt_cli_path_of("--json", env.json, MT_PATH_FILE);
+	paths[2] = mt_cli_path_of("--text", env.output, MT_PATH_FILE);
+	paths[3] = mt_cli_path_of("-o", env.json, MT_PATH_FILE);
 	if ((env.output && atomic_file_check(env.output)) ||
 	    (env.json && atomic_file_check(env.json)) ||
 	    export_check(&env.exports, "migtrace report", false, paths, 4))
@@ -265,15 +290,15 @@ int cmd_report(int argc, char **argv)
 		int e = read_input(&env, env.files[i], &opts, &runs[i], err, sizeof(err));
 
 		if (e == -ENOMEM) {
-			fprintf(stderr, "migtrace report: %s: %s: free memory or raise the limit "
-				"(ulimit -v)%s\n", env.files[i], err, opts.drop_records ? "" :
-				", or leave out --json, --csv and --perfetto, which hold every "
+			mt_err("%s: %s: free memory or raise the limit (ulimit -v)%s",
+			       env.files[i], err, opts.drop_records ? "" :
+				", or leave out -o, --csv and --perfetto, which hold every "
 				"record");
 			rc = MT_EXIT_FAIL;
 			goto cleanup;
 		}
 		if (e) {
-			fprintf(stderr, "migtrace report: %s: %s\n", env.files[i], err);
+			mt_err("%s: %s", env.files[i], err);
 			goto cleanup;
 		}
 	}

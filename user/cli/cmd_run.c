@@ -7,6 +7,7 @@
 #include <argp.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -31,6 +32,11 @@ static const char doc[] =
 "       migtrace run [OPTIONS] -- CMD ARGS\n"
 "       migtrace run [OPTIONS] -p PID\n"
 "       migtrace run [OPTIONS] -a | -c CGROUP\n"
+"       migtrace run [OPTIONS] INTERVAL [COUNT]\n"
+"\n"
+"INTERVAL and COUNT are runqlat's: `migtrace run 1 10' prints a block every\n"
+"second, 10 times, system-wide (-a) unless -p or -c says whom; a program named\n"
+"like a number runs as `-- 1'.\n"
 "\n"
 "WORKLOAD is a built-in workload (wakeup, cachewalk) or any program.  The\n"
 "workload is pinned to --cpus and released only once tracing is attached.\n"
@@ -59,18 +65,19 @@ static const char doc[] =
 "    sudo migtrace run --interval 1s --count 5 -T -- stress-ng --cpu 2\n"
 "    sudo migtrace run -p 1234 --textfile /var/lib/prometheus/node-exporter\n"
 "\n"
-"--interval prints a block per interval while tracing (-j: a JSON line each,\n"
-"docs/interval-lines.md), then the whole run's summary; --textfile DIR writes\n"
-"DIR/migtrace.prom for node_exporter's textfile collector at each interval's end\n"
-"(every 15 s when --interval is not given), and SIGHUP then checks DIR again and\n"
-"writes the file instead of ending the run.\n";
+"--interval (or -I MSECS) prints a block per interval while tracing (-j: a\n"
+"JSON line each, docs/interval-lines.md), then the whole run's summary;\n"
+"--textfile DIR writes DIR/migtrace.prom for node_exporter's textfile collector\n"
+"at each interval's end (every 15 s when --interval is not given), and SIGHUP\n"
+"then checks DIR again and writes the file instead of ending the run.\n";
 
 enum { OPT_HOT = 1000, OPT_RINGBUF, OPT_UNIT, OPT_CALIB, OPT_MAXREC, OPT_INTERVAL, OPT_COUNT,
        OPT_TEXTFILE, OPT_BACKEND };
 
 static const struct argp_option opts[] = {
 	{ "pid", 'p', "PID", 0, "Trace an existing process (all its threads)", 0 },
-	{ "all", 'a', NULL, 0, "Trace every task on the machine (no workload)", 0 },
+	{ "all-cpus", 'a', NULL, 0, "Trace every task on the machine, system-wide (no "
+	  "workload)", 0 },
 	{ "cgroup", 'c', "PATH", 0, "Trace the tasks of this cgroup v2 directory and below "
 	  "(no workload)", 0 },
 	{ "cpus", 'C', "LIST", 0, "Pin the workload to these CPUs (default: all online)", 0 },
@@ -85,18 +92,20 @@ static const struct argp_option opts[] = {
 	{ "max-records", OPT_MAXREC, "N", 0, "Keep at most N migration and N unit records for "
 	  "-o and the correlation (default 200000, ~20 MiB each; 0: no limit); the counts and "
 	  "histograms stay complete", 0 },
-	{ "calibration", OPT_CALIB, "FILE", 0, "A `migtrace calibrate --json` result for the "
+	{ "calibration", OPT_CALIB, "FILE", 0, "A `migtrace calibrate -o` result for the "
 	  "verdict", 0 },
 	{ "backend", OPT_BACKEND, "NAME", 0, "Record with bpf, ftrace (a tracefs instance, for "
 	  "kernels or policies without BPF) or auto (default: bpf where its programs load)", 0 },
 	MT_CLI_OPT_VERBOSE_LIBBPF,
 	{ NULL, 0, NULL, 0, "Live intervals and the Prometheus textfile:", 1 },
+	{ "interval-ms", 'I', "MSECS", 0, "--interval in milliseconds, as perf's -I (1000: "
+	  "1 s)", 1 },
 	{ "interval", OPT_INTERVAL, "DUR", 0, "Print a summary every DUR while tracing (1s, "
 	  "500ms; at least 10ms), then the whole run's", 1 },
 	{ "count", OPT_COUNT, "N", 0, "End the run after N intervals", 1 },
 	{ "timestamp", 'T', NULL, 0, "Start each interval's block with the time of day "
 	  "(HH:MM:SS)", 1 },
-	{ "json-lines", 'j', NULL, 0, "One JSON object per interval on stdout instead of the "
+	{ "json", 'j', NULL, 0, "One JSON object per interval on stdout instead of the "
 	  "blocks (docs/interval-lines.md); the text goes to stderr", 1 },
 	{ "textfile", OPT_TEXTFILE, "DIR", 0, "Write DIR/migtrace.prom atomically at each "
 	  "interval's end, for node_exporter's textfile collector (every 15 s without "
@@ -111,6 +120,7 @@ struct run_env {
 	struct run_config cfg;
 	struct export_opts exports;	/* --csv, --openmetrics, --perfetto, --plot, --what-if */
 	struct interval_out live;	/* --interval, -T, -j, --textfile */
+	int operands;			/* runqlat's INTERVAL and COUNT read: 0, 1 or 2 */
 };
 
 /* The live options' combinations, at the end of the command line. */
@@ -162,6 +172,48 @@ static void check_scope(struct argp_state *state, const struct run_config *c)
 	if (c->backend == TRACER_BACKEND_FTRACE && c->cgroup_arg)
 		argp_error(state, "--cgroup needs --backend bpf: the ftrace backend cannot "
 			   "filter by cgroup (trace -a, or -p the cgroup's process)");
+}
+
+/* Whether arg is a plain number (1, 0.5): runqlat's interval or count, not a program. */
+static bool numeric(const char *arg)
+{
+	return *arg && strspn(arg, "0123456789.") == strlen(arg);
+}
+
+/*
+ * `migtrace run 1 10', as runqlat reads it: a block every second, 10 of them, of every task
+ * unless -p or -c names whom.  The count is the number after the interval; a third is refused.
+ */
+static void positional_interval(struct argp_state *state, struct run_env *env,
+				const char *arg)
+{
+	struct run_config *c = &env->cfg;
+	int *nth = &env->operands;
+	double sec;
+	char *end;
+
+	if (*nth == 0) {
+		sec = strtod(arg, &end);
+		if (*end || sec < 0.01 || sec > 86400.0 * 365)
+			argp_error(state, "INTERVAL '%s' is not a number of seconds from 0.01 "
+				   "(as `runqlat 1 10'); a program named so runs as `-- %s'",
+				   arg, arg);
+		if (c->interval_ns)
+			argp_error(state, "INTERVAL %s: --interval is given already: give one",
+				   arg);
+		c->interval_ns = (uint64_t)(sec * 1e9 + 0.5);
+		*nth = 1;
+	} else if (*nth == 1) {
+		if (c->interval_count)
+			argp_error(state, "COUNT %s: --count is given already: give one", arg);
+		if (parse_long(arg, 1, INT_MAX, &c->interval_count))
+			argp_error(state, "COUNT '%s' is not a number of intervals from 1 (as "
+				   "`runqlat 1 10')", arg);
+		*nth = 2;
+	} else {
+		argp_error(state, "'%s': run takes INTERVAL and COUNT, no third number (a "
+			   "program runs as `-- CMD ARGS')", arg);
+	}
 }
 
 static error_t parse_arg(int key, char *arg, struct argp_state *state)
@@ -230,7 +282,16 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 			argp_error(state, "--unit: '%s' is not BINARY:FUNCTION", arg);
 		c->unit_arg = arg;
 		break;
+	case 'I':
+		if (c->interval_ns)
+			argp_error(state, "-I %s: --interval is given already: give one", arg);
+		if (parse_long(arg, 10, LONG_MAX / 1000000, &l))
+			argp_error(state, "--interval-ms: '%s' is not a number of ms from 10", arg);
+		c->interval_ns = (uint64_t)l * 1000000;
+		break;
 	case OPT_INTERVAL:
+		if (c->interval_ns)
+			argp_error(state, "--interval %s: -I is given already: give one", arg);
 		if (parse_duration(arg, &c->interval_ns) || c->interval_ns < 10000000)
 			argp_error(state, "--interval: '%s' is not a duration of 10ms or more (1s, "
 				   "500ms, 2m)", arg);
@@ -253,11 +314,19 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		c->per_pid = true;
 		break;
 	case ARGP_KEY_ARG:
+		/* runqlat's [INTERVAL [COUNT]]: numbers, not after `--' */
+		if (!c->argv && numeric(arg) && strcmp(state->argv[state->next - 2], "--")) {
+			positional_interval(state, env, arg);
+			break;
+		}
 		/* The first non-option starts the workload's own command line. */
 		c->argv = &state->argv[state->next - 1];
 		state->next = state->argc;
 		break;
 	case ARGP_KEY_END:
+		/* runqlat's INTERVAL alone watches the whole machine */
+		if (env->operands && !c->pid && !c->cgroup_arg && !c->argv)
+			c->all = true;
 		check_scope(state, c);
 		check_live(state, env);
 		break;
@@ -269,14 +338,24 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 
 int cmd_run(int argc, char **argv)
 {
-	static const struct argp_child children[] = { { &export_argp, 0, NULL, 0 }, { 0 } };
+	static const struct argp_child children[] = { { &export_argp, 0, NULL, 0 },
+						      MT_CLI_STD_CHILD, { 0 } };
 	static const struct argp argp = { opts, parse_arg, NULL, doc, children, NULL, NULL };
+	/* the spellings before the vocabulary of migtrace(8), kept one release */
+	static const struct mt_cli_rename renamed[] = {
+		{ "--all", "--all-cpus", false, 0, NULL },
+		{ "--json-lines", "--json", false, 0, NULL },
+		{ 0 },
+	};
 	struct run_env env = { 0 };
 	struct mt_cli_path own[2];
 
 	run_config_default(&env.cfg, RUN_KIND_RUN);
-	if (argp_parse(&argp, argc, argv, ARGP_IN_ORDER, NULL, &env))
+	mt_cli_renames(&argp, renamed, true, argc, argv);
+	if (argp_parse(&argp, argc, argv, ARGP_IN_ORDER | ARGP_NO_HELP, NULL, &env))
 		return MT_EXIT_USAGE;
+	mt_cli_json_errors(env.cfg.json_lines ||
+			   (env.cfg.output && atomic_file_to_stdout(env.cfg.output)));
 	/* -P names processes from the migration records */
 	env.cfg.records_wanted = env.exports.csv_dir || env.exports.perfetto ||
 				 env.exports.whatif_arg || env.cfg.per_pid;
@@ -307,7 +386,7 @@ int run_command(struct run_config *cfg, const struct export_opts *exports, struc
 	int rc;
 
 	if (!r && !(r = own = run_new())) {
-		fprintf(stderr, "migtrace run: out of memory\n");
+		mt_err("out of memory");
 		return MT_EXIT_FAIL;
 	}
 	rc = run_config_resolve(cfg, r);
@@ -322,7 +401,7 @@ int run_command(struct run_config *cfg, const struct export_opts *exports, struc
 	if (rc)
 		goto cleanup;
 	if (run_analyze(r))
-		fprintf(stderr, "migtrace run: correlating units failed: out of memory\n");
+		mt_err("correlating units failed: out of memory");
 	render_text_results(text, r);
 	export_text(exports, text, r);
 	fflush(text);

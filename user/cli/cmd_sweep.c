@@ -76,12 +76,12 @@ static const char doc[] =
 "         -o sweep.json -- pgbench -c 8 -j 4 -T 30 bench\n"
 "    sudo migtrace sweep --restore            # after a kill -9\n";
 
-enum { OPT_VALUES = 1000, OPT_REPS, OPT_ROOT, OPT_RESTORE };
+enum { OPT_VALUES = 1000, OPT_ROOT, OPT_RESTORE };
 
 static const struct argp_option opts[] = {
 	{ "values", OPT_VALUES, "LIST", 0, "Migration costs to sweep, comma-separated durations "
 	  "(0.5ms,5ms,50ms; 2 to 32 values)", 0 },
-	{ "reps", OPT_REPS, "N", 0, "Repetitions of every value (default 3)", 0 },
+	{ "reps", 'r', "N", 0, "Repetitions of every value (default 3)", 0 },
 	{ "cpus", 'C', "LIST", 0, "Pin the workload to these CPUs (default: all online); idle "
 	  "time is theirs", 0 },
 	{ "output", 'o', "FILE", 0, "Write the sweep (JSON, schema migtrace.sweep/1, "
@@ -174,7 +174,7 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 			argp_error(state, "--values: '%s' is not a list of 2 to %d different "
 				   "durations up to 4.29s (0.5ms,5ms,50ms)", bad, SWEEP_MAX_VALUES);
 		break;
-	case OPT_REPS:
+	case 'r':
 		if (parse_long(arg, 1, SWEEP_MAX_REPS, &env->reps))
 			argp_error(state, "--reps: '%s' is not a count from 1 to %d", arg,
 				   SWEEP_MAX_REPS);
@@ -450,7 +450,7 @@ static int sweep_restore(const struct sweep_env *env)
 int cmd_sweep(int argc, char **argv)
 {
 	static const struct argp_child children[] = { { &export_sweep_argp, 0, NULL, 0 },
-								{ 0 } };
+						      MT_CLI_STD_CHILD, { 0 } };
 	static const struct argp argp = { opts, parse_arg, NULL, doc, children, NULL, NULL };
 	static struct sweep model;
 	struct sweep_env *env = calloc(1, sizeof(*env));
@@ -464,7 +464,7 @@ int cmd_sweep(int argc, char **argv)
 	}
 	run_config_default(&env->cfg, RUN_KIND_RUN);
 	env->reps = 3;
-	if (argp_parse(&argp, argc, argv, ARGP_IN_ORDER, NULL, env)) {
+	if (argp_parse(&argp, argc, argv, ARGP_IN_ORDER | ARGP_NO_HELP, NULL, env)) {
 		rc = MT_EXIT_USAGE;
 		goto out;
 	}

@@ -66,7 +66,7 @@ static const char doc[] =
 "    sudo migtrace validate --rates 100,1000,10000   # a finer grid of rates\n"
 "    sudo migtrace validate --polluter 0   # no polluter: cost read against age\n";
 
-enum { OPT_CACHES = 1000, OPT_BACKEND, OPT_ROUNDS };
+enum { OPT_CACHES = 1000, OPT_BACKEND, OPT_ROUNDS, OPT_AGES, OPT_POLLUTER };
 
 /*
  * The default grid of polluter rates: 25x from the slowest to the fastest set, and as fast as
@@ -78,10 +78,10 @@ static const struct argp_option opts[] = {
 	{ "cpus", 'C', "A,B", 0, "The two CPUs: warm on A, migrate to B (default: first two)", 0 },
 	{ "samples", 'n', "N", 0, "Samples per (age, arm) cell (default 30)", 0 },
 	{ "ws", 'w', "SIZE", 0, "cachewalk working set (default 256K)", 0 },
-	{ "ages", 'a', "LIST", 0, "Ages in µs (default 50,100,200,500,1000,...,50000)", 0 },
+	{ "ages", OPT_AGES, "LIST", 0, "Ages in µs (default 50,100,200,500,1000,...,50000)", 0 },
 	{ "rates", 'R', "LIST", 0, "Polluter rates on A in MB/s, 'max' for as fast as it can "
 	  "(default 200,1000,5000,max)", 0 },
-	{ "polluter", 'P', "MBPS", 0, "One polluter rate instead of --rates; 0: no polluter "
+	{ "polluter", OPT_POLLUTER, "MBPS", 0, "One polluter rate instead of --rates; 0: no polluter "
 	  "(the cost is read against age)", 0 },
 	{ "polluter-size", 'S', "SIZE", 0, "The polluter's buffer, the most it can displace "
 	  "(default 4M)", 0 },
@@ -130,10 +130,10 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	case 'w':
 		cw_option(state, "ws", arg);
 		break;
-	case 'a':
+	case OPT_AGES:
 		cw_option(state, "ages", arg);
 		break;
-	case 'P':
+	case OPT_POLLUTER:
 		if (parse_long(arg, 0, 1000000, &env->polluter_mbps))
 			argp_error(state, "--polluter: '%s' is not a rate in MB/s", arg);
 		break;
@@ -186,11 +186,11 @@ static int pick_cpus(const struct validate_env *env, const struct topology *topo
 		int bad = topology_cpus_arg(topo, env->cpus_arg, "validate", cpus);
 
 		if (!bad && cpus->n != 2)
-			fprintf(stderr, "migtrace validate: --cpus: give two CPUs, e.g. 0,1\n");
+			mt_err("--cpus: give two CPUs, e.g. 0,1");
 		return bad || cpus->n != 2 ? MT_EXIT_USAGE : 0;
 	}
 	if (topo->online.n < 2) {
-		fprintf(stderr, "migtrace validate: needs two online CPUs; this machine has one\n");
+		mt_err("needs two online CPUs; this machine has one");
 		return MT_EXIT_FAIL;
 	}
 	cpus->n = 2;
@@ -235,7 +235,7 @@ static int calibrate_step(struct validate_env *env, struct topology *topo,
 		fflush(text);
 	}
 	if (calibrate_run(&co, &cal->cal) || !cal->cal.has_hot) {
-		fprintf(stderr, "migtrace validate: calibration failed\n");
+		mt_err("calibration failed");
 		return MT_EXIT_FAIL;
 	}
 	cal->valid = true;
@@ -270,8 +270,18 @@ static void experiment(struct validate_env *env, const struct cpu_set_list *cpus
 
 int cmd_validate(int argc, char **argv)
 {
-	static const struct argp_child children[] = { { &export_argp, 0, NULL, 0 }, { 0 } };
+	static const struct argp_child children[] = { { &export_argp, 0, NULL, 0 },
+						      MT_CLI_STD_CHILD, { 0 } };
 	static const struct argp argp = { opts, parse_arg, NULL, doc, children, NULL, NULL };
+	/*
+	 * the spellings before the vocabulary of migtrace(8), kept one release: -a is
+	 * system-wide and -P per-pid in run, so validate's are long only now
+	 */
+	static const struct mt_cli_rename renamed[] = {
+		{ "-a", "--ages", true, -1, "use --ages (-a is --all-cpus in run)" },
+		{ "-P", "--polluter", true, -1, "use --polluter (-P is --per-pid in run)" },
+		{ 0 },
+	};
 	struct validate_env env = { .polluter_mbps = -1 };
 	struct cpu_set_list cpus = { 0 };
 	struct topology topo = { 0 };
@@ -282,8 +292,10 @@ int cmd_validate(int argc, char **argv)
 
 	run_config_default(&env.cfg, RUN_KIND_VALIDATE);
 	cachewalk_config_option(&env.cfg.cw, "rates", VALIDATE_RATES, NULL, 0);
-	if (argp_parse(&argp, argc, argv, 0, NULL, &env))
+	mt_cli_renames(&argp, renamed, false, argc, argv);
+	if (argp_parse(&argp, argc, argv, ARGP_NO_HELP, NULL, &env))
 		return MT_EXIT_USAGE;
+	mt_cli_json_errors(env.cfg.output && atomic_file_to_stdout(env.cfg.output));
 	/* A bad output path, or two outputs in one file, is found now, not after the
 	 * calibration and the experiment. */
 	own = mt_cli_path_of("-o", env.cfg.output, MT_PATH_FILE);

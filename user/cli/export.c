@@ -283,7 +283,7 @@ static void plot_dir_files(bool sweep, struct mt_cli_path *p)
 }
 
 /* The command's own paths and the exports', none the same as another (mt_cli_distinct). */
-static int check_distinct(const struct export_opts *o, const char *cmd, bool sweep,
+static int check_distinct(const struct export_opts *o, bool sweep,
 			  const struct mt_cli_path *own, int nown)
 {
 	struct mt_cli_path paths[EXPORT_OWN_MAX + NEXPORTERS];
@@ -304,7 +304,7 @@ static int check_distinct(const struct export_opts *o, const char *cmd, bool swe
 			e->dir_files(sweep, &paths[n]);
 		n++;
 	}
-	return mt_cli_distinct(cmd, paths, n);
+	return mt_cli_distinct(paths, n);
 }
 
 int export_check(const struct export_opts *o, const char *cmd, bool sweep,
@@ -329,7 +329,7 @@ int export_check(const struct export_opts *o, const char *cmd, bool sweep,
 	}
 	if (err)
 		return MT_EXIT_USAGE;
-	return check_distinct(o, cmd, sweep, own, nown);
+	return check_distinct(o, sweep, own, nown);
 }
 
 void export_text(const struct export_opts *o, FILE *text, const struct run *r)

@@ -45,7 +45,7 @@ void export_refuse_for_sweep(struct argp_state *state, const struct export_opts 
  * Before any work: every output path can be written (a directory for --csv/--plot exists or
  * can be made in a writable parent), gnuplot is there for --plot; then no output would
  * replace an input or another output, among the command's own paths (own: its inputs, -o,
- * --json) and the exports' (mt_cli_distinct; sweep: the files a sweep's exports write).
+ * --text) and the exports' (mt_cli_distinct; sweep: the files a sweep's exports write).
  * 0, or MT_EXIT_USAGE after one line on stderr naming the options and the paths.
  */
 int export_check(const struct export_opts *o, const char *cmd, bool sweep,

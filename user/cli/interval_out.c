@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "atomic_file.h"
+#include "cli.h"
 #include "interval_out.h"
 #include "render_export.h"
 #include "render_interval.h"
@@ -20,22 +21,21 @@ int interval_out_check_dir(const char *dir)
 
 	err = stat(dir, &st) ? -errno : S_ISDIR(st.st_mode) ? 0 : -ENOTDIR;
 	if (err) {
-		fprintf(stderr, "migtrace run: --textfile %s: %s (give node_exporter's "
-			"--collector.textfile.directory, which must exist)\n", dir,
-			err == -ENOTDIR ? "not a directory" : strerror(-err));
+		mt_err("--textfile %s: %s (give node_exporter's --collector.textfile.directory, "
+		       "which must exist)", dir, err == -ENOTDIR ? "not a directory" :
+		       strerror(-err));
 		return err;
 	}
 	if (snprintf(probe, sizeof(probe), "%s/.%s.XXXXXX", dir, TEXTFILE_NAME) >=
 	    (int)sizeof(probe)) {
-		fprintf(stderr, "migtrace run: --textfile %s: the path is too long\n", dir);
+		mt_err("--textfile %s: the path is too long", dir);
 		return -ENAMETOOLONG;
 	}
 	fd = mkstemp(probe);
 	if (fd < 0) {
 		err = -errno;
-		fprintf(stderr, "migtrace run: --textfile %s: cannot make a file in it: %s (run as "
-			"a user who may write there, or give another directory)\n", dir,
-			strerror(-err));
+		mt_err("--textfile %s: cannot make a file in it: %s (run as a user who may write "
+		       "there, or give another directory)", dir, strerror(-err));
 		return err;
 	}
 	close(fd);
@@ -97,8 +97,7 @@ int interval_out_event(void *ctx, enum interval_event ev, const struct interval 
 	if (ev == INTERVAL_REOPEN) {
 		if (interval_out_check_dir(o->dir))
 			return -EIO;	/* said; tried again at the next interval */
-		fprintf(stderr, "migtrace run: SIGHUP: --textfile %s checked; writing %s\n",
-			o->dir, o->path);
+		mt_info("SIGHUP: --textfile %s checked; writing %s", o->dir, o->path);
 	}
 	return write_textfile(o, r);
 }

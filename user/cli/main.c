@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cli.h"
 #include "commands.h"
 #include "version.h"
 
@@ -38,9 +39,11 @@ static void usage(FILE *f)
 	fprintf(f, "\nEXAMPLES:\n"
 		"    sudo migtrace doctor\n"
 		"    sudo migtrace calibrate --format=seed\n"
+		"    sudo migtrace run 1 10                  # every second, 10 times, all CPUs\n"
 		"    sudo migtrace run -o run.json -- ./my-program ARGS\n"
 		"    migtrace report run.json\n"
-		"\n'migtrace COMMAND --help' gives each command's options.\n");
+		"\n'migtrace help COMMAND' (or 'migtrace COMMAND --help') gives each command's\n"
+		"options; migtrace(8) their vocabulary, one meaning per option letter.\n");
 }
 
 int main(int argc, char **argv)
@@ -51,7 +54,18 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return MT_EXIT_USAGE;
 	}
-	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+	/* `migtrace help CMD': that command's --help */
+	if (!strcmp(argv[1], "help") && argc >= 3) {
+		static char help[] = "--help";
+
+		if (argc > 3) {
+			mt_err("help: give one command ('%s' and more)", argv[2]);
+			return MT_EXIT_USAGE;
+		}
+		argv[1] = argv[2];
+		argv[2] = help;
+	} else if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
+		   !strcmp(argv[1], "help")) {
 		usage(stdout);
 		return MT_EXIT_OK;
 	}
@@ -66,9 +80,10 @@ int main(int argc, char **argv)
 			/* argp names the program in its messages: "migtrace run: …". */
 			snprintf(prog, sizeof(prog), "migtrace %s", commands[i].name);
 			argv[1] = prog;
+			mt_cli_set_cmd(prog);	/* and mt_err() */
 			return commands[i].fn(argc - 1, argv + 1);
 		}
 	}
-	fprintf(stderr, "migtrace: unknown command '%s' (try 'migtrace --help')\n", argv[1]);
+	mt_err("unknown command '%s' (try 'migtrace --help')", argv[1]);
 	return MT_EXIT_USAGE;
 }
