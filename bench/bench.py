@@ -878,6 +878,17 @@ def syswide_lines(sw):
     return lines
 
 
+def scale_workloads(n):
+    """Divides each workload's -l and the report pass's records by n (--scale)."""
+    global REPORT_RECORDS
+    for w in WORKLOADS.values():
+        cmd = w["cmd"]
+        for i in range(len(cmd) - 1):
+            if cmd[i] == "-l":
+                cmd[i + 1] = str(max(1, int(cmd[i + 1]) // n))
+    REPORT_RECORDS //= n
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -923,7 +934,15 @@ def main():
     ap.add_argument("--soak", type=float, nargs="?", const=10.0, metavar="MIN",
                     help="only the RSS soak: migtrace run -a for MIN minutes (10) under "
                     "hackbench; prints the RSS slope in KiB/min")
+    ap.add_argument("--scale", type=int, default=int(os.environ.get("BENCH_SCALE", 1)),
+                    help="divide every workload's loop count (-l) and the report pass's "
+                    "records by N (default 1: the figures of record; the test suite's "
+                    "smoke runs 4): each figure is per event, so it keeps its meaning, "
+                    "with more noise")
     args = ap.parse_args()
+    if args.scale < 1:
+        raise BenchError("--scale: %d is not a whole number from 1" % args.scale)
+    scale_workloads(args.scale)
     if args.results_md is None:
         args.results_md = RESULTS_MD if os.path.abspath(args.output) == RESULTS else ""
     if args.report_only:

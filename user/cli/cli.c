@@ -71,7 +71,13 @@ static int filter_close(void *cookie)
 	return 0;
 }
 
-FILE *mt_cli_err_stream(void)
+/*
+ * The stream argp reports bad input on: stderr without argp's second line ("Try `migtrace
+ * run --help' or ...") after a message of ours, so that a bad value is the one line that
+ * names the option and the token; a mistyped option keeps it.  mt_cli_common() sets it at
+ * ARGP_KEY_INIT.
+ */
+static FILE *mt_cli_err_stream(void)
 {
 	static FILE *f;
 	cookie_io_functions_t io = { .write = filter_write, .close = filter_close };

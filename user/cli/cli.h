@@ -8,13 +8,6 @@
 #include <stdio.h>
 
 /*
- * The stream argp reports bad input on: stderr without argp's second line ("Try `migtrace
- * run --help' or ...") after a message of ours, so that a bad value is the one line that
- * names the option and the token; a mistyped option keeps it.  mt_cli_common() sets it at
- * ARGP_KEY_INIT.
- */
-FILE *mt_cli_err_stream(void);
-/*
  * Refuses an option's value given a second time, in one line naming the option and both
  * values (argp_error: exit status 2).  mt_cli_common() calls it for every key.
  */
@@ -22,7 +15,8 @@ void mt_cli_once(struct argp_state *state, int key, const char *arg);
 /*
  * What every command's parse_arg does first, so that no command repeats it: refuse an
  * option given twice (mt_cli_once), count -v, and at ARGP_KEY_INIT point argp's messages at
- * mt_cli_err_stream() and hand the first child parser child_input (NULL: the command has no
+ * a stream of its own (one line for a bad value, argp's "Try" line kept for a mistyped
+ * option) and hand the first child parser child_input (NULL: the command has no
  * child, such as the export options).  True when KEY needs nothing more from the command.
  */
 bool mt_cli_common(struct argp_state *state, int key, const char *arg, void *child_input);
