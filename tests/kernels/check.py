@@ -26,6 +26,9 @@ import sys
 
 TUNABLE = "/sys/kernel/debug/sched/migration_cost_ns"
 DEFAULT_COST_NS = 500000
+# ftrace_cross: two stamps of one move, BPF's and ftrace's, taken by two callbacks of the
+# same tracepoint, at most this far apart when the host stopped the vCPU between them
+STALL_NS = 1000000
 
 
 def parse_channel(path, outdir):
@@ -724,7 +727,7 @@ class Judge:
                 a, b = c.json("bpf.json"), c.json("run.json")
                 ma = [m for m in a["migrations"] if m["cause"] not in ("fork", "unseen")]
                 mb = [m for m in b["migrations"] if m["cause"] != "fork"]
-                used, worst, unmatched, late = set(), 0, [], []
+                used, worst, unmatched, late, stalled = set(), 0, [], [], []
                 for m in ma:
                     near = [j for j, n in enumerate(mb) if j not in used and n["pid"] == m["pid"]
                             and abs(n["ts_ns"] - m["ts_ns"]) <= tol]
@@ -737,6 +740,18 @@ class Judge:
                     if not near and found:
                         used.add(found[0])
                         late.append((m["pid"], m["cause"], m["src_cpu"], m["dst_cpu"]))
+                        continue
+                    # the same move stamped up to 1 ms apart: the host stopped the vCPU
+                    # between the tracepoint's two callbacks, BPF's and ftrace's (a VM's
+                    # steal; 61 and 82 us for 2 of 303 lb_pulls on an EPYC host once): a
+                    # few are allowed and said, as the late ones
+                    stall = [j for j, n in enumerate(mb) if j not in used and n["pid"] == m["pid"]
+                             and (n["src_cpu"], n["dst_cpu"]) == (m["src_cpu"], m["dst_cpu"])
+                             and abs(n["ts_ns"] - m["ts_ns"]) <= STALL_NS]
+                    if not near and stall:
+                        j = min(stall, key=lambda j: abs(mb[j]["ts_ns"] - m["ts_ns"]))
+                        used.add(j)
+                        stalled.append((m["pid"], m["cause"], abs(mb[j]["ts_ns"] - m["ts_ns"]) // 1000))
                         continue
                     if not near:
                         unmatched.append((m["pid"], m["cause"], m["src_cpu"], m["dst_cpu"]))
@@ -764,15 +779,18 @@ class Judge:
                 bpf, ft, kernel = self.cross_counts(case)
                 unseen = a["stats"]["by_cause"].get("unseen", 0)
                 print("FIG ftrace_cross %s BPF %d, ftrace %d, kernel %d (BPF unseen %d; ftrace found %d "
-                      "late, unseen); ages within %d ns" % (case, bpf, ft, kernel, unseen, len(late), worst))
+                      "late, unseen; %d stamped 50 us-1 ms apart %s); ages within %d ns" % (
+                          case, bpf, ft, kernel, unseen, len(late), len(stalled), stalled[:5], worst))
+                few = max(1, len(ma) // 100)
                 return {
                     names[0]: (not unmatched and not extra and worst <= tol and
-                               len(late) <= max(1, len(ma) // 100),
+                               len(late) <= few and len(stalled) <= few,
                                "%d BPF moves: %d without an ftrace move within %d ns or with other CPUs %s; "
-                               "%d ftrace moves BPF did not see %s; %d found late, unseen %s (at most "
-                               "1 %%, or 1); ages differ by up to %d ns (tolerance %d)" % (
+                               "%d ftrace moves BPF did not see %s; %d found late, unseen %s, %d stamped "
+                               "up to %d ns apart %s (each at most 1 %%, or 1); ages differ by up to %d ns "
+                               "(tolerance %d)" % (
                                    len(ma), len(unmatched), tol, unmatched[:5], len(extra), extra[:5],
-                                   len(late), late[:5], worst, tol)),
+                                   len(late), late[:5], len(stalled), STALL_NS, stalled[:5], worst, tol)),
                     # none at all, beside a CPU-bound process: a skip, as for the same
                     # workload's BPF case (whose readings of other work's load it takes)
                     names[1]: self.gate_idle(
