@@ -27,7 +27,8 @@ import sys
 TUNABLE = "/sys/kernel/debug/sched/migration_cost_ns"
 DEFAULT_COST_NS = 500000
 # ftrace_cross: two stamps of one move, BPF's and ftrace's, taken by two callbacks of the
-# same tracepoint, at most this far apart when the host stopped the vCPU between them
+# same tracepoint, at most this far apart when the host stopped the vCPU between them: 1 ms
+# on the host, 10 x the tolerance under TCG (12.1 ms once, on 6.1 with the host at load 11)
 STALL_NS = 1000000
 
 
@@ -717,6 +718,7 @@ class Judge:
         sched_migrate_task event ftrace cannot see either, but one whose event BPF's program
         missed, it can."""
         tol = self.tol_ns
+        stall_ns = max(STALL_NS, 10 * tol)
         for case in self.BOTH:
             names = ["ftrace_same_as_bpf_" + case, "ftrace_kernel_count_" + case]
 
@@ -747,7 +749,7 @@ class Judge:
                     # few are allowed and said, as the late ones
                     stall = [j for j, n in enumerate(mb) if j not in used and n["pid"] == m["pid"]
                              and (n["src_cpu"], n["dst_cpu"]) == (m["src_cpu"], m["dst_cpu"])
-                             and abs(n["ts_ns"] - m["ts_ns"]) <= STALL_NS]
+                             and abs(n["ts_ns"] - m["ts_ns"]) <= stall_ns]
                     if not near and stall:
                         j = min(stall, key=lambda j: abs(mb[j]["ts_ns"] - m["ts_ns"]))
                         used.add(j)
@@ -779,7 +781,7 @@ class Judge:
                 bpf, ft, kernel = self.cross_counts(case)
                 unseen = a["stats"]["by_cause"].get("unseen", 0)
                 print("FIG ftrace_cross %s BPF %d, ftrace %d, kernel %d (BPF unseen %d; ftrace found %d "
-                      "late, unseen; %d stamped 50 us-1 ms apart %s); ages within %d ns" % (
+                      "late, unseen; %d stamped more than the tolerance apart, in us: %s); ages within %d ns" % (
                           case, bpf, ft, kernel, unseen, len(late), len(stalled), stalled[:5], worst))
                 few = max(1, len(ma) // 100)
                 return {
@@ -790,7 +792,7 @@ class Judge:
                                "up to %d ns apart %s (each at most 1 %%, or 1); ages differ by up to %d ns "
                                "(tolerance %d)" % (
                                    len(ma), len(unmatched), tol, unmatched[:5], len(extra), extra[:5],
-                                   len(late), late[:5], len(stalled), STALL_NS, stalled[:5], worst, tol)),
+                                   len(late), late[:5], len(stalled), stall_ns, stalled[:5], worst, tol)),
                     # none at all, beside a CPU-bound process: a skip, as for the same
                     # workload's BPF case (whose readings of other work's load it takes)
                     names[1]: self.gate_idle(
