@@ -289,8 +289,8 @@ static int sweep_one(struct sweep_env *env, struct sweep_run *sr, int *sig)
 	double t0;
 
 	if (!r || !out || !(w = sched_witness_new())) {
-		fprintf(stderr, "migtrace sweep: out of memory or no temporary file for the "
-			"workload's output (%s)\n", strerror(errno));
+		mt_err("out of memory or no temporary file for the "
+			"workload's output (%s)", strerror(errno));
 		goto cleanup;
 	}
 	cfg.hot_ns = sr->value_ns;
@@ -298,7 +298,7 @@ static int sweep_one(struct sweep_env *env, struct sweep_run *sr, int *sig)
 	if (rc)
 		goto cleanup;
 	if (stdout_to(fileno(out), &saved)) {
-		fprintf(stderr, "migtrace sweep: redirecting the workload's output failed: %s\n",
+		mt_err("redirecting the workload's output failed: %s",
 			strerror(errno));
 		rc = MT_EXIT_FAIL;
 		goto cleanup;
@@ -313,8 +313,8 @@ static int sweep_one(struct sweep_env *env, struct sweep_run *sr, int *sig)
 		goto cleanup;
 	}
 	if (sched_witness_start(w, r->meta.pid))
-		fprintf(stderr, "migtrace sweep: no thread for the sched files: witnesses not "
-			"read\n");
+		mt_info("no thread for the sched files: witnesses not "
+			"read");
 	stat_ok = !proc_stat_cpu_times(&r->meta.cpus, &c0);
 	gained_ok = env->has_schedstat && schedstat_read_hot_gained(env->root, &gained0);
 	t0 = mono_s();
@@ -385,7 +385,7 @@ static int save(const struct sweep_env *env, const struct sweep *s)
 			return MT_EXIT_FAIL;
 		err = render_sweep_json(af.f, s);
 		if (err) {
-			fprintf(stderr, "migtrace sweep: writing %s failed: %s\n", env->cfg.output,
+			mt_err("writing %s failed: %s", env->cfg.output,
 				strerror(-err));
 			atomic_file_abort(&af);
 			return MT_EXIT_FAIL;
@@ -414,8 +414,8 @@ static int sweep_all(struct sweep_env *env)
 			sweep_fmt_value(v, sizeof(v), sr->value_ns);
 			if (tunable_set(&env->tun, sr->value_ns))
 				return MT_EXIT_FAIL;
-			fprintf(stderr, "migtrace sweep: repetition %d/%ld, value %s (%lld ns, "
-				"read back from %s)\n", rep + 1, env->reps, v,
+			mt_info("repetition %d/%ld, value %s (%lld ns, "
+				"read back from %s)", rep + 1, env->reps, v,
 				(long long)env->tun.value_ns, env->tun.path);
 			rc = sweep_one(env, sr, &sig);
 			if (sig || sweep_signal)
@@ -423,8 +423,8 @@ static int sweep_all(struct sweep_env *env)
 			if (rc)
 				return rc;
 			if (sr->exit_status) {
-				fprintf(stderr, "migtrace sweep: the workload failed at %s "
-					"(repetition %d): exit status %d; sweep stopped\n", v,
+				mt_err("the workload failed at %s "
+					"(repetition %d): exit status %d; sweep stopped", v,
 					rep + 1, sr->exit_status);
 				return MT_EXIT_FAIL;
 			}
@@ -442,8 +442,8 @@ static int sweep_restore(const struct sweep_env *env)
 		err = -EIO;
 	if (err)
 		return MT_EXIT_FAIL;
-	fprintf(stderr, "migtrace sweep: --restore: the migration cost is as the record "
-		"left it (or there was nothing to restore)\n");
+	mt_info("--restore: the migration cost is as the record "
+		"left it (or there was nothing to restore)");
 	return 0;
 }
 
@@ -459,7 +459,7 @@ int cmd_sweep(int argc, char **argv)
 	int rc, rrc, err;
 
 	if (!env) {
-		fprintf(stderr, "migtrace sweep: out of memory\n");
+		mt_err("out of memory");
 		return MT_EXIT_FAIL;
 	}
 	run_config_default(&env->cfg, RUN_KIND_RUN);
@@ -480,16 +480,16 @@ int cmd_sweep(int argc, char **argv)
 	}
 	tunable_probe_at(env->root, &env->tun);
 	if (!env->tun.writable || env->tun.assumed) {
-		fprintf(stderr, "migtrace sweep: cannot sweep: the migration cost cannot be "
+		mt_err("cannot sweep: the migration cost cannot be "
 			"written here: %s; nothing was run or changed; `migtrace report "
-			"--what-if` judges other values from one traced run instead\n",
+			"--what-if` judges other values from one traced run instead",
 			env->tun.why[0] ? env->tun.why : "not writable");
 		rc = MT_EXIT_FAIL;
 		goto out;
 	}
 	env->runs = calloc((size_t)env->nvalues * (size_t)env->reps, sizeof(*env->runs));
 	if (!env->runs) {
-		fprintf(stderr, "migtrace sweep: out of memory for %d x %ld runs\n",
+		mt_err("out of memory for %d x %ld runs",
 			env->nvalues, env->reps);
 		rc = MT_EXIT_FAIL;
 		goto out;
@@ -512,8 +512,8 @@ int cmd_sweep(int argc, char **argv)
 	schedstats_hold_end(&env->schedstats);
 	sweep_fmt_value(v, sizeof(v), env->original_ns);
 	if (!rrc)
-		fprintf(stderr, "migtrace sweep: restored the migration cost to %s (%lld ns, "
-			"read back from %s)\n", v, (long long)env->tun.value_ns, env->tun.path);
+		mt_info("restored the migration cost to %s (%lld ns, "
+			"read back from %s)", v, (long long)env->tun.value_ns, env->tun.path);
 	else if (!rc)
 		rc = MT_EXIT_FAIL;
 	if (env->nruns) {
