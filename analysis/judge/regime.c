@@ -57,40 +57,53 @@ static void test_axis(const struct corr_rate *rates, int n, bool hot, struct mod
 
 /*
  * The hot time by age pooled over the rates that agree on it: the inverse-variance weighted
- * mean of log(hot time), each rate's standard error read off its 95 % bootstrap interval as
- * (log hi - log lo) / (2 x 1.96).  On the log axis because a hot time is a scale (its
- * interval is about symmetric there, not in ns).  A fixed-effect pool: it is made only once
- * the test above found one age in every interval, i.e. the rates measure the same thing.
- * A rate whose interval is open at an end (0 or beyond the range) has no finite variance and
- * weighs nothing; it still had to agree.  The rates' estimates come from disjoint cells of
- * the same rounds, so the host's drift over the rounds is common to them: the pool treats
- * them as independent, and its interval may be narrower than the truth by that much.
+ * mean of log(hot time).  On the log axis because a hot time is a scale; even there a fall's
+ * bootstrap interval is lopsided (the estimate often sits near one of the two cells around
+ * it), so each rate keeps two standard errors, read off its 95 % interval below and above its
+ * estimate as (log at - log lo) / 1.96 and (log hi - log at) / 1.96: the point weighs each rate
+ * by 1 / (se_below x se_above), and each end of the interval is 1.96 pooled standard errors
+ * of its own side away (one rate alone gives back its own interval).  A fixed-effect pool: it
+ * is made only once the test above found one age in every interval, i.e. the rates measure
+ * the same thing.  A rate whose interval is open at an end (0 or beyond the range) has no
+ * finite variance and weighs nothing, but what it says still holds: the pool is kept inside
+ * the ages every rate's interval shares (the point too, where the rates that weighed put it
+ * outside them).  The rates' estimates come from disjoint cells of the same rounds, so the
+ * host's drift over the rounds is common to them: the pool treats them as independent, and
+ * its interval may be narrower than the truth by that much.
  */
 static void pool_hot(const struct corr_rate *rates, int n, struct verdict_model *m)
 {
-	double sw = 0, swx = 0, se;
+	double sw = 0, swx = 0, sw_lo = 0, sw_hi = 0, mu;
 
 	m->pooled_rates = 0;
 	m->pooled_hot_ns = m->pooled_hot_lo_ns = m->pooled_hot_hi_ns = NAN;
 	for (int k = 0; k < n; k++) {
 		const struct corr_fall *f = &rates[k].hot;
-		double s, w;
+		double below, above;
 
 		if (f->state != CORR_HOT_FOUND || !(f->at > 0) || !(f->lo > 0) ||
 		    !isfinite(f->hi))
 			continue;
-		s = fmax((log(f->hi) - log(f->lo)) / (2 * Z95), POOL_MIN_SE);
-		w = 1 / (s * s);
-		sw += w;
-		swx += w * log(f->at);
+		below = fmax((log(f->at) - log(fmin(f->lo, f->at))) / Z95, POOL_MIN_SE);
+		above = fmax((log(fmax(f->hi, f->at)) - log(f->at)) / Z95, POOL_MIN_SE);
+		sw += 1 / (below * above);
+		swx += log(f->at) / (below * above);
+		sw_lo += 1 / (below * below);
+		sw_hi += 1 / (above * above);
 		m->pooled_rates++;
 	}
 	if (!m->pooled_rates)
 		return;
-	se = 1 / sqrt(sw);
-	m->pooled_hot_ns = exp(swx / sw);
-	m->pooled_hot_lo_ns = exp(swx / sw - Z95 * se);
-	m->pooled_hot_hi_ns = exp(swx / sw + Z95 * se);
+	mu = swx / sw;
+	m->pooled_hot_lo_ns = fmax(exp(mu - Z95 / sqrt(sw_lo)), m->hot.common_lo);
+	m->pooled_hot_hi_ns = fmin(exp(mu + Z95 / sqrt(sw_hi)), m->hot.common_hi);
+	if (m->pooled_hot_lo_ns > m->pooled_hot_hi_ns) {
+		/* the pool lies wholly outside what the open rates allow: those ages are all
+		 * that is known */
+		m->pooled_hot_lo_ns = m->hot.common_lo;
+		m->pooled_hot_hi_ns = m->hot.common_hi;
+	}
+	m->pooled_hot_ns = fmin(fmax(exp(mu), m->pooled_hot_lo_ns), m->pooled_hot_hi_ns);
 }
 
 void regime_decide(const struct corr_rate *rates, int n, struct verdict_model *m)

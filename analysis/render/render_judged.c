@@ -670,10 +670,11 @@ static void print_by_time(FILE *f, const struct verdict *v)
 	char a[32], b[32], d[32], e[32], k[32], g[160];
 
 	if (m->pooled_rates)
-		fprintf(f, "  hot time by age:     %10s  (95 %% interval %s; pooled over %d rates, "
-			"inverse-variance on log age)\n", fmt_ns(a, sizeof(a), v->hot_ns),
+		fprintf(f, "  hot time by age:     %10s  (95 %% interval %s; pooled over the %d "
+			"rate%s whose interval is closed, inverse-variance on log age, within every "
+			"rate's interval)\n", fmt_ns(a, sizeof(a), v->hot_ns),
 			fmt_interval(g, sizeof(g), v->hot_lo_ns, v->hot_hi_ns, CORR_AXIS_AGE),
-			m->pooled_rates);
+			m->pooled_rates, m->pooled_rates == 1 ? "" : "s");
 	else
 		fprintf(f, "  hot time by age:     %10s  (no rate's interval is closed: none pooled; "
 			"every rate's interval holds %s)\n", "-",

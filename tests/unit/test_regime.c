@@ -204,7 +204,7 @@ static void pool_is_inverse_variance(void **state)
 		  CORR_HOT_FOUND, 6 * MS, 3 * MS, 12 * MS },
 		/* found, but its interval reaches the largest age measured: no weight */
 		{ 5000, CORR_HOT_ABOVE, 4 * MIB, 3 * MIB, INFINITY,
-		  CORR_HOT_FOUND, 7 * MS, 5 * MS, INFINITY },
+		  CORR_HOT_FOUND, 7 * MS, 2.5 * MS, INFINITY },
 	};
 	struct corr_rate rates[3];
 	struct verdict_model m;
@@ -220,8 +220,37 @@ static void pool_is_inverse_variance(void **state)
 	assert_float_equal(m.pooled_hot_ns, sqrt(4 * MS * 6 * MS), 1);
 	assert_float_equal(log(m.pooled_hot_hi_ns / m.pooled_hot_ns), half, 1e-9);
 	assert_float_equal(log(m.pooled_hot_ns / m.pooled_hot_lo_ns), half, 1e-9);
-	/* an open rate that does not agree (all above 9 ms) leaves nothing in common */
-	rates[2].hot.lo = 9 * MS;
+	/* one closed rate alone gives back its own interval, lopsided as it is */
+	rates[1].hot.hi = INFINITY;
+	rates[0].hot = (struct corr_fall){ .state = CORR_HOT_FOUND, .at = 1.86 * MS,
+					   .lo = 1.0 * MS, .hi = 14.2 * MS };
+	rates[1].hot.lo = rates[2].hot.lo = 0.5 * MS;
+	regime_decide(rates, 3, &m);
+	assert_int_equal(m.regime, MODEL_TIME);
+	assert_int_equal(m.pooled_rates, 1);
+	assert_float_equal(m.pooled_hot_ns, 1.86 * MS, 1e-3);
+	assert_float_equal(m.pooled_hot_lo_ns, 1.0 * MS, 1e-3);
+	assert_float_equal(m.pooled_hot_hi_ns, 14.2 * MS, 1e-3);
+	/* what the open rates say still holds: none below 2 ms (this host's validate, 07:25),
+	 * so the pool is kept above it, its point too */
+	rates[1].hot.lo = rates[2].hot.lo = 2.0 * MS;
+	regime_decide(rates, 3, &m);
+	assert_int_equal(m.pooled_rates, 1);
+	assert_true(m.pooled_hot_lo_ns == 2.0 * MS && m.pooled_hot_ns == 2.0 * MS);
+	assert_float_equal(m.pooled_hot_hi_ns, 14.2 * MS, 1e-3);
+	/* two closed rates pooled to 1.1 ms (0.6-5.2 ms) where an open one allows 8 ms or more
+	 * only: the pool lies wholly outside, and those ages are all that is known */
+	rates[0].hot = (struct corr_fall){ .state = CORR_HOT_FOUND, .at = 1.1 * MS,
+					   .lo = 1.0 * MS, .hi = 10 * MS };
+	rates[2].hot = rates[0].hot;
+	rates[1].hot.lo = 8 * MS;
+	regime_decide(rates, 3, &m);
+	assert_true(m.hot.agree);
+	assert_int_equal(m.pooled_rates, 2);
+	assert_true(m.pooled_hot_lo_ns == 8 * MS && m.pooled_hot_hi_ns == 10 * MS);
+	assert_true(m.pooled_hot_ns == 8 * MS);
+	/* an open rate that does not agree (all above 15 ms) leaves nothing in common */
+	rates[1].hot.lo = 15 * MS;
 	regime_decide(rates, 3, &m);
 	assert_false(m.hot.agree);
 	assert_int_equal(m.regime, MODEL_TOO_FEW);
@@ -302,7 +331,8 @@ static void verdict_time_driven(void **state)
 	assert_says(text, "  regime:              time-driven: the 4 rates' hot times by age "
 		    "agree (3.90 ms to 5.60 ms in every interval); their D* do not (871 KiB to "
 		    "40.3 MiB, no D in every interval)\n");
-	assert_says(text, "pooled over 4 rates, inverse-variance on log age)");
+	assert_says(text, "pooled over the 4 rates whose interval is closed, inverse-variance on "
+		    "log age, within every rate's interval)");
 	assert_says(text, "  => the kernel's 500 µs is too low by a factor of 9.");
 	assert_says(text, "whatever the co-runners' rate\n");
 	assert_not_says(text, "fits when the tasks sharing a CPU displace");
