@@ -464,6 +464,66 @@ static void verdict_both_mixed_too_few(void **state)
 	free(r);
 }
 
+/*
+ * Three validate runs on this project's 2-vCPU EPYC VM, back to back (07:25-07:30, vCPUs
+ * apart: ~450 µs a migration of the 256 KiB set; -S 4 MiB), their rates' figures from the
+ * run files (an end beyond the range is INFINITY): D* at the buffer or disagreeing, the hot
+ * times by age agreeing at 2-14 ms.  Each is time-driven or both, too low, and the two runs
+ * with a pool of several rates give hot times within 2x of each other.
+ */
+static void this_host_runs(void **state)
+{
+	const double inf = INFINITY;
+	const struct rate_spec runs[3][4] = {
+		{	/* 07:25, load ~6: one closed interval */
+			{ 13994, CORR_HOT_FOUND, 4194304, 4194304, inf,
+			  CORR_HOT_FOUND, 6.908 * MS, 1.909 * MS, inf },
+			{ 114.4, CORR_HOT_FOUND, 998539, 425984, inf,
+			  CORR_HOT_FOUND, 4.831 * MS, 2.000 * MS, inf },
+			{ 489.2, CORR_HOT_FOUND, 1925393, 1064960, inf,
+			  CORR_HOT_FOUND, 1.859 * MS, 1.000 * MS, 14.201 * MS },
+			{ 2301, CORR_HOT_FOUND, 4194304, 4194304, inf,
+			  CORR_HOT_FOUND, 4.655 * MS, 2.000 * MS, inf },
+		},
+		{	/* 07:29 */
+			{ 44055, CORR_HOT_FOUND, 4194304, 4194304, inf,
+			  CORR_HOT_FOUND, 7.585 * MS, 5.000 * MS, 11.979 * MS },
+			{ 183.8, CORR_HOT_FOUND, 1643508, 1032192, 2300486,
+			  CORR_HOT_FOUND, 8.049 * MS, 5.000 * MS, 11.315 * MS },
+			{ 907.3, CORR_HOT_FOUND, 4194304, 3777224, inf,
+			  CORR_HOT_FOUND, 5.525 * MS, 4.373 * MS, 10.000 * MS },
+			{ 4532, CORR_HOT_FOUND, 4194304, 4194304, inf,
+			  CORR_HOT_FOUND, 4.852 * MS, 2.000 * MS, 12.476 * MS },
+		},
+		{	/* 07:30 */
+			{ 37287, CORR_HOT_FOUND, 4194304, 4194304, inf,
+			  CORR_HOT_FOUND, 4.744 * MS, 2.000 * MS, inf },
+			{ 182.6, CORR_HOT_FOUND, 1222156, 953954, 2354866,
+			  CORR_HOT_FOUND, 5.944 * MS, 4.608 * MS, 11.611 * MS },
+			{ 896.0, CORR_HOT_FOUND, 3821202, 2056192, inf,
+			  CORR_HOT_FOUND, 4.436 * MS, 2.000 * MS, 10.662 * MS },
+			{ 4409, CORR_HOT_FOUND, 4194304, 4194304, inf,
+			  CORR_HOT_FOUND, 4.605 * MS, 1.673 * MS, 7.421 * MS },
+		},
+	};
+	const enum model_regime regime[3] = { MODEL_BOTH, MODEL_TIME, MODEL_TIME };
+	const double hot[3] = { 2.00 * MS, 6.70 * MS, 5.37 * MS };
+	struct corr_result *r = malloc(sizeof(*r));
+	struct verdict v;
+
+	(void)state;
+	assert_non_null(r);
+	for (int i = 0; i < 3; i++) {
+		grid(r, runs[i], 4, 4194304, 4194304, inf);
+		decide(r, 500 * US, &v);
+		assert_int_equal(v.model.regime, regime[i]);
+		assert_int_equal(v.kind, VERDICT_TOO_LOW);
+		assert_float_equal(v.hot_ns, hot[i], 0.01 * MS);
+		assert_true(v.factor_lo >= 4 && v.hot_lo_ns > 500 * US);
+	}
+	free(r);
+}
+
 static char *write_to_string(const struct run *r, size_t *n)
 {
 	char *buf = NULL;
@@ -539,6 +599,7 @@ int main(void)
 		cmocka_unit_test(verdict_time_driven),
 		cmocka_unit_test(verdict_bytes_driven),
 		cmocka_unit_test(verdict_both_mixed_too_few),
+		cmocka_unit_test(this_host_runs),
 		cmocka_unit_test(recorded_grid_and_file),
 	};
 
