@@ -204,9 +204,9 @@ static void by_time(const struct verdict_in *in, struct verdict *v)
 		v->hot_lo_ns = m->pooled_hot_lo_ns;
 		v->hot_hi_ns = m->pooled_hot_hi_ns;
 	} else {
-		v->hot_ns = sqrt(m->hot.min * m->hot.max);
 		v->hot_lo_ns = m->hot.common_lo;
 		v->hot_hi_ns = m->hot.common_hi;
+		v->hot_ns = fmin(fmax(sqrt(m->hot.min * m->hot.max), v->hot_lo_ns), v->hot_hi_ns);
 	}
 	v->factor_is_bound = !m->pooled_rates;
 	v->kind = judge(K, v->hot_ns, v->hot_lo_ns, v->hot_hi_ns, &v->factor, &v->factor_lo,
@@ -219,14 +219,21 @@ static void by_time(const struct verdict_in *in, struct verdict *v)
 static void by_model(const struct verdict_in *in, struct verdict *v)
 {
 	const struct corr_result *r = in->corr;
+	struct verdict t;
 
 	regime_decide(r->rates, r->nrates, &v->model);
 	switch (v->model.regime) {
 	case MODEL_TIME:
-	case MODEL_BOTH:
-		/* both: the rates measured do not tell the models apart, and the pooled hot time
-		 * by age is what the co-runners of the grid did; the by-rate figures stay beside */
 		by_time(in, v);
+		break;
+	case MODEL_BOTH:
+		/* the rates measured do not tell the models apart: the pooled hot time by age is
+		 * what the grid's co-runners did, and leads, the by-rate figures beside it; unless
+		 * it is undetermined where D* / K is not */
+		t = *v;
+		by_time(in, &t);
+		if (t.kind != VERDICT_UNDETERMINED || v->kind != VERDICT_BY_RATE)
+			*v = t;
 		break;
 	case MODEL_MIXED:
 		/* the rates agree on neither: the pooled D* is no figure of the machine, and a rate

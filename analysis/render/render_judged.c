@@ -796,7 +796,9 @@ void render_text_verdict(FILE *f, const struct run *r)
 	if (r->corr.axis == CORR_AXIS_DISPLACED) {
 		if (v->model.regime != MODEL_NOT_TESTED)
 			print_model(f, &v->model);
-		if (v->model.regime == MODEL_TIME || v->model.regime == MODEL_BOTH)
+		/* both: judged by time unless only D* / K was decided (no hot time then) */
+		if (v->model.regime == MODEL_TIME ||
+		    (v->model.regime == MODEL_BOTH && !isnan(v->hot_ns)))
 			print_by_time(f, v);
 		else if (v->model.regime == MODEL_MIXED)
 			print_mixed(f, v);

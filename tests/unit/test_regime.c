@@ -432,6 +432,18 @@ static void verdict_both_mixed_too_few(void **state)
 	assert_says(text, "     by the bytes-driven model it fits co-runners displacing ");
 	free(text);
 
+	/* both, the pooled hot time by age wide around K while D* / K is decided: by rate */
+	r->rates[0].hot.lo = r->rates[1].hot.lo = 0.1 * MS;
+	r->rates[0].hot.hi = r->rates[1].hot.hi = 20 * MS;
+	decide(r, 1 * MS, &v);
+	assert_int_equal(v.model.regime, MODEL_BOTH);
+	assert_int_equal(v.kind, VERDICT_BY_RATE);
+	assert_true(isnan(v.hot_ns));
+	text = verdict_text(r, &v);
+	assert_says(text, "  regime:              both: ");
+	assert_says(text, "  => the kernel's 1.00 ms fits when the tasks sharing a CPU displace ");
+	free(text);
+
 	/* mixed: undetermined, though the pooled D* is bounded; the rates' hot times bound it */
 	grid(r, time_driven, 4, 8.9 * MIB, 3.8 * MIB, 16.8 * MIB);
 	r->rates[0].hot = (struct corr_fall){ .state = CORR_HOT_FOUND, .at = 12 * MS,
