@@ -11,13 +11,16 @@
  * On the displaced axis (a grid of polluter rates) there is no one hot time: the cost falls
  * past D* displaced bytes, so the hot time is D* / the rate at which the tasks sharing a CPU
  * displace the cache.  The verdict is then the rate at which K is right (D* / K), and each
- * rate of the grid judged at its own hot time.  Which ages a threshold calls hot is
- * task_hot()'s rule, MT_TASK_HOT in bpf/migtrace.h.
+ * rate of the grid judged at its own hot time.  That holds only when the cost falls with the
+ * bytes displaced; when the rates agree on an age instead (docs/design.md, "Bytes-driven or
+ * time-driven"), the verdict is K against their hot time by age, pooled, as on the age axis.
+ * Which ages a threshold calls hot is task_hot()'s rule, MT_TASK_HOT in bpf/migtrace.h.
  */
 #include <math.h>
 #include <string.h>
 
 #include "decay.h"
+#include "regime.h"
 #include "verdict.h"
 
 /*
@@ -143,6 +146,7 @@ void verdict_none(struct verdict *v, double kernel_ns)
 	v->tstar_state = CORR_HOT_NO_DATA;
 	v->tstar_ns = v->tstar_lo_ns = v->tstar_hi_ns = NAN;
 	v->wait_at_kernel_ns = v->refill_at_kernel_ns = NAN;
+	regime_none(&v->model);
 }
 
 /* The displaced axis: the rate K fits, and each rate of the grid at its hot time. */
@@ -185,6 +189,62 @@ static void by_rate(const struct corr_result *r, double K, struct verdict *v)
 	}
 }
 
+/*
+ * The time-driven model: K against the rates' hot time by age, pooled (regime.c), as the age
+ * axis judges its hot time.  When no rate's interval is closed there is no pool: the ages
+ * every interval shares are the bound, and the verdict undetermined.
+ */
+static void by_time(const struct verdict_in *in, struct verdict *v)
+{
+	const struct verdict_model *m = &v->model;
+	double K = in->kernel_ns;
+
+	if (m->pooled_rates) {
+		v->hot_ns = m->pooled_hot_ns;
+		v->hot_lo_ns = m->pooled_hot_lo_ns;
+		v->hot_hi_ns = m->pooled_hot_hi_ns;
+	} else {
+		v->hot_lo_ns = m->hot.common_lo;
+		v->hot_hi_ns = m->hot.common_hi;
+		v->hot_ns = fmin(fmax(sqrt(m->hot.min * m->hot.max), v->hot_lo_ns), v->hot_hi_ns);
+	}
+	v->factor_is_bound = !m->pooled_rates;
+	v->kind = judge(K, v->hot_ns, v->hot_lo_ns, v->hot_hi_ns, &v->factor, &v->factor_lo,
+			&v->factor_hi);
+	if (in->has_calib && m->pooled_rates)
+		v->calib_over_observed = in->calib_ns / v->hot_ns;
+}
+
+/* A grid of two rates or more: the model they support, and the verdict in its terms. */
+static void by_model(const struct verdict_in *in, struct verdict *v)
+{
+	const struct corr_result *r = in->corr;
+	struct verdict t;
+
+	regime_decide(r->rates, r->nrates, &v->model);
+	switch (v->model.regime) {
+	case MODEL_TIME:
+		by_time(in, v);
+		break;
+	case MODEL_BOTH:
+		/* the rates measured do not tell the models apart: the pooled hot time by age is
+		 * what the grid's co-runners did, and leads, the by-rate figures beside it; unless
+		 * it is undetermined where D* / K is not */
+		t = *v;
+		by_time(in, &t);
+		if (t.kind != VERDICT_UNDETERMINED || v->kind != VERDICT_BY_RATE)
+			*v = t;
+		break;
+	case MODEL_MIXED:
+		/* the rates agree on neither: the pooled D* is no figure of the machine, and a rate
+		 * it fits would mean nothing */
+		v->kind = VERDICT_UNDETERMINED;
+		break;
+	default:
+		break;		/* bytes-driven, or too few rates to test: by rate */
+	}
+}
+
 void verdict_decide(const struct verdict_in *in, struct verdict *v)
 {
 	const struct corr_result *r = in->corr;
@@ -201,6 +261,8 @@ void verdict_decide(const struct verdict_in *in, struct verdict *v)
 		return;
 	if (r->axis == CORR_AXIS_DISPLACED) {
 		by_rate(r, K, v);
+		if (r->nrates > 1)
+			by_model(in, v);
 		return;
 	}
 	/* the co-runners' decay, from the same-CPU wakes alone: a hot time migrations or not */

@@ -182,6 +182,45 @@ enum verdict_kind {
 	VERDICT_NR_KINDS,
 };
 
+/*
+ * The model a grid's rates support (docs/design.md, "Bytes-driven or time-driven"): the cost
+ * falls with the bytes the co-runners displace, whatever their rate (the rates' D* agree),
+ * or with the time since the task left, whatever the rate (their hot times by age agree).
+ */
+enum model_regime {
+	MODEL_NOT_TESTED = 0,	/* not a grid of two rates or more, or a file from before */
+	MODEL_TOO_FEW,		/* neither agrees; one was bounded at fewer than two rates */
+	MODEL_BYTES,		/* the D* agree; the hot times by age do not, or untested */
+	MODEL_TIME,		/* the hot times by age agree; the D* do not, or untested */
+	MODEL_BOTH,		/* both agree: the rates measured do not tell them apart */
+	MODEL_MIXED,		/* both tested, neither agrees */
+	MODEL_NR,
+};
+
+/* One model's test over the rates, on its axis (bytes for D*, ns for the hot time by age). */
+struct model_test {
+	int bounded;			/* rates whose fall lies inside their range (found) */
+	bool agree;			/* >= 2 bounded, and one value lies in every interval */
+	double common_lo, common_hi;	/* what every rate's interval shares (lo > hi: nothing;
+					 * an open end: 0 or +inf); bytes or ns */
+	double min, max;		/* the bounded rates' estimates, smallest and largest */
+};
+
+/* The test between the two models, and the hot time by age pooled over the rates. */
+struct verdict_model {
+	enum model_regime regime;
+	int rates;			/* rates with data */
+	struct model_test dstar;	/* bytes */
+	struct model_test hot;		/* ns */
+	/* the bounded rates' hot times by age, pooled: inverse-variance on log(age) (the
+	 * rates whose interval is closed weigh); NAN when none is */
+	int pooled_rates;		/* rates that weighed */
+	double pooled_hot_ns, pooled_hot_lo_ns, pooled_hot_hi_ns;	/* and its 95 % interval */
+};
+
+/* "not tested", "too few rates", "bytes-driven", … */
+extern const char *const model_regime_names[MODEL_NR];
+
 /* A grid's rate judged: the hot time D* / the achieved rate, against the kernel's value. */
 struct verdict_rate {
 	double rate_mbps;		/* the polluter's target, MB/s; 0: as fast as it can */
@@ -235,6 +274,9 @@ struct verdict {
 	double decay_factor, decay_factor_lo, decay_factor_hi;
 	int nrates;
 	struct verdict_rate rates[CORR_MAX_RATES];
+	/* a grid of rates: which model they agree on; the verdict is given in its terms
+	 * (time-driven: hot_ns and the factor are the pooled hot time by age's) */
+	struct verdict_model model;
 };
 
 extern const char *const verdict_names[VERDICT_NR_KINDS];	/* "undetermined", "too low", … */

@@ -31,6 +31,9 @@ const char *const corr_hot_state_names[4] = { "found", "above range", "no cost",
 const char *const verdict_names[VERDICT_NR_KINDS] = {
 	"undetermined", "too low", "about right", "too high", "none", "by rate", "not applicable",
 };
+const char *const model_regime_names[MODEL_NR] = {
+	"not tested", "too few rates", "bytes-driven", "time-driven", "both", "mixed",
+};
 const char *const run_core_sched_names[4] = { "not checked", "not built", "no SMT", "available" };
 const char *const run_btf_member_names[3] = { "not checked", "absent", "present" };
 

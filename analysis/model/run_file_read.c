@@ -890,6 +890,9 @@ static int verdict_member(struct file_reader *fr, const char *key, void *ctx)
 	struct verdict *v = &fr->r->verdict;
 	int more;
 
+	if (!strcmp(key, "model"))
+		return rs_read_object(&fr->jr, &v->model, &rs_verdict_model, "verdict.model") ?
+		       -1 : 1;
 	if (strcmp(key, "rates"))
 		return rs_read(&fr->jr, v, &rs_verdict, key, ctx);
 	if (jr_array_begin(&fr->jr))
@@ -921,6 +924,10 @@ static int read_verdict(struct file_reader *fr)
 	v->tstar_state = CORR_HOT_NO_DATA;
 	v->tstar_ns = v->tstar_lo_ns = v->tstar_hi_ns = NAN;
 	v->wait_at_kernel_ns = v->refill_at_kernel_ns = NAN;
+	/* a file without verdict.model: the run tested no model */
+	memset(&v->model, 0, sizeof(v->model));
+	v->model.regime = MODEL_NOT_TESTED;
+	v->model.pooled_hot_ns = v->model.pooled_hot_lo_ns = v->model.pooled_hot_hi_ns = NAN;
 	if (each_member(fr, "verdict", verdict_member, &seen))
 		return -1;
 	return rs_check(&fr->jr, &rs_verdict, seen, "verdict");

@@ -327,6 +327,13 @@ static void write_verdict(struct json_writer *w, const struct run *r)
 		jw_end_object(w);
 	}
 	jw_end_array(w);
+	/* a grid's model test: only where the run made one (files from before have none) */
+	if (r->verdict.model.regime != MODEL_NOT_TESTED) {
+		jw_name(w, "model");
+		jw_start_object(w);
+		rs_write(w, &r->verdict.model, &rs_verdict_model);
+		jw_end_object(w);
+	}
 	jw_end_object(w);
 }
 

@@ -556,6 +556,31 @@ static const struct rs_field verdict_rate_f[] = {
 TABLE(rs_verdict_rate, "verdict.rates[]", verdict_rate_f);
 #undef V
 
+/* migtrace.run/3, optional: a grid of two rates or more, from the run that tested it */
+#define M struct verdict_model
+static const struct rs_field verdict_model_f[] = {
+	ENM("regime", RS_ENUM, M, regime, model_regime_names, 0),
+	FLD("rates", RS_INT, M, rates, RS_NONNEG),
+	FLD("dstar_bounded_rates", RS_INT, M, dstar.bounded, RS_NONNEG),
+	FLD("dstar_agree", RS_BOOL, M, dstar.agree, 0),
+	FLD("dstar_common_lo_bytes", RS_DBL, M, dstar.common_lo, 0),
+	FLD("dstar_common_hi_bytes", RS_DBL, M, dstar.common_hi, 0),
+	FLD("dstar_min_bytes", RS_DBL, M, dstar.min, 0),
+	FLD("dstar_max_bytes", RS_DBL, M, dstar.max, 0),
+	FLD("hot_bounded_rates", RS_INT, M, hot.bounded, RS_NONNEG),
+	FLD("hot_agree", RS_BOOL, M, hot.agree, 0),
+	FLD("hot_common_lo_ns", RS_DBL, M, hot.common_lo, 0),
+	FLD("hot_common_hi_ns", RS_DBL, M, hot.common_hi, 0),
+	FLD("hot_min_ns", RS_DBL, M, hot.min, 0),
+	FLD("hot_max_ns", RS_DBL, M, hot.max, 0),
+	FLD("pooled_rates", RS_INT, M, pooled_rates, RS_NONNEG),
+	FLD("pooled_hot_ns", RS_DBL, M, pooled_hot_ns, 0),
+	FLD("pooled_hot_lo_ns", RS_DBL, M, pooled_hot_lo_ns, 0),
+	FLD("pooled_hot_hi_ns", RS_DBL, M, pooled_hot_hi_ns, 0),
+};
+TABLE(rs_verdict_model, "verdict.model", verdict_model_f);
+#undef M
+
 #define G struct mt_migrate
 static const struct rs_field migration_f[] = {
 	FLD("ts_ns", RS_U64, G, ts_ns, 0),
@@ -646,7 +671,7 @@ const struct rs_table *const rs_all_tables[] = {
 	&rs_environment, &rs_tunable, &rs_sched_rules, &rs_cache, &rs_config, &rs_cachewalk,
 	&rs_calibration, &rs_calibration_measured, &rs_calib_cell, &rs_meta, &rs_backend,
 	&rs_stats, &rs_completeness, &rs_cost, &rs_correlation, &rs_cell, &rs_corr_rate, &rs_verdict,
-	&rs_verdict_rate, &rs_migration, &rs_unit, &rs_level_cost,
+	&rs_verdict_rate, &rs_verdict_model, &rs_migration, &rs_unit, &rs_level_cost,
 };
 const int rs_ntables = (int)(sizeof(rs_all_tables) / sizeof(rs_all_tables[0]));
 const struct rs_table *const rs_calib_file_tables[] = {

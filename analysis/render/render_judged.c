@@ -542,14 +542,22 @@ static void print_by_age(FILE *f, const struct run *r, const struct verdict *v)
 	print_slice_share(f, c);
 }
 
+/* D* as the verdict reads it: one line. */
+static void print_dstar(FILE *f, const struct verdict *v)
+{
+	char a[32], g[160];
+
+	fprintf(f, "  D*:                  %10s  (%s)\n", fmt_axis(a, sizeof(a), v->dstar_bytes,
+		CORR_AXIS_DISPLACED), fmt_interval(g, sizeof(g), v->dstar_lo_bytes,
+		v->dstar_hi_bytes, CORR_AXIS_DISPLACED));
+}
+
 /* The displaced axis: the rate at which the kernel's value is right, then each rate's. */
 static void print_by_rate(FILE *f, const struct verdict *v)
 {
 	char a[32], b[32], d[32], g[160];
 
-	fprintf(f, "  D*:                  %10s  (%s)\n", fmt_axis(a, sizeof(a), v->dstar_bytes,
-		CORR_AXIS_DISPLACED), fmt_interval(g, sizeof(g), v->dstar_lo_bytes,
-		v->dstar_hi_bytes, CORR_AXIS_DISPLACED));
+	print_dstar(f, v);
 	if (v->kind == VERDICT_NOT_APPLICABLE)
 		print_not_applicable(f, "D* (and each rate's hot time below)");
 	else if (v->kind == VERDICT_BY_RATE)
@@ -596,8 +604,147 @@ static void print_by_rate(FILE *f, const struct verdict *v)
 		else
 			fprintf(f, "%s\n", verdict_names[vr->kind]);
 	}
-	fprintf(f, "     the experiment measures what a pull would cost at each displacement; "
-		"its moves are affinity changes of a sleeping task, not the balancer's decisions\n");
+}
+
+/*
+ * One model's test in a phrase: "the 4 rates' hot times by age agree (9.01 ms to 13.0 ms)",
+ * "their D* do not (871 KiB to 40.3 MiB)", "D* fell in range at 1 of the 4 rates".
+ */
+static char *fmt_test(char *buf, int len, const struct model_test *t, int rates, bool first,
+		      enum corr_axis axis)
+{
+	const char *what = axis == CORR_AXIS_AGE ? "hot times by age" : "D*";
+	char a[32], b[32], g[96];
+
+	char who[32];
+
+	if (first)
+		snprintf(who, sizeof(who), "the %d rates'", rates);
+	else
+		snprintf(who, sizeof(who), "their");
+	if (t->agree)
+		snprintf(buf, len, "%s %s agree (%s in every interval)", who, what,
+			 fmt_interval(g, sizeof(g), t->common_lo, t->common_hi, axis));
+	else if (t->bounded > 1)
+		snprintf(buf, len, "%s %s do not (%s to %s, no %s in every interval)", who, what,
+			 fmt_axis(a, sizeof(a), t->min, axis), fmt_axis(b, sizeof(b), t->max, axis),
+			 axis == CORR_AXIS_AGE ? "age" : "D");
+	else
+		snprintf(buf, len, "%s fell in range at %d of the %d rates, too few to test",
+			 axis == CORR_AXIS_AGE ? "the hot time by age" : "D*", t->bounded, rates);
+	return buf;
+}
+
+/* The regime in one line: which model the rates agree on, and why (docs/design.md,
+ * "Bytes-driven or time-driven"). */
+static void print_model(FILE *f, const struct verdict_model *m)
+{
+	char d[200], h[200];
+
+	fmt_test(d, sizeof(d), &m->dstar, m->rates, m->regime != MODEL_TIME, CORR_AXIS_DISPLACED);
+	fmt_test(h, sizeof(h), &m->hot, m->rates, m->regime == MODEL_TIME, CORR_AXIS_AGE);
+	switch (m->regime) {
+	case MODEL_BYTES:
+		fprintf(f, "  regime:              bytes-driven: %s; %s\n", d, h);
+		break;
+	case MODEL_TIME:
+		fprintf(f, "  regime:              time-driven: %s; %s\n", h, d);
+		break;
+	case MODEL_BOTH:
+		fprintf(f, "  regime:              both: %s, and %s: the rates measured do not tell "
+			"the two models apart\n", d, h);
+		break;
+	case MODEL_MIXED:
+		fprintf(f, "  regime:              mixed: %s; %s: neither the bytes displaced nor "
+			"the time away alone sets the cost\n", d, h);
+		break;
+	default:
+		fprintf(f, "  regime:              not tested: %s; %s\n", d, h);
+	}
+}
+
+/* The time-driven model: the kernel's value against the rates' pooled hot time by age. */
+static void print_by_time(FILE *f, const struct verdict *v)
+{
+	const struct verdict_model *m = &v->model;
+	char a[32], b[32], d[32], e[32], k[32], g[160];
+
+	if (m->pooled_rates)
+		fprintf(f, "  hot time by age:     %10s  (95 %% interval %s; pooled over the %d "
+			"rate%s whose interval is closed, inverse-variance on log age, within every "
+			"rate's interval)\n", fmt_ns(a, sizeof(a), v->hot_ns),
+			fmt_interval(g, sizeof(g), v->hot_lo_ns, v->hot_hi_ns, CORR_AXIS_AGE),
+			m->pooled_rates, m->pooled_rates == 1 ? "" : "s");
+	else
+		fprintf(f, "  hot time by age:     %10s  (no rate's interval is closed: none pooled; "
+			"every rate's interval holds %s)\n", "-",
+			fmt_interval(g, sizeof(g), v->hot_lo_ns, v->hot_hi_ns, CORR_AXIS_AGE));
+	switch (v->kind) {
+	case VERDICT_TOO_LOW:
+		fprintf(f, "  => the kernel's %s is too low by %s: tasks away from %s to %s are "
+			"moved as cold and pay a refill, whatever the co-runners' rate\n",
+			fmt_ns(a, sizeof(a), v->kernel_ns), fmt_factor(g, sizeof(g), v->factor,
+			v->factor_lo, v->factor_hi, v->factor_is_bound), a,
+			fmt_ns(b, sizeof(b), v->hot_ns));
+		break;
+	case VERDICT_TOO_HIGH:
+		fprintf(f, "  => the kernel's %s is too high by %s: tasks away from %s to %s are "
+			"kept as hot though moving them is cheap, whatever the co-runners' rate\n",
+			fmt_ns(a, sizeof(a), v->kernel_ns), fmt_factor(g, sizeof(g), v->factor,
+			v->factor_lo, v->factor_hi, v->factor_is_bound), fmt_ns(b, sizeof(b),
+			v->hot_ns), a);
+		break;
+	case VERDICT_ABOUT_RIGHT:
+		fprintf(f, "  => the kernel's %s fits: the pooled hot time by age's 95 %% interval, "
+			"%s, contains it\n", fmt_ns(a, sizeof(a), v->kernel_ns),
+			fmt_interval(g, sizeof(g), v->hot_lo_ns, v->hot_hi_ns, CORR_AXIS_AGE));
+		break;
+	case VERDICT_NOT_APPLICABLE:
+		print_not_applicable(f, "the pooled hot time by age");
+		break;
+	default:
+		if (!m->pooled_rates)
+			fprintf(f, "  => undetermined (time-driven): the hot time by age lies in %s at "
+				"every rate, which reaches the edge of the ages measured; the kernel's "
+				"%s is off by %s (--ages wider, or more samples, would bound it)\n",
+				fmt_interval(g, sizeof(g), v->hot_lo_ns, v->hot_hi_ns, CORR_AXIS_AGE),
+				fmt_ns(a, sizeof(a), v->kernel_ns), fmt_factor(b, sizeof(b), v->factor,
+				v->factor_lo, v->factor_hi, true));
+		else
+			fprintf(f, "  => undetermined (time-driven): the pooled hot time by age's 95 %% "
+				"interval, %s, contains the kernel's %s and spans more than a factor "
+				"%.0f (more samples would narrow it)\n",
+				fmt_interval(g, sizeof(g), v->hot_lo_ns, v->hot_hi_ns, CORR_AXIS_AGE),
+				fmt_ns(a, sizeof(a), v->kernel_ns), 4.0);
+	}
+	if (m->regime == MODEL_BOTH && v->dstar_lo_bytes > 0 && isfinite(v->dstar_hi_bytes))
+		fprintf(f, "     by the bytes-driven model it fits co-runners displacing %s (95 %% "
+			"interval %s to %s: D* %s / %s)\n", fmt_rate(a, sizeof(a), v->fit_rate_mbps),
+			fmt_rate(b, sizeof(b), v->fit_rate_lo_mbps),
+			fmt_rate(d, sizeof(d), v->fit_rate_hi_mbps),
+			fmt_axis(e, sizeof(e), v->dstar_bytes, CORR_AXIS_DISPLACED),
+			fmt_ns(k, sizeof(k), v->kernel_ns));
+}
+
+/* Mixed: no one figure describes the machine; the rates' own hot times by age as the bound. */
+static void print_mixed(FILE *f, const struct verdict *v)
+{
+	const struct verdict_model *m = &v->model;
+	char a[32], b[32], d[32];
+	double K = v->kernel_ns;
+
+	print_dstar(f, v);
+	if (v->kind == VERDICT_NOT_APPLICABLE) {
+		print_not_applicable(f, "each rate's hot time by age");
+		return;
+	}
+	fprintf(f, "  => undetermined (mixed): the rates agree on neither D* nor an age, so "
+		"neither a pooled D* nor a pooled hot time is the machine's; the hot time by age "
+		"went from %s to %s over the rates, and the kernel's %s lies %s\n",
+		fmt_ns(a, sizeof(a), m->hot.min), fmt_ns(b, sizeof(b), m->hot.max),
+		fmt_ns(d, sizeof(d), K), K < m->hot.min ? "below every one of them (too low at "
+		"every rate measured)" : K > m->hot.max ? "above every one of them (too high at "
+		"every rate measured)" : "among them");
 }
 
 /* Where the calibrated hot time came from, as the verdict names it. */
@@ -646,9 +793,21 @@ void render_text_verdict(FILE *f, const struct run *r)
 	fprintf(f, "  kernel's value:      %10s  (%s)\n", fmt_ns(a, sizeof(a), v->kernel_ns),
 		printable(src, sizeof(src), r->meta.hot_source));
 	print_rules(f, &r->env.rules);
-	if (r->corr.axis == CORR_AXIS_DISPLACED)
-		print_by_rate(f, v);
-	else
+	if (r->corr.axis == CORR_AXIS_DISPLACED) {
+		if (v->model.regime != MODEL_NOT_TESTED)
+			print_model(f, &v->model);
+		/* both: judged by time unless only D* / K was decided (no hot time then) */
+		if (v->model.regime == MODEL_TIME ||
+		    (v->model.regime == MODEL_BOTH && !isnan(v->hot_ns)))
+			print_by_time(f, v);
+		else if (v->model.regime == MODEL_MIXED)
+			print_mixed(f, v);
+		else
+			print_by_rate(f, v);
+		fprintf(f, "     the experiment measures what a pull would cost at each "
+			"displacement; its moves are affinity changes of a sleeping task, not the "
+			"balancer's decisions\n");
+	} else
 		print_by_age(f, r, v);
 	if (isfinite(v->calib_over_observed))
 		fprintf(f, "     the calibrated value is %.2fx the observed hot time\n",
