@@ -10,11 +10,16 @@ foreign_before
 out=$("$MT" validate --samples 8 --ages 50,200,1000,5000,20000 -o "$MT_TMP/v.json" 2>&1)
 rc=$?
 check validate_exit_0 test "$rc" = 0
-check validate_prints_verdict grep -qE '^  => (the kernel.s .* fits when|undetermined: D)' <<<"$out"
-check validate_side_by_side bash -c 'grep -q "^  calibrated hot time:" <<<"$1" && grep -q "^  kernel.s value:" <<<"$1" && grep -q "^  D\*:" <<<"$1"' _ "$out"
+# the verdict is given in the terms of the model the rates support (docs/design.md, "Bytes-driven
+# or time-driven"): D* and a co-runner rate when bytes-driven, the pooled hot time by age when
+# time-driven; which one a host gives depends on where its vCPUs sit, so each is checked in its
+# own terms rather than expecting one of them.
+check validate_prints_verdict grep -qE '^  => (the kernel.s .* (fits|is too (low|high) by|fits when)|undetermined)' <<<"$out"
+check validate_prints_regime grep -qE '^  regime: +(bytes-driven|time-driven|both|mixed|not tested|too few rates)' <<<"$out"
+check validate_side_by_side bash -c 'grep -q "^  calibrated hot time:" <<<"$1" && grep -q "^  kernel.s value:" <<<"$1" && grep -qE "^  (D\*|hot time by age):" <<<"$1"' _ "$out"
 check validate_json json "$MT_TMP/v.json" \
-	"d['verdict']['verdict'] in ('by rate', 'undetermined') and d['verdict']['calibrated_ns'] > 0 and len(d['correlation']['cells']) == 5 * 4 and d['correlation']['mode'] == 'controlled' and d['correlation']['axis'] == 'displaced_bytes' and len(d['correlation']['rates']) == 4 and len(d['verdict']['rates']) == 4" \
-	"d['verdict'], d['correlation']['axis'], len(d['correlation']['cells'])"
+	"(v := d['verdict'])['calibrated_ns'] > 0 and v['verdict'] in {'bytes-driven': ('by rate', 'undetermined'), 'time-driven': ('too low', 'about right', 'too high', 'undetermined'), 'both': ('by rate', 'too low', 'about right', 'too high', 'undetermined'), 'mixed': ('undetermined',)}.get(v['model']['regime'], ('by rate', 'undetermined')) and v['model']['rates'] == 4 and len(d['correlation']['cells']) == 5 * 4 and d['correlation']['mode'] == 'controlled' and d['correlation']['axis'] == 'displaced_bytes' and len(d['correlation']['rates']) == 4 and len(v['rates']) == 4" \
+	"d['verdict']['verdict'], d['verdict'].get('model'), d['correlation']['axis'], len(d['correlation']['cells'])"
 # step 1's chase, over the experiment's working set, in the run file and the text
 check validate_chase json "$MT_TMP/v.json" \
 	"len(c := d['calibration']['measured']['chase']['curves']) == 4 and all(x['ws_bytes'] == d['config']['cachewalk']['ws_bytes'] and x['src_cpu'] == d['calibration']['measured']['cpus'][0] for x in c)" \
