@@ -507,10 +507,31 @@ static void *timer_main(void *arg)
 	}
 }
 
+/*
+ * The round gate (workloads/unit_log.h): after round `done`, wait while migtrace has allowed
+ * no more rounds and not said to end.  1: go on with the next round; 0: end the experiment.
+ * The wait polls every millisecond: migtrace looks a few times a run and takes longer than
+ * that to judge, and a futex on a memory file shared across two programs buys nothing here.
+ */
+static int gate_pass(uint32_t done)
+{
+	if (!unit_log || !__atomic_load_n(&unit_log->rounds_allowed, __ATOMIC_ACQUIRE))
+		return 1;
+	__atomic_store_n(&unit_log->rounds_done, done, __ATOMIC_RELEASE);
+	while (!stopping) {
+		if (__atomic_load_n(&unit_log->gate_end, __ATOMIC_ACQUIRE))
+			return 0;
+		if (__atomic_load_n(&unit_log->rounds_allowed, __ATOMIC_ACQUIRE) > done)
+			return 1;
+		sleep_ns(1000000);
+	}
+	return 0;
+}
+
 static int run_controlled(void)
 {
 	int nrates = opt.nrates ? opt.nrates : 1, ncell = opt.nages * nrates * 2;
-	int ntrial = ncell * opt.samples;
+	int ntrial = ncell * opt.samples, i;
 	int *order = malloc(sizeof(int) * ntrial);
 	struct unit_stats st[5] = { 0 };
 	uint64_t seed = 0x5851f42d4c957f2dULL;
@@ -537,7 +558,7 @@ static int run_controlled(void)
 			round[j] = t;
 		}
 	}
-	for (int i = 0; i < ntrial && !stopping; i++) {
+	for (i = 0; i < ntrial && !stopping; i++) {
 		int cell = order[i], migrate = cell % 2, age_i = (cell / 2) % opt.nages;
 		double mbps = opt.nrates ? opt.rates_mbps[cell / 2 / opt.nages] : opt.polluter_mbps;
 		struct mt_unit_trial trial = {
@@ -561,14 +582,18 @@ static int run_controlled(void)
 		trial.streamed_bytes = timer.streamed_bytes;
 		timed_unit(&w, migrate ? CW_TAG_MIGRATED : CW_TAG_STAYED, &trial,
 			   &st[migrate ? CW_TAG_MIGRATED : CW_TAG_STAYED]);
+		if ((i + 1) % ncell == 0 && !gate_pass((uint32_t)((i + 1) / ncell))) {
+			i++;
+			break;
+		}
 	}
 	timer.quit = 1;
 	sem_post(&timer.go);
 	pthread_join(tth, NULL);
 	printf("cachewalk: controlled, CPU %d -> %d, ws %llu KiB, %d ages x %d rates x 2 arms x %d "
-	       "samples; mean unit: baseline %.1f µs, after migration %.1f µs, after same-CPU wake "
+	       "rounds; mean unit: baseline %.1f µs, after migration %.1f µs, after same-CPU wake "
 	       "%.1f µs\n", opt.cpu_a, opt.cpu_b, (unsigned long long)(opt.ws_bytes >> 10),
-	       opt.nages, nrates, opt.samples,
+	       opt.nages, nrates, i / ncell,
 	       st[CW_TAG_BASELINE].n ? (double)st[CW_TAG_BASELINE].sum_ns / st[CW_TAG_BASELINE].n / 1e3 : 0,
 	       st[CW_TAG_MIGRATED].n ? (double)st[CW_TAG_MIGRATED].sum_ns / st[CW_TAG_MIGRATED].n / 1e3 : 0,
 	       st[CW_TAG_STAYED].n ? (double)st[CW_TAG_STAYED].sum_ns / st[CW_TAG_STAYED].n / 1e3 : 0);

@@ -17,6 +17,14 @@
  * its claim and its publish leaves a slot that is never published: the consumer skips it at
  * the end and counts it as torn.
  *
+ * The round gate (docs/design.md, "Sampling until it decides"): a controlled experiment run
+ * by `validate --budget` stops after the round migtrace allows, until migtrace has judged
+ * the units so far and either allows more rounds or tells it to end.  migtrace sets
+ * rounds_allowed before releasing the workload (0: no gate, every round of --samples runs);
+ * the workload stores rounds_done after each round and, when it reaches rounds_allowed,
+ * waits until rounds_allowed grows or gate_end is set.  The workload only waits there, never
+ * inside a round, so a look never splits a round's shuffled cells.
+ *
  * Header-only: the producer side is compiled into the workloads, the layout into migtrace.
  */
 #ifndef MIGTRACE_UNIT_LOG_H
@@ -26,7 +34,7 @@
 
 #define MT_UNIT_LOG_ENV "MIGTRACE_UNIT_LOG_FD"
 #define MT_UNIT_LOG_MAGIC 0x6d74756eU	/* "mtun" */
-#define MT_UNIT_LOG_VERSION 2
+#define MT_UNIT_LOG_VERSION 3
 
 /* One unit as the workload timed it. */
 struct mt_unit_slot {
@@ -52,6 +60,10 @@ struct mt_unit_log {
 	uint64_t head __attribute__((aligned(64)));	/* next position to claim */
 	uint64_t dropped;		/* units not logged: the ring was full */
 	uint64_t tail __attribute__((aligned(64)));	/* consumer: next position to read */
+	/* the round gate: written by migtrace (allowed, end) and by the workload (done) */
+	uint32_t rounds_allowed __attribute__((aligned(64)));	/* 0: no gate */
+	uint32_t gate_end;		/* 1: end after rounds_done, allow no more */
+	uint32_t rounds_done;		/* rounds of the schedule finished */
 	struct mt_unit_slot slots[] __attribute__((aligned(64)));
 };
 

@@ -89,6 +89,8 @@ static void opts_of(const struct run *r, struct corr_opts *co)
 	co->cold_fraction = r->setup.cold_fraction;
 	if (r->setup.bootstrap > 0)
 		co->bootstrap = r->setup.bootstrap;
+	if (r->setup.level > 0 && r->setup.level < 1)
+		co->level = r->setup.level;
 }
 
 int run_stay_reach(const struct run *r, double level_ns, struct corr_fall *out)
@@ -117,34 +119,57 @@ static int correlate(struct run *r)
 	return correlate_units(r->units, r->nunits, &co, &r->corr);
 }
 
-static void judge(struct run *r)
+/* The verdict on corr, r's correlation or a look's, into v. */
+static void judge_into(const struct run *r, const struct corr_result *corr, struct verdict *v)
 {
 	struct verdict_in vin = {
-		.corr = &r->corr,
+		.corr = corr,
 		.kernel_ns = (double)r->meta.hot_ns,
 		.has_calib = r->calib.valid,
 		.calib_ns = r->calib.hot_ns,
 	};
 
-	r->has_verdict = true;
-	/* An experiment cut short has not measured every age of its schedule: a verdict from
-	 * it would look as sure as a whole one.  (Natural runs end when the user says.) */
-	if (r->setup.mode == CORR_CONTROLLED && r->meta.interrupted) {
-		verdict_none(&r->verdict, vin.kernel_ns);
-		r->verdict.cold_fraction = r->corr.cold_fraction;
-		return;
-	}
 	/* natural runs: the band's share of the run's own migrations */
 	if (r->setup.mode == CORR_NATURAL) {
 		vin.migs = r->recs;
 		vin.nmigs = r->nrecs;
 	}
-	verdict_decide(&vin, &r->verdict);
+	verdict_decide(&vin, v);
 	/* under a sched_ext scheduler no pull of the traced tasks asked task_hot(): the numbers
 	 * stay as measured, no kind says the value fits or not (docs/design.md, "When the
 	 * threshold does not govern") */
 	if (run_rules_scx(&r->env.rules))
-		verdict_not_applicable(&r->verdict);
+		verdict_not_applicable(v);
+}
+
+static void judge(struct run *r)
+{
+	r->has_verdict = true;
+	/* An experiment cut short has not measured every age of its schedule: a verdict from
+	 * it would look as sure as a whole one.  (Natural runs end when the user says; a
+	 * sequential experiment ends at a look, after a whole round.) */
+	if (r->setup.mode == CORR_CONTROLLED && r->meta.interrupted) {
+		verdict_none(&r->verdict, (double)r->meta.hot_ns);
+		r->verdict.cold_fraction = r->corr.cold_fraction;
+		return;
+	}
+	judge_into(r, &r->corr, &r->verdict);
+}
+
+int run_look(const struct run *r, struct verdict *v)
+{
+	struct corr_result *c = malloc(sizeof(*c));
+	struct corr_opts co;
+	int err = -ENOMEM;
+
+	if (!c)
+		return err;
+	opts_of(r, &co);
+	err = correlate_units(r->units, r->nunits, &co, c);
+	if (!err)
+		judge_into(r, c, v);
+	free(c);
+	return err;
 }
 
 int run_analyze(struct run *r)

@@ -12,6 +12,12 @@
 /* 0, or -ENOMEM (the summary is there; the correlation and verdict are not). */
 int run_analyze(struct run *r);
 /*
+ * A sequential experiment's look (docs/design.md, "Sampling until it decides"): the verdict
+ * the units captured so far give, at the run's level, into v; r is left as it was.  0, or
+ * -ENOMEM / -EINVAL.
+ */
+int run_look(const struct run *r, struct verdict *v);
+/*
  * A natural run's same-CPU wakes: the age by which their penalty has risen level_ns above
  * its first age, with its interval, from the run's units again (report A B asks it with a
  * grid's migration cost level).  0, or -ENOMEM.

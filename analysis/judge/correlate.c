@@ -53,6 +53,7 @@ void corr_default_opts(struct corr_opts *o, enum corr_mode mode)
 	o->mode = mode;
 	o->cold_fraction = CORR_COLD_FRACTION;
 	o->bootstrap = CORR_BOOTSTRAP;
+	o->level = CORR_LEVEL;
 	o->seed = 0x853c49e6748fea9bULL;
 }
 
@@ -977,8 +978,8 @@ static int bootstrap(struct corr_work *w)
 	return 0;
 }
 
-/* Each cell's 95 % interval from the resampled costs. */
-/* A cell's 95 % interval from its resampled values, the non-finite left out. */
+/* A cell's interval at the run's level (95 %) from its resampled values, the non-finite
+ * left out. */
 static void cell_interval(struct corr_work *w, const double *boot, int c, double *lo,
 			  double *hi)
 {
@@ -988,8 +989,8 @@ static void cell_interval(struct corr_work *w, const double *boot, int c, double
 	for (int b = 0; b < w->B; b++)
 		if (isfinite(boot[(size_t)b * nc + c]))
 			w->tmp[k++] = boot[(size_t)b * nc + c];
-	*lo = k ? quantile_sorted_inplace(w->tmp, k, 0.025) : NAN;
-	*hi = k ? quantile_sorted_inplace(w->tmp, k, 0.975) : NAN;
+	*lo = k ? quantile_sorted_inplace(w->tmp, k, (1 - w->o->level) / 2) : NAN;
+	*hi = k ? quantile_sorted_inplace(w->tmp, k, (1 + w->o->level) / 2) : NAN;
 }
 
 /*
@@ -1011,21 +1012,24 @@ static void cell_intervals(struct corr_work *w)
 	}
 }
 
-/* The 95 % percentile interval of v[0..n) that are not NAN, into lo and hi. */
-static void percentile_interval(double *v, int n, double *tmp, double *lo, double *hi)
+/* The percentile interval at the run's level (95 %) of v[0..n) that are not NAN, into lo
+ * and hi. */
+static void percentile_interval(const struct corr_work *w, const double *v, int n, double *lo,
+				double *hi)
 {
 	size_t k = 0;
 
 	for (int i = 0; i < n; i++)
 		if (!isnan(v[i]))
-			tmp[k++] = v[i];
-	*lo = k ? quantile_sorted_inplace(tmp, k, 0.025) : NAN;
-	*hi = k ? quantile_sorted_inplace(tmp, k, 0.975) : NAN;
+			w->tmp[k++] = v[i];
+	*lo = k ? quantile_sorted_inplace(w->tmp, k, (1 - w->o->level) / 2) : NAN;
+	*hi = k ? quantile_sorted_inplace(w->tmp, k, (1 + w->o->level) / 2) : NAN;
 }
 
 /*
  * One curve's result: the fall on the point estimates, its interval from the resamples.  A
- * fitted maximum that is not above 0 in at least 97.5 % of the resamples is no cost at all;
+ * fitted maximum that is not above 0 in at least 97.5 % of the resamples (at a level of 95 %;
+ * (1 + level) / 2 at another) is no cost at all;
  * interval ends beyond the range become the grid's edge (0 or +inf).
  */
 static void read_fall(struct corr_work *w, struct curve *cv, double *fit)
@@ -1041,12 +1045,12 @@ static void read_fall(struct corr_work *w, struct curve *cv, double *fit)
 		f->at = f->lo = f->hi = NAN;
 		return;
 	}
-	percentile_interval(cv->boot_max, w->B, w->tmp, &max_lo, &max_hi);
+	percentile_interval(w, cv->boot_max, w->B, &max_lo, &max_hi);
 	if (f->state != CORR_HOT_NO_COST && !(max_lo > 0)) {
 		f->state = CORR_HOT_NO_COST;
 		f->at = cv->x[0];
 	}
-	percentile_interval(cv->boot_at, w->B, w->tmp, &f->lo, &f->hi);
+	percentile_interval(w, cv->boot_at, w->B, &f->lo, &f->hi);
 	/* a resample beyond the range says only that: past the last x, or before the first */
 	f->lo = fmin(f->lo, cv->x[cv->n - 1]);
 	f->hi = fmax(f->hi, cv->x[0]);
@@ -1107,7 +1111,7 @@ static void read_stay_reach(struct corr_work *w)
 	}
 	f->max_cost_ns = w->o->stay_level_ns;
 	f->min_cost_ns = NAN;
-	percentile_interval(w->boot_reach, w->B, w->tmp, &f->lo, &f->hi);
+	percentile_interval(w, w->boot_reach, w->B, &f->lo, &f->hi);
 	f->lo = fmin(fmin(f->lo, cv->x[cv->n - 1]), f->at);
 	f->hi = fmax(fmax(f->hi, cv->x[0]), f->at);
 	if (f->state == CORR_HOT_NO_COST || !(f->lo >= cv->x[0]))
@@ -1135,12 +1139,12 @@ static void read_stay_decay(struct corr_work *w)
 	}
 	/* a rise from the first age to the last not above 0 in 97.5 % of the resamples is
 	 * noise: no rise */
-	percentile_interval(w->boot_rise_by, w->B, w->tmp, &by_lo, &by_hi);
+	percentile_interval(w, w->boot_rise_by, w->B, &by_lo, &by_hi);
 	if (!(by_lo > 0)) {
 		f->state = CORR_HOT_NO_COST;
 		f->at = cv->x[0];
 	}
-	percentile_interval(w->boot_rise, w->B, w->tmp, &f->lo, &f->hi);
+	percentile_interval(w, w->boot_rise, w->B, &f->lo, &f->hi);
 	f->lo = fmin(f->lo, cv->x[cv->n - 1]);
 	f->hi = fmax(f->hi, cv->x[0]);
 	if (f->state == CORR_HOT_FOUND) {
@@ -1161,7 +1165,7 @@ static void read_corunner(struct corr_work *w)
 	r->corunner_mbps = corunner_rate(w, NULL, &r->corunner_wakes);
 	if (!r->corunner_wakes)
 		return;
-	percentile_interval(w->boot_corunner, w->B, w->tmp, &r->corunner_lo_mbps,
+	percentile_interval(w, w->boot_corunner, w->B, &r->corunner_lo_mbps,
 			    &r->corunner_hi_mbps);
 }
 
@@ -1248,6 +1252,7 @@ int correlate_units(const struct mt_unit *units, size_t n, const struct corr_opt
 	memset(r, 0, sizeof(*r));
 	r->mode = o->mode;
 	r->cold_fraction = o->cold_fraction;
+	r->level = o->level;
 	r->n_units = n;
 	r->hot_state = CORR_HOT_NO_DATA;
 	r->hot_ns = r->hot_lo_ns = r->hot_hi_ns = NAN;

@@ -30,6 +30,8 @@ struct corr_opts {
 	enum corr_mode mode;
 	double cold_fraction;		/* CORR_COLD_FRACTION unless a caller says otherwise */
 	int bootstrap;			/* resamples for the confidence intervals */
+	double level;			/* their confidence level, CORR_LEVEL (0.95) unless
+					 * a sequential experiment's looks ask for more */
 	uint64_t seed;			/* the bootstrap's PRNG seed: results are reproducible */
 	const uint64_t *edges_ns;	/* natural: bucket edges, ascending; NULL: 1-2-5 series */
 	int nedges;

@@ -14,9 +14,8 @@
 #include <string.h>
 
 #include "regime.h"
+#include "stats.h"
 
-/* The normal distribution's 97.5th percentile: a 95 % interval is +-1.96 standard errors. */
-#define Z95 1.959963984540054
 /* The smallest standard error of log(hot time) a rate is given: a fall's interval always
  * spans the two cells around it, so this only keeps a degenerate one from taking all the
  * weight (1 %). */
@@ -59,10 +58,11 @@ static void test_axis(const struct corr_rate *rates, int n, bool hot, struct mod
  * The hot time by age pooled over the rates that agree on it: the inverse-variance weighted
  * mean of log(hot time).  On the log axis because a hot time is a scale; even there a fall's
  * bootstrap interval is lopsided (the estimate often sits near one of the two cells around
- * it), so each rate keeps two standard errors, read off its 95 % interval below and above its
- * estimate as (log at - log lo) / 1.96 and (log hi - log at) / 1.96: the point weighs each rate
- * by 1 / (se_below x se_above), and each end of the interval is 1.96 pooled standard errors
- * of its own side away (one rate alone gives back its own interval).  A fixed-effect pool: it
+ * it), so each rate keeps two standard errors, read off its interval below and above its
+ * estimate as (log at - log lo) / z and (log hi - log at) / z, z the normal quantile of the
+ * intervals' level (1.96 at 95 %): the point weighs each rate by 1 / (se_below x se_above),
+ * and each end of the interval is z pooled standard errors of its own side away (one rate
+ * alone gives back its own interval).  A fixed-effect pool: it
  * is made only once the test above found one age in every interval, i.e. the rates measure
  * the same thing.  A rate whose interval is open at an end (0 or beyond the range) has no
  * finite variance and weighs nothing, but what it says still holds: the pool is kept inside
@@ -71,9 +71,10 @@ static void test_axis(const struct corr_rate *rates, int n, bool hot, struct mod
  * host's drift over the rounds is common to them: the pool treats them as independent, and
  * its interval may be narrower than the truth by that much.
  */
-static void pool_hot(const struct corr_rate *rates, int n, struct verdict_model *m)
+static void pool_hot(const struct corr_rate *rates, int n, double level,
+		     struct verdict_model *m)
 {
-	double sw = 0, swx = 0, sw_lo = 0, sw_hi = 0, mu;
+	double sw = 0, swx = 0, sw_lo = 0, sw_hi = 0, mu, z = normal_quantile((1 + level) / 2);
 
 	m->pooled_rates = 0;
 	m->pooled_hot_ns = m->pooled_hot_lo_ns = m->pooled_hot_hi_ns = NAN;
@@ -84,8 +85,8 @@ static void pool_hot(const struct corr_rate *rates, int n, struct verdict_model 
 		if (f->state != CORR_HOT_FOUND || !(f->at > 0) || !(f->lo > 0) ||
 		    !isfinite(f->hi))
 			continue;
-		below = fmax((log(f->at) - log(fmin(f->lo, f->at))) / Z95, POOL_MIN_SE);
-		above = fmax((log(fmax(f->hi, f->at)) - log(f->at)) / Z95, POOL_MIN_SE);
+		below = fmax((log(f->at) - log(fmin(f->lo, f->at))) / z, POOL_MIN_SE);
+		above = fmax((log(fmax(f->hi, f->at)) - log(f->at)) / z, POOL_MIN_SE);
 		sw += 1 / (below * above);
 		swx += log(f->at) / (below * above);
 		sw_lo += 1 / (below * below);
@@ -95,8 +96,8 @@ static void pool_hot(const struct corr_rate *rates, int n, struct verdict_model 
 	if (!m->pooled_rates)
 		return;
 	mu = swx / sw;
-	m->pooled_hot_lo_ns = fmax(exp(mu - Z95 / sqrt(sw_lo)), m->hot.common_lo);
-	m->pooled_hot_hi_ns = fmin(exp(mu + Z95 / sqrt(sw_hi)), m->hot.common_hi);
+	m->pooled_hot_lo_ns = fmax(exp(mu - z / sqrt(sw_lo)), m->hot.common_lo);
+	m->pooled_hot_hi_ns = fmin(exp(mu + z / sqrt(sw_hi)), m->hot.common_hi);
 	if (m->pooled_hot_lo_ns > m->pooled_hot_hi_ns) {
 		/* the pool lies wholly outside what the open rates allow: those ages are all
 		 * that is known */
@@ -106,7 +107,7 @@ static void pool_hot(const struct corr_rate *rates, int n, struct verdict_model 
 	m->pooled_hot_ns = fmin(fmax(exp(mu), m->pooled_hot_lo_ns), m->pooled_hot_hi_ns);
 }
 
-void regime_decide(const struct corr_rate *rates, int n, struct verdict_model *m)
+void regime_decide(const struct corr_rate *rates, int n, double level, struct verdict_model *m)
 {
 	regime_none(m);
 	for (int k = 0; k < n; k++)
@@ -117,7 +118,7 @@ void regime_decide(const struct corr_rate *rates, int n, struct verdict_model *m
 	test_axis(rates, n, false, &m->dstar);
 	test_axis(rates, n, true, &m->hot);
 	if (m->hot.agree)
-		pool_hot(rates, n, m);
+		pool_hot(rates, n, level, m);
 	if (m->dstar.agree && m->hot.agree)
 		m->regime = MODEL_BOTH;
 	else if (m->dstar.agree)

@@ -11,8 +11,9 @@
 #include "findings.h"
 
 /* The test between the two models over n rates' falls (each rate's D* and hot time by age,
- * with their 95 % intervals), into *m; fewer than 2 rates: MODEL_NOT_TESTED. */
-void regime_decide(const struct corr_rate *rates, int n, struct verdict_model *m);
+ * with their intervals at level, 0.95 or a sequential experiment's), into *m; fewer than 2
+ * rates: MODEL_NOT_TESTED. */
+void regime_decide(const struct corr_rate *rates, int n, double level, struct verdict_model *m);
 /* m with nothing tested: MODEL_NOT_TESTED, every number NAN. */
 void regime_none(struct verdict_model *m);
 

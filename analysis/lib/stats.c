@@ -161,3 +161,24 @@ cleanup:
 	free(dev);
 	return err;
 }
+
+/*
+ * By bisection on erfc(), which the C library has: 80 halvings of [-40, 40] are below a
+ * double's resolution, and the callers ask it for a handful of levels per run.
+ */
+double normal_quantile(double p)
+{
+	double lo = -40, hi = 40;
+
+	if (!(p > 0 && p < 1))
+		return NAN;
+	for (int i = 0; i < 80; i++) {
+		double mid = (lo + hi) / 2;
+
+		if (0.5 * erfc(-mid / M_SQRT2) < p)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (lo + hi) / 2;
+}

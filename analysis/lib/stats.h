@@ -28,5 +28,7 @@ double quantile_select_inplace(double *v, size_t n, double q);
 double trimmed_mean_select_inplace(double *v, size_t n, double trim);
 /* Median of doubles; sorts v in place.  0 for n == 0. */
 double median_inplace(double *v, size_t n);
+/* The standard normal's quantile: z with P(Z <= z) = p, p in (0, 1) (NAN outside). */
+double normal_quantile(double p);
 
 #endif

@@ -17,6 +17,9 @@
 /* Cold once the migration cost stays under this fraction of its maximum: the observed hot
  * time's definition (docs/design.md), and the only place its 10 % is written. */
 #define CORR_COLD_FRACTION 0.10
+/* The intervals' confidence level, unless a sequential experiment asks for a stricter one
+ * (docs/design.md, "Sampling until it decides"). */
+#define CORR_LEVEL 0.95
 /* Each cell's estimator drops this fraction of its samples at each end (10 %-trimmed). */
 #define CORR_TRIM 0.10
 
@@ -100,6 +103,8 @@ struct corr_rate {
 struct corr_result {
 	enum corr_mode mode;
 	double cold_fraction;		/* the fraction the hot time was found with */
+	double level;			/* every interval's confidence level: 0.95, or more
+					 * in a sequential experiment */
 	int ncells;
 	struct corr_cell cells[CORR_MAX_CELLS];
 	double baseline_ns;		/* median over threads of their warm unit time, ns */

@@ -81,6 +81,7 @@ struct run *run_new(void)
 		return NULL;
 	r->setup.hot_ns_arg = RUN_NO_HOT_ARG;
 	r->setup.cold_fraction = CORR_COLD_FRACTION;
+	r->setup.level = CORR_LEVEL;
 	r->env.cpu_mhz = -1;
 	r->calib.cal.cpu_mhz = -1;
 	r->meta.exit_status = -1;

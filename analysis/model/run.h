@@ -121,8 +121,44 @@ struct run_setup {
 	char calibration_file[PATH_MAX];	/* --calibration; "" for none */
 	double cold_fraction;		/* the observed hot time's cold fraction (0.10) */
 	int bootstrap;			/* resamples for the confidence intervals */
+	/* the intervals' confidence level: 0.95; 1 - 0.05 / max_looks in a sequential
+	 * experiment (0 in a file written before it was kept: 0.95) */
+	double level;
+	/* a sequential experiment (validate --budget; docs/design.md, "Sampling until it
+	 * decides"): its time budget from validate's start, s (0: the fixed schedule of
+	 * cw.samples rounds, no look before its end), and the most looks it may take */
+	double budget_s;
+	int max_looks;
 	bool cachewalk;			/* the workload is the built-in cachewalk */
 	struct cachewalk_config cw;	/* its options, when it is */
+};
+
+/* What ended a sequential experiment (run_sequence.end). */
+enum seq_end {
+	SEQ_END_NONE,		/* not sequential, or not ended by a look */
+	SEQ_END_DECIDED,	/* a look's verdict was decided */
+	SEQ_END_BUDGET,		/* no further round fitted in the time budget */
+	SEQ_END_LOOKS,		/* the last look allowed was taken */
+	SEQ_END_ROUNDS,		/* every round of the schedule (--samples) was run */
+	SEQ_NR_ENDS
+};
+
+#define SEQ_MAX_LOOKS 8
+
+/* A look of a sequential experiment: the units of `rounds` rounds judged. */
+struct seq_look {
+	uint32_t rounds;		/* rounds done when it looked */
+	double at_s;			/* s since validate began */
+	double judge_s;			/* s the look took to judge */
+	int kind;			/* the verdict's enum verdict_kind at that look */
+};
+
+/* How a sequential experiment went: its looks, and what ended it. */
+struct run_sequence {
+	int nlooks;
+	struct seq_look looks[SEQ_MAX_LOOKS];
+	uint32_t rounds;		/* rounds run in all */
+	enum seq_end end;
 };
 
 /*
@@ -310,6 +346,7 @@ struct run {
 	struct corr_result corr;
 	bool has_verdict;
 	struct verdict verdict;
+	struct run_sequence seq;	/* setup.budget_s > 0: the looks that led to it */
 	/* -a or --cgroup without -o: no migration record was sent, the counts, histograms and
 	 * pairs are the kernel's alone (never in a run file: -o turns records on) */
 	bool records_off;

@@ -876,6 +876,7 @@ static int read_correlation(struct file_reader *fr)
 	c->dstar.min_cost_ns = c->refill_line_ns = c->stay_line_ns = NAN;
 	c->capped = c->stay_decay = c->stay_reach = c->dstar;
 	c->corunner_mbps = c->corunner_lo_mbps = c->corunner_hi_mbps = NAN;
+	c->level = CORR_LEVEL;	/* files from before the sequential experiment: 95 % */
 	if (each_member(fr, "correlation", correlation_member, &seen) ||
 	    rs_check(&fr->jr, &rs_correlation, seen, "correlation"))
 		return -1;
@@ -883,6 +884,38 @@ static int read_correlation(struct file_reader *fr)
 		return FAIL(fr, "correlation.max_cell: %d is not one of its %d cells",
 			    c->max_cell, c->ncells);
 	return 0;
+}
+
+static int sequence_member(struct file_reader *fr, const char *key, void *ctx)
+{
+	struct run_sequence *q = &fr->r->seq;
+	int more;
+
+	if (strcmp(key, "looks"))
+		return rs_read(&fr->jr, q, &rs_sequence, key, ctx);
+	if (jr_array_begin(&fr->jr))
+		return -1;
+	q->nlooks = 0;
+	while ((more = jr_array_next(&fr->jr)) > 0) {
+		if (q->nlooks == SEQ_MAX_LOOKS)
+			return FAIL(fr, "verdict.sequence.looks: more than %d looks",
+				    SEQ_MAX_LOOKS);
+		if (rs_read_object(&fr->jr, &q->looks[q->nlooks++], &rs_seq_look,
+				   "verdict.sequence.looks[]"))
+			return -1;
+	}
+	return more < 0 ? -1 : 1;
+}
+
+/* verdict.sequence: 1 once read, -1 on an error (as each_member's handlers) */
+static int read_sequence(struct file_reader *fr)
+{
+	uint64_t seen = 0;
+
+	if (each_member(fr, "verdict.sequence", sequence_member, &seen) ||
+	    rs_check(&fr->jr, &rs_sequence, seen, "verdict.sequence"))
+		return -1;
+	return 1;
 }
 
 static int verdict_member(struct file_reader *fr, const char *key, void *ctx)
@@ -893,6 +926,8 @@ static int verdict_member(struct file_reader *fr, const char *key, void *ctx)
 	if (!strcmp(key, "model"))
 		return rs_read_object(&fr->jr, &v->model, &rs_verdict_model, "verdict.model") ?
 		       -1 : 1;
+	if (!strcmp(key, "sequence"))
+		return read_sequence(fr);
 	if (strcmp(key, "rates"))
 		return rs_read(&fr->jr, v, &rs_verdict, key, ctx);
 	if (jr_array_begin(&fr->jr))

@@ -334,6 +334,21 @@ static void write_verdict(struct json_writer *w, const struct run *r)
 		rs_write(w, &r->verdict.model, &rs_verdict_model);
 		jw_end_object(w);
 	}
+	/* a sequential experiment's looks: only where it had a budget */
+	if (r->setup.budget_s > 0) {
+		jw_name(w, "sequence");
+		jw_start_object(w);
+		rs_write(w, &r->seq, &rs_sequence);
+		jw_name(w, "looks");
+		jw_start_array_lines(w);
+		for (int i = 0; i < r->seq.nlooks && i < SEQ_MAX_LOOKS; i++) {
+			jw_start_object(w);
+			rs_write(w, &r->seq.looks[i], &rs_seq_look);
+			jw_end_object(w);
+		}
+		jw_end_array(w);
+		jw_end_object(w);
+	}
 	jw_end_object(w);
 }
 

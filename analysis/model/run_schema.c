@@ -101,6 +101,11 @@ static const struct rs_field config_f[] = {
 	FLD("calibration_file", RS_STR, S, calibration_file, RS_NULL_EMPTY),
 	FLD("cold_fraction", RS_DBL, S, cold_fraction, RS_NONNEG),
 	FLD("bootstrap", RS_INT, S, bootstrap, RS_NONNEG),
+	/* migtrace.run/3, from the sequential experiment on (docs/design.md, "Sampling until
+	 * it decides") */
+	FLD("level", RS_DBL, S, level, RS_OPTIONAL | RS_NONNEG),
+	FLD("budget_s", RS_DBL, S, budget_s, RS_OPTIONAL | RS_NONNEG),
+	FLD("max_looks", RS_INT, S, max_looks, RS_OPTIONAL | RS_NONNEG),
 };
 TABLE(rs_config, "config", config_f);
 #undef S
@@ -446,6 +451,7 @@ static const struct rs_field correlation_f[] = {
 	FLD("corunner_mbps", RS_DBL, Q, corunner_mbps, RS_OPTIONAL),
 	FLD("corunner_lo_mbps", RS_DBL, Q, corunner_lo_mbps, RS_OPTIONAL),
 	FLD("corunner_hi_mbps", RS_DBL, Q, corunner_hi_mbps, RS_OPTIONAL),
+	FLD("level", RS_DBL, Q, level, RS_OPTIONAL | RS_NONNEG),
 };
 TABLE(rs_correlation, "correlation", correlation_f);
 #undef Q
@@ -580,6 +586,28 @@ static const struct rs_field verdict_model_f[] = {
 };
 TABLE(rs_verdict_model, "verdict.model", verdict_model_f);
 #undef M
+
+/* migtrace.run/3, optional: a sequential experiment's looks (validate --budget) */
+static const char *const seq_end_names[SEQ_NR_ENDS] = {
+	"none", "decided", "budget", "looks", "rounds",
+};
+#define N struct run_sequence
+static const struct rs_field sequence_f[] = {
+	FLD("rounds", RS_U32, N, rounds, 0),
+	ENM("ended_by", RS_ENUM, N, end, seq_end_names, 0),
+};
+TABLE(rs_sequence, "verdict.sequence", sequence_f);
+#undef N
+
+#define L struct seq_look
+static const struct rs_field seq_look_f[] = {
+	FLD("rounds", RS_U32, L, rounds, 0),
+	FLD("at_s", RS_DBL, L, at_s, RS_NONNEG),
+	FLD("judge_s", RS_DBL, L, judge_s, RS_NONNEG),
+	ENM("verdict", RS_ENUM, L, kind, verdict_names, 0),
+};
+TABLE(rs_seq_look, "verdict.sequence.looks[]", seq_look_f);
+#undef L
 
 #define G struct mt_migrate
 static const struct rs_field migration_f[] = {

@@ -127,11 +127,23 @@ static char *value(char *buf, int len, const struct cmp_value *v)
 	return buf;
 }
 
+/* A run's intervals' level, percent: a sequential experiment's are at its looks' level. */
+static double level_pct_of(const struct run *r)
+{
+	double level = r->corr.level;
+
+	return 100 * (level > 0 && level < 1 ? level : CORR_LEVEL);
+}
+
 static void costs(FILE *f, const struct run_compare *c)
 {
 	char a[112], b[112], pa[160], pb[160], age[32], g[40], pg[48];
+	double la = level_pct_of(c->a), lb = level_pct_of(c->b);
 
-	fprintf(f, "\nmigration cost by age (95 %% interval)\n");
+	if (la == lb)
+		fprintf(f, "\nmigration cost by age (%.3g %% interval)\n", la);
+	else
+		fprintf(f, "\nmigration cost by age (A's %.3g %% interval, B's %.3g %%)\n", la, lb);
 	if (!c->ncells) {
 		fprintf(f, "     (neither run timed units)\n");
 		return;
@@ -291,7 +303,7 @@ static void prediction(FILE *f, const struct run_compare *c)
 void render_compare(FILE *f, const struct run_compare *c, const char *label_a,
 		    const char *label_b)
 {
-	fprintf(f, "comparing two runs; * marks a difference beyond both runs' own 95 %% "
+	fprintf(f, "comparing two runs; * marks a difference beyond both runs' own "
 		"intervals\n(shares: Wilson intervals on each run's counts; costs and hot times: "
 		"each run's bootstrap)\n");
 	describe(f, "A", label_a, c->a);

@@ -41,6 +41,20 @@ static char *fmt_interval(char *buf, int len, double lo, double hi, enum corr_ax
 	return buf;
 }
 
+/*
+ * The confidence level of the intervals of the run being rendered, as "95" or "99": every
+ * interval of one correlation has the same (docs/design.md, "Sampling until it decides"),
+ * and the two entry points below set it from the run before anything is printed.
+ */
+static char level_pct[16] = "95";
+
+static void set_level(const struct corr_result *c)
+{
+	double level = c->level > 0 && c->level < 1 ? c->level : CORR_LEVEL;
+
+	snprintf(level_pct, sizeof(level_pct), "%.3g", level * 100);
+}
+
 /* A curve's fall in one phrase: "780 KiB (95 % interval 600 KiB to 1.0 MiB)". */
 static char *fmt_fall(char *buf, int len, const struct corr_fall *f, enum corr_axis axis)
 {
@@ -48,14 +62,14 @@ static char *fmt_fall(char *buf, int len, const struct corr_fall *f, enum corr_a
 
 	switch (f->state) {
 	case CORR_HOT_FOUND:
-		snprintf(buf, len, "%s (95 %% interval %s)", fmt_axis(a, sizeof(a), f->at, axis),
+		snprintf(buf, len, "%s (%s %% interval %s)", fmt_axis(a, sizeof(a), f->at, axis), level_pct,
 			 fmt_interval(b, sizeof(b), f->lo, f->hi, axis));
 		break;
 	case CORR_HOT_ABOVE:
 		/* beyond the largest measured: open above (files of version 2 placed the end
 		 * one step out) */
-		snprintf(buf, len, "above %s, the largest measured (95 %% interval %s)",
-			 fmt_axis(a, sizeof(a), f->at, axis),
+		snprintf(buf, len, "above %s, the largest measured (%s %% interval %s)",
+			 fmt_axis(a, sizeof(a), f->at, axis), level_pct,
 			 fmt_interval(b, sizeof(b), fmin(f->lo, f->at), INFINITY, axis));
 		break;
 	case CORR_HOT_NO_COST:
@@ -79,7 +93,7 @@ static char *fmt_factor(char *buf, int len, double factor, double lo, double hi,
 		snprintf(buf, len, "a factor of at least %.3g", isfinite(lo) ? fmin(lo, factor) :
 			 factor);
 	else
-		snprintf(buf, len, "a factor of %.3g (95 %% interval %.3g to %.3g)", factor,
+		snprintf(buf, len, "a factor of %.3g (%s %% interval %.3g to %.3g)", factor, level_pct,
 			 fmin(lo, factor), fmax(hi, factor));
 	return buf;
 }
@@ -97,14 +111,16 @@ static char *fmt_ci(char *buf, int len, double est, double lo, double hi)
 static void print_table(FILE *f, const struct corr_result *c)
 {
 	bool grid = c->axis == CORR_AXIS_DISPLACED, natural = c->mode == CORR_NATURAL;
-	char a[32], b[32], d[32], e[32], g[32], ci[112], other[160];
+	char a[32], b[32], d[32], e[32], g[32], ci[112], other[160], head[64];
 
 	/* natural runs: the pulls are the evidence, the other moves are measured beside them */
-	fprintf(f, "  %10s %10s%s%s %16s %16s %30s %10s%s\n", "age", "measured",
+	snprintf(head, sizeof(head), "migration cost (%s%% CI)", level_pct);
+	fprintf(f, "  %10s %10s%s%s %16s %16s %30s %10s%s", "age", "measured",
 		grid ? " " : "", grid ? " displaced" : "",
-		natural ? "after pull" : "after migration", "after same-CPU",
-		"migration cost (95% CI)", "fit",
-		natural ? "   after other move    its cost (95% CI)" : "");
+		natural ? "after pull" : "after migration", "after same-CPU", head, "fit",
+		natural ? "   after other move    its cost (" : "\n");
+	if (natural)
+		fprintf(f, "%s%% CI)\n", level_pct);
 	for (int i = 0; i < c->ncells; i++) {
 		const struct corr_cell *cl = &c->cells[i];
 
@@ -276,9 +292,9 @@ static void print_corunner(FILE *f, const struct corr_result *c)
 
 	if (!c->corunner_wakes)
 		return;
-	fprintf(f, "  co-runner: cachewalk's polluter displaced %s (95 %% interval %s to %s) while "
+	fprintf(f, "  co-runner: cachewalk's polluter displaced %s (%s %% interval %s to %s) while "
 		"the threads slept, measured over %zu same-CPU wakes (bytes streamed / time "
-		"slept)\n", fmt_rate(a, sizeof(a), c->corunner_mbps),
+		"slept)\n", fmt_rate(a, sizeof(a), c->corunner_mbps), level_pct,
 		fmt_rate(b, sizeof(b), c->corunner_lo_mbps),
 		fmt_rate(d, sizeof(d), c->corunner_hi_mbps), c->corunner_wakes);
 	fprintf(f, "     a grid's D* / %s is the hot time the grid predicts for these threads "
@@ -291,6 +307,7 @@ void render_text_correlation(FILE *f, const struct run *r)
 	const struct corr_result *c = &r->corr;
 	char a[32], b[200], d[200];
 
+	set_level(c);
 	fprintf(f, "\n%s\n", r->setup.mode == CORR_CONTROLLED ?
 		"controlled experiment: refill penalty by age (cachewalk, real migrations by "
 		"sched_setaffinity, same-CPU control arm)" :
@@ -304,10 +321,15 @@ void render_text_correlation(FILE *f, const struct run *r)
 			fmt_ns(a, sizeof(a), r->meta.unit_probe_ns),
 			c->baseline_ns > 0 ? 100.0 * r->meta.unit_probe_ns / c->baseline_ns : 0.0);
 	print_table(f, c);
-	if (c->bootstrap)
-		fprintf(f, "  intervals: %d block-bootstrap resamples of the %d %s\n",
+	if (c->bootstrap) {
+		fprintf(f, "  intervals: %d block-bootstrap resamples of the %d %s",
 			c->bootstrap, c->blocks, c->mode == CORR_CONTROLLED ?
 			"rounds of the shuffled schedule" : "spans of the run's time");
+		if (r->setup.budget_s > 0 && r->setup.max_looks > 0)
+			fprintf(f, "; at %s %%, each look's level in a sequence of %d looks at "
+				"most (95 %% over all of them)", level_pct, r->setup.max_looks);
+		fprintf(f, "\n");
+	}
 	if (c->axis == CORR_AXIS_DISPLACED) {
 		print_grid_falls(f, c);
 		return;
@@ -493,8 +515,8 @@ static void print_by_age(FILE *f, const struct run *r, const struct verdict *v)
 							   v->factor_hi, v->factor_is_bound));
 		break;
 	case VERDICT_ABOUT_RIGHT:
-		fprintf(f, "  => the kernel's %s is about right: the observed hot time's 95 %% "
-			"interval, %s, contains it\n", fmt_ns(a, sizeof(a), v->kernel_ns),
+		fprintf(f, "  => the kernel's %s is about right: the observed hot time's %s %% "
+			"interval, %s, contains it\n", fmt_ns(a, sizeof(a), v->kernel_ns), level_pct,
 			fmt_interval(g, sizeof(g), v->hot_lo_ns, v->hot_hi_ns, CORR_AXIS_AGE));
 		return;
 	case VERDICT_NOT_APPLICABLE:
@@ -506,18 +528,18 @@ static void print_by_age(FILE *f, const struct run *r, const struct verdict *v)
 			fprintf(f, "  => undetermined: no age had units after both a migration and "
 				"a same-CPU wake\n");
 		else if (!(v->hot_lo_ns > 0) || !isfinite(v->hot_hi_ns))
-			fprintf(f, "  => undetermined: the observed hot time's 95 %% interval, %s, "
+			fprintf(f, "  => undetermined: the observed hot time's %s %% interval, %s, "
 				"reaches the edge of the ages measured; the kernel's %s is off by %s "
 				"(%s would bound it)\n",
-				fmt_interval(g, sizeof(g), v->hot_lo_ns, v->hot_hi_ns, CORR_AXIS_AGE),
+				level_pct, fmt_interval(g, sizeof(g), v->hot_lo_ns, v->hot_hi_ns, CORR_AXIS_AGE),
 				fmt_ns(a, sizeof(a), v->kernel_ns),
 				fmt_factor(b, sizeof(b), v->factor, v->factor_lo, v->factor_hi,
 					   true), c->mode == CORR_NATURAL ? "a longer run, with more "
 				"pulls at the ages past the edge," : "--ages wider, or more samples,");
 		else
-			fprintf(f, "  => undetermined: the observed hot time's 95 %% interval, %s, "
+			fprintf(f, "  => undetermined: the observed hot time's %s %% interval, %s, "
 				"contains the kernel's %s and spans more than a factor %.0f\n",
-				fmt_interval(g, sizeof(g), v->hot_lo_ns, v->hot_hi_ns, CORR_AXIS_AGE),
+				level_pct, fmt_interval(g, sizeof(g), v->hot_lo_ns, v->hot_hi_ns, CORR_AXIS_AGE),
 				fmt_ns(a, sizeof(a), v->kernel_ns), 4.0);
 		return;
 	}
@@ -562,9 +584,9 @@ static void print_by_rate(FILE *f, const struct verdict *v)
 		print_not_applicable(f, "D* (and each rate's hot time below)");
 	else if (v->kind == VERDICT_BY_RATE)
 		fprintf(f, "  => the kernel's %s fits when the tasks sharing a CPU displace %s of "
-			"its cache (95 %% interval %s to %s: D* / %s); it is too low for slower "
+			"its cache (%s %% interval %s to %s: D* / %s); it is too low for slower "
 			"co-runners and too high for faster ones\n",
-			fmt_ns(a, sizeof(a), v->kernel_ns), fmt_rate(b, sizeof(b), v->fit_rate_mbps),
+			fmt_ns(a, sizeof(a), v->kernel_ns), fmt_rate(b, sizeof(b), v->fit_rate_mbps), level_pct,
 			fmt_rate(d, sizeof(d), v->fit_rate_lo_mbps),
 			fmt_rate(g, sizeof(g), v->fit_rate_hi_mbps), fmt_ns(a, sizeof(a),
 									v->kernel_ns));
@@ -670,9 +692,9 @@ static void print_by_time(FILE *f, const struct verdict *v)
 	char a[32], b[32], d[32], e[32], k[32], g[160];
 
 	if (m->pooled_rates)
-		fprintf(f, "  hot time by age:     %10s  (95 %% interval %s; pooled over the %d "
+		fprintf(f, "  hot time by age:     %10s  (%s %% interval %s; pooled over the %d "
 			"rate%s whose interval is closed, inverse-variance on log age, within every "
-			"rate's interval)\n", fmt_ns(a, sizeof(a), v->hot_ns),
+			"rate's interval)\n", fmt_ns(a, sizeof(a), v->hot_ns), level_pct,
 			fmt_interval(g, sizeof(g), v->hot_lo_ns, v->hot_hi_ns, CORR_AXIS_AGE),
 			m->pooled_rates, m->pooled_rates == 1 ? "" : "s");
 	else
@@ -695,8 +717,8 @@ static void print_by_time(FILE *f, const struct verdict *v)
 			v->hot_ns), a);
 		break;
 	case VERDICT_ABOUT_RIGHT:
-		fprintf(f, "  => the kernel's %s fits: the pooled hot time by age's 95 %% interval, "
-			"%s, contains it\n", fmt_ns(a, sizeof(a), v->kernel_ns),
+		fprintf(f, "  => the kernel's %s fits: the pooled hot time by age's %s %% interval, "
+			"%s, contains it\n", fmt_ns(a, sizeof(a), v->kernel_ns), level_pct,
 			fmt_interval(g, sizeof(g), v->hot_lo_ns, v->hot_hi_ns, CORR_AXIS_AGE));
 		break;
 	case VERDICT_NOT_APPLICABLE:
@@ -711,15 +733,15 @@ static void print_by_time(FILE *f, const struct verdict *v)
 				fmt_ns(a, sizeof(a), v->kernel_ns), fmt_factor(b, sizeof(b), v->factor,
 				v->factor_lo, v->factor_hi, true));
 		else
-			fprintf(f, "  => undetermined (time-driven): the pooled hot time by age's 95 %% "
+			fprintf(f, "  => undetermined (time-driven): the pooled hot time by age's %s %% "
 				"interval, %s, contains the kernel's %s and spans more than a factor "
 				"%.0f (more samples would narrow it)\n",
-				fmt_interval(g, sizeof(g), v->hot_lo_ns, v->hot_hi_ns, CORR_AXIS_AGE),
+				level_pct, fmt_interval(g, sizeof(g), v->hot_lo_ns, v->hot_hi_ns, CORR_AXIS_AGE),
 				fmt_ns(a, sizeof(a), v->kernel_ns), 4.0);
 	}
 	if (m->regime == MODEL_BOTH && v->dstar_lo_bytes > 0 && isfinite(v->dstar_hi_bytes))
-		fprintf(f, "     by the bytes-driven model it fits co-runners displacing %s (95 %% "
-			"interval %s to %s: D* %s / %s)\n", fmt_rate(a, sizeof(a), v->fit_rate_mbps),
+		fprintf(f, "     by the bytes-driven model it fits co-runners displacing %s (%s %% "
+			"interval %s to %s: D* %s / %s)\n", fmt_rate(a, sizeof(a), v->fit_rate_mbps), level_pct,
 			fmt_rate(b, sizeof(b), v->fit_rate_lo_mbps),
 			fmt_rate(d, sizeof(d), v->fit_rate_hi_mbps),
 			fmt_axis(e, sizeof(e), v->dstar_bytes, CORR_AXIS_DISPLACED),
@@ -747,6 +769,27 @@ static void print_mixed(FILE *f, const struct verdict *v)
 		"every rate measured)" : "among them");
 }
 
+/* A sequential experiment (validate --budget): how many rounds it took, and what ended it. */
+static void print_sequence(FILE *f, const struct run *r)
+{
+	static const char *const why[SEQ_NR_ENDS] = {
+		[SEQ_END_NONE] = "it was not ended by a look",
+		[SEQ_END_DECIDED] = "its verdict was decided",
+		[SEQ_END_BUDGET] = "no further round fitted in the budget",
+		[SEQ_END_LOOKS] = "it was the last look allowed",
+		[SEQ_END_ROUNDS] = "every round of --samples had run",
+	};
+	const struct run_sequence *q = &r->seq;
+
+	if (!(r->setup.budget_s > 0))
+		return;
+	fprintf(f, "  sampling:            %u round%s of every cell, %d look%s within a budget of "
+		"%.0f s; it ended at %.1f s because %s\n", q->rounds, q->rounds == 1 ? "" : "s",
+		q->nlooks, q->nlooks == 1 ? "" : "s", r->setup.budget_s,
+		q->nlooks > 0 && q->nlooks <= SEQ_MAX_LOOKS ? q->looks[q->nlooks - 1].at_s : 0.0,
+		q->end < SEQ_NR_ENDS ? why[q->end] : "of something this version does not know");
+}
+
 /* Where the calibrated hot time came from, as the verdict names it. */
 static char *calib_source_of(char *buf, int len, const struct run *r)
 {
@@ -772,6 +815,7 @@ void render_text_verdict(FILE *f, const struct run *r)
 	const struct verdict *v = &shown;
 	char a[32], src[PRINTABLE_SIZE(sizeof(r->meta.hot_source))];
 
+	set_level(&r->corr);
 	/* a file whose verdict predates its sched_ext finding reads as the judge now decides */
 	if (v->kind != VERDICT_NONE && run_rules_scx(&r->env.rules))
 		verdict_not_applicable(&shown);
@@ -793,6 +837,7 @@ void render_text_verdict(FILE *f, const struct run *r)
 	fprintf(f, "  kernel's value:      %10s  (%s)\n", fmt_ns(a, sizeof(a), v->kernel_ns),
 		printable(src, sizeof(src), r->meta.hot_source));
 	print_rules(f, &r->env.rules);
+	print_sequence(f, r);
 	if (r->corr.axis == CORR_AXIS_DISPLACED) {
 		if (v->model.regime != MODEL_NOT_TESTED)
 			print_model(f, &v->model);

@@ -38,6 +38,8 @@ static void vline(FILE *g, int tag, double x, const char *color, const char *lab
 static int cost_plot(const char *tmp, FILE *g, const struct run *r)
 {
 	const struct corr_result *c = &r->corr;
+	/* a sequential experiment's intervals are at its looks' level */
+	double level = c->level > 0 && c->level < 1 ? c->level : CORR_LEVEL;
 	double lo = INFINITY, hi = 0, h[3];
 	const char *names[3] = { "calibrated", "kernel", "observed" };
 	const char *colors[3] = { "#1b9e77", "#d95f02", "#7570b3" };
@@ -72,8 +74,9 @@ static int cost_plot(const char *tmp, FILE *g, const struct run *r)
 			hi = fmax(hi, h[i]);
 		}
 	gp_begin(g, "cost-vs-age");
-	fprintf(g, "  set title \"Migration cost by age (%s; 95 %% bootstrap band)\"\n",
-		c->mode == CORR_CONTROLLED ? "controlled experiment" : "natural migrations");
+	fprintf(g, "  set title \"Migration cost by age (%s; %.3g %% bootstrap band)\"\n",
+		c->mode == CORR_CONTROLLED ? "controlled experiment" : "natural migrations",
+		100 * level);
 	fprintf(g, "  set logscale x\n  set xrange [%g:%g]\n  set yrange [*<0:*]\n", lo / 2,
 		hi * 2);
 	fprintf(g, "  set xlabel \"age at migration (µs, log scale)\"\n"
@@ -92,9 +95,9 @@ static int cost_plot(const char *tmp, FILE *g, const struct run *r)
 		      log(h[i] / (lo / 2)) > 0.6 * log(4 * hi / lo));
 	}
 	fprintf(g, "  plot \"cost.dat\" using 1:3:4 with filledcurves lc rgb \"#a6cee3\" "
-		"fs transparent solid 0.5 title \"95 %% interval\", \\\n"
+		"fs transparent solid 0.5 title \"%.3g %% interval\", \\\n"
 		"       \"cost.dat\" using 1:2 with linespoints lw 2 pt 7 lc rgb \"#1f78b4\" "
-		"title \"migration cost\"\n");
+		"title \"migration cost\"\n", 100 * level);
 	gp_end(g);
 	return 0;
 }

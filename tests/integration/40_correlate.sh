@@ -25,6 +25,37 @@ check validate_chase json "$MT_TMP/v.json" \
 	"len(c := d['calibration']['measured']['chase']['curves']) == 4 and all(x['ws_bytes'] == d['config']['cachewalk']['ws_bytes'] and x['src_cpu'] == d['calibration']['measured']['cpus'][0] for x in c)" \
 	"d['calibration']['measured'].get('chase')"
 check validate_chase_text grep -qE '^  1 chain   (refill [0-9.]+ ns a line|no cost)' <<<"$out"
+
+# 1b. Sampling until it decides (docs/design.md): whole rounds only, each look recorded, the
+#     last look the run's verdict, every interval at 99 %.  What ends it (a decided look, the
+#     budget, the last look) depends on the host; that each cell got exactly the rounds the
+#     sequence says, and that the file's verdict is its last look's, does not.
+out=$("$MT" validate --budget 15 --ages 50,200,1000,5000,20000 -o "$MT_TMP/seq.json" 2>&1)
+check sequence_exit_0 test "$?" = 0
+check sequence_config json "$MT_TMP/seq.json" \
+	"d['config']['budget_s'] == 15 and d['config']['max_looks'] == 5 and abs(d['config']['level'] - 0.99) < 1e-9 and abs(d['correlation']['level'] - 0.99) < 1e-9" \
+	"d['config']"
+python3 - "$MT_TMP/seq.json" >"$MT_TMP/seq.check" 2>&1 <<'PY'
+import json, sys, collections
+d = json.load(open(sys.argv[1]))
+q = d["verdict"]["sequence"]
+looks = q["looks"]
+assert 1 <= len(looks) <= 5, f"{len(looks)} looks"
+rounds = [l["rounds"] for l in looks]
+assert rounds == sorted(set(rounds)) and rounds[-1] == q["rounds"], f"looks at {rounds}, {q['rounds']} rounds"
+decided = ("too low", "about right", "too high", "by rate", "not applicable")
+assert (q["ended_by"] == "decided") == (looks[-1]["verdict"] in decided), (q, looks[-1])
+assert q["ended_by"] in ("decided", "budget", "looks", "rounds"), q["ended_by"]
+assert all(v["verdict"] not in decided for v in looks[:-1]), "a decided look did not end it"
+assert d["verdict"]["verdict"] == looks[-1]["verdict"], (d["verdict"]["verdict"], looks[-1])
+# every (age, rate, arm) cell got exactly the rounds the sequence ran
+cells = collections.Counter((u["nominal_age_ns"], u["rate_mbps"], u["tag"]) for u in d["units"] if u["tag"] in (3, 4))
+assert len(cells) == 5 * 4 * 2 and set(cells.values()) == {q["rounds"]}, (len(cells), set(cells.values()), q["rounds"])
+assert max(u["round"] for u in d["units"] if u["tag"] in (3, 4)) == q["rounds"] - 1
+print(f"    {len(looks)} looks at {rounds} rounds, ended by {q['ended_by']}: {looks[-1]['verdict']}")
+PY
+check sequence_rounds_and_looks bash -c 'cat "$1"; ! grep -q Error "$1"' _ "$MT_TMP/seq.check"
+check sequence_text bash -c 'grep -qE "^  look 1: [0-9]+ rounds, [0-9.]+ s in: " <<<"$1" && grep -qE "^  sampling: +[0-9]+ rounds? of every cell, [0-9] looks? within a budget of 15 s" <<<"$1" && grep -q "at 99 %, each look.s level" <<<"$1" && ! sed -n "/^verdict\$/,\$p" <<<"$1" | grep -q "95 % interval"' _ "$out"
 # every trial's displaced bytes are the polluter's own: no more than its rate allows over the
 # time away (+ 128 KiB: the 16 KiB steps of its pacing around the two reads, and the few a
 # SCHED_IDLE polluter can run at the previous trial's pace in a gap of the worker's on A

@@ -146,13 +146,13 @@ static void regime_time_driven(void **state)
 	struct verdict_model m;
 
 	(void)state;
-	regime_decide((struct corr_rate[4]){ 0 }, 0, &m);
+	regime_decide((struct corr_rate[4]){ 0 }, 0, 0.95, &m);
 	assert_int_equal(m.regime, MODEL_NOT_TESTED);
 	{
 		struct corr_rate rates[4];
 
 		fill_rates(rates, time_driven, 4);
-		regime_decide(rates, 4, &m);
+		regime_decide(rates, 4, 0.95, &m);
 	}
 	assert_int_equal(m.regime, MODEL_TIME);
 	assert_int_equal(m.rates, 4);
@@ -178,7 +178,7 @@ static void regime_bytes_driven(void **state)
 
 	(void)state;
 	fill_rates(rates, bytes_driven, 3);
-	regime_decide(rates, 3, &m);
+	regime_decide(rates, 3, 0.95, &m);
 	assert_int_equal(m.regime, MODEL_BYTES);
 	assert_true(m.dstar.agree);
 	assert_true(m.dstar.common_lo == 0.8 * MIB && m.dstar.common_hi == 1.2 * MIB);
@@ -212,7 +212,7 @@ static void pool_is_inverse_variance(void **state)
 
 	(void)state;
 	fill_rates(rates, s, 3);
-	regime_decide(rates, 3, &m);
+	regime_decide(rates, 3, 0.95, &m);
 	assert_int_equal(m.regime, MODEL_TIME);	/* D*: none bounded, too few to test */
 	assert_int_equal(m.dstar.bounded, 0);
 	assert_int_equal(m.hot.bounded, 3);
@@ -225,7 +225,7 @@ static void pool_is_inverse_variance(void **state)
 	rates[0].hot = (struct corr_fall){ .state = CORR_HOT_FOUND, .at = 1.86 * MS,
 					   .lo = 1.0 * MS, .hi = 14.2 * MS };
 	rates[1].hot.lo = rates[2].hot.lo = 0.5 * MS;
-	regime_decide(rates, 3, &m);
+	regime_decide(rates, 3, 0.95, &m);
 	assert_int_equal(m.regime, MODEL_TIME);
 	assert_int_equal(m.pooled_rates, 1);
 	assert_float_equal(m.pooled_hot_ns, 1.86 * MS, 1e-3);
@@ -234,7 +234,7 @@ static void pool_is_inverse_variance(void **state)
 	/* what the open rates say still holds: none below 2 ms (this host's validate, 07:25),
 	 * so the pool is kept above it, its point too */
 	rates[1].hot.lo = rates[2].hot.lo = 2.0 * MS;
-	regime_decide(rates, 3, &m);
+	regime_decide(rates, 3, 0.95, &m);
 	assert_int_equal(m.pooled_rates, 1);
 	assert_true(m.pooled_hot_lo_ns == 2.0 * MS && m.pooled_hot_ns == 2.0 * MS);
 	assert_float_equal(m.pooled_hot_hi_ns, 14.2 * MS, 1e-3);
@@ -244,14 +244,14 @@ static void pool_is_inverse_variance(void **state)
 					   .lo = 1.0 * MS, .hi = 10 * MS };
 	rates[2].hot = rates[0].hot;
 	rates[1].hot.lo = 8 * MS;
-	regime_decide(rates, 3, &m);
+	regime_decide(rates, 3, 0.95, &m);
 	assert_true(m.hot.agree);
 	assert_int_equal(m.pooled_rates, 2);
 	assert_true(m.pooled_hot_lo_ns == 8 * MS && m.pooled_hot_hi_ns == 10 * MS);
 	assert_true(m.pooled_hot_ns == 8 * MS);
 	/* an open rate that does not agree (all above 15 ms) leaves nothing in common */
 	rates[1].hot.lo = 15 * MS;
-	regime_decide(rates, 3, &m);
+	regime_decide(rates, 3, 0.95, &m);
 	assert_false(m.hot.agree);
 	assert_int_equal(m.regime, MODEL_TOO_FEW);
 }
@@ -284,24 +284,24 @@ static void regime_both_mixed_too_few(void **state)
 
 	(void)state;
 	fill_rates(rates, both, 2);
-	regime_decide(rates, 2, &m);
+	regime_decide(rates, 2, 0.95, &m);
 	assert_int_equal(m.regime, MODEL_BOTH);
 	assert_int_equal(m.pooled_rates, 2);
 	fill_rates(rates, mixed, 2);
-	regime_decide(rates, 2, &m);
+	regime_decide(rates, 2, 0.95, &m);
 	assert_int_equal(m.regime, MODEL_MIXED);
 	assert_int_equal(m.pooled_rates, 0);
 	fill_rates(rates, few, 2);
-	regime_decide(rates, 2, &m);
+	regime_decide(rates, 2, 0.95, &m);
 	assert_int_equal(m.regime, MODEL_TOO_FEW);
 	assert_int_equal(m.dstar.bounded, 1);
 	assert_int_equal(m.hot.bounded, 1);
 	/* one rate is no grid: nothing to test */
-	regime_decide(rates, 1, &m);
+	regime_decide(rates, 1, 0.95, &m);
 	assert_int_equal(m.regime, MODEL_NOT_TESTED);
 	/* a rate with no data on either axis does not count */
 	rates[1].dstar.state = rates[1].hot.state = CORR_HOT_NO_DATA;
-	regime_decide(rates, 2, &m);
+	regime_decide(rates, 2, 0.95, &m);
 	assert_int_equal(m.regime, MODEL_NOT_TESTED);
 }
 

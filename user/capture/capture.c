@@ -65,6 +65,7 @@ struct capture {
 	struct unit_join *join;
 	int join_err;		/* the first error of the join: out of memory */
 	struct interval_clock ic;	/* --interval */
+	uint64_t gate_seen_ns;		/* the workload reached the round gate; 0: not */
 	int probe_backend;	/* whose probes --unit's probe cost timed (TRACER_BACKEND_*) */
 };
 
@@ -236,6 +237,10 @@ struct capture *capture__open(const struct run_config *cfg, struct run *r, int *
 	}
 	if (self_timed && unit_log_create(&cap->ulog, UNIT_LOG_SLOTS))
 		goto fail;
+	/* before the workload maps the log: it finds its gate set or not from the start */
+	if (self_timed && cfg->on_round && cfg->first_rounds)
+		__atomic_store_n(&cap->ulog.log->rounds_allowed, cfg->first_rounds,
+				 __ATOMIC_RELEASE);
 	pass.fd = cap->ulog.fd;
 	if (cfg->exec_argv && launch_fork(&cap->child, cfg->path, cfg->exec_argv, &r->meta.cpus,
 					  cfg->user, run_config_text(cfg) == stderr,
@@ -398,8 +403,40 @@ static int end_by_count(struct capture *cap)
 	return 0;
 }
 
-/* Polls the ring buffer every 100 ms (or to the next interval's end) until what is traced
- * has ended. */
+/*
+ * The round gate (workloads/unit_log.h): once the workload waits after the rounds allowed,
+ * and the records of its last trial have had JOIN_SLACK_NS to arrive (two polls at least),
+ * its units are joined and judged by on_round, which allows more rounds or ends it.
+ */
+static void gate_poll(struct capture *cap)
+{
+	struct mt_unit_log *log = cap->ulog.log;
+	uint32_t done, next;
+	uint64_t now;
+
+	if (!cap->cfg->on_round || !log || __atomic_load_n(&log->gate_end, __ATOMIC_RELAXED))
+		return;
+	done = __atomic_load_n(&log->rounds_done, __ATOMIC_ACQUIRE);
+	if (!done || done < __atomic_load_n(&log->rounds_allowed, __ATOMIC_RELAXED))
+		return;
+	now = now_ns();
+	if (!cap->gate_seen_ns) {
+		cap->gate_seen_ns = now;
+		return;
+	}
+	if (now < cap->gate_seen_ns + 2 * JOIN_SLACK_NS)
+		return;
+	cap->gate_seen_ns = 0;
+	join_units(cap, now - JOIN_SLACK_NS, false);
+	next = cap->cfg->on_round(cap->cfg->on_round_ctx, cap->r, done);
+	if (next > done)
+		__atomic_store_n(&log->rounds_allowed, next, __ATOMIC_RELEASE);
+	else
+		__atomic_store_n(&log->gate_end, 1, __ATOMIC_RELEASE);
+}
+
+/* Polls the ring buffer every 100 ms (or to the next interval's end, or 10 ms while the
+ * round gate waits for its records) until what is traced has ended. */
 static void trace_loop(struct capture *cap)
 {
 	uint64_t polled_ns;
@@ -407,13 +444,15 @@ static void trace_loop(struct capture *cap)
 
 	for (;;) {
 		polled_ns = now_ns();
-		err = tracer_poll(&cap->tr, interval_clock_timeout_ms(&cap->ic, 100));
+		err = tracer_poll(&cap->tr, interval_clock_timeout_ms(&cap->ic,
+							      cap->gate_seen_ns ? 10 : 100));
 		if (err < 0 && err != -EINTR) {
 			fprintf(stderr, "migtrace run: reading the ring buffer failed: %s\n",
 				strerror(-err));
 			return;
 		}
 		join_units(cap, polled_ns - JOIN_SLACK_NS, false);
+		gate_poll(cap);
 		if (interval_clock_poll(&cap->ic, &cap->tr, cap->r) == 1 && end_by_count(cap))
 			return;
 		if (got_signal && handle_signal(cap))

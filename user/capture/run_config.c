@@ -391,6 +391,9 @@ static void record_setup(const struct run_config *c, struct run_setup *s)
 	snprintf(s->calibration_file, sizeof(s->calibration_file), "%s",
 		 c->calibration ? c->calibration : "");
 	s->cold_fraction = CORR_COLD_FRACTION;
+	s->level = c->level > 0 ? c->level : CORR_LEVEL;
+	s->budget_s = c->budget_s;
+	s->max_looks = c->max_looks;
 	s->cachewalk = c->cachewalk;
 	s->cw = c->cw;
 }
@@ -441,9 +444,10 @@ int run_config_check_cachewalk(struct run_config *c, const struct cpu_set_list *
 {
 	const struct cachewalk_config *cw = &c->cw;
 	uint64_t need = cachewalk_bytes(cw, cpus->n), lines = cw->ws_bytes / CW_LINE_BYTES;
-	double unit_s, ages_s = 0, total_s;
+	double unit_s, ages_s = 0, round_s, rounds;
+	int nrates = cw->nrates ? cw->nrates : 1;
 	struct mem_room room;
-	char b1[32], b2[32];
+	char b1[32], b2[32], how[96];
 
 	/* a tenth to spare: migtrace, the tracer's maps and the page tables need room too */
 	if (!mem_room_probe(NULL, &room) && need > room.bytes / 10 * 9) {
@@ -460,14 +464,26 @@ int run_config_check_cachewalk(struct run_config *c, const struct cpu_set_list *
 				  CW_LINE_NS_MEMORY) / 1e9;
 	for (int i = 0; i < cw->nages; i++)
 		ages_s += (double)cw->ages_ns[i] / 1e9;
-	/* every (age, arm) cell, samples times: its age waited out, then its units */
-	total_s = 2.0 * cw->samples * (ages_s + cw->nages * CW_UNITS_PER_TRIAL * unit_s);
-	if (total_s > CW_LONG_S)
-		fprintf(stderr, "migtrace %s: this will take about %.0f s: %d ages x 2 arms x %d "
-			"samples, each waiting out its age (%s a round) and timing %d units of "
-			"~%s\n", cmd, total_s, cw->nages, cw->samples,
-			fmt_ns(b1, sizeof(b1), 2 * ages_s * 1e9), CW_UNITS_PER_TRIAL,
-			fmt_ns(b2, sizeof(b2), unit_s * 1e9));
+	/* a round: every (age, rate, arm) cell once, its age waited out, then its units */
+	round_s = 2.0 * nrates * (ages_s + cw->nages * CW_UNITS_PER_TRIAL * unit_s);
+	rounds = cw->samples;
+	snprintf(how, sizeof(how), "%d rounds", cw->samples);
+	if (c->budget_s > 0 && c->first_rounds) {
+		/* a sequence: as many rounds as the budget holds, and never fewer than two
+		 * before the first look (fewer leave the bootstrap nothing to resample) */
+		rounds = fmin(cw->samples, floor(c->budget_s / round_s));
+		if (rounds < c->first_rounds)
+			c->first_rounds = (uint32_t)fmax(rounds, fmin(2, cw->samples));
+		rounds = fmax(rounds, c->first_rounds);
+		snprintf(how, sizeof(how), "%.0f rounds at most (--budget %.0f s)",
+			 rounds, c->budget_s);
+	}
+	if (rounds * round_s > CW_LONG_S)
+		fprintf(stderr, "migtrace %s: this will take about %.0f s: %s of %d ages x %d "
+			"rate%s x 2 arms, each waiting out its age (%s a round) and timing %d "
+			"units of ~%s\n", cmd, rounds * round_s, how, cw->nages, nrates,
+			nrates == 1 ? "" : "s", fmt_ns(b1, sizeof(b1), round_s * 1e9),
+			CW_UNITS_PER_TRIAL, fmt_ns(b2, sizeof(b2), unit_s * 1e9));
 	return 0;
 }
 

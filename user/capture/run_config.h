@@ -19,6 +19,13 @@
 #include "parse.h"
 #include "run.h"
 
+/*
+ * A look of a sequential experiment (validate --budget): r holds the units of rounds_done
+ * rounds of cachewalk's schedule, and the workload waits; the look records itself in r->seq.
+ * Returns the rounds it may run before the next look, or 0 to end it now.
+ */
+typedef uint32_t (*round_fn)(void *ctx, struct run *r, uint32_t rounds_done);
+
 struct run_config {
 	enum run_kind kind;		/* run or validate */
 	/* the workload */
@@ -55,6 +62,14 @@ struct run_config {
 	const char *textfile_dir;	/* --textfile: SIGHUP rechecks it instead of ending */
 	interval_fn on_interval;	/* called at each interval's end, and at SIGHUP */
 	void *on_interval_ctx;
+	/* the round gate of cachewalk's controlled experiment (workloads/unit_log.h): the
+	 * rounds before the first look, 0 for none; on_round is called at each look */
+	uint32_t first_rounds;
+	round_fn on_round;
+	void *on_round_ctx;
+	double budget_s;		/* validate --budget, s from its start; 0: none */
+	int max_looks;			/* the sequence's most looks */
+	double level;			/* the intervals' level: CORR_LEVEL, or the sequence's */
 	/* scope: every task (-a) or a cgroup v2 subtree (--cgroup), instead of a workload */
 	bool all;			/* -a */
 	const char *cgroup_arg;		/* --cgroup PATH; NULL: none */

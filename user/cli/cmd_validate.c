@@ -12,16 +12,20 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyze.h"
 #include "atomic_file.h"
 #include "calibrate.h"
 #include "cli.h"
+#include "clock.h"
 #include "commands.h"
 #include "tracer.h"
 #include "export.h"
 #include "parse.h"
 #include "render_text.h"
 #include "run_config.h"
+#include "sequence.h"
 #include "topology.h"
+#include "units.h"
 
 /* What validate takes beyond the run's configuration: its calibration's options. */
 struct validate_env {
@@ -34,6 +38,11 @@ struct validate_env {
 	const char *size_arg;		/* the calibration's cache size, as calibrate's --size */
 	enum topo_caches caches;
 	long chase_rounds;		/* --rounds: the chase's in step 1; 0: its default */
+	double budget_s;		/* --budget, s; -1: not given */
+	bool samples_given;		/* --samples */
+	/* the sequence's clock: validate's start, the experiment's, the last look's */
+	uint64_t start_ns, exp_start_ns, look_ns;
+	uint32_t look_rounds;		/* rounds done at the last look */
 };
 
 static const char doc[] =
@@ -55,13 +64,18 @@ static const char doc[] =
 "is right, and judges it at each rate measured.  Where the rates agree on the\n"
 "hot time by age and not on D*, the cache decays with time, not bytes: the\n"
 "verdict is then the pooled hot time by age against the kernel's value (the\n"
-"regime: line says which model the rates support).  Step 1 sizes its buffer as\n"
-"calibrate does: against the largest per-core cache from sysfs, or CPUID\n"
-"where sysfs lists none, or --size.\n"
+"regime: line says which model the rates support).\n"
+"Step 2 samples until it decides: whole rounds of the schedule, judged after\n"
+"8, 12, 18, 27 rounds and at the last look (5 at most, every interval at 99 %\n"
+"so that the whole sequence errs at most 5 % of the time), until a verdict is\n"
+"decided or --budget (60 s from the start) holds no more rounds.\n"
+"Step 1 sizes its buffer as calibrate does: against the largest per-core\n"
+"cache from sysfs, or CPUID where sysfs lists none, or --size.\n"
 "\n"
-"USAGE: migtrace validate [--cpus A,B] [--samples N] [--ws SIZE]\n"
-"                         [--rates MBPS,...|--polluter MBPS] [--ages US,US,...]\n"
-"                         [-o run.json] [--size SIZE] [--caches auto|sysfs|cpuid]\n"
+"USAGE: migtrace validate [--cpus A,B] [--budget DUR] [--samples N]\n"
+"                         [--ws SIZE] [--rates MBPS,...|--polluter MBPS]\n"
+"                         [--ages US,US,...] [-o run.json] [--size SIZE]\n"
+"                         [--caches auto|sysfs|cpuid]\n"
 "\n"
 "EXAMPLES:\n"
 "    sudo migtrace validate\n"
@@ -69,17 +83,27 @@ static const char doc[] =
 "    sudo migtrace validate --rates 100,1000,10000   # a finer grid of rates\n"
 "    sudo migtrace validate --polluter 0   # no polluter: cost read against age\n";
 
-enum { OPT_CACHES = 1000, OPT_BACKEND, OPT_ROUNDS, OPT_AGES, OPT_POLLUTER };
+enum { OPT_CACHES = 1000, OPT_BACKEND, OPT_ROUNDS, OPT_AGES, OPT_POLLUTER, OPT_BUDGET };
 
 /*
  * The default grid of polluter rates: 25x from the slowest to the fastest set, and as fast as
  * the polluter can (often another 2-5x), so that the same D is reached at ages 10x apart.
  */
 #define VALIDATE_RATES "200,1000,5000,max"
+/*
+ * Sampling until it decides: the time budget from validate's start, s, so that `make run`
+ * stays near 90 s, and the most rounds a budget may run (each ~0.8 s with the default grid).
+ */
+#define VALIDATE_BUDGET_S 60
+#define VALIDATE_MAX_ROUNDS 500
 
 static const struct argp_option opts[] = {
 	{ "cpus", 'C', "A,B", 0, "The two CPUs: warm on A, migrate to B (default: first two)", 0 },
-	{ "samples", 'n', "N", 0, "Samples per (age, arm) cell (default 30)", 0 },
+	{ "samples", 'n', "N", 0, "Samples per (age, arm) cell: the rounds of the schedule "
+	  "(default: as many as --budget allows, up to 500; 30 with --budget 0)", 0 },
+	{ "budget", OPT_BUDGET, "DUR", 0, "Sample until the verdict is decided or DUR from "
+	  "validate's start is spent (90s, 2m; default 60s; 0: the fixed schedule of --samples, "
+	  "judged once at its end)", 0 },
 	{ "ws", 'w', "SIZE", 0, "cachewalk working set (default 256K)", 0 },
 	{ "ages", OPT_AGES, "LIST", 0, "Ages in µs (default 50,100,200,500,1000,...,50000)", 0 },
 	{ "rates", 'R', "LIST", 0, "Polluter rates on A in MB/s, 'max' for as fast as it can "
@@ -129,6 +153,17 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		break;
 	case 'n':
 		cw_option(state, "samples", arg);
+		env->samples_given = true;
+		break;
+	case OPT_BUDGET:
+		{
+			uint64_t ns;
+
+			if (parse_duration(arg, &ns) || ns > 86400000000000ULL)
+				argp_error(state, "--budget: '%s' is not a time from 0 to a day "
+					   "(90, 90s, 2m)", arg);
+			env->budget_s = (double)ns / 1e9;
+		}
 		break;
 	case 'w':
 		cw_option(state, "ws", arg);
@@ -249,6 +284,67 @@ static int calibrate_step(struct validate_env *env, struct topology *topo,
 	return 0;
 }
 
+/*
+ * A look of step 2 (docs/design.md, "Sampling until it decides"): the units so far judged at
+ * the sequence's level, said in one line, and the rounds allowed next.
+ */
+static uint32_t look(void *ctx, struct run *r, uint32_t rounds)
+{
+	struct validate_env *env = ctx;
+	FILE *text = run_config_text(&env->cfg);
+	uint64_t t0 = now_ns(), since = env->look_ns ? env->look_ns : env->exp_start_ns;
+	struct verdict v;
+	struct seq_clock c;
+	uint32_t next;
+	char a[32];
+
+	memset(&v, 0, sizeof(v));
+	if (run_look(r, &v)) {
+		mt_err("judging the units of %u rounds failed: out of memory", rounds);
+		v.kind = VERDICT_UNDETERMINED;
+	}
+	c.now_s = (double)(now_ns() - env->start_ns) / 1e9;
+	c.judge_s = (double)(now_ns() - t0) / 1e9;
+	/* the first look's rounds also paid for loading the tracer: an estimate on the safe
+	 * side */
+	c.round_s = (double)(t0 - since) / 1e9 / (rounds - env->look_rounds);
+	next = seq_after_look(&r->setup, &r->seq, rounds, v.kind, &c);
+	fprintf(text, "  look %d: %u rounds, %.1f s in: %s", r->seq.nlooks, rounds, c.now_s,
+		verdict_names[v.kind]);
+	if (v.model.regime == MODEL_TIME || v.model.regime == MODEL_BOTH)
+		fprintf(text, " (hot time by age %s)", fmt_ns(a, sizeof(a), v.hot_ns));
+	if (next)
+		fprintf(text, "; %u rounds more (~%.0f s)\n", next - rounds,
+			(next - rounds) * c.round_s);
+	else
+		fprintf(text, "; %s\n", r->seq.end == SEQ_END_DECIDED ? "decided" :
+			r->seq.end == SEQ_END_BUDGET ? "the budget holds no more rounds" :
+			r->seq.end == SEQ_END_LOOKS ? "the last look" : "every round run");
+	fflush(text);
+	env->look_ns = now_ns();
+	env->look_rounds = rounds;
+	return next;
+}
+
+/* The sequence (--budget): looks at the Bonferroni level, up to --samples rounds or 500. */
+static void sequence(struct validate_env *env)
+{
+	struct run_config *cfg = &env->cfg;
+
+	if (env->budget_s < 0)
+		env->budget_s = env->samples_given ? 0 : VALIDATE_BUDGET_S;
+	if (!(env->budget_s > 0))
+		return;
+	if (!env->samples_given)
+		cfg->cw.samples = VALIDATE_MAX_ROUNDS;
+	cfg->budget_s = env->budget_s;
+	cfg->max_looks = SEQ_DEFAULT_LOOKS;
+	cfg->level = seq_level(cfg->max_looks);
+	cfg->first_rounds = seq_first_rounds(cfg->cw.samples);
+	cfg->on_round = look;
+	cfg->on_round_ctx = env;
+}
+
 /* Step 2's configuration: cachewalk's controlled experiment between the two CPUs. */
 static void experiment(struct validate_env *env, const struct cpu_set_list *cpus,
 		       char *cpus_buf, size_t len)
@@ -285,7 +381,7 @@ int cmd_validate(int argc, char **argv)
 		{ "-P", "--polluter", true, -1, "use --polluter (-P is --per-pid in run)" },
 		{ 0 },
 	};
-	struct validate_env env = { .polluter_mbps = -1 };
+	struct validate_env env = { .polluter_mbps = -1, .budget_s = -1, .start_ns = now_ns() };
 	struct cpu_set_list cpus = { 0 };
 	struct topology topo = { 0 };
 	struct run *r = NULL;
@@ -312,10 +408,12 @@ int cmd_validate(int argc, char **argv)
 	if (!rc) {
 		/* what cannot fit in memory is refused before the calibration, not after */
 		experiment(&env, &cpus, cpus_buf, sizeof(cpus_buf));
+		sequence(&env);
 		rc = run_config_check_cachewalk(&env.cfg, &cpus, "validate");
 	}
 	if (!rc)
 		rc = calibrate_step(&env, &topo, &cpus, r);
+	env.exp_start_ns = now_ns();
 	if (!rc)
 		rc = run_command(&env.cfg, &env.exports, r);
 	run_free(r);
