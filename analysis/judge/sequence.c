@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The looks of a sequential experiment (sequence.h).  The rounds between looks grow by half
+ * The looks of a sequential experiment (sequence.h).  A decided verdict whose interval is
+ * still wide goes on: the word would not change, but the factor it gives would move more
+ * than 2x between two runs.  The rounds between looks grow by half
  * each time (8, 12, 18, 27, ...): a verdict the first rounds already decide ends early, and
  * a hard one is not judged after every round, which would spend the looks (and the level)
  * on rounds that add little.  The last look allowed takes every round the budget still
@@ -39,6 +41,16 @@ bool seq_decided(enum verdict_kind kind)
 	}
 }
 
+double seq_span(const struct verdict *v)
+{
+	double lo = v->kind == VERDICT_BY_RATE ? v->dstar_lo_bytes : v->hot_lo_ns;
+	double hi = v->kind == VERDICT_BY_RATE ? v->dstar_hi_bytes : v->hot_hi_ns;
+
+	if (v->kind == VERDICT_NOT_APPLICABLE)
+		return 1;
+	return lo > 0 && isfinite(hi) ? hi / lo : INFINITY;
+}
+
 uint32_t seq_first_rounds(int samples)
 {
 	uint32_t most = samples > 0 ? (uint32_t)samples : 1;
@@ -47,17 +59,19 @@ uint32_t seq_first_rounds(int samples)
 }
 
 uint32_t seq_after_look(const struct run_setup *s, struct run_sequence *q, uint32_t rounds,
-			enum verdict_kind kind, const struct seq_clock *c)
+			enum verdict_kind kind, double span, const struct seq_clock *c)
 {
 	uint32_t most = s->cw.samples > 0 ? (uint32_t)s->cw.samples : 1, want;
 	double room_s, fit;
 
 	if (q->nlooks < SEQ_MAX_LOOKS)
 		q->looks[q->nlooks] = (struct seq_look){ .rounds = rounds, .at_s = c->now_s,
-							  .judge_s = c->judge_s, .kind = kind };
+							  .judge_s = c->judge_s, .kind = kind,
+							  .span = span };
 	q->nlooks++;
 	q->rounds = rounds;
-	q->end = seq_decided(kind) ? SEQ_END_DECIDED : rounds >= most ? SEQ_END_ROUNDS :
+	q->end = seq_decided(kind) && span <= SEQ_PRECISE_SPAN ? SEQ_END_DECIDED :
+		 rounds >= most ? SEQ_END_ROUNDS :
 		 q->nlooks >= s->max_looks || q->nlooks >= SEQ_MAX_LOOKS ? SEQ_END_LOOKS :
 		 SEQ_END_NONE;
 	if (q->end != SEQ_END_NONE)

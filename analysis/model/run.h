@@ -151,6 +151,7 @@ struct seq_look {
 	double at_s;			/* s since validate began */
 	double judge_s;			/* s the look took to judge */
 	int kind;			/* the verdict's enum verdict_kind at that look */
+	double span;			/* its interval's hi / lo (INFINITY: open) */
 };
 
 /* How a sequential experiment went: its looks, and what ended it. */

@@ -605,6 +605,7 @@ static const struct rs_field seq_look_f[] = {
 	FLD("at_s", RS_DBL, L, at_s, RS_NONNEG),
 	FLD("judge_s", RS_DBL, L, judge_s, RS_NONNEG),
 	ENM("verdict", RS_ENUM, L, kind, verdict_names, 0),
+	FLD("span", RS_DBL, L, span, 0),
 };
 TABLE(rs_seq_look, "verdict.sequence.looks[]", seq_look_f);
 #undef L

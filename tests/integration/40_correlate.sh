@@ -44,9 +44,11 @@ assert 1 <= len(looks) <= 5, f"{len(looks)} looks"
 rounds = [l["rounds"] for l in looks]
 assert rounds == sorted(set(rounds)) and rounds[-1] == q["rounds"], f"looks at {rounds}, {q['rounds']} rounds"
 decided = ("too low", "about right", "too high", "by rate", "not applicable")
-assert (q["ended_by"] == "decided") == (looks[-1]["verdict"] in decided), (q, looks[-1])
+# a look ends it when decided and its interval spans 2x at most (span null: open)
+precise = lambda l: l["verdict"] in decided and l["span"] is not None and l["span"] <= 2
+assert (q["ended_by"] == "decided") == precise(looks[-1]), (q, looks[-1])
 assert q["ended_by"] in ("decided", "budget", "looks", "rounds"), q["ended_by"]
-assert all(v["verdict"] not in decided for v in looks[:-1]), "a decided look did not end it"
+assert not any(precise(l) for l in looks[:-1]), "a decided look did not end it"
 assert d["verdict"]["verdict"] == looks[-1]["verdict"], (d["verdict"]["verdict"], looks[-1])
 # every (age, rate, arm) cell got exactly the rounds the sequence ran
 cells = collections.Counter((u["nominal_age_ns"], u["rate_mbps"], u["tag"]) for u in d["units"] if u["tag"] in (3, 4))

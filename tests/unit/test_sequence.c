@@ -60,20 +60,33 @@ static void decided_kinds(void **state)
 	assert_false(seq_decided(VERDICT_NONE));
 }
 
-/* A decided look ends it at once, whatever the budget still holds. */
+/* A decided look ends it at once, whatever the budget still holds, once its interval spans
+ * 2x at most; wider, the word is decided but the factor not yet: it goes on. */
 static void decided_ends(void **state)
 {
 	struct run_setup s = setup(60, 500);
 	struct run_sequence q = { 0 };
 	struct seq_clock c = { .now_s = 12, .round_s = 0.8, .judge_s = 0.3 };
+	struct verdict v = { .kind = VERDICT_TOO_LOW, .hot_lo_ns = 18e6, .hot_hi_ns = 43e6 };
 
 	(void)state;
-	assert_int_equal(seq_after_look(&s, &q, 8, VERDICT_TOO_LOW, &c), 0);
+	assert_true(fabs(seq_span(&v) - 43.0 / 18) < 1e-12);
+	assert_int_equal(seq_after_look(&s, &q, 8, VERDICT_TOO_LOW, seq_span(&v), &c), 12);
+	assert_int_equal(q.end, SEQ_END_NONE);
+	v.hot_hi_ns = INFINITY;
+	assert_true(isinf(seq_span(&v)));
+	v = (struct verdict){ .kind = VERDICT_BY_RATE, .dstar_lo_bytes = 1 << 20,
+			      .dstar_hi_bytes = 2 << 20, .hot_lo_ns = 1, .hot_hi_ns = 100 };
+	assert_true(seq_span(&v) == 2);
+	v.kind = VERDICT_NOT_APPLICABLE;
+	assert_true(seq_span(&v) == 1);
+	memset(&q, 0, sizeof(q));
+	assert_int_equal(seq_after_look(&s, &q, 8, VERDICT_TOO_LOW, 1.5, &c), 0);
 	assert_int_equal(q.end, SEQ_END_DECIDED);
 	assert_int_equal(q.nlooks, 1);
 	assert_int_equal(q.rounds, 8);
 	assert_int_equal(q.looks[0].kind, VERDICT_TOO_LOW);
-	assert_true(q.looks[0].at_s == 12 && q.looks[0].judge_s == 0.3);
+	assert_true(q.looks[0].at_s == 12 && q.looks[0].judge_s == 0.3 && q.looks[0].span == 1.5);
 }
 
 /*
@@ -91,15 +104,15 @@ static void looks_grow_then_fill_the_budget(void **state)
 	(void)state;
 	for (int i = 0; i < 3; i++) {
 		c.now_s = 5 + r * c.round_s;
-		r = seq_after_look(&s, &q, r, VERDICT_UNDETERMINED, &c);
+		r = seq_after_look(&s, &q, r, VERDICT_UNDETERMINED, 1.5, &c);
 		assert_int_equal(r, expect[i]);
 		assert_int_equal(q.end, SEQ_END_NONE);
 	}
 	c.now_s = 25.5;
-	r = seq_after_look(&s, &q, 27, VERDICT_UNDETERMINED, &c);
+	r = seq_after_look(&s, &q, 27, VERDICT_UNDETERMINED, 1.5, &c);
 	assert_int_equal(r, 27 + 41);
 	c.now_s = 4 + r * c.round_s;
-	assert_int_equal(seq_after_look(&s, &q, r, VERDICT_UNDETERMINED, &c), 0);
+	assert_int_equal(seq_after_look(&s, &q, r, VERDICT_UNDETERMINED, 1.5, &c), 0);
 	assert_int_equal(q.end, SEQ_END_LOOKS);
 	assert_int_equal(q.nlooks, 5);
 	assert_int_equal(q.rounds, 68);
@@ -114,14 +127,14 @@ static void budget_bounds_the_next_look(void **state)
 
 	(void)state;
 	/* 20 - 14 - 1 - 1 = 4 rounds fit: the look would wait for 6 */
-	assert_int_equal(seq_after_look(&s, &q, 12, VERDICT_UNDETERMINED, &c), 16);
+	assert_int_equal(seq_after_look(&s, &q, 12, VERDICT_UNDETERMINED, 1.5, &c), 16);
 	c.now_s = 17.5;		/* 0.5 s: no two rounds fit */
-	assert_int_equal(seq_after_look(&s, &q, 16, VERDICT_UNDETERMINED, &c), 0);
+	assert_int_equal(seq_after_look(&s, &q, 16, VERDICT_UNDETERMINED, 1.5, &c), 0);
 	assert_int_equal(q.end, SEQ_END_BUDGET);
 	/* a round that took no time yet (no estimate) fits nothing: ended, not a division by 0 */
 	memset(&q, 0, sizeof(q));
 	c = (struct seq_clock){ .now_s = 1, .round_s = 0, .judge_s = 0 };
-	assert_int_equal(seq_after_look(&s, &q, 8, VERDICT_UNDETERMINED, &c), 0);
+	assert_int_equal(seq_after_look(&s, &q, 8, VERDICT_UNDETERMINED, 1.5, &c), 0);
 	assert_int_equal(q.end, SEQ_END_BUDGET);
 }
 
@@ -133,10 +146,10 @@ static void samples_bound_the_rounds(void **state)
 	struct seq_clock c = { .now_s = 10, .round_s = 0.8, .judge_s = 0.3 };
 
 	(void)state;
-	assert_int_equal(seq_after_look(&s, &q, 8, VERDICT_UNDETERMINED, &c), 12);
-	assert_int_equal(seq_after_look(&s, &q, 12, VERDICT_UNDETERMINED, &c), 18);
-	assert_int_equal(seq_after_look(&s, &q, 18, VERDICT_UNDETERMINED, &c), 20);
-	assert_int_equal(seq_after_look(&s, &q, 20, VERDICT_UNDETERMINED, &c), 0);
+	assert_int_equal(seq_after_look(&s, &q, 8, VERDICT_UNDETERMINED, 1.5, &c), 12);
+	assert_int_equal(seq_after_look(&s, &q, 12, VERDICT_UNDETERMINED, 1.5, &c), 18);
+	assert_int_equal(seq_after_look(&s, &q, 18, VERDICT_UNDETERMINED, 1.5, &c), 20);
+	assert_int_equal(seq_after_look(&s, &q, 20, VERDICT_UNDETERMINED, 1.5, &c), 0);
 	assert_int_equal(q.end, SEQ_END_ROUNDS);
 	assert_int_equal(q.nlooks, 4);
 }
@@ -178,8 +191,8 @@ static void sequence_in_the_run_file(void **state)
 	r->setup.max_looks = 5;
 	r->setup.level = 0.99;
 	r->seq = (struct run_sequence){ .nlooks = 2, .rounds = 12, .end = SEQ_END_DECIDED };
-	r->seq.looks[0] = (struct seq_look){ 8, 11.5, 0.25, VERDICT_UNDETERMINED };
-	r->seq.looks[1] = (struct seq_look){ 12, 15.25, 0.5, VERDICT_TOO_LOW };
+	r->seq.looks[0] = (struct seq_look){ 8, 11.5, 0.25, VERDICT_UNDETERMINED, INFINITY };
+	r->seq.looks[1] = (struct seq_look){ 12, 15.25, 0.5, VERDICT_TOO_LOW, 1.75 };
 	one = write_to_string(r, &n1);
 	assert_non_null(strstr(one, "\"level\":0.99,\"budget_s\":60,\"max_looks\":5"));
 	assert_non_null(strstr(one, "\"sequence\":{\"rounds\":12,\"ended_by\":\"decided\""));
@@ -189,6 +202,7 @@ static void sequence_in_the_run_file(void **state)
 	assert_int_equal(back->seq.end, SEQ_END_DECIDED);
 	assert_int_equal(back->seq.looks[1].rounds, 12);
 	assert_int_equal(back->seq.looks[1].kind, VERDICT_TOO_LOW);
+	assert_true(back->seq.looks[1].span == 1.75 && isnan(back->seq.looks[0].span));
 	assert_true(back->setup.level == 0.99);
 	two = write_to_string(back, &n2);
 	assert_int_equal(n1, n2);

@@ -8,6 +8,7 @@
  */
 #include <argp.h>
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -68,7 +69,8 @@ static const char doc[] =
 "Step 2 samples until it decides: whole rounds of the schedule, judged after\n"
 "8, 12, 18, 27 rounds and at the last look (5 at most, every interval at 99 %\n"
 "so that the whole sequence errs at most 5 % of the time), until a verdict is\n"
-"decided or --budget (60 s from the start) holds no more rounds.\n"
+"decided with an interval 2x wide at most, or --budget (60 s from the start)\n"
+"holds no more rounds.\n"
 "Step 1 sizes its buffer as calibrate does: against the largest per-core\n"
 "cache from sysfs, or CPUID where sysfs lists none, or --size.\n"
 "\n"
@@ -296,7 +298,7 @@ static uint32_t look(void *ctx, struct run *r, uint32_t rounds)
 	struct verdict v;
 	struct seq_clock c;
 	uint32_t next;
-	char a[32];
+	char a[32], b[32], d[32];
 
 	memset(&v, 0, sizeof(v));
 	if (run_look(r, &v)) {
@@ -308,11 +310,19 @@ static uint32_t look(void *ctx, struct run *r, uint32_t rounds)
 	/* the first look's rounds also paid for loading the tracer: an estimate on the safe
 	 * side */
 	c.round_s = (double)(t0 - since) / 1e9 / (rounds - env->look_rounds);
-	next = seq_after_look(&r->setup, &r->seq, rounds, v.kind, &c);
+	next = seq_after_look(&r->setup, &r->seq, rounds, v.kind, seq_span(&v), &c);
 	fprintf(text, "  look %d: %u rounds, %.1f s in: %s", r->seq.nlooks, rounds, c.now_s,
 		verdict_names[v.kind]);
-	if (v.model.regime == MODEL_TIME || v.model.regime == MODEL_BOTH)
-		fprintf(text, " (hot time by age %s)", fmt_ns(a, sizeof(a), v.hot_ns));
+	/* by rate, D* and both ends are finite: the verdict says so only then */
+	if (v.kind == VERDICT_BY_RATE)
+		fprintf(text, ", D* %s (%s to %s)", fmt_bytes(a, sizeof(a), (uint64_t)v.dstar_bytes),
+			fmt_bytes(b, sizeof(b), (uint64_t)v.dstar_lo_bytes),
+			fmt_bytes(d, sizeof(d), (uint64_t)v.dstar_hi_bytes));
+	else if (isfinite(v.hot_ns) && v.hot_lo_ns > 0 && isfinite(v.hot_hi_ns))
+		fprintf(text, ", hot time %s (%s to %s)", fmt_ns(a, sizeof(a), v.hot_ns),
+			fmt_ns(b, sizeof(b), v.hot_lo_ns), fmt_ns(d, sizeof(d), v.hot_hi_ns));
+	if (seq_decided(v.kind) && !(seq_span(&v) <= SEQ_PRECISE_SPAN))
+		fprintf(text, ", an interval wider than %.0fx", SEQ_PRECISE_SPAN);
 	if (next)
 		fprintf(text, "; %u rounds more (~%.0f s)\n", next - rounds,
 			(next - rounds) * c.round_s);
