@@ -3,8 +3,10 @@
  * The plots, drawn by gnuplot from data this file writes: the migration cost against age
  * with its 95 % band and the three hot times; the age histogram by cause with the kernel's
  * threshold; a heatmap of the live CPU-pair counts; a heatmap of validate's calibration
- * matrix (a run without one draws no such plot, and export_text says so).  Each as PNG and
- * SVG, through gnuplot.c.
+ * matrix (a run without one draws no such plot, and export_text says so); for a grid of
+ * polluter rates, each rate's cost and fit against the bytes displaced and against the age,
+ * with the verdict's figure and interval drawn (docs/design.md, "Bytes-driven or
+ * time-driven").  Each as PNG and SVG, through gnuplot.c.
  */
 #include <errno.h>
 #include <math.h>
@@ -18,6 +20,7 @@
 const char *const render_plot_files[] = {
 	"cost-vs-age.png", "cost-vs-age.svg", "age-histogram.png", "age-histogram.svg",
 	"cpu-pairs.png", "cpu-pairs.svg", "calibration-matrix.png", "calibration-matrix.svg",
+	"grid-vs-bytes.png", "grid-vs-bytes.svg", "grid-vs-age.png", "grid-vs-age.svg",
 };
 const int render_plot_nfiles = (int)(sizeof(render_plot_files) / sizeof(render_plot_files[0]));
 
@@ -295,6 +298,112 @@ static int calib_plot(const char *tmp, FILE *g, const struct run *r)
 	return 0;
 }
 
+/* The grid's cells, one gnuplot data block per rate (cells come grouped by rate). */
+static int grid_data(const char *tmp, const struct corr_result *c)
+{
+	FILE *d = gp_open_in(tmp, "grid.dat", "w");
+
+	if (!d)
+		return -errno;
+	fprintf(d, "# age_us displaced_kib cost_us cost_lo_us cost_hi_us fit_us\n");
+	for (int i = 0; i < c->ncells; i++) {
+		const struct corr_cell *cl = &c->cells[i];
+
+		if (i && cl->rate_mbps != c->cells[i - 1].rate_mbps)
+			fprintf(d, "\n\n");
+		fprintf(d, "%g %g %g %g %g %g\n", cl->age_ns / 1e3, cl->displaced_bytes / 1024,
+			cl->cost_ns / 1e3, cl->cost_lo_ns / 1e3, cl->cost_hi_ns / 1e3,
+			cl->fit_cost_ns / 1e3);
+	}
+	return fclose(d) ? -errno : 0;
+}
+
+/* A shaded band [lo, hi] on the x axis (an end out of range: the graph's edge). */
+static void xband(FILE *g, int tag, double lo, double hi, const char *color)
+{
+	char a[40], b[40];
+
+	fprintf(g, "  set object %d rect from %s %s, graph 0 to %s %s, graph 1 behind fc rgb "
+		"\"%s\" fs transparent solid 0.15 noborder\n", tag, lo > 0 ? "first" : "graph",
+		lo > 0 ? fmt_shortest(a, sizeof(a), lo) : "0", isfinite(hi) ? "first" : "graph",
+		isfinite(hi) ? fmt_shortest(b, sizeof(b), hi) : "1", color);
+}
+
+/* One grid plot: each rate's cost (points, interval bars) and fit (line) against x, the
+ * grid.dat column xcol. */
+static void grid_series(FILE *g, const struct corr_result *c, int xcol)
+{
+	char r[32];
+
+	fprintf(g, "  plot");
+	for (int k = 0; k < c->nrates; k++) {
+		fmt_rate(r, sizeof(r), c->rates[k].rate_mbps);
+		fprintf(g, "%s \"grid.dat\" index %d using %d:3:4:5 with yerrorbars pt 7 "
+			"lc %d title \"%s\", \\\n       \"grid.dat\" index %d using %d:6 with "
+			"lines lw 2 lc %d notitle", k ? ", \\\n      " : "", k, xcol, k + 1,
+			c->rates[k].rate_mbps > 0 ? r : "as fast as it can", k, xcol, k + 1);
+	}
+	fprintf(g, "\n");
+}
+
+/*
+ * A grid of rates: the cost against the bytes displaced (D* where it falls) and against the
+ * age (the kernel's value, and the pooled hot time by age with its interval when the verdict
+ * is in those terms): the two models side by side, and the decision drawn on its axis.
+ */
+static int grid_plots(const char *tmp, FILE *g, const struct run *r)
+{
+	const struct corr_result *c = &r->corr;
+	const struct verdict *v = &r->verdict;
+	double level = 100 * (c->level > 0 && c->level < 1 ? c->level : CORR_LEVEL);
+	double K_us = (double)r->meta.hot_ns / 1e3;
+	char a[32], b[96];
+	int err;
+
+	if (c->axis != CORR_AXIS_DISPLACED || !c->ncells || !c->nrates)
+		return 0;
+	err = grid_data(tmp, c);
+	if (err)
+		return err;
+	gp_begin(g, "grid-vs-bytes");
+	fprintf(g, "  set title \"Migration cost by bytes displaced, per polluter rate (bars: "
+		"%.3g %% intervals; lines: the monotone fit)\"\n", level);
+	fprintf(g, "  set logscale x\n  set xlabel \"bytes the polluter displaced while away "
+		"(KiB, log scale)\"\n  set ylabel \"migration cost (µs)\"\n  set grid\n"
+		"  set key top right box opaque\n  set xzeroaxis lt -1\n");
+	if (c->dstar.state == CORR_HOT_FOUND) {
+		xband(g, 1, c->dstar.lo / 1024, c->dstar.hi / 1024, "#7570b3");
+		snprintf(b, sizeof(b), "D* %s", fmt_bytes(a, sizeof(a), (uint64_t)c->dstar.at));
+		vline(g, 1, c->dstar.at / 1024, "#7570b3", b, 0, false);
+	}
+	grid_series(g, c, 2);
+	gp_end(g);
+
+	gp_begin(g, "grid-vs-age");
+	fprintf(g, "  set title \"Migration cost by age, per polluter rate (regime: %s; verdict: "
+		"%s; lines: the fit on bytes displaced)\"\n", model_regime_names[v->model.regime],
+		verdict_names[v->kind]);
+	fprintf(g, "  set logscale x\n  set xlabel \"age at migration (µs, log scale)\"\n"
+		"  set ylabel \"migration cost (µs)\"\n  set grid\n"
+		"  set key top right box opaque\n  set xzeroaxis lt -1\n");
+	if (K_us > 0) {
+		snprintf(b, sizeof(b), "kernel %s", fmt_ns(a, sizeof(a), K_us * 1e3));
+		vline(g, 1, K_us, "#d95f02", b, 0, false);
+	}
+	/* the pooled hot time by age is the verdict's figure when it is in the time-driven
+	 * model's terms */
+	if ((v->model.regime == MODEL_TIME || v->model.regime == MODEL_BOTH) &&
+	    isfinite(v->hot_ns) && v->hot_ns > 0 && v->kind != VERDICT_BY_RATE) {
+		xband(g, 2, v->hot_lo_ns / 1e3, v->hot_hi_ns / 1e3, "#7570b3");
+		snprintf(b, sizeof(b), "hot time by age %s (%.3g %% band)",
+			 fmt_ns(a, sizeof(a), v->hot_ns), level);
+		vline(g, 2, v->hot_ns / 1e3, "#7570b3", b, 1, false);
+	}
+	grid_series(g, c, 1);
+	gp_end(g);
+	return 0;
+}
+
 /* Every plot of r into gnuplot's input. */
 static int write_plots(const char *tmp, FILE *g, const void *ctx)
 {
@@ -307,6 +416,8 @@ static int write_plots(const char *tmp, FILE *g, const void *ctx)
 		err = pairs_plot(tmp, g, r);
 	if (!err)
 		err = calib_plot(tmp, g, r);
+	if (!err)
+		err = grid_plots(tmp, g, r);
 	return err;
 }
 

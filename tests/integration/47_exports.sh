@@ -281,6 +281,22 @@ for name, want in labels.items():
         assert w in text, (name, w)
 assert sorted(f for f in os.listdir(sys.argv[1])) == sorted(n + e for n in labels for e in (".png", ".svg")), os.listdir(sys.argv[1])
 PY
+# a grid of polluter rates (the recorded one of tests/data) adds its two plots: each rate's
+# cost and fit by bytes displaced and by age, with the kernel's value; no other run has them
+rm -rf "$MT_TMP/gplots"
+"$MT" report --plot "$MT_TMP/gplots" "$MT_ROOT/tests/data/sample-grid.json" >/dev/null 2>&1
+check grid_plots_valid python3 - "$MT_TMP/gplots" <<'PY'
+import os, struct, sys, xml.etree.ElementTree as ET
+labels = {"grid-vs-bytes": ["bytes the polluter displaced while away (KiB, log scale)", "migration cost (µs)", "200 MB/s", "2.00 GB/s", "as fast as it can"],
+          "grid-vs-age": ["age at migration (µs, log scale)", "regime: not tested; verdict: undetermined", "kernel 500 µs", "200 MB/s"]}
+for name, want in labels.items():
+    png = open(os.path.join(sys.argv[1], name + ".png"), "rb").read()
+    assert png[:8] == b"\x89PNG\r\n\x1a\n" and struct.unpack(">II", png[16:24]) == (960, 600), name
+    text = "".join(ET.parse(os.path.join(sys.argv[1], name + ".svg")).getroot().itertext())
+    for w in want:
+        assert w in text, (name, w)
+PY
+check grid_plots_only_for_grids test ! -e "$E/plots/grid-vs-age.png"
 
 # 7. Bad input: one line naming the option and the path or token, exit 2, nothing written.
 # bad_export NAME EXPECT CMD ARGS...: must fail so, stdout empty, nothing new in $MT_TMP/out.
