@@ -35,37 +35,122 @@ static void give_to_sudo_user(int fd)
 		return;	/* a root-owned file is still a file: not worth failing the run */
 }
 
-/*
- * The path to write: a symlink's target, so that the rename replaces the file, not the link;
- * also a link to a file not made yet (ln -s results/run.json), which is created where the
- * link points instead of the link being replaced by a file.
- */
-static int resolve(const char *path, char *out, size_t len)
+/* fs.protected_symlinks as the kernel has it; unreadable, it is taken as on: the safe side. */
+static bool protected_symlinks(void)
 {
-	char cur[PATH_MAX], link[PATH_MAX], dirbuf[PATH_MAX];
-	char *real = NULL;
-	int err = 0;
+	FILE *f = fopen("/proc/sys/fs/protected_symlinks", "re");
+	int on = 1;
+
+	if (f) {
+		if (fscanf(f, "%d", &on) != 1)
+			on = 1;
+		fclose(f);
+	}
+	return on != 0;
+}
+
+/*
+ * Whether the kernel would let us follow the link lst in directory dir (fs/namei.c,
+ * may_follow_link): always with fs.protected_symlinks off; else a link we own, one in a
+ * directory that is not both sticky and world-writable, or one owned by the directory's
+ * owner.  The rename over a link's target is done in user space, where the kernel never
+ * applies the rule: a link another user planted in /tmp would have root overwrite whatever
+ * it points at.  So the rule is applied here, link by link.  0, or -EACCES with why.
+ */
+static int may_follow(const char *link, const char *dir, const struct stat *lst, char *why,
+		      size_t len)
+{
+	struct stat dst;
+
+	if (!protected_symlinks() || lst->st_uid == geteuid())
+		return 0;
+	if (stat(dir, &dst) == 0 && ((dst.st_mode & (S_ISVTX | S_IWOTH)) != (S_ISVTX | S_IWOTH) ||
+				     dst.st_uid == lst->st_uid))
+		return 0;
+	snprintf(why, len, "%s is a symbolic link owned by uid %u in the sticky, world-writable "
+		 "directory %s: not followed, as fs.protected_symlinks=1 has the kernel refuse it "
+		 "to anyone but its owner (remove the link, or give another path)", link,
+		 (unsigned)lst->st_uid, dir);
+	return -EACCES;
+}
+
+/*
+ * The path to write, as the kernel would resolve it: every symbolic link followed (so that
+ * the rename replaces the file, not the link), also a link to a file not made yet (ln -s
+ * results/run.json), which is created where the link points; and every link checked as the
+ * kernel checks it (may_follow).  A component that does not exist ends the walk: the rest is
+ * kept as spelled, for the caller to find its directory missing.  0 or -errno; on -EACCES,
+ * why says which link was refused.
+ */
+static int resolve(const char *path, char *out, size_t len, char *why, size_t wlen)
+{
+	char done[PATH_MAX], todo[PATH_MAX], rest[PATH_MAX], link[PATH_MAX], cand[PATH_MAX];
+	int hops = 0, err;
+	struct stat lst;
 	ssize_t n;
 
-	if (snprintf(cur, sizeof(cur), "%s", path) >= (int)sizeof(cur))
+	snprintf(why, wlen, "%s", strerror(ENAMETOOLONG));
+	done[0] = '\0';
+	if (path[0] != '/' && !getcwd(done, sizeof(done)))
+		return -errno;
+	if (!strcmp(done, "/"))
+		done[0] = '\0';
+	if (snprintf(todo, sizeof(todo), "%s", path) >= (int)sizeof(todo))
 		return -ENAMETOOLONG;
-	for (int hops = 0; !err; hops++) {
-		real = realpath(cur, NULL);
-		n = real ? 0 : readlink(cur, link, sizeof(link) - 1);
-		if (real || n < 0)	/* found, or not a link: a new file, named as it is */
+	while (todo[0]) {
+		char *c = todo, *slash;
+
+		while (*c == '/')
+			c++;
+		slash = strchr(c, '/');
+		snprintf(rest, sizeof(rest), "%s", slash ? slash + 1 : "");
+		if (slash)
+			*slash = '\0';
+		if (!*c || !strcmp(c, ".")) {
+			memmove(todo, rest, strlen(rest) + 1);
+			continue;
+		}
+		if (!strcmp(c, "..")) {
+			*(strrchr(done, '/') ? strrchr(done, '/') : done) = '\0';
+			memmove(todo, rest, strlen(rest) + 1);
+			continue;
+		}
+		if (snprintf(cand, sizeof(cand), "%s/%s", done, c) >= (int)sizeof(cand))
+			return -ENAMETOOLONG;
+		if (lstat(cand, &lst)) {
+			if (errno != ENOENT)
+				return -errno;
+			/* not made yet: named as spelled from here on */
+			if (snprintf(done, sizeof(done), "%s%s%s", cand, rest[0] ? "/" : "", rest) >=
+			    (int)sizeof(done))
+				return -ENAMETOOLONG;
 			break;
+		}
+		if (!S_ISLNK(lst.st_mode)) {
+			memcpy(done, cand, sizeof(done));
+			memmove(todo, rest, strlen(rest) + 1);
+			continue;
+		}
+		if (++hops > 40) {	/* as the kernel's limit on a path's links */
+			snprintf(why, wlen, "%s", strerror(ELOOP));
+			return -ELOOP;
+		}
+		err = may_follow(cand, done[0] ? done : "/", &lst, why, wlen);
+		if (err)
+			return err;
+		n = readlink(cand, link, sizeof(link) - 1);
+		if (n < 0)
+			return -errno;
 		link[n] = '\0';
-		snprintf(dirbuf, sizeof(dirbuf), "%s", cur);
-		if (hops == 40)	/* as the kernel's limit on a path's links */
-			err = -ELOOP;
-		else if (snprintf(cur, sizeof(cur), "%s%s%s", link[0] == '/' ? "" : dirname(dirbuf),
-				  link[0] == '/' ? "" : "/", link) >= (int)sizeof(cur))
-			err = -ENAMETOOLONG;
+		if (link[0] == '/')
+			done[0] = '\0';
+		if (snprintf(todo, sizeof(todo), "%s%s%s", link, rest[0] ? "/" : "", rest) >=
+		    (int)sizeof(todo))
+			return -ENAMETOOLONG;
 	}
-	if (!err && snprintf(out, len, "%s", real ? real : cur) >= (int)len)
-		err = -ENAMETOOLONG;
-	free(real);
-	return err;
+	if (snprintf(out, len, "%s", done[0] ? done : "/") >= (int)len)
+		return -ENAMETOOLONG;
+	return 0;
 }
 
 /* The descriptor a path names when it is one migtrace already has (/dev/stdout: 1), or -1. */
@@ -100,7 +185,7 @@ bool atomic_file_to_stdout(const char *path)
 
 int atomic_file_check_named(const char *path, const char *label)
 {
-	char dirbuf[PATH_MAX];
+	char dirbuf[PATH_MAX], why[PATH_MAX + 256];
 	struct stat st;
 	const char *dir;
 	int fd, err;
@@ -130,8 +215,9 @@ int atomic_file_check_named(const char *path, const char *label)
 			return 0;
 	}
 	/* the directory the file will be made in: a dangling link's, where it points */
-	if ((err = resolve(path, dirbuf, sizeof(dirbuf)))) {
-		fprintf(stderr, "%s: cannot write %s: %s\n", label, path, strerror(-err));
+	if ((err = resolve(path, dirbuf, sizeof(dirbuf), why, sizeof(why)))) {
+		fprintf(stderr, "%s: cannot write %s: %s\n", label, path,
+			err == -EACCES ? why : strerror(-err));
 		return err;
 	}
 	dir = dirname(dirbuf);
@@ -210,7 +296,7 @@ static void release_signals(struct atomic_file *af)
 
 int atomic_file_open(struct atomic_file *af, const char *path)
 {
-	char dirbuf[PATH_MAX], target[PATH_MAX];
+	char dirbuf[PATH_MAX], target[PATH_MAX], why[PATH_MAX + 256];
 	struct stat st;
 	bool exists;
 	mode_t mask;
@@ -221,8 +307,12 @@ int atomic_file_open(struct atomic_file *af, const char *path)
 	if (!strcmp(path, "-") || fd >= 0 || (stat(path, &st) == 0 && !S_ISREG(st.st_mode) &&
 					     !S_ISDIR(st.st_mode)))
 		return open_direct(af, path, fd);
-	if ((err = resolve(path, target, sizeof(target))) ||
-	    snprintf(dirbuf, sizeof(dirbuf), "%s", target) >= (int)sizeof(dirbuf) ||
+	if ((err = resolve(path, target, sizeof(target), why, sizeof(why)))) {
+		fprintf(stderr, "migtrace: cannot write %s: %s\n", path,
+			err == -EACCES ? why : strerror(-err));
+		return err;
+	}
+	if (snprintf(dirbuf, sizeof(dirbuf), "%s", target) >= (int)sizeof(dirbuf) ||
 	    snprintf(af->tmp, sizeof(af->tmp), "%s/.%s.XXXXXX", dirname(dirbuf),
 		     strrchr(target, '/') ? strrchr(target, '/') + 1 : target) >=
 		    (int)sizeof(af->tmp)) {
@@ -347,12 +437,13 @@ int atomic_write_file(const char *path, const void *data, size_t len)
  */
 static int canonical(const char *path, char *out, size_t len)
 {
-	char target[PATH_MAX], dirbuf[PATH_MAX], basebuf[PATH_MAX];
+	char target[PATH_MAX], dirbuf[PATH_MAX], basebuf[PATH_MAX], why[PATH_MAX + 256];
 	const char *dir, *base;
 	char *real;
 	int err;
 
-	if ((err = resolve(path, target, sizeof(target))))
+	/* a link refused here was refused, and said so, by the output's own check */
+	if ((err = resolve(path, target, sizeof(target), why, sizeof(why))))
 		return err;
 	real = realpath(target, NULL);
 	if (real) {

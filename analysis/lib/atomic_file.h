@@ -6,7 +6,9 @@
  * it would replace the device with a file.  So are /dev/stdout, /dev/stderr, /dev/fd/N and
  * /proc/self/fd/N, through the descriptor migtrace has: their link leads to whatever the
  * shell opened (`>> log`), which a rename would replace.  A symlink is followed, so its
- * target is replaced (or created, when it does not exist yet), not the link.
+ * target is replaced (or created, when it does not exist yet), not the link; but only where
+ * the kernel would follow it (fs.protected_symlinks: not another user's link in a sticky,
+ * world-writable directory such as /tmp), since the rename is done in user space.
  */
 #ifndef MIGTRACE_ATOMIC_FILE_H
 #define MIGTRACE_ATOMIC_FILE_H

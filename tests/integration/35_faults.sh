@@ -237,3 +237,40 @@ out=$(bash -c 'ulimit -n 16; exec "$1" run -- touch "$2"' _ "$MT" "$MT_TMP/ran" 
 check nofile_hard_named bash -c '[ "$1" = 1 ] && [ ! -e "$2" ] && [ "$(wc -l <<<"$3")" = 1 ] &&
 	grep -q "^migtrace: the open-file limit (RLIMIT_NOFILE) is 16, hard limit 16, .*needs [0-9]* descriptors.*raise it with \`ulimit -n 1024\`" <<<"$3"' \
 	_ "$rc" "$MT_TMP/ran" "$out"
+
+# 14. A symbolic link another user planted in a sticky, world-writable directory is not
+#     followed where the kernel would not follow it (fs.protected_symlinks=1): the rename over
+#     its target happens in user space, where the kernel's rule never applies, so root would
+#     overwrite whatever it points at (issue 36).  With the rule off, and for a link of our
+#     own, the link is followed as before.  The sysctl is put back as it was.
+if [ "$(id -u)" = 0 ] && [ -w /proc/sys/fs/protected_symlinks ] && command -v setpriv >/dev/null; then
+	ps_orig=$(cat /proc/sys/fs/protected_symlinks)
+	vdir=$(mktemp -d /root/.mt-victim.XXXXXX)
+	link=$(mktemp -u /tmp/mt-planted.XXXXXX).json
+	echo precious >"$vdir/victim"
+	chmod 600 "$vdir/victim"
+	setpriv --reuid=nobody --regid=nogroup --clear-groups ln -s "$vdir/victim" "$link"
+	echo 1 >/proc/sys/fs/protected_symlinks
+	out=$("$MT" report -o "$link" "$MT_ROOT/tests/data/sample-run.json" 2>&1 >/dev/null); rc=$?
+	check symlink_planted_refused bash -c '[ "$1" = 2 ] && [ "$(cat "$2")" = precious ] &&
+		[ "$(wc -l <<<"$3")" = 1 ] && grep -q "is a symbolic link owned by uid [0-9]* in the sticky, world-writable directory /tmp: not followed" <<<"$3"' \
+		_ "$rc" "$vdir/victim" "$out"
+	rm -f "$link"
+	setpriv --reuid=nobody --regid=nogroup --clear-groups ln -s "$vdir/new.json" "$link"
+	"$MT" report -o "$link" "$MT_ROOT/tests/data/sample-run.json" >/dev/null 2>&1; rc=$?
+	check symlink_planted_dangling_refused bash -c '[ "$1" = 2 ] && [ ! -e "$2" ]' _ "$rc" "$vdir/new.json"
+	rm -f "$link"
+	ln -s "$vdir/own.json" "$link"
+	"$MT" report -o "$link" "$MT_ROOT/tests/data/sample-run.json" >/dev/null 2>&1; rc=$?
+	check symlink_own_followed bash -c '[ "$1" = 0 ] && [ -L "$2" ] && [ -s "$3" ]' _ "$rc" "$link" "$vdir/own.json"
+	rm -f "$link"
+	setpriv --reuid=nobody --regid=nogroup --clear-groups ln -s "$vdir/victim" "$link"
+	echo 0 >/proc/sys/fs/protected_symlinks
+	"$MT" report -o "$link" "$MT_ROOT/tests/data/sample-run.json" >/dev/null 2>&1; rc=$?
+	check symlink_followed_without_protection bash -c '[ "$1" = 0 ] && [ -L "$2" ] &&
+		head -c 30 "$3" | grep -q migtrace.run' _ "$rc" "$link" "$vdir/victim"
+	echo "$ps_orig" >/proc/sys/fs/protected_symlinks
+	rm -rf "$vdir" "$link"
+else
+	skip symlink_planted_refused "needs root, a writable fs.protected_symlinks and setpriv"
+fi
