@@ -322,10 +322,15 @@ test: deps
 
 # The kernel matrix: Debian's kernels booted under qemu (TCG), and the host's own kernel,
 # each running the real BPF cases (tests/kernels/matrix.sh; also run by `make test`).
-.PHONY: test-kernels
+.PHONY: test-kernels matrix-doc
 test-kernels: deps
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)bash tests/kernels/matrix.sh
+
+# The last whole matrix's figures into docs/, after a green run (docs/testing.md).
+matrix-doc:
+	$(Q)test -s $(OUTPUT)/kernels/kernel-matrix.md || { echo "no $(OUTPUT)/kernels/kernel-matrix.md: run the whole matrix first (sudo make test-kernels)" >&2; exit 1; }
+	$(Q)cp $(OUTPUT)/kernels/kernel-matrix.md docs/.kernel-matrix.md.tmp && mv docs/.kernel-matrix.md.tmp docs/kernel-matrix.md
 
 run:
 	$(Q)$(MAKE) --no-print-directory deps DEB_PKGS="$(RUN_PKGS)"

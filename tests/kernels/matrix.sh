@@ -533,10 +533,13 @@ if [ "${#backend_rows[@]}" -gt 0 ]; then
 	for l in "${backend_rows[@]}"; do echo "  $l"; done
 fi
 # The figures of a whole matrix (every default kernel, every case) are the project's record
-# of what each kernel allows: written to docs/kernel-matrix.md (temp file + rename) by the
-# run, never by hand (docs/testing.md, "Kernels and hosts: the matrix").  A part run writes nothing.
+# of what each kernel allows: written to .output/kernels/kernel-matrix.md (temp file +
+# rename) by the run, never by hand, and put in docs/ by `make matrix-doc` after a green run
+# (docs/testing.md, "Kernels and hosts: the matrix"): writing into the tree itself would
+# leave a test run's checkout modified, and its `git describe` "-dirty".  A part run writes
+# nothing.
 if [ -z "${MT_GUEST_CASES:-}" ] && [ "$KERNELS" = "$DEFAULT_KERNELS" ]; then
-	md=$ROOT/docs/kernel-matrix.md
+	md=$OUT/kernel-matrix.md
 	{
 		echo "# The kernel matrix, as the last whole run found it"
 		echo
