@@ -31,6 +31,7 @@
 #include <pthread.h>
 #include <sched.h>
 #include <semaphore.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -629,6 +630,9 @@ int main(int argc, char **argv)
 	pthread_t keep[2];
 	char err[256];
 
+	/* its summary lines are for a reader who may have gone (`validate | head -1`): the units
+	 * went through the unit log, and a closed stdout must not end the experiment */
+	signal(SIGPIPE, SIG_IGN);
 	cachewalk_config_default(&opt);
 	switch (cachewalk_config_parse(&opt, argc, argv, err, sizeof(err))) {
 	case 0:

@@ -58,7 +58,8 @@ struct run;
 /*
  * Called by the capture at each event, with the run model whose stats and hists hold the
  * totals so far (meta.duration_s the time traced so far).  Returns 0 or -errno; the capture
- * goes on either way (the consumer has said what failed).
+ * goes on either way (the consumer has said what failed), except on -EPIPE: the reader of
+ * what the consumer prints went away (`| head -2`), and the run ends as on SIGINT.
  */
 typedef int (*interval_fn)(void *ctx, enum interval_event ev, const struct interval *iv,
 			   struct run *r);

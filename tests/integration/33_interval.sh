@@ -31,6 +31,10 @@ one_line_2 json_with_run_file_on_stdout --interval 1s -j -o - wakeup -d 1
 one_line_2 textfile_missing_dir --textfile "$MT_TMP/no/such/dir" wakeup -d 1
 : >"$MT_TMP/plain"
 one_line_2 textfile_not_a_dir --textfile "$MT_TMP/plain" wakeup -d 1
+# the run file or another export over the textfile: one would replace the other (issue 36)
+mkdir -p "$MT_TMP/tf"
+one_line_2 textfile_is_the_run_file --textfile "$MT_TMP/tf" -o "$MT_TMP/tf/migtrace.prom" wakeup -d 1
+one_line_2 textfile_is_openmetrics --textfile "$MT_TMP/tf" --openmetrics "$MT_TMP/tf/migtrace.prom" wakeup -d 1
 # a directory the user cannot write into (root writes anywhere: checked as nobody)
 mkdir -p "$MT_TMP/ro" && chmod 555 "$MT_TMP/ro" && chmod 755 "$MT_TMP"
 if [ "$(id -u)" = 0 ]; then
@@ -195,3 +199,11 @@ check kill9_one_prom test "$(cd "$Z" && ls -- *.prom)" = migtrace.prom
 [ -n "$PROMTOOL" ] && check kill9_prom_whole promtool check metrics <"$Z/migtrace.prom"
 check kill9_only_dot_temporaries sh -c "cd '$Z' && ! ls -A | grep -vE '^(migtrace\.prom|\.migtrace\.prom\.[A-Za-z0-9]{6})$'"
 check no_programs_after_interval_runs no_programs_left
+
+# 8. A reader that goes away (`| head -2`) ends the run as Ctrl-C would: with SIGPIPE ignored
+#    the interval lines fail with EPIPE, and before, tracing went on with nobody reading
+#    (issue 36).  Bounded by timeout: 124 would be the hang.
+timeout 30 bash -c '"$1" run -a 1 2>/dev/null | head -n 2 >/dev/null; exit "${PIPESTATUS[0]}"' _ "$MT"
+rc=$?
+check reader_gone_ends_run bash -c '[ "$1" != 124 ] && [ "$1" != 141 ]' _ "$rc"
+check no_programs_after_reader_gone no_programs_left

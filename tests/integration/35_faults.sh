@@ -65,6 +65,22 @@ done
 "$MT" run -o "$MT_TMP/pipe.json" wakeup -t 2 -d 1 | head -n 1 >/dev/null
 check closed_stdout_file_written json "$MT_TMP/pipe.json" "d['stats']['switches_in'] > 0"
 check closed_stdout_no_tmp bash -c '! ls -A "$1" | grep -q "^\.pipe\.json\."' _ "$MT_TMP"
+# ... also when stdout closes before the tracing starts: validate's calibration printed into a
+# pipe `head -1` had closed, and SIGPIPE ended it there (exit 141, no run file; issue 36)
+"$MT" validate --budget 0 --samples 2 --ages 50,1000 -o "$MT_TMP/vpipe.json" 2>/dev/null |
+	head -n 1 >/dev/null
+rc=${PIPESTATUS[0]}
+check closed_stdout_validate_file_written bash -c '[ "$1" != 141 ] && python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert d[\"verdict\"][\"verdict\"]" "$2"' \
+	_ "$rc" "$MT_TMP/vpipe.json"
+# A file-size limit (ulimit -f) fails the write with EFBIG and its message, exit 1, not
+# SIGXFSZ (exit 153, no word); no temporary is left, and the workload keeps the signal's
+# default (it is killed by it, as it would be without migtrace)
+# (1 KiB: the run file of `true` alone is several, whatever the host did meanwhile)
+out=$(bash -c 'ulimit -f 1; exec "$1" run -o "$2/fsize.json" -- true' _ "$MT" "$MT_TMP" 2>&1 >/dev/null); rc=$?
+check fsize_limit_is_an_error bash -c '[ "$1" = 1 ] && grep -q "File too large" <<<"$2" &&
+	! ls -A "$3" | grep -q "^\.fsize\.json\."' _ "$rc" "$out" "$MT_TMP"
+out=$(bash -c 'ulimit -f 1; exec "$1" run -- sh -c "head -c 100000 /dev/zero >\"\$0\"; echo \$?" "$2/big"' _ "$MT" "$MT_TMP" 2>&1)
+check fsize_workload_default bash -c 'grep -qx 153 <<<"$1"' _ "$out"
 
 # 5. --duration and signals reach the workload's whole process group.
 "$MT" run -d 1 -- sh -c "sleep 31; echo x" >/dev/null 2>&1

@@ -49,6 +49,7 @@ struct ending {
 	int first_sig;		/* the first of them: sweep ends with 128 + it */
 	bool by_duration;	/* --duration ended it */
 	bool by_count;		/* --count's last interval ended it */
+	bool by_reader;		/* the reader of the interval lines went away */
 };
 
 struct capture {
@@ -435,6 +436,24 @@ static void gate_poll(struct capture *cap)
 		__atomic_store_n(&log->gate_end, 1, __ATOMIC_RELEASE);
 }
 
+/*
+ * The reader of the interval lines went away (`run -a 1 | head -2`): with SIGPIPE ignored, the
+ * writes fail with EPIPE and nobody would ever read the rest, so the run ends as on SIGINT,
+ * its files written.  1: over.
+ */
+static int end_by_reader(struct capture *cap)
+{
+	if (!cap->cfg->exec_argv) {
+		end_reason(&cap->r->meta, "tracing ended: the reader of its output went away");
+		return 1;
+	}
+	if (!cap->ending.by_reader) {
+		cap->ending.by_reader = true;
+		end_step(&cap->ending, &cap->child, SIGINT, "the reader of the output went away");
+	}
+	return 0;
+}
+
 /* Polls the ring buffer every 100 ms (or to the next interval's end, or 10 ms while the
  * round gate waits for its records) until what is traced has ended. */
 static void trace_loop(struct capture *cap)
@@ -454,6 +473,8 @@ static void trace_loop(struct capture *cap)
 		join_units(cap, polled_ns - JOIN_SLACK_NS, false);
 		gate_poll(cap);
 		if (interval_clock_poll(&cap->ic, &cap->tr, cap->r) == 1 && end_by_count(cap))
+			return;
+		if (cap->ic.reader_gone && end_by_reader(cap))
 			return;
 		if (got_signal && handle_signal(cap))
 			return;
@@ -517,9 +538,9 @@ int capture__run(struct capture *cap)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
-	/* A closed stdout (`| head`) must not kill the run before its file is written: writes
-	 * fail with EPIPE instead.  Set after the fork: the workload keeps the default. */
-	signal(SIGPIPE, SIG_IGN);
+	/* a closed stdout (`| head`) fails writes with EPIPE instead of killing the run before
+	 * its file is written: main.c ignores SIGPIPE (launch_ignore_signals), the workload
+	 * keeps what migtrace was given */
 
 	cap->start_cpu_s = self_cpu_s();	/* loading, verifying, attaching: paid once */
 	start_time(&r->meta);

@@ -69,8 +69,8 @@ static void close_interval(struct interval_clock *c, const struct mt_counts *now
 	iv->pids = c->per_pid ? &c->pids : NULL;
 	c->prev = *now;
 	c->last_ns = end_ns;
-	if (c->fn)
-		c->fn(c->ctx, INTERVAL_TICK, iv, r);
+	if (c->fn && c->fn(c->ctx, INTERVAL_TICK, iv, r) == -EPIPE)
+		c->reader_gone = true;
 	if (c->per_pid)
 		interval_pids_tick(&c->pids);
 }

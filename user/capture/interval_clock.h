@@ -23,6 +23,7 @@ struct interval_clock {
 	uint64_t last_ns;		/* ... the last interval ended */
 	uint64_t next_ns;		/* ... the next one ends: t0 + k x every_ns */
 	bool done;			/* --count intervals have ended */
+	bool reader_gone;		/* fn said -EPIPE: nobody reads what it prints */
 	struct mt_counts prev;		/* the aggregates at last_ns */
 	struct interval iv;		/* the last interval */
 	bool per_pid;			/* -P: pids counts the migration records */

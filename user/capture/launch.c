@@ -70,6 +70,18 @@ int launch_resolve(const char *name, char *path, size_t len)
 	return err;
 }
 
+/* SIGPIPE and SIGXFSZ as migtrace was given them: what a launched workload gets back. */
+static struct sigaction given[2];
+static const int write_signals[2] = { SIGPIPE, SIGXFSZ };
+
+void launch_ignore_signals(void)
+{
+	for (int i = 0; i < 2; i++) {
+		sigaction(write_signals[i], NULL, &given[i]);
+		signal(write_signals[i], SIG_IGN);
+	}
+}
+
 void launch_guard_detach(int fd)
 {
 	static const int ignored[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE };
@@ -187,6 +199,8 @@ int launch_fork(struct launch *l, const char *path, char *const argv[],
 			child_fail(report[1], errno);
 		if (stdout_to_stderr && dup2(STDERR_FILENO, STDOUT_FILENO) < 0)
 			child_fail(report[1], errno);
+		for (int i = 0; i < 2; i++)
+			sigaction(write_signals[i], &given[i], NULL);
 		if (pass) {
 			char num[16];
 

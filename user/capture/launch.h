@@ -51,6 +51,13 @@ bool launch_process_alive(pid_t pid);
 /* The process a thread id belongs to (its Tgid); -1 when there is no such task. */
 pid_t launch_tgid_of(pid_t tid);
 /*
+ * SIGPIPE and SIGXFSZ ignored in migtrace, so that a closed stdout (`validate | head -1`) or
+ * a file-size limit (`ulimit -f`) fails the write that meets it, with EPIPE or EFBIG and the
+ * usual message, instead of killing migtrace before its files are written; a workload
+ * launched later gets them back as migtrace was given them.  Called first thing in main().
+ */
+void launch_ignore_signals(void);
+/*
  * In a guard process (the workload's, or the ftrace backend's): every descriptor but fd
  * closed, so that it keeps no pipe, terminal or program of migtrace's alive, and the
  * signals that reach migtrace's group (Ctrl-C) ignored, so that it outlives migtrace.

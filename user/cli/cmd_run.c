@@ -348,7 +348,8 @@ int cmd_run(int argc, char **argv)
 		{ 0 },
 	};
 	struct run_env env = { 0 };
-	struct mt_cli_path own[2];
+	struct mt_cli_path own[3];
+	char textfile[PATH_MAX];
 
 	run_config_default(&env.cfg, RUN_KIND_RUN);
 	mt_cli_renames(&argp, renamed, true, argc, argv);
@@ -363,7 +364,15 @@ int cmd_run(int argc, char **argv)
 	 * another output, is found before the workload runs */
 	own[0] = mt_cli_path_of("--calibration file", env.cfg.calibration, MT_PATH_INPUT);
 	own[1] = mt_cli_path_of("-o", env.cfg.output, MT_PATH_FILE);
-	if (export_check(&env.exports, "migtrace run", false, own, 2))
+	/* the textfile too: -o DIR/migtrace.prom would have the run file replaced by it (its
+	 * file, not its directory: other outputs may share a directory with it) */
+	if (env.live.dir && snprintf(textfile, sizeof(textfile), "%s/%s", env.live.dir,
+				     TEXTFILE_NAME) >= (int)sizeof(textfile)) {
+		mt_err("--textfile: %s is too long a path", env.live.dir);
+		return MT_EXIT_USAGE;
+	}
+	own[2] = mt_cli_path_of("--textfile", env.live.dir ? textfile : NULL, MT_PATH_FILE);
+	if (export_check(&env.exports, "migtrace run", false, own, 3))
 		return MT_EXIT_USAGE;
 	if (env.live.dir) {
 		if (interval_out_check_dir(env.live.dir))

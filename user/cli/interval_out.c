@@ -70,36 +70,40 @@ static int write_textfile(struct interval_out *o, const struct run *r)
 	return atomic_file_commit(&af);
 }
 
-static void print_interval(struct interval_out *o, const struct interval *iv,
-			   const struct run *r)
+/* 0, or -EPIPE when the reader of the lines went away (SIGPIPE is ignored: main.c). */
+static int print_interval(struct interval_out *o, const struct interval *iv,
+			  const struct run *r)
 {
 	if (!o->text)
-		return;
+		return 0;
 	if (o->json)
 		render_interval_json(o->text, iv, r);
 	else
 		render_interval_text(o->text, iv, r, o->wall_clock);
-	fflush(o->text);
+	return fflush(o->text) == EOF && errno == EPIPE ? -EPIPE : 0;
 }
 
 int interval_out_event(void *ctx, enum interval_event ev, const struct interval *iv,
 		       struct run *r)
 {
 	struct interval_out *o = ctx;
+	int gone = 0, err;
 
 	if (ev == INTERVAL_TICK) {
 		o->last = *iv;
 		o->has_last = true;
-		print_interval(o, iv, r);
+		gone = print_interval(o, iv, r);
 	}
 	if (!o->dir)
-		return 0;
+		return gone;
 	if (ev == INTERVAL_REOPEN) {
 		if (interval_out_check_dir(o->dir))
 			return -EIO;	/* said; tried again at the next interval */
 		mt_info("SIGHUP: --textfile %s checked; writing %s", o->dir, o->path);
 	}
-	return write_textfile(o, r);
+	/* the textfile is written this interval too: the run's end writes it once more */
+	err = write_textfile(o, r);
+	return gone ? gone : err;
 }
 
 int interval_out_final(struct interval_out *o, const struct run *r)

@@ -9,6 +9,7 @@
 
 #include "cli.h"
 #include "commands.h"
+#include "launch.h"
 #include "version.h"
 
 /* git's description of the checkout built (the Makefile's MT_VERSION); argp prints it too. */
@@ -50,6 +51,7 @@ int main(int argc, char **argv)
 {
 	/* Bad command lines exit 2 everywhere, argp's own errors included. */
 	argp_err_exit_status = MT_EXIT_USAGE;
+	launch_ignore_signals();
 	if (argc < 2) {
 		usage(stderr);
 		return MT_EXIT_USAGE;
