@@ -253,3 +253,24 @@ print("%d migrations, %d ages past 5 us: %s; %d unseen by BPF" % (len(bpf), len(
 PY
 	fi
 fi
+
+# A capture whose format text puts a field past the end of its records (issue 36): the
+# decoder read neighbouring bytes as that field (and with a large offset, outside the
+# mapping: SIGSEGV).  Made from the checked-in capture: file version 6 keeps the formats
+# uncompressed, so dest_cpu's offset is edited in place (36 -> 96, past every
+# sched_migrate_task record); its records are left out, said in one line.
+if command -v trace-cmd >/dev/null; then
+	trace-cmd convert --file-version 6 -i "$DATA/trace-cmd-6.12.dat" -o "$MT_TMP/v6.dat" \
+		>/dev/null 2>&1
+	python3 - "$MT_TMP/v6.dat" "$MT_TMP/hostile.dat" <<'PY'
+import sys
+d = open(sys.argv[1], "rb").read()
+old = b"field:int dest_cpu;\toffset:36;"
+assert d.count(old) == 1, d.count(old)
+open(sys.argv[2], "wb").write(d.replace(old, b"field:int dest_cpu;\toffset:96;"))
+PY
+	err=$("$MT" report "$MT_TMP/hostile.dat" 2>&1 >/dev/null)
+	check tracedat_field_past_record bash -c 'grep -q "^migtrace: .*hostile.dat: 254 records hold less than their event.s format says: left out" <<<"$1"' _ "$err"
+else
+	skip tracedat_field_past_record "trace-cmd is not installed (make deps)"
+fi

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The sched events decoded into struct sched_event (sched_decode.h). */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <event-parse.h>
@@ -27,6 +28,7 @@ struct decoder {
 	/* resolved against the trace's formats */
 	int id;				/* -1: the trace has no such event (or a field) */
 	struct tep_format_field *f[NR_F];
+	unsigned int need;		/* bytes a record must hold for every field read */
 	uint64_t records;		/* events of this type decoded */
 };
 
@@ -53,7 +55,46 @@ static const struct decoder decoders_init[] = {
 struct sched_decoder {
 	struct tep_handle *tep;
 	struct decoder dec[NR_DECODERS];
+	unsigned int need_common;	/* bytes every record must hold for its common fields */
+	uint64_t malformed;		/* records too short for what their format says */
 };
+
+/*
+ * The bytes a record must hold for field f to be read from it: its offset and size come
+ * from the capture's format text, which nothing checks against the records (a hostile or
+ * damaged capture said dest_cpu sat 2000000000 bytes in); a dynamic field's own bytes are
+ * its 4-byte location, checked again by comm().  UINT_MAX: no record can hold it.
+ */
+static unsigned int extent(const struct tep_format_field *f)
+{
+	long long end;
+
+	if (!f)
+		return 0;
+	end = (long long)f->offset + (f->flags & TEP_FIELD_IS_DYNAMIC ? 4 : f->size);
+	return f->offset < 0 || f->size < 0 || end > UINT_MAX ? UINT_MAX : (unsigned int)end;
+}
+
+static unsigned int max_u(unsigned int a, unsigned int b)
+{
+	return a > b ? a : b;
+}
+
+/* What libtraceevent itself reads of every record (its type and pid), over every event's
+ * common fields: it takes their offsets from the formats too, and checks nothing. */
+static unsigned int common_need(struct tep_handle *tep)
+{
+	static const char *const common[] = { "common_type", "common_pid" };
+	unsigned int need = 0;
+
+	for (int i = 0; i < tep_get_events_count(tep); i++) {
+		struct tep_event *ev = tep_get_event(tep, i);
+
+		for (size_t k = 0; ev && k < sizeof(common) / sizeof(common[0]); k++)
+			need = max_u(need, extent(tep_find_common_field(ev, common[k])));
+	}
+	return need;
+}
 
 /* The event types' ids and fields in this trace: once, before any record. */
 static void resolve(struct sched_decoder *sd)
@@ -67,8 +108,10 @@ static void resolve(struct sched_decoder *sd)
 		ev = tep_find_event_by_name(sd->tep, "sched", d->name);
 		if (!ev)
 			continue;
-		for (int s = 0; s < NR_F; s++)
+		for (int s = 0; s < NR_F; s++) {
 			d->f[s] = d->field[s] ? tep_find_field(ev, d->field[s]) : NULL;
+			d->need = max_u(d->need, extent(d->f[s]));
+		}
 		d->id = ev->id;
 		/* a format without a field read is not read; prio alone may be missing */
 		for (int s = 0; s < NR_F; s++)
@@ -77,6 +120,7 @@ static void resolve(struct sched_decoder *sd)
 	}
 }
 
+/* A number field; the record was checked to hold every field read (struct decoder's need). */
 static uint64_t num(const struct tep_format_field *f, const struct tep_record *rec)
 {
 	unsigned long long v = 0;
@@ -156,18 +200,28 @@ struct sched_decoder *sched_decoder_new(struct tep_handle *tep)
 		return NULL;
 	sd->tep = tep;
 	resolve(sd);
+	sd->need_common = common_need(tep);
 	return sd;
 }
 
 int sched_decode(struct sched_decoder *sd, struct tep_record *rec, struct sched_event *e)
 {
-	int id = tep_data_type(sd->tep, rec);
+	int id;
 
+	if (rec->size < 0 || (unsigned int)rec->size < sd->need_common) {
+		sd->malformed++;
+		return 0;
+	}
+	id = tep_data_type(sd->tep, rec);
 	for (int i = 0; i < NR_DECODERS; i++) {
 		struct decoder *d = &sd->dec[i];
 
 		if (d->id != id)
 			continue;
+		if ((unsigned int)rec->size < d->need) {
+			sd->malformed++;
+			return 0;
+		}
 		d->records++;
 		decode(sd, d, rec, e);
 		return 1;
@@ -191,6 +245,11 @@ bool sched_decoder_has(const struct sched_decoder *sd, int type)
 		if (sd->dec[i].type == type)
 			return sd->dec[i].id >= 0;
 	return false;
+}
+
+uint64_t sched_malformed(const struct sched_decoder *sd)
+{
+	return sd->malformed;
 }
 
 void sched_decoder_free(struct sched_decoder *sd)

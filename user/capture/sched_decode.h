@@ -19,8 +19,11 @@ struct tep_record;
 
 /* The decoder of tep's sched events.  NULL: out of memory. */
 struct sched_decoder *sched_decoder_new(struct tep_handle *tep);
-/* 1: rec is a sched event the replay reads, decoded into *e; 0: another event. */
+/* 1: rec is a sched event the replay reads, decoded into *e; 0: another event, or a record
+ * too short for the fields its format names (counted: sched_malformed). */
 int sched_decode(struct sched_decoder *d, struct tep_record *rec, struct sched_event *e);
+/* Records left out because they hold less than their format's fields say. */
+uint64_t sched_malformed(const struct sched_decoder *d);
 /* Records of type (enum sched_event_type) decoded so far; 0 for type: of every type. */
 uint64_t sched_decoded(const struct sched_decoder *d, int type);
 /* Whether the trace has type's format with every field the replay reads. */

@@ -174,6 +174,10 @@ static void fill_results(struct reader *rd, const struct trace_dat_opts *o)
 	sched_replay_to_run(rd->rp, r);
 	b->lost_events = rd->lost;
 	r->meta.duration_s = (double)(rd->last_ts - rd->first_ts) / 1e9;
+	if (!o->quiet && rd->dec && sched_malformed(rd->dec))
+		fprintf(stderr, "migtrace: %s: %llu records hold less than their event's format "
+			"says: left out (a damaged capture?)\n", b->source,
+			(unsigned long long)sched_malformed(rd->dec));
 	if (!o->quiet) {
 		const char *s = b->missing;
 
