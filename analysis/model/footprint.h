@@ -107,6 +107,7 @@ struct footprint {
 	uint64_t bound_bytes;		/* the largest footprint planned */
 	char bound_why[400];		/* why the curve ends there */
 	int trials_switched;		/* trials kept though the thread was switched out */
+	int points_remeasured;		/* points measured again: A's latency above the next's */
 	double wall_s;			/* how long the curve took, s */
 	int npoints;
 	struct fp_point points[FP_MAX_POINTS];

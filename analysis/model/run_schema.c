@@ -152,6 +152,7 @@ static const struct rs_field footprint_f[] = {
 	FLD("bound_bytes", RS_U64, K, bound_bytes, 0),
 	FLD("bound_why", RS_STR, K, bound_why, 0),
 	FLD("trials_switched", RS_INT, K, trials_switched, RS_NONNEG),
+	FLD("points_remeasured", RS_INT, K, points_remeasured, RS_NONNEG),
 	FLD("wall_s", RS_DBL, K, wall_s, RS_NONNEG),
 	FLD("readable", RS_BOOL, K, readable, 0),
 	ENM("polluter_source", RS_ENUM, K, polluter_source, fp_polluter_source_names, 0),

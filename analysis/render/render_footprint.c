@@ -73,6 +73,9 @@ static void print_curve(FILE *f, const struct footprint *fp)
 	fprintf(f, "\n");
 	if (fp->trials_switched)
 		fprintf(f, "  %d trials were switched out twice and kept\n", fp->trials_switched);
+	if (fp->points_remeasured)
+		fprintf(f, "  %d footprints measured again: A's latency there was more than %.1fx "
+			"the next one's\n", fp->points_remeasured, FP_RISE_OCTAVE);
 }
 
 static void print_levels(FILE *f, const struct footprint *fp)

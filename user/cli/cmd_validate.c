@@ -13,12 +13,16 @@
 #include <string.h>
 
 #include "atomic_file.h"
+#include "calib_footprint.h"
 #include "calibrate.h"
 #include "cli.h"
 #include "commands.h"
 #include "tracer.h"
 #include "export.h"
+#include "footprint_levels.h"
+#include "mem_room.h"
 #include "parse.h"
+#include "polluter_size.h"
 #include "render_text.h"
 #include "run_config.h"
 #include "topology.h"
@@ -34,6 +38,7 @@ struct validate_env {
 	const char *size_arg;		/* the calibration's cache size, as calibrate's --size */
 	enum topo_caches caches;
 	long chase_rounds;		/* --rounds: the chase's in step 1; 0: its default */
+	bool size_given;		/* --polluter-size: else the footprint curve sizes it */
 };
 
 static const char doc[] =
@@ -57,7 +62,12 @@ static const char doc[] =
 "verdict is then the pooled hot time by age against the kernel's value (the\n"
 "regime: line says which model the rates support).  Step 1 sizes its buffer as\n"
 "calibrate does: against the largest per-core cache from sysfs, or CPUID\n"
-"where sysfs lists none, or --size.\n"
+"where sysfs lists none, or --size.  Step 1 ends with the footprint curve:\n"
+"a pointer chase's latency a line on A, and on B just after A walked the\n"
+"same footprint, from 16 KiB up; where A's latency steps up is a cache\n"
+"level, and B's latency above A's there says B does not share it.  The\n"
+"polluter's buffer is twice the largest level B does not share, a power of\n"
+"two (--polluter-size overrides it; the polluter: line says which).\n"
 "\n"
 "USAGE: migtrace validate [--cpus A,B] [--samples N] [--ws SIZE]\n"
 "                         [--rates MBPS,...|--polluter MBPS] [--ages US,US,...]\n"
@@ -87,7 +97,7 @@ static const struct argp_option opts[] = {
 	{ "polluter", OPT_POLLUTER, "MBPS", 0, "One polluter rate instead of --rates; 0: no polluter "
 	  "(the cost is read against age)", 0 },
 	{ "polluter-size", 'S', "SIZE", 0, "The polluter's buffer, the most it can displace "
-	  "(default 4M)", 0 },
+	  "(default: measured, 2x the largest cache level B does not share)", 0 },
 	{ "output", 'o', "FILE", 0, "Write the run file with the verdict (JSON, "
 	  "docs/run-file.md); '-': to stdout, the text then goes to stderr", 0 },
 	{ "size", 's', "SIZE", 0, "Calibrate against a cache of SIZE (4M, 512K) instead of "
@@ -146,6 +156,7 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		break;
 	case 'S':
 		cw_option(state, "polluter-size", arg);
+		env->size_given = true;
 		break;
 	case 'o':
 		env->cfg.output = arg;
@@ -203,6 +214,29 @@ static int pick_cpus(const struct validate_env *env, const struct topology *topo
 }
 
 /*
+ * The polluter's buffer from the footprint curve (docs/design.md, "The polluter's size"):
+ * measured, its levels read, and twice the largest level B does not share, unless
+ * --polluter-size gave it.  private_bytes: the per-core cache the calibration is sized
+ * against, the fallback's.
+ */
+static int size_step(struct validate_env *env, struct footprint *fp, uint64_t private_bytes)
+{
+	struct mem_room room;
+
+	if (footprint_measure(fp)) {
+		mt_err("the footprint curve failed");
+		return -1;
+	}
+	footprint_levels(fp);
+	if (mem_room_probe(NULL, &room))
+		room.bytes = 0;
+	polluter_size(fp, private_bytes, room.bytes, room.what,
+		      env->size_given ? env->cfg.cw.polluter_bytes : 0);
+	env->cfg.cw.polluter_bytes = fp->polluter_bytes;
+	return 0;
+}
+
+/*
  * Step 1: the 2004 calibration between the two CPUs, into the run's calibration, and the
  * chase beside it over the experiment's own working set (docs/design.md, "The chase
  * calibration"): its D* is the one step 2 measures, by another way.
@@ -232,6 +266,8 @@ static int calibrate_step(struct validate_env *env, struct topology *topo,
 	co.chase_nws = 1;
 	co.chase_ws[0] = env->cfg.cw.ws_bytes;
 	cal->inline_run = true;
+	footprint_plan(topo, cpus->cpu[0], cpus->cpu[1], 0, &cal->footprint);
+	cal->has_footprint = true;
 	/* what is about to be measured, said before the second or so it takes */
 	if (calib_prepare(&co, &cal->cal) == 0) {
 		render_text_calib_intro(text, r);
@@ -244,6 +280,8 @@ static int calibrate_step(struct validate_env *env, struct topology *topo,
 	cal->valid = true;
 	cal->robust = true;
 	cal->hot_ns = cal->cal.hot_robust_ns;
+	if (size_step(env, &cal->footprint, cal->cal.cache_bytes))
+		return MT_EXIT_FAIL;
 	render_text_calib_result(text, r);
 	fflush(text);
 	return 0;
