@@ -146,7 +146,7 @@ static void print_sizing(FILE *f, const struct footprint *fp)
 		fprintf(f, "%dx the %s level B does not share", FP_POLLUTER_TIMES,
 			fmt_bytes(b, sizeof(b), l->capacity_bytes));
 	else if (l)
-		fprintf(f, "the least it is given, more than %dx the %s level B does not share",
+		fprintf(f, "the least it may be (%dx the %s level B does not share is less)",
 			FP_POLLUTER_TIMES, fmt_bytes(b, sizeof(b), l->capacity_bytes));
 	else
 		fprintf(f, "%dx the %s per-core cache the calibration is sized against, rounded up "

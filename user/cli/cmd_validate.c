@@ -266,8 +266,10 @@ static int calibrate_step(struct validate_env *env, struct topology *topo,
 	co.chase_nws = 1;
 	co.chase_ws[0] = env->cfg.cw.ws_bytes;
 	cal->inline_run = true;
-	footprint_plan(topo, cpus->cpu[0], cpus->cpu[1], 0, &cal->footprint);
-	cal->has_footprint = true;
+	/* --polluter 0 runs no polluter: nothing to size */
+	cal->has_footprint = env->polluter_mbps != 0;
+	if (cal->has_footprint)
+		footprint_plan(topo, cpus->cpu[0], cpus->cpu[1], 0, &cal->footprint);
 	/* what is about to be measured, said before the second or so it takes */
 	if (calib_prepare(&co, &cal->cal) == 0) {
 		render_text_calib_intro(text, r);
@@ -280,7 +282,7 @@ static int calibrate_step(struct validate_env *env, struct topology *topo,
 	cal->valid = true;
 	cal->robust = true;
 	cal->hot_ns = cal->cal.hot_robust_ns;
-	if (size_step(env, &cal->footprint, cal->cal.cache_bytes))
+	if (cal->has_footprint && size_step(env, &cal->footprint, cal->cal.cache_bytes))
 		return MT_EXIT_FAIL;
 	render_text_calib_result(text, r);
 	fflush(text);
