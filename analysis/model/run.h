@@ -19,6 +19,7 @@
 #include "cachewalk.h"
 #include "calib.h"
 #include "findings.h"
+#include "footprint.h"
 #include "migtrace.h"
 #include "parse.h"
 
@@ -179,6 +180,12 @@ struct run_calibration {
 	 * optional in the run file (files written before it kept them have none): NULL then.
 	 */
 	struct calibration cal;
+	/*
+	 * validate's footprint curve and the polluter's size it gave (docs/design.md, "The
+	 * polluter's size"); optional in the run file: files written before it have none.
+	 */
+	bool has_footprint;
+	struct footprint footprint;
 };
 
 /*

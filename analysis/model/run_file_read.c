@@ -271,11 +271,83 @@ static int measured_member(struct file_reader *fr, const char *key, void *ctx)
 				   "calibration.measured");
 }
 
+/* One of the footprint's arrays of objects of t: into base[max], *n of them. */
+static int footprint_array(struct file_reader *fr, const char *where, void *base, size_t size,
+			   int max, int *n, const struct rs_table *t)
+{
+	int more;
+
+	*n = 0;
+	if (jr_array_begin(&fr->jr))
+		return -1;
+	while ((more = jr_array_next(&fr->jr)) > 0) {
+		if (*n == max)
+			return FAIL(fr, "%s: more than %d entries", where, max);
+		if (rs_read_object(&fr->jr, (char *)base + (size_t)(*n)++ * size, t, where))
+			return -1;
+	}
+	return more < 0 ? -1 : 1;
+}
+
+static int footprint_member(struct file_reader *fr, const char *key, void *ctx)
+{
+	struct footprint *fp = &fr->r->calib.footprint;
+
+	if (!strcmp(key, "points"))
+		return footprint_array(fr, "calibration.footprint.points", fp->points,
+				       sizeof(fp->points[0]), FP_MAX_POINTS, &fp->npoints,
+				       &rs_footprint_point);
+	if (!strcmp(key, "levels"))
+		return footprint_array(fr, "calibration.footprint.levels", fp->levels,
+				       sizeof(fp->levels[0]), FP_MAX_LEVELS, &fp->nlevels,
+				       &rs_footprint_level);
+	if (!strcmp(key, "hints"))
+		return footprint_array(fr, "calibration.footprint.hints", fp->hints,
+				       sizeof(fp->hints[0]), FP_MAX_HINTS, &fp->nhints,
+				       &rs_footprint_hint);
+	return rs_read(&fr->jr, fp, &rs_footprint, key, ctx);
+}
+
+/* calibration.footprint: its members, then what its parts say of each other. */
+static int read_footprint(struct file_reader *fr)
+{
+	struct footprint *fp = &fr->r->calib.footprint;
+	uint64_t seen = 0;
+
+	if (fr->r->calib.has_footprint)
+		return FAIL(fr, "calibration.footprint: twice");
+	memset(fp, 0, sizeof(*fp));
+	fr->r->calib.has_footprint = true;
+	if (each_member(fr, "calibration.footprint", footprint_member, &seen) ||
+	    rs_check(&fr->jr, &rs_footprint, seen, "calibration.footprint"))
+		return -1;
+	for (int i = 1; i < fp->npoints; i++)
+		if (fp->points[i].footprint_bytes <= fp->points[i - 1].footprint_bytes)
+			return FAIL(fr, "calibration.footprint.points[%d]: footprint_bytes not above "
+				    "the one before", i);
+	for (int i = 0; i < fp->nlevels; i++)
+		if (fp->levels[i].hint >= fp->nhints)
+			return FAIL(fr, "calibration.footprint.levels[%d].hint: %d, of %d hints", i,
+				    fp->levels[i].hint, fp->nhints);
+	for (int i = 0; i < fp->nhints; i++)
+		if (fp->hints[i].matched >= fp->nlevels)
+			return FAIL(fr, "calibration.footprint.hints[%d].matched_level: %d, of %d "
+				    "levels", i, fp->hints[i].matched, fp->nlevels);
+	if (fp->polluter_level >= fp->nlevels)
+		return FAIL(fr, "calibration.footprint.polluter_level: %d, of %d levels",
+			    fp->polluter_level, fp->nlevels);
+	if (!fp->polluter_bytes)
+		return FAIL(fr, "calibration.footprint.polluter_bytes: 0");
+	return 1;
+}
+
 static int calibration_member(struct file_reader *fr, const char *key, void *ctx)
 {
 	struct run_calibration *c = &fr->r->calib;
 	struct calib_seen seen = { 0 };
 
+	if (!strcmp(key, "footprint"))
+		return read_footprint(fr);
 	if (strcmp(key, "measured"))
 		return rs_read(&fr->jr, c, &rs_calibration, key, ctx);
 	c->inline_run = !jr_null(&fr->jr);

@@ -87,6 +87,35 @@ static void write_config(struct json_writer *w, const struct run_setup *s)
 	jw_end_object(w);
 }
 
+/* An array of n objects of t's members, each size bytes from base. */
+static void write_objects(struct json_writer *w, const char *name, const void *base, int n,
+			  size_t size, const struct rs_table *t)
+{
+	jw_name(w, name);
+	jw_start_array(w);
+	for (int i = 0; i < n; i++) {
+		jw_start_object(w);
+		rs_write(w, (const char *)base + (size_t)i * size, t);
+		jw_end_object(w);
+	}
+	jw_end_array(w);
+}
+
+/* validate's footprint curve and the polluter's size it gave (footprint.h). */
+static void write_footprint(struct json_writer *w, const struct footprint *fp)
+{
+	jw_name(w, "footprint");
+	jw_start_object(w);
+	rs_write(w, fp, &rs_footprint);
+	write_objects(w, "points", fp->points, fp->npoints, sizeof(fp->points[0]),
+		      &rs_footprint_point);
+	write_objects(w, "levels", fp->levels, fp->nlevels, sizeof(fp->levels[0]),
+		      &rs_footprint_level);
+	write_objects(w, "hints", fp->hints, fp->nhints, sizeof(fp->hints[0]),
+		      &rs_footprint_hint);
+	jw_end_object(w);
+}
+
 static void write_calibration(struct json_writer *w, const struct run_calibration *c)
 {
 	jw_name(w, "calibration");
@@ -111,6 +140,9 @@ static void write_calibration(struct json_writer *w, const struct run_calibratio
 	} else {
 		jw_null(w);
 	}
+	/* optional: validate's footprint curve, absent from files written before it */
+	if (c->has_footprint)
+		write_footprint(w, &c->footprint);
 	jw_end_object(w);
 }
 

@@ -140,6 +140,69 @@ static const struct rs_field calibration_f[] = {
 TABLE(rs_calibration, "calibration", calibration_f);
 #undef K
 
+/* validate's footprint curve (footprint.h): its own members, its points, levels and hints. */
+static const char *const fp_hint_state_names[FP_HINT_NSTATES] = {
+	"seen", "not seen", "beyond the curve",
+};
+static const char *const fp_polluter_source_names[FP_POLLUTER_NSOURCES] = {
+	"measured", "all levels shared", "no level read", "--polluter-size",
+};
+
+#define K struct footprint
+static const struct rs_field footprint_f[] = {
+	FLD("cpu_a", RS_INT, K, cpu_a, RS_NONNEG),
+	FLD("cpu_b", RS_INT, K, cpu_b, RS_NONNEG),
+	FLD("reps", RS_INT, K, reps, RS_NONNEG),
+	FLD("timed_lines", RS_U64, K, timed_lines, 0),
+	FLD("bound_bytes", RS_U64, K, bound_bytes, 0),
+	FLD("bound_why", RS_STR, K, bound_why, 0),
+	FLD("trials_switched", RS_INT, K, trials_switched, RS_NONNEG),
+	FLD("points_remeasured", RS_INT, K, points_remeasured, RS_NONNEG),
+	FLD("wall_s", RS_DBL, K, wall_s, RS_NONNEG),
+	FLD("readable", RS_BOOL, K, readable, 0),
+	ENM("polluter_source", RS_ENUM, K, polluter_source, fp_polluter_source_names, 0),
+	FLD("polluter_bytes", RS_U64, K, polluter_bytes, 0),
+	FLD("sized_bytes", RS_U64, K, sized_bytes, 0),
+	FLD("polluter_level", RS_INT, K, polluter_level, RS_NULL_NEG | RS_NONNEG),
+	FLD("private_bytes", RS_U64, K, private_bytes, 0),
+	FLD("capped_why", RS_STR, K, capped_why, RS_NULL_EMPTY),
+};
+TABLE(rs_footprint, "calibration.footprint", footprint_f);
+#undef K
+
+#define K struct fp_point
+static const struct rs_field footprint_point_f[] = {
+	FLD("footprint_bytes", RS_U64, K, footprint_bytes, 0),
+	FLD("a_ns_per_line", RS_DBL, K, a_ns, RS_NONNEG),
+	FLD("b_after_a_ns_per_line", RS_DBL, K, b_after_a_ns, RS_NONNEG),
+};
+TABLE(rs_footprint_point, "calibration.footprint.points[]", footprint_point_f);
+#undef K
+
+#define K struct fp_level
+static const struct rs_field footprint_level_f[] = {
+	FLD("capacity_bytes", RS_U64, K, capacity_bytes, 0),
+	FLD("below_ns_per_line", RS_DBL, K, below_ns, RS_NONNEG),
+	FLD("above_ns_per_line", RS_DBL, K, above_ns, RS_NONNEG),
+	FLD("b_over_a", RS_DBL, K, b_over_a, RS_NONNEG),
+	FLD("shared", RS_BOOL, K, shared, 0),
+	FLD("hint", RS_INT, K, hint, RS_NULL_NEG | RS_NONNEG),
+};
+TABLE(rs_footprint_level, "calibration.footprint.levels[]", footprint_level_f);
+#undef K
+
+#define K struct fp_hint
+static const struct rs_field footprint_hint_f[] = {
+	FLD("level", RS_INT, K, level, RS_NONNEG),
+	FLD("type", RS_STR, K, type, 0),
+	FLD("size_bytes", RS_U64, K, size_bytes, 0),
+	FLD("source", RS_STR, K, source, 0),
+	ENM("state", RS_ENUM, K, state, fp_hint_state_names, 0),
+	FLD("matched_level", RS_INT, K, matched, RS_NULL_NEG | RS_NONNEG),
+};
+TABLE(rs_footprint_hint, "calibration.footprint.hints[]", footprint_hint_f);
+#undef K
+
 /*
  * A calibration's members, the calibration file's and the run file's calibration.measured
  * alike (docs/calibration-file.md): the first is method, the rest as tables below say.
@@ -698,7 +761,8 @@ TABLE(rs_level_cost, "levels.cost[]", level_cost_f);
 
 const struct rs_table *const rs_all_tables[] = {
 	&rs_environment, &rs_tunable, &rs_sched_rules, &rs_cache, &rs_config, &rs_cachewalk,
-	&rs_calibration, &rs_calibration_measured, &rs_calib_cell, &rs_meta, &rs_backend,
+	&rs_calibration, &rs_calibration_measured, &rs_calib_cell, &rs_footprint,
+	&rs_footprint_point, &rs_footprint_level, &rs_footprint_hint, &rs_meta, &rs_backend,
 	&rs_stats, &rs_completeness, &rs_cost, &rs_correlation, &rs_cell, &rs_corr_rate, &rs_verdict,
 	&rs_verdict_rate, &rs_verdict_model, &rs_migration, &rs_unit, &rs_level_cost,
 };

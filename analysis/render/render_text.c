@@ -12,6 +12,7 @@
 #include "calib_report.h"
 #include "hist.h"
 #include "printable.h"
+#include "render_footprint.h"
 #include "render_text.h"
 #include "units.h"
 
@@ -24,6 +25,9 @@ void render_text_calib_intro(FILE *f, const struct run *r)
 		c->cpus.cpu[1], c->method, c->chase ? ", and the chase beside it" : "");
 	fprintf(f, "against the %s (buffer %s)\n", printable(what, sizeof(what), c->cache_what),
 		fmt_bytes(b, sizeof(b), c->buffer_bytes));
+	/* files written before the footprint curve print what their run printed */
+	if (r->calib.has_footprint)
+		render_footprint_intro(f, &r->calib.footprint);
 }
 
 void render_text_calib_result(FILE *f, const struct run *r)
@@ -40,6 +44,8 @@ void render_text_calib_result(FILE *f, const struct run *r)
 		calib_print_assumed_rate(f, c);
 		calib_print_chase(f, c, true);
 	}
+	if (r->calib.has_footprint)
+		render_footprint_result(f, &r->calib.footprint);
 	fprintf(f, "\n== step 2 of 2: controlled experiment (cachewalk)\n");
 }
 

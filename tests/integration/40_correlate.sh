@@ -25,6 +25,18 @@ check validate_chase json "$MT_TMP/v.json" \
 	"len(c := d['calibration']['measured']['chase']['curves']) == 4 and all(x['ws_bytes'] == d['config']['cachewalk']['ws_bytes'] and x['src_cpu'] == d['calibration']['measured']['cpus'][0] for x in c)" \
 	"d['calibration']['measured'].get('chase')"
 check validate_chase_text grep -qE '^  1 chain   (refill [0-9.]+ ns a line|no cost)' <<<"$out"
+# step 1's footprint curve and the polluter it sized (docs/design.md, "The polluter's size").
+# Which level bounds the polluter depends on where the host placed the two vCPUs, so only what
+# holds either way is checked: a whole curve from 16 KiB doubling, levels in order, each hint
+# judged, a buffer that is a power of two of 1 MiB or more, the one the experiment used, and
+# twice the level it names (4 MiB at least) when measured (less only when memory is short, which says so)
+check validate_footprint json "$MT_TMP/v.json" \
+	"(f := d['calibration']['footprint'])['cpu_a'] == d['calibration']['measured']['cpus'][0] and f['cpu_b'] == d['calibration']['measured']['cpus'][1] and len(f['points']) >= 2 and f['points'][0]['footprint_bytes'] == 16384 and all(b['footprint_bytes'] == 2 * a['footprint_bytes'] for a, b in zip(f['points'], f['points'][1:])) and all(p['a_ns_per_line'] > 0 and p['b_after_a_ns_per_line'] > 0 for p in f['points']) and all(a['capacity_bytes'] < b['capacity_bytes'] for a, b in zip(f['levels'], f['levels'][1:])) and f['readable'] == (len(f['levels']) > 0) and all(h['state'] in ('seen', 'not seen', 'beyond the curve') for h in f['hints']) and f['wall_s'] < 10" \
+	"d['calibration'].get('footprint')"
+check validate_polluter_sized json "$MT_TMP/v.json" \
+	"(f := d['calibration']['footprint'])['polluter_source'] in ('measured', 'all levels shared', 'no level read') and (p := f['polluter_bytes']) >= 1 << 20 and p & (p - 1) == 0 and p == d['config']['cachewalk']['polluter_bytes'] and (p == f['sized_bytes'] or f['capped_why'] is not None) and (f['polluter_source'] != 'measured' or f['sized_bytes'] == max(2 * f['levels'][f['polluter_level']]['capacity_bytes'], 4 << 20) and not f['levels'][f['polluter_level']]['shared'] and all(x['shared'] for x in f['levels'][f['polluter_level'] + 1:]))" \
+	"d['calibration'].get('footprint')"
+check validate_polluter_line grep -qE '^polluter: [0-9.]+ [KMG]iB, ' <<<"$out"
 
 # 1b. Sampling until it decides (docs/design.md): whole rounds only, each look recorded, the
 #     last look the run's verdict, every interval at 99 %.  What ends it (a decided look, the

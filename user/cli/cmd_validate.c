@@ -15,13 +15,17 @@
 
 #include "analyze.h"
 #include "atomic_file.h"
+#include "calib_footprint.h"
 #include "calibrate.h"
 #include "cli.h"
 #include "clock.h"
 #include "commands.h"
 #include "tracer.h"
 #include "export.h"
+#include "footprint_levels.h"
+#include "mem_room.h"
 #include "parse.h"
+#include "polluter_size.h"
 #include "render_text.h"
 #include "run_config.h"
 #include "sequence.h"
@@ -44,6 +48,7 @@ struct validate_env {
 	/* the sequence's clock: validate's start, the experiment's, the last look's */
 	uint64_t start_ns, exp_start_ns, look_ns;
 	uint32_t look_rounds;		/* rounds done at the last look */
+	bool size_given;		/* --polluter-size: else the footprint curve sizes it */
 };
 
 static const char doc[] =
@@ -72,7 +77,13 @@ static const char doc[] =
 "decided with an interval 2x wide at most, or --budget (60 s from the start)\n"
 "holds no more rounds.\n"
 "Step 1 sizes its buffer as calibrate does: against the largest per-core\n"
-"cache from sysfs, or CPUID where sysfs lists none, or --size.\n"
+"cache from sysfs, or CPUID where sysfs lists none, or --size.  Step 1 ends\n"
+"with the footprint curve: a pointer chase's latency a line on A, and on B\n"
+"just after A walked the same footprint, from 16 KiB up; where A's latency\n"
+"steps up is a cache level, and B's latency above A's there says B does not\n"
+"share it.  The polluter's buffer is twice the largest level B does not\n"
+"share, a power of two, 4 MiB at least (--polluter-size overrides it; the\n"
+"polluter: line says which).\n"
 "\n"
 "USAGE: migtrace validate [--cpus A,B] [--budget DUR] [--samples N]\n"
 "                         [--ws SIZE] [--rates MBPS,...|--polluter MBPS]\n"
@@ -113,7 +124,7 @@ static const struct argp_option opts[] = {
 	{ "polluter", OPT_POLLUTER, "MBPS", 0, "One polluter rate instead of --rates; 0: no polluter "
 	  "(the cost is read against age)", 0 },
 	{ "polluter-size", 'S', "SIZE", 0, "The polluter's buffer, the most it can displace "
-	  "(default 4M)", 0 },
+	  "(default: measured, 2x the largest cache level B does not share, 4M at least)", 0 },
 	{ "output", 'o', "FILE", 0, "Write the run file with the verdict (JSON, "
 	  "docs/run-file.md); '-': to stdout, the text then goes to stderr", 0 },
 	{ "size", 's', "SIZE", 0, "Calibrate against a cache of SIZE (4M, 512K) instead of "
@@ -183,6 +194,7 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		break;
 	case 'S':
 		cw_option(state, "polluter-size", arg);
+		env->size_given = true;
 		break;
 	case 'o':
 		env->cfg.output = arg;
@@ -240,6 +252,29 @@ static int pick_cpus(const struct validate_env *env, const struct topology *topo
 }
 
 /*
+ * The polluter's buffer from the footprint curve (docs/design.md, "The polluter's size"):
+ * measured, its levels read, and twice the largest level B does not share, unless
+ * --polluter-size gave it.  private_bytes: the per-core cache the calibration is sized
+ * against, the fallback's.
+ */
+static int size_step(struct validate_env *env, struct footprint *fp, uint64_t private_bytes)
+{
+	struct mem_room room;
+
+	if (footprint_measure(fp)) {
+		mt_err("the footprint curve failed");
+		return -1;
+	}
+	footprint_levels(fp);
+	if (mem_room_probe(NULL, &room))
+		room.bytes = 0;
+	polluter_size(fp, private_bytes, room.bytes, room.what,
+		      env->size_given ? env->cfg.cw.polluter_bytes : 0);
+	env->cfg.cw.polluter_bytes = fp->polluter_bytes;
+	return 0;
+}
+
+/*
  * Step 1: the 2004 calibration between the two CPUs, into the run's calibration, and the
  * chase beside it over the experiment's own working set (docs/design.md, "The chase
  * calibration"): its D* is the one step 2 measures, by another way.
@@ -269,6 +304,10 @@ static int calibrate_step(struct validate_env *env, struct topology *topo,
 	co.chase_nws = 1;
 	co.chase_ws[0] = env->cfg.cw.ws_bytes;
 	cal->inline_run = true;
+	/* --polluter 0 runs no polluter: nothing to size */
+	cal->has_footprint = env->polluter_mbps != 0;
+	if (cal->has_footprint)
+		footprint_plan(topo, cpus->cpu[0], cpus->cpu[1], 0, &cal->footprint);
 	/* what is about to be measured, said before the second or so it takes */
 	if (calib_prepare(&co, &cal->cal) == 0) {
 		render_text_calib_intro(text, r);
@@ -281,6 +320,8 @@ static int calibrate_step(struct validate_env *env, struct topology *topo,
 	cal->valid = true;
 	cal->robust = true;
 	cal->hot_ns = cal->cal.hot_robust_ns;
+	if (cal->has_footprint && size_step(env, &cal->footprint, cal->cal.cache_bytes))
+		return MT_EXIT_FAIL;
 	render_text_calib_result(text, r);
 	fflush(text);
 	return 0;
