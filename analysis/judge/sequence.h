@@ -19,6 +19,9 @@
 
 #define SEQ_DEFAULT_LOOKS 5
 #define SEQ_FIRST_ROUNDS 8	/* rounds before the first look */
+/* the fewest rounds a look judges, however slow they run: the block bootstrap resamples
+ * whole rounds, and 2 of them give 3 distinct resamples, an interval that means nothing */
+#define SEQ_MIN_LOOK_ROUNDS 5
 #define SEQ_PRECISE_SPAN 2.0	/* a decided look ends it once its interval's hi / lo is this */
 
 /* The intervals' level for a sequence of at most max_looks looks: 0.99 for 5. */

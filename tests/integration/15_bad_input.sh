@@ -183,7 +183,7 @@ fi
 
 # a long experiment says how long, on stderr, before the calibration (the line comes first):
 # 30 rounds of one 4 s age at 4 rates and 2 arms, 32 s a round; under the default budget of
-# 60 s, the two rounds the first look needs at least
+# 60 s, the five rounds a look needs at least
 timeout -s INT 3 "$MT" validate --budget 0 --ages 4000000 -o "$MT_TMP/long.json" >/dev/null \
 	2>"$MT_TMP/long.err"
 check val_long_says_duration bash -c 'head -n 1 "$1" |
@@ -192,7 +192,7 @@ check val_long_says_duration bash -c 'head -n 1 "$1" |
 timeout -s INT 3 "$MT" validate --ages 4000000 -o "$MT_TMP/long.json" >/dev/null \
 	2>"$MT_TMP/long.err"
 check val_long_budget_says_duration bash -c 'head -n 1 "$1" |
-	grep -q "^migtrace validate: this will take about 64 s: 2 rounds at most (--budget 60 s) of 1 ages x 4 rates x 2 arms"' \
+	grep -q "^migtrace validate: this will take about 160 s: 5 rounds at most (--budget 60 s) of 1 ages x 4 rates x 2 arms"' \
 	_ "$MT_TMP/long.err"
 
 # an option's value given twice: the last would win without a word

@@ -469,11 +469,12 @@ int run_config_check_cachewalk(struct run_config *c, const struct cpu_set_list *
 	rounds = cw->samples;
 	snprintf(how, sizeof(how), "%d rounds", cw->samples);
 	if (c->budget_s > 0 && c->first_rounds) {
-		/* a sequence: as many rounds as the budget holds, and never fewer than two
-		 * before the first look (fewer leave the bootstrap nothing to resample) */
+		/* a sequence: as many rounds as the budget holds, and never fewer than
+		 * c->min_look_rounds before the first look (the bootstrap resamples rounds) */
 		rounds = fmin(cw->samples, floor(c->budget_s / round_s));
 		if (rounds < c->first_rounds)
-			c->first_rounds = (uint32_t)fmax(rounds, fmin(2, cw->samples));
+			c->first_rounds = (uint32_t)fmax(rounds, fmin(c->min_look_rounds,
+								      cw->samples));
 		rounds = fmax(rounds, c->first_rounds);
 		snprintf(how, sizeof(how), "%.0f rounds at most (--budget %.0f s)",
 			 rounds, c->budget_s);

@@ -65,6 +65,9 @@ struct run_config {
 	/* the round gate of cachewalk's controlled experiment (workloads/unit_log.h): the
 	 * rounds before the first look, 0 for none; on_round is called at each look */
 	uint32_t first_rounds;
+	uint64_t gate_deadline_ns;	/* CLOCK_MONOTONIC: a look no later than the first round
+					 * ending past it (min_look_rounds at least); 0: none */
+	uint32_t min_look_rounds;	/* the fewest rounds a look judges */
 	round_fn on_round;
 	void *on_round_ctx;
 	double budget_s;		/* validate --budget, s from its start; 0: none */

@@ -392,8 +392,13 @@ static void sequence(struct validate_env *env)
 	cfg->max_looks = SEQ_DEFAULT_LOOKS;
 	cfg->level = seq_level(cfg->max_looks);
 	cfg->first_rounds = seq_first_rounds(cfg->cw.samples);
+	cfg->min_look_rounds = SEQ_MIN_LOOK_ROUNDS;
 	cfg->on_round = look;
 	cfg->on_round_ctx = env;
+	/* the budget's end less a look's and the final analysis' few seconds: past it, the
+	 * next look comes at the end of the round under way */
+	cfg->gate_deadline_ns = env->start_ns + (uint64_t)(fmax(env->budget_s - 3,
+								 env->budget_s / 2) * 1e9);
 }
 
 /* Step 2's configuration: cachewalk's controlled experiment between the two CPUs. */
