@@ -263,11 +263,16 @@ else
 fi
 
 # 6. hackbench at full load: aggregates = records + drops, no drops at the default size.
+#    That the consumer keeps up needs a CPU for it: beside another session's build (two
+#    compilers on the 2 CPUs) it fell behind and records were lost (a fresh-clone run,
+#    2026-12-06), so no drops is checked where the CPUs were otherwise idle (check_needs_idle);
+#    the totals hold whatever the load.
 if command -v hackbench >/dev/null; then
+	foreign_before
 	"$MT" run -o "$MT_TMP/hb.json" -- hackbench -l 1000 >/dev/null 2>&1
 	check hackbench_totals_consistent json "$MT_TMP/hb.json" \
 		"sum(sum(h) for h in d['histograms']['age'].values()) == d['stats']['records'] + d['stats']['records_lost'] == d['stats']['migrations'] and d['stats']['records_read'] == d['stats']['records'] and d['stats']['migrations'] > 100"
-	check hackbench_no_drops json "$MT_TMP/hb.json" "d['stats']['records_lost'] == 0"
+	check_needs_idle hackbench_no_drops json "$MT_TMP/hb.json" "d['stats']['records_lost'] == 0"
 	check hackbench_pairs_total json "$MT_TMP/hb.json" \
 		"sum(p['count'] for p in d['cpu_pairs']) == d['stats']['migrations']"
 	# a ring buffer too small to keep up: the pairs of lost records are counted in the kernel,
