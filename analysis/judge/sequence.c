@@ -76,9 +76,11 @@ uint32_t seq_after_look(const struct run_setup *s, struct run_sequence *q, uint3
 		 SEQ_END_NONE;
 	if (q->end != SEQ_END_NONE)
 		return 0;
-	/* the next look costs another judging of as many units or more, and the end one more */
+	/* the next look costs another judging of as many units or more, and the end one more;
+	 * past the deadline nothing more is planned */
 	room_s = s->budget_s - c->now_s - 2 * c->judge_s - SEQ_RESERVE_S;
-	fit = c->round_s > 0 ? floor(room_s / c->round_s) : 0;
+	fit = c->round_s > 0 && c->now_s < s->budget_s - SEQ_DEADLINE_S ?
+	      floor(room_s / c->round_s) : 0;
 	if (!(fit >= SEQ_MIN_ROUNDS)) {
 		q->end = SEQ_END_BUDGET;
 		return 0;

@@ -22,6 +22,9 @@
 /* the fewest rounds a look judges, however slow they run: the block bootstrap resamples
  * whole rounds, and 2 of them give 3 distinct resamples, an interval that means nothing */
 #define SEQ_MIN_LOOK_ROUNDS 5
+/* this long before the budget's end, the round under way is the last before a look, and a
+ * look plans no more rounds: the final analysis and the files take the rest */
+#define SEQ_DEADLINE_S 3.0
 #define SEQ_PRECISE_SPAN 2.0	/* a decided look ends it once its interval's hi / lo is this */
 
 /* The intervals' level for a sequence of at most max_looks looks: 0.99 for 5. */

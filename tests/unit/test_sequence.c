@@ -131,6 +131,12 @@ static void budget_bounds_the_next_look(void **state)
 	c.now_s = 17.5;		/* 0.5 s: no two rounds fit */
 	assert_int_equal(seq_after_look(&s, &q, 16, VERDICT_UNDETERMINED, 1.5, &c), 0);
 	assert_int_equal(q.end, SEQ_END_BUDGET);
+	/* past the deadline (3 s before the end) nothing more is planned, though short rounds
+	 * would still fit */
+	memset(&q, 0, sizeof(q));
+	c = (struct seq_clock){ .now_s = 17.2, .round_s = 0.1, .judge_s = 0.1 };
+	assert_int_equal(seq_after_look(&s, &q, 12, VERDICT_UNDETERMINED, 1.5, &c), 0);
+	assert_int_equal(q.end, SEQ_END_BUDGET);
 	/* a round that took no time yet (no estimate) fits nothing: ended, not a division by 0 */
 	memset(&q, 0, sizeof(q));
 	c = (struct seq_clock){ .now_s = 1, .round_s = 0, .judge_s = 0 };

@@ -397,7 +397,7 @@ static void sequence(struct validate_env *env)
 	cfg->on_round_ctx = env;
 	/* the budget's end less a look's and the final analysis' few seconds: past it, the
 	 * next look comes at the end of the round under way */
-	cfg->gate_deadline_ns = env->start_ns + (uint64_t)(fmax(env->budget_s - 3,
+	cfg->gate_deadline_ns = env->start_ns + (uint64_t)(fmax(env->budget_s - SEQ_DEADLINE_S,
 								 env->budget_s / 2) * 1e9);
 }
 
