@@ -215,13 +215,13 @@ static void guard_restores(void **state)
 	(void)state;
 	put(DEBUGFS, "500000\n");
 	tunable_probe_at(root, &t);
-	assert_int_equal(tunable_guard_begin(&t), 0);
+	assert_int_equal(tunable_guard_begin(&t, NULL, 0), 0);
 	assert_int_equal(tunable_record_read(root, &rec), 0);
 	assert_int_equal(rec.original_ns, 500000);
 	assert_int_equal(rec.pid, getpid());
 	assert_int_equal(tunable_set(&t, 10000000), 0);
 	/* a second change while the record stands is refused: its writer (us) still runs */
-	assert_int_equal(tunable_guard_begin(&t), -EBUSY);
+	assert_int_equal(tunable_guard_begin(&t, NULL, 0), -EBUSY);
 	assert_int_equal(tunable_guard_restore(&t), 0);
 	assert_int_equal(value_in(DEBUGFS), 500000);
 	assert_int_equal(tunable_record_read(root, &rec), -ENOENT);
@@ -238,13 +238,13 @@ static void stale_record_after_kill(void **state)
 	snprintf(text, sizeof(text), "path %s/" DEBUGFS "\noriginal_ns 500000\npid 999999\n", root);
 	put("run/migtrace/migration_cost.restore", text);
 	tunable_probe_at(root, &t);
-	assert_int_equal(tunable_guard_begin(&t), -EEXIST);
-	assert_int_equal(tunable_restore_from_record(root), 0);
+	assert_int_equal(tunable_guard_begin(&t, NULL, 0), -EEXIST);
+	assert_int_equal(tunable_restore_from_record(root, false), 0);
 	assert_int_equal(value_in(DEBUGFS), 500000);
 	/* nothing left to restore is not an error */
-	assert_int_equal(tunable_restore_from_record(root), 0);
+	assert_int_equal(tunable_restore_from_record(root, false), 0);
 	tunable_probe_at(root, &t);
-	assert_int_equal(tunable_guard_begin(&t), 0);
+	assert_int_equal(tunable_guard_begin(&t, NULL, 0), 0);
 	assert_int_equal(tunable_guard_restore(&t), 0);
 }
 
@@ -259,7 +259,7 @@ static void guard_rereads_original(void **state)
 	put(DEBUGFS, "1000000\n");
 	tunable_probe_at(root, &t);
 	put(DEBUGFS, "500000\n");
-	assert_int_equal(tunable_guard_begin(&t), 0);
+	assert_int_equal(tunable_guard_begin(&t, NULL, 0), 0);
 	assert_int_equal(t.value_ns, 500000);
 	assert_int_equal(tunable_record_read(root, &rec), 0);
 	assert_int_equal(rec.original_ns, 500000);
@@ -281,9 +281,47 @@ static void reused_pid_is_stale(void **state)
 		 "started 1\n", root, (int)getppid());
 	put("run/migtrace/migration_cost.restore", text);
 	tunable_probe_at(root, &t);
-	assert_int_equal(tunable_guard_begin(&t), -EEXIST);
-	assert_int_equal(tunable_restore_from_record(root), 0);
+	assert_int_equal(tunable_guard_begin(&t, NULL, 0), -EEXIST);
+	assert_int_equal(tunable_restore_from_record(root, false), 0);
 	assert_int_equal(value_in(DEBUGFS), 500000);
+}
+
+/*
+ * The record keeps the values the sweep sets: after its kill, a tunable holding one of them
+ * (or the original) is restored; one holding neither was set by someone since, and is left
+ * as it is unless forced (issue 36: --restore wrote the original over an admin's value).
+ */
+static void restore_keeps_a_later_value(void **state)
+{
+	static const int64_t values[] = { 2000000, 7000000 };
+	struct tunable_record rec;
+	struct tunable t;
+	char path[600], text[512];
+
+	(void)state;
+	put(DEBUGFS, "500000\n");
+	tunable_probe_at(root, &t);
+	assert_int_equal(tunable_guard_begin(&t, values, 2), 0);
+	assert_int_equal(tunable_record_read(root, &rec), 0);
+	assert_int_equal(rec.nvalues, 2);
+	assert_int_equal(rec.values[1], 7000000);
+	/* killed at 7 ms: the record is a dead pid's now */
+	snprintf(path, sizeof(path), "%s/run/migtrace/migration_cost.restore", root);
+	snprintf(text, sizeof(text), "path %s/" DEBUGFS "\noriginal_ns 500000\npid 999999\n"
+		 "started 1\nvalues 2000000 7000000\n", root);
+	put("run/migtrace/migration_cost.restore", text);
+	put(DEBUGFS, "7000000\n");
+	assert_int_equal(tunable_restore_from_record(root, false), 0);
+	assert_int_equal(value_in(DEBUGFS), 500000);
+	/* an admin set 3 ms after the kill: left, the record kept for --force */
+	put("run/migtrace/migration_cost.restore", text);
+	put(DEBUGFS, "3000000\n");
+	assert_int_equal(tunable_restore_from_record(root, false), -EEXIST);
+	assert_int_equal(value_in(DEBUGFS), 3000000);
+	assert_int_equal(access(path, F_OK), 0);
+	assert_int_equal(tunable_restore_from_record(root, true), 0);
+	assert_int_equal(value_in(DEBUGFS), 500000);
+	assert_int_equal(access(path, F_OK), -1);
 }
 
 /* A sweep restores only what it set: a record another migtrace wrote is left alone. */
@@ -330,6 +368,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(stale_record_after_kill, setup, teardown),
 		cmocka_unit_test_setup_teardown(guard_rereads_original, setup, teardown),
 		cmocka_unit_test_setup_teardown(reused_pid_is_stale, setup, teardown),
+		cmocka_unit_test_setup_teardown(restore_keeps_a_later_value, setup, teardown),
 		cmocka_unit_test_setup_teardown(restore_leaves_anothers_record, setup, teardown),
 		cmocka_unit_test_setup_teardown(unreadable_is_assumed, setup, teardown),
 	};

@@ -76,7 +76,7 @@ static const char doc[] =
 "         -o sweep.json -- pgbench -c 8 -j 4 -T 30 bench\n"
 "    sudo migtrace sweep --restore            # after a kill -9\n";
 
-enum { OPT_VALUES = 1000, OPT_ROOT, OPT_RESTORE };
+enum { OPT_VALUES = 1000, OPT_ROOT, OPT_RESTORE, OPT_FORCE };
 
 static const struct argp_option opts[] = {
 	{ "values", OPT_VALUES, "LIST", 0, "Migration costs to sweep, comma-separated durations "
@@ -90,6 +90,8 @@ static const struct argp_option opts[] = {
 	  "DIR; the workload and tracer are real", 0 },
 	{ "restore", OPT_RESTORE, NULL, 0, "Put back the value a killed sweep left (its "
 	  "record under /run/migtrace), then exit", 0 },
+	{ "force", OPT_FORCE, NULL, 0, "With --restore: put the original back even over a "
+	  "value someone set after the sweep was killed", 0 },
 	MT_CLI_OPT_VERBOSE_LIBBPF,
 	/* the CPU list's old spelling: refused, naming --cpus */
 	{ NULL, 'c', "LIST", OPTION_HIDDEN, NULL, 0 },
@@ -105,6 +107,7 @@ struct sweep_env {
 	long reps;
 	const char *root;
 	bool restore;
+	bool force;			/* --restore --force */
 	/* the sweep */
 	struct tunable tun;
 	int64_t original_ns;
@@ -208,6 +211,9 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	case OPT_RESTORE:
 		env->restore = true;
 		break;
+	case OPT_FORCE:
+		env->force = true;
+		break;
 	case ARGP_KEY_ARG:
 		if (env->restore)
 			argp_error(state, "--restore takes no workload ('%s')", arg);
@@ -221,6 +227,8 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 				   "exports");
 		/* a sweep keeps no records to trace and no single run to judge again */
 		export_refuse_for_sweep(state, &env->exports);
+		if (env->force && !env->restore)
+			argp_error(state, "--force goes with --restore only");
 		if (!env->restore && !env->values_arg)
 			argp_error(state, "give --values LIST (e.g. 0.5ms,5ms,50ms)");
 		if (!env->restore && !env->cfg.argv)
@@ -436,7 +444,7 @@ static int sweep_all(struct sweep_env *env)
 
 static int sweep_restore(const struct sweep_env *env)
 {
-	int err = tunable_restore_from_record(env->root);
+	int err = tunable_restore_from_record(env->root, env->force);
 
 	if (schedstats_restore_from_record(env->root) < 0)
 		err = -EIO;
@@ -496,7 +504,7 @@ int cmd_sweep(int argc, char **argv)
 	}
 	/* One sweep at a time holds the tunable: a record that exists already is a running
 	 * sweep's (exit 75, try later) or a killed one's (exit 1, run --restore). */
-	err = tunable_guard_begin(&env->tun);
+	err = tunable_guard_begin(&env->tun, env->values, env->nvalues);
 	if (err) {
 		rc = err == -EBUSY ? MT_EXIT_BUSY : MT_EXIT_FAIL;
 		goto out;

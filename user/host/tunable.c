@@ -435,9 +435,17 @@ int tunable_record_read(const char *root, struct tunable_record *rec)
 	record_path(root ? root : "", path, sizeof(path));
 	if (!(f = fopen(path, "r")))
 		return -errno;
-	/* "started" is absent from the records of migtraces before it was written */
+	/* "started" and "values" are absent from the records of migtraces before they were
+	 * written */
 	n = fscanf(f, "path %255s\noriginal_ns %lld\npid %d\nstarted %llu\n", rec->path, &v, &pid,
 		   &started);
+	rec->nvalues = 0;
+	if (n == 4 && fscanf(f, "values") == 0) {
+		long long x;
+
+		while (rec->nvalues < TUNABLE_RECORD_VALUES && fscanf(f, " %lld", &x) == 1)
+			rec->values[rec->nvalues++] = x;
+	}
 	fclose(f);
 	if (n != 3 && n != 4) {
 		fprintf(stderr, "migtrace: %s is not a restore record migtrace wrote: remove it "
@@ -496,15 +504,21 @@ static int record_create(const char *path, const char *text)
 	return err;
 }
 
-static void record_text(const struct tunable *t, char *buf, size_t len)
+static void record_text(const struct tunable *t, const int64_t *values, int nvalues,
+			char *buf, size_t len)
 {
-	snprintf(buf, len, "path %s\noriginal_ns %" PRId64 "\npid %d\nstarted %llu\n", t->path,
-		 t->value_ns, (int)getpid(), start_ticks(getpid()));
+	int n = snprintf(buf, len, "path %s\noriginal_ns %" PRId64 "\npid %d\nstarted %llu\n"
+			 "values", t->path, t->value_ns, (int)getpid(), start_ticks(getpid()));
+
+	for (int i = 0; i < nvalues && n > 0 && (size_t)n < len; i++)
+		n += snprintf(buf + n, len - (size_t)n, " %" PRId64, values[i]);
+	if (n > 0 && (size_t)n < len)
+		snprintf(buf + n, len - (size_t)n, "\n");
 }
 
-int tunable_guard_begin(struct tunable *t)
+int tunable_guard_begin(struct tunable *t, const int64_t *values, int nvalues)
 {
-	char path[600], dir[600], text[700];
+	char path[600], dir[600], text[1400];
 	int64_t now_ns;
 	int err;
 
@@ -521,7 +535,7 @@ int tunable_guard_begin(struct tunable *t)
 	/* A holder that ends between our link and our read of its record leaves the way free:
 	 * try again, a few times. */
 	for (int attempt = 0; attempt < 3; attempt++) {
-		record_text(t, text, sizeof(text));
+		record_text(t, values, nvalues, text, sizeof(text));
 		err = record_create(path, text);
 		if (err != -EEXIST)
 			break;
@@ -549,7 +563,7 @@ int tunable_guard_begin(struct tunable *t)
 			"record: %s\n", t->path, strerror(-err));
 	} else if (now_ns != t->value_ns) {
 		t->value_ns = now_ns;
-		record_text(t, text, sizeof(text));
+		record_text(t, values, nvalues, text, sizeof(text));
 		err = atomic_write_file(path, text, strlen(text));	/* says why it failed */
 	}
 	if (err)
@@ -557,7 +571,19 @@ int tunable_guard_begin(struct tunable *t)
 	return err;
 }
 
-static int restore_record(const char *root, const struct tunable_record *rec)
+/* Whether the tunable's value now is one the sweep of rec could have left: the original, or
+ * a value it set (a record without its values: anything). */
+static bool left_by_sweep(const struct tunable_record *rec, int64_t now_ns)
+{
+	if (!rec->nvalues || now_ns == rec->original_ns)
+		return true;
+	for (int i = 0; i < rec->nvalues; i++)
+		if (rec->values[i] == now_ns)
+			return true;
+	return false;
+}
+
+static int restore_record(const char *root, const struct tunable_record *rec, bool force)
 {
 	struct tunable t;
 	char path[600];
@@ -568,6 +594,14 @@ static int restore_record(const char *root, const struct tunable_record *rec)
 		fprintf(stderr, "migtrace: the restore record names %s, but the tunable is at %s "
 			"now: set it by hand\n", rec->path, t.path);
 		return -EINVAL;
+	}
+	/* someone set it after the kill: writing the original over that would undo them */
+	if (!force && t.readable && !t.assumed && !left_by_sweep(rec, t.value_ns)) {
+		fprintf(stderr, "migtrace: %s holds %" PRId64 " ns, neither the original %" PRId64
+			" ns the record keeps nor a value the killed sweep set: someone set it "
+			"since; left as it is (`migtrace sweep --restore --force` writes %" PRId64
+			" ns over it)\n", t.path, t.value_ns, rec->original_ns, rec->original_ns);
+		return -EEXIST;
 	}
 	err = tunable_set(&t, rec->original_ns);
 	if (err)
@@ -595,13 +629,13 @@ int tunable_guard_restore(struct tunable *t)
 			"(pid %d): left to it; check %s\n", (int)rec.pid, (int)getpid(), rec.path);
 		return -EPERM;
 	}
-	err = restore_record(t->root, &rec);
+	err = restore_record(t->root, &rec, true);	/* our own values: always ours to undo */
 	if (!err)
 		t->value_ns = rec.original_ns;
 	return err;
 }
 
-int tunable_restore_from_record(const char *root)
+int tunable_restore_from_record(const char *root, bool force)
 {
 	struct tunable_record rec;
 	int err = tunable_record_read(root ? root : "", &rec);
@@ -616,5 +650,5 @@ int tunable_restore_from_record(const char *root)
 			(int)rec.pid);
 		return -EBUSY;
 	}
-	return restore_record(root ? root : "", &rec);
+	return restore_record(root ? root : "", &rec, force);
 }

@@ -54,11 +54,17 @@ void tunable_record(const struct tunable *t, struct tunable_state *s);
  * value and the pid of the migtrace that changed it.  Written (atomically) before the first
  * change; removed once the original value is back.
  */
+#define TUNABLE_RECORD_VALUES 32	/* the values a sweep may set (SWEEP_MAX_VALUES) */
+
 struct tunable_record {
 	char path[256];
 	int64_t original_ns;
 	pid_t pid;
 	unsigned long long started;	/* the pid's start, clock ticks since boot; 0: unsaid */
+	/* the values the sweep sets, ns: what the tunable may hold after its kill; none in
+	 * records of migtraces before they were written */
+	int64_t values[TUNABLE_RECORD_VALUES];
+	int nvalues;
 };
 
 /*
@@ -69,14 +75,19 @@ struct tunable_record {
  * once the record is ours, in case a sweep that held the tunable when t was probed has
  * restored it since.  0 or -errno.
  */
-int tunable_guard_begin(struct tunable *t);
+int tunable_guard_begin(struct tunable *t, const int64_t *values, int nvalues);
 /* Puts the recorded original value back, verifies it, removes the record; a record that
  * another migtrace wrote is left alone (-EPERM).  0 or -errno. */
 int tunable_guard_restore(struct tunable *t);
 /* Reads the record under root.  0, -ENOENT when there is none, or -errno. */
 int tunable_record_read(const char *root, struct tunable_record *rec);
-/* `sweep --restore`: the value of a record left by a killed migtrace is written back and
- * verified, and the record removed.  0 (also when there was nothing to restore) or -errno. */
-int tunable_restore_from_record(const char *root);
+/*
+ * `sweep --restore`: the value of a record left by a killed migtrace is written back and
+ * verified, and the record removed.  A tunable that holds neither the original nor a value
+ * the sweep set was changed by someone since the kill: it is left as it is (-EEXIST, one
+ * line showing both values) unless force.  0 (also when there was nothing to restore) or
+ * -errno.
+ */
+int tunable_restore_from_record(const char *root, bool force);
 
 #endif
