@@ -158,6 +158,11 @@ kill -HUP $mt
 wait_until 30 test -s "$Y/migtrace.prom"
 check sighup_writes_file test -s "$Y/migtrace.prom"
 check sighup_keeps_running kill -0 $mt
+# a second exporter on the same directory is refused while the first runs: two writers of
+# one file make its counters go backwards at every other scrape (issue 36)
+out=$("$MT" run --textfile "$Y" wakeup -d 1 2>&1 >/dev/null); rc=$?
+check textfile_second_exporter_refused bash -c '[ "$1" = 2 ] && [ "$(wc -l <<<"$2")" = 1 ] &&
+	grep -q "another migtrace writes migtrace.prom there" <<<"$2"' _ "$rc" "$out"
 sleep 0.5
 kill -TERM $mt
 wait $mt

@@ -375,7 +375,7 @@ int cmd_run(int argc, char **argv)
 	if (export_check(&env.exports, "migtrace run", false, own, 3))
 		return MT_EXIT_USAGE;
 	if (env.live.dir) {
-		if (interval_out_check_dir(env.live.dir))
+		if (interval_out_check_dir(env.live.dir) || interval_out_lock_dir(env.live.dir))
 			return MT_EXIT_USAGE;
 		snprintf(env.live.path, sizeof(env.live.path), "%s/%s", env.live.dir,
 			 TEXTFILE_NAME);

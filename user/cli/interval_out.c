@@ -4,6 +4,8 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -41,6 +43,25 @@ int interval_out_check_dir(const char *dir)
 	close(fd);
 	unlink(probe);
 	return 0;
+}
+
+int interval_out_lock_dir(const char *dir)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC), err;
+
+	if (fd < 0 || flock(fd, LOCK_EX | LOCK_NB)) {
+		err = -errno;
+		if (err == -EWOULDBLOCK)
+			mt_err("--textfile %s: another migtrace writes %s there (two exporters on "
+			       "one file make its counters go backwards): give each run its own "
+			       "directory", dir, TEXTFILE_NAME);
+		else
+			mt_err("--textfile %s: cannot lock it: %s", dir, strerror(-err));
+		if (fd >= 0)
+			close(fd);
+		return err == -EWOULDBLOCK ? -EBUSY : err;
+	}
+	return 0;	/* fd stays open, and the lock with it, until migtrace exits */
 }
 
 /* The version argp prints, without its "migtrace " (main.c). */

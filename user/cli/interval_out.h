@@ -34,6 +34,13 @@ struct interval_out {
  * -errno after one line on stderr naming DIR and what to do.
  */
 int interval_out_check_dir(const char *dir);
+/*
+ * --textfile DIR taken for this run: an exclusive flock(2) on DIR, held until migtrace exits
+ * (the descriptor is close-on-exec: a workload never holds it).  Two exporters writing one
+ * DIR/migtrace.prom make its counters go backwards at every other scrape, which Prometheus
+ * reads as counter resets.  0, or -EBUSY (another holds it) / -errno after one line.
+ */
+int interval_out_lock_dir(const char *dir);
 /* The consumer of the capture's intervals (interval_fn). */
 int interval_out_event(void *ctx, enum interval_event ev, const struct interval *iv,
 		       struct run *r);
