@@ -619,8 +619,8 @@ class Judge:
 
     def ftrace_pid_moves(self, c, mode):
         """(the pid's migrations as selfmig, the last 23 of them, pid) of an ftrace selfmig
-        case; a balancer move before selfmig pins itself (seen on -rt) is counted, not one
-        of 23.  The pid is traced from before its exec (sh waits, then execs selfmig): the
+        case; balancer moves before selfmig pins itself (one seen on -rt, two on 6.1 once)
+        are counted, not among the 23: up to 3, as ftrace_fallback_auto allows.  The pid is traced from before its exec (sh waits, then execs selfmig): the
         sh's own moves (its wake-up placement, the exec balance) are real, not selfmig's."""
         d, pid, why = self.selfmig_run(c, mode, "work.out")
         if why:
@@ -642,8 +642,8 @@ class Judge:
             print("FIG ftrace_selfmig_sleeping %d/23 (causes %s; attempts %s)" % (
                 len(allm), causes_of(allm), (c.text("attempts") or "?").strip()))
             return {
-                "ftrace_selfmig_sleeping_23": (len(allm) in (23, 24), "%d migrations of the pid, expected 23"
-                                               " (24 with a balancer move before pinning): %s" % (
+                "ftrace_selfmig_sleeping_23": (23 <= len(allm) <= 26, "%d migrations of the pid, expected 23"
+                                               " (and up to 3 balancer moves before pinning): %s" % (
                                                    len(allm), [(r["cause"], r["src_cpu"], r["dst_cpu"]) for r in allm])),
                 "ftrace_selfmig_sleeping_src_dst": (len(pairs) == 23 and pairs == got,
                                                     "selfmig moved %s, migtrace saw %s" % (pairs, got)),
@@ -659,7 +659,8 @@ class Judge:
             alt = all(a["dst_cpu"] == b["src_cpu"] and a["src_cpu"] != a["dst_cpu"]
                       for a, b in zip(migs, migs[1:]))
             return {
-                "ftrace_selfmig_running_23": (len(allm) in (23, 24), "%d migrations of the pid, expected 23: %s" % (
+                "ftrace_selfmig_running_23": (23 <= len(allm) <= 26, "%d migrations of the pid, expected 23"
+                                              " (and up to 3 balancer moves before pinning): %s" % (
                     len(allm), [(r["cause"], r["src_cpu"], r["dst_cpu"]) for r in allm])),
                 "ftrace_selfmig_running_alternate": (migs and alt, "CPU pairs do not alternate: %s" % (
                     [(r["src_cpu"], r["dst_cpu"]) for r in migs])),
