@@ -23,6 +23,7 @@
 #include "clock.h"
 #include "decay.h"
 #include "mem_room.h"
+#include "splitmix.h"
 #include "stats.h"
 #include "topology.h"
 #include "units.h"
@@ -37,16 +38,6 @@ struct chase_line {
 	char pad[LINE - CHASE_NCHAINS * sizeof(uint32_t) - sizeof(uint64_t)];
 };
 _Static_assert(sizeof(struct chase_line) == LINE, "a chase line is a cache line");
-
-/* splitmix64: a fixed seed makes the shuffles and the bootstrap repeatable. */
-static uint64_t next_random(uint64_t *state)
-{
-	uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
 
 /* ---- the plan ---- */
 
@@ -246,7 +237,7 @@ static int set_init(struct chase_set *s, uint64_t bytes, uint64_t *seed)
 		for (uint64_t i = 0; i < n; i++)
 			perm[i] = (uint32_t)i;
 		for (uint64_t i = n - 1; i > 0; i--) {
-			uint64_t j = next_random(seed) % (i + 1);
+			uint64_t j = splitmix64_next(seed) % (i + 1);
 			uint32_t t = perm[i];
 
 			perm[i] = perm[j];
@@ -433,7 +424,7 @@ int calib_chase_run(const struct calib_opts *o, struct calibration *c)
 			for (int i = 0; i < ch->curves[cv].npoints * 2; i++)
 				order[n++] = cv * CHASE_MAX_POINTS * 2 + i;
 		for (int i = n - 1; i > 0; i--) {
-			int j = (int)(next_random(&seed) % (uint64_t)(i + 1)), t = order[i];
+			int j = (int)(splitmix64_next(&seed) % (uint64_t)(i + 1)), t = order[i];
 
 			order[i] = order[j];
 			order[j] = t;
@@ -534,7 +525,7 @@ static void interval(struct chase_curve *x, const struct calib_chase *ch, int cv
 		enum corr_hot_state st;
 
 		for (int i = 0; i < rounds; i++)
-			pick[i] = (int)(next_random(seed) % (uint64_t)rounds);
+			pick[i] = (int)(splitmix64_next(seed) % (uint64_t)rounds);
 		curve_costs(ch, cv, samples, pick, rounds, scratch, cost, NULL);
 		st = fall(d, cost, n, x->has_residual, fit, &at[b]);
 		if (st == CORR_HOT_ABOVE)

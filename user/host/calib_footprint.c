@@ -24,6 +24,7 @@
 #include "calib_footprint.h"
 #include "clock.h"
 #include "mem_room.h"
+#include "splitmix.h"
 #include "stats.h"
 #include "topology.h"
 #include "units.h"
@@ -44,16 +45,6 @@ struct fp_line {
 	char pad[LINE - 2 * sizeof(uint64_t)];
 };
 _Static_assert(sizeof(struct fp_line) == LINE, "a footprint line is a cache line");
-
-/* splitmix64, with a fixed seed: the same cycles every run. */
-static uint64_t next_random(uint64_t *state)
-{
-	uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
 
 /* ---- the plan ---- */
 
@@ -144,7 +135,7 @@ static uint32_t link_cycle(struct fp_line *l, uint32_t *perm, uint64_t nlines, u
 	for (uint64_t i = 0; i < nlines; i++)
 		perm[i] = (uint32_t)i;
 	for (uint64_t i = nlines - 1; i > 0; i--) {
-		uint64_t j = next_random(seed) % (i + 1);
+		uint64_t j = splitmix64_next(seed) % (i + 1);
 		uint32_t x = perm[i];
 
 		perm[i] = perm[j];

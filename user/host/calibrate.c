@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "calibrate.h"
+#include "splitmix.h"
 #include "stats.h"
 #include "topology.h"
 #include "tunable.h"
@@ -263,16 +264,6 @@ void calib_finish_matrix(struct calibration *c)
 	calib_group(c);
 }
 
-/* splitmix64: a fixed seed makes the interval a function of the samples alone. */
-static uint64_t next_random(uint64_t *state)
-{
-	uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
 /*
  * One bootstrap draw: the robust hot time over the blocks pick[0..nb), ns.  draw holds a
  * draw's fills (at most reps + nb), scratch calib_undisturbed()'s scratch for them.
@@ -321,7 +312,7 @@ int calib_hot_interval(struct calibration *c, const uint64_t *samples, int reps)
 	}
 	for (int k = 0; k < CALIB_BOOT_RESAMPLES; k++) {
 		for (int b = 0; b < nb; b++)
-			pick[b] = (int)(next_random(&state) % (uint64_t)nb);
+			pick[b] = (int)(splitmix64_next(&state) % (uint64_t)nb);
 		hot[k] = resampled_hot(c, samples, reps, pick, nb, draw, scratch);
 	}
 	c->hot_robust_lo_ns = round(quantile_sorted_inplace(hot, CALIB_BOOT_RESAMPLES, 0.025));
