@@ -21,6 +21,7 @@
 #include "polluter_size.h"
 #include "render_footprint.h"
 #include "run_file.h"
+#include "run_file_text.h"
 
 #define KIB (1ULL << 10)
 #define MIB (1ULL << 20)
@@ -310,17 +311,6 @@ static char *text_of(const struct footprint *fp)
 	assert_non_null(f);
 	render_footprint_intro(f, fp);
 	render_footprint_result(f, fp);
-	fclose(f);
-	return buf;
-}
-
-static char *write_to_string(const struct run *r, size_t *n)
-{
-	char *buf = NULL;
-	FILE *f = open_memstream(&buf, n);
-
-	assert_non_null(f);
-	assert_int_equal(run_file_write(f, r), 0);
 	fclose(f);
 	return buf;
 }

@@ -21,6 +21,7 @@
 #include "regime.h"
 #include "render_text.h"
 #include "run_file.h"
+#include "run_file_text.h"
 #include "verdict.h"
 
 #define US 1e3
@@ -534,17 +535,6 @@ static void this_host_runs(void **state)
 		assert_true(v.factor_lo >= 4 && v.hot_lo_ns > 500 * US);
 	}
 	free(r);
-}
-
-static char *write_to_string(const struct run *r, size_t *n)
-{
-	char *buf = NULL;
-	FILE *f = open_memstream(&buf, n);
-
-	assert_non_null(f);
-	assert_int_equal(run_file_write(f, r), 0);
-	fclose(f);
-	return buf;
 }
 
 /*

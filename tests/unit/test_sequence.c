@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "run_file.h"
+#include "run_file_text.h"
 #include "sequence.h"
 #include "stats.h"
 
@@ -158,17 +159,6 @@ static void samples_bound_the_rounds(void **state)
 	assert_int_equal(seq_after_look(&s, &q, 20, VERDICT_UNDETERMINED, 1.5, &c), 0);
 	assert_int_equal(q.end, SEQ_END_ROUNDS);
 	assert_int_equal(q.nlooks, 4);
-}
-
-static char *write_to_string(const struct run *r, size_t *n)
-{
-	char *buf = NULL;
-	FILE *f = open_memstream(&buf, n);
-
-	assert_non_null(f);
-	assert_int_equal(run_file_write(f, r), 0);
-	fclose(f);
-	return buf;
 }
 
 /*
