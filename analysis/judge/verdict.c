@@ -221,7 +221,7 @@ static void by_model(const struct verdict_in *in, struct verdict *v)
 	const struct corr_result *r = in->corr;
 	struct verdict t;
 
-	regime_decide(r->rates, r->nrates, r->level > 0 ? r->level : CORR_LEVEL, &v->model);
+	regime_decide(r->rates, r->nrates, corr_level(r), &v->model);
 	switch (v->model.regime) {
 	case MODEL_TIME:
 		by_time(in, v);

@@ -165,6 +165,13 @@ struct corr_result {
 	double stay_line_ns;		/* a same-CPU wake's penalty per line at full displacement */
 };
 
+/* The level c's intervals were found at: c->level, or CORR_LEVEL for a result made without
+ * one (a correlation from before the sequential experiment, a test's hand-made result). */
+static inline double corr_level(const struct corr_result *c)
+{
+	return c->level > 0 && c->level < 1 ? c->level : CORR_LEVEL;
+}
+
 extern const char *const corr_hot_state_names[4];	/* "found", "above range", … */
 
 /* The age a cell stands for: the one aimed at (controlled), or the median measured, ns. */

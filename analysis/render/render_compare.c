@@ -127,18 +127,10 @@ static char *value(char *buf, int len, const struct cmp_value *v)
 	return buf;
 }
 
-/* A run's intervals' level, percent: a sequential experiment's are at its looks' level. */
-static double level_pct_of(const struct run *r)
-{
-	double level = r->corr.level;
-
-	return 100 * (level > 0 && level < 1 ? level : CORR_LEVEL);
-}
-
 static void costs(FILE *f, const struct run_compare *c)
 {
 	char a[112], b[112], pa[160], pb[160], age[32], g[40], pg[48];
-	double la = level_pct_of(c->a), lb = level_pct_of(c->b);
+	double la = 100 * corr_level(&c->a->corr), lb = 100 * corr_level(&c->b->corr);
 
 	if (la == lb)
 		fprintf(f, "\nmigration cost by age (%.3g %% interval)\n", la);

@@ -50,9 +50,7 @@ static char level_pct[16] = "95";
 
 static void set_level(const struct corr_result *c)
 {
-	double level = c->level > 0 && c->level < 1 ? c->level : CORR_LEVEL;
-
-	snprintf(level_pct, sizeof(level_pct), "%.3g", level * 100);
+	snprintf(level_pct, sizeof(level_pct), "%.3g", corr_level(c) * 100);
 }
 
 /* A curve's fall in one phrase: "780 KiB (95 % interval 600 KiB to 1.0 MiB)". */

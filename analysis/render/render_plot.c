@@ -42,7 +42,7 @@ static int cost_plot(const char *tmp, FILE *g, const struct run *r)
 {
 	const struct corr_result *c = &r->corr;
 	/* a sequential experiment's intervals are at its looks' level */
-	double level = c->level > 0 && c->level < 1 ? c->level : CORR_LEVEL;
+	double level = corr_level(c);
 	double lo = INFINITY, hi = 0, h[3];
 	const char *names[3] = { "calibrated", "kernel", "observed" };
 	const char *colors[3] = { "#1b9e77", "#d95f02", "#7570b3" };
@@ -355,7 +355,7 @@ static int grid_plots(const char *tmp, FILE *g, const struct run *r)
 {
 	const struct corr_result *c = &r->corr;
 	const struct verdict *v = &r->verdict;
-	double level = 100 * (c->level > 0 && c->level < 1 ? c->level : CORR_LEVEL);
+	double level = 100 * corr_level(c);
 	double K_us = (double)r->meta.hot_ns / 1e3;
 	char a[32], b[96];
 	int err;
