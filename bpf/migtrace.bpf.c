@@ -262,6 +262,24 @@ __noinline __u32 log2_slot(__u64 ns)
 	return slot < MT_HIST_SLOTS ? slot : MT_HIST_SLOTS - 1;
 }
 
+/*
+ * The rule that decides a judged pull (MT_RULE_OF) and a cause bounded to its table: global
+ * functions, as log2_slot, for the same reason.  Inline, each combination of flags and each
+ * cause stayed a path of its own through the counters below them (they index), and
+ * mt_migrate's verification processed ten times the instructions it does now.
+ */
+__noinline __u32 rule_of(__u32 flags, __u64 level)
+{
+	__u32 rule = MT_RULE_OF(flags, level);
+
+	return rule < MT_NR_RULES ? rule : MT_RULE_AGE;
+}
+
+__noinline __u32 cause_bounded(__u32 cause)
+{
+	return cause < MT_NR_CAUSES ? cause : MT_CAUSE_UNKNOWN;
+}
+
 static __always_inline void hist_add(__u64 *hist, __u64 ns)
 {
 	/* 64 bits, as level_of()'s result in emit(): the test must bound the register that
@@ -620,9 +638,10 @@ static __always_inline __u32 pull_flags(struct task_struct *p, struct rq *src_rq
 static __always_inline void judge_pull(struct mt_counts *c, __u32 flags, __u64 level,
 				       __s64 kage)
 {
-	__u32 rule = MT_RULE_OF(flags, level);
+	__u64 rule = rule_of(flags, level);
 
-	barrier_var(level);	/* as in emit() */
+	barrier_var(rule);	/* as level in emit() */
+	barrier_var(level);
 	if (level >= MT_NR_LEVELS)
 		level = MT_LEVEL_UNKNOWN;
 	c->stats.lb_judged++;
@@ -631,10 +650,10 @@ static __always_inline void judge_pull(struct mt_counts *c, __u32 flags, __u64 l
 	hist_add(c->hists.kernel_age_level[level], kage);
 	if (rule < MT_NR_RULES)
 		c->stats.lb_rule[rule]++;
-	if (flags & MT_RF_DELAYED)
-		c->stats.lb_delayed++;
-	if (flags & MT_RF_NUMA_WEIGHED)
-		c->stats.lb_numa_weighed++;
+	/* sums, not branches: a branch on flags would keep each combination of them a path
+	 * of its own in the verifier (it must then know flags exactly) */
+	c->stats.lb_delayed += (flags / MT_RF_DELAYED) & 1;
+	c->stats.lb_numa_weighed += (flags / MT_RF_NUMA_WEIGHED) & 1;
 	if (MT_RULE_HOT(rule, kage, hot_ns)) {
 		c->stats.lb_hot++;
 		c->stats.level_lb_hot[level]++;
@@ -649,17 +668,20 @@ static __always_inline void emit(struct task_struct *p, struct task_ctx *t,
 {
 	struct task_struct *cur;
 	struct mt_migrate *r;
+	/* from a global function: one path on, whichever cause each caller's path had */
+	__u64 cause_idx = cause_bounded(cause);
 
-	if (cause >= MT_NR_CAUSES)
-		cause = MT_CAUSE_UNKNOWN;
+	barrier_var(cause_idx);
+	if (cause_idx >= MT_NR_CAUSES)
+		cause_idx = MT_CAUSE_UNKNOWN;
 	/* clang knows level_of()'s range and would drop the test the verifier needs; and a
 	 * 64-bit level, for the test bounds the register that indexes, not a 32-bit copy */
 	barrier_var(level);
 	if (level >= MT_NR_LEVELS)
 		level = MT_LEVEL_UNKNOWN;
-	c->stats.migrations[cause]++;
-	c->stats.level_migrations[level][cause]++;
-	hist_add(c->hists.age[cause], age_ns);
+	c->stats.migrations[cause_idx]++;
+	c->stats.level_migrations[level][cause_idx]++;
+	hist_add(c->hists.age[cause_idx], age_ns);
 	/* for the next unit record: the join of migrations with units */
 	t->migs_since++;
 	if (unit_probes) {
@@ -671,7 +693,7 @@ static __always_inline void emit(struct task_struct *p, struct task_ctx *t,
 			u->mig_ts_ns = now;
 			u->mig_src_cpu = src;
 			u->mig_dst_cpu = dst;
-			u->mig_cause = cause;
+			u->mig_cause = cause_idx;
 		}
 	}
 
@@ -693,7 +715,7 @@ static __always_inline void emit(struct task_struct *p, struct task_ctx *t,
 	r->cur_pid = cur->pid;
 	r->src_cpu = src;
 	r->dst_cpu = dst;
-	r->cause = cause;
+	r->cause = cause_idx;
 	r->state = state;
 	r->on_rq = on_rq;
 	r->level = level;
@@ -834,7 +856,7 @@ int BPF_PROG(mt_migrate, struct task_struct *p, int dest_cpu)
 	__u8 cause, state, on_rq;
 	__u64 now, off = 0, age, wait = 0;
 	__s64 kage = -1;
-	bool stopper, not_fair;
+	bool stopper, not_fair, kage_valid = false;
 	struct rq *rq;
 	int policy;
 
@@ -899,7 +921,7 @@ int BPF_PROG(mt_migrate, struct task_struct *p, int dest_cpu)
 
 		if (exec_start && clock_task >= exec_start) {
 			kage = clock_task - exec_start;
-			flags |= MT_RF_KAGE_VALID;
+			kage_valid = true;
 		}
 	}
 	/* the wait a pull cuts short: run_delay grew by it when the balancer dequeued the task,
@@ -912,7 +934,9 @@ int BPF_PROG(mt_migrate, struct task_struct *p, int dest_cpu)
 	level = level_of(src, dst);
 	if (cause == MT_CAUSE_LB_PULL)
 		flags |= pull_flags(p, rq, src, dst, level);
-	if (cause == MT_CAUSE_LB_PULL && (flags & MT_RF_KAGE_VALID))
+	if (kage_valid)
+		flags |= MT_RF_KAGE_VALID;
+	if (cause == MT_CAUSE_LB_PULL && kage_valid)
 		judge_pull(c, flags, level, kage);
 	emit(p, t, c, src, dst, level, cause, state, on_rq, flags, now, age, kage, wait);
 	t->expect_cpu = dst;
