@@ -247,16 +247,52 @@ static void guard_dismiss(struct ftrace_tracer *ft)
 	ft->guard_fd = -1;
 }
 
+/* An event's format into the tep and its id: the sched events at load, the probes' once made. */
+static int parse_event(struct ftrace_tracer *ft, const char *system, const char *name)
+{
+	struct tep_event *ev;
+	int size = 0;
+	char *fmt = tracefs_event_file_read(NULL, system, name, "format", &size);
+
+	if (!fmt)
+		return -errno ? -errno : -EIO;
+	tep_parse_event(ft->tep, fmt, (unsigned long)size, system);
+	free(fmt);
+	ev = tep_find_event_by_name(ft->tep, system, name);
+	return ev ? ev->id : -ENOENT;
+}
+
+/*
+ * The ring's page header and the formats of the sched events the replay reads, each from
+ * its own file.  Not tracefs_local_events_system(): it also loads /proc/kallsyms,
+ * saved_cmdlines and printk_formats, which no sched event needs, and they were most of the
+ * backend's start-up (docs/ftrace.md, "Start-up").
+ */
 static int resolve_events(struct ftrace_tracer *ft)
 {
-	const char *systems[] = { "sched", NULL };
+	int size = 0;
+	char *header;
 
-	ft->tep = tracefs_local_events_system(NULL, systems);
+	ft->tep = tep_alloc();
 	if (!ft->tep) {
-		fprintf(stderr, "migtrace: reading the sched events' formats from tracefs "
-			"failed: %s\n", strerror(errno));
+		fprintf(stderr, "migtrace: no memory for the sched events' formats\n");
+		return -ENOMEM;
+	}
+	header = tracefs_instance_file_read(NULL, "events/header_page", &size);
+	if (!header) {
+		fprintf(stderr, "migtrace: reading %s/events/header_page failed: %s\n",
+			tracefs_tracing_dir(), strerror(errno));
 		return -EIO;
 	}
+	tep_parse_header_page(ft->tep, header, size, sizeof(long));
+	free(header);
+	/* the kernel's long, by which the ring's pages are laid out: the size of the page
+	 * header's commit field, as tracefs_local_events_system() sets it (tep_kbuffer()
+	 * takes an unset one for 4 bytes, and then reads no record right) */
+	tep_set_long_size(ft->tep, tep_get_header_page_size(ft->tep));
+	/* an event this kernel lacks is said below when the replay needs it */
+	for (int t = SE_SWITCH; t <= SE_EXIT; t++)
+		parse_event(ft, "sched", sched_replay_event_name(t));
 	ft->dec = sched_decoder_new(ft->tep);
 	if (!ft->dec) {
 		fprintf(stderr, "migtrace: no memory for the sched events' decoder\n");
@@ -339,10 +375,14 @@ static int set_ring(struct ftrace_tracer *ft, int i, uint64_t ringbuf_bytes)
 static int enable_event(struct ftrace_tracer *ft, int i, int type)
 {
 	const char *name = sched_replay_event_name(type);
+	char path[128];
 
 	if (!sched_decoder_has(ft->dec, type))
 		return 0;	/* optional, and not in this kernel: said in meta.backend */
-	if (!tracefs_event_enable(ft->inst[i], "sched", name))
+	/* the file itself: tracefs_event_enable() lists every system and every event of
+	 * sched to match its regular expressions, for each event enabled */
+	snprintf(path, sizeof(path), "events/sched/%s/enable", name);
+	if (tracefs_instance_file_write(ft->inst[i], path, "1") > 0)
 		return 0;
 	fprintf(stderr, "migtrace: enabling sched:%s in %s failed: %s\n", name, ft->name[i],
 		strerror(errno));
@@ -554,21 +594,6 @@ static int ftrace_tracer_attach(struct tracer *tr)
 		}
 	}
 	return 0;
-}
-
-/* An event's format into the tep and its id: for events made after load (the probes). */
-static int parse_event(struct ftrace_tracer *ft, const char *system, const char *name)
-{
-	struct tep_event *ev;
-	int size = 0;
-	char *fmt = tracefs_event_file_read(NULL, system, name, "format", &size);
-
-	if (!fmt)
-		return -errno ? -errno : -EIO;
-	tep_parse_event(ft->tep, fmt, (unsigned long)size, system);
-	free(fmt);
-	ev = tep_find_event_by_name(ft->tep, system, name);
-	return ev ? ev->id : -ENOENT;
 }
 
 static int ftrace_tracer_attach_unit(struct tracer *tr, const char *binary,
