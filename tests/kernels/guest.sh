@@ -38,12 +38,14 @@ emit() { echo "$*" >>"$MT_CHANNEL"; }
 
 # run_to DIR NAME CMD...: runs CMD under the per-command timeout (SIGKILL 10 s after the
 # TERM, so a hung migtrace cannot stall the suite); stdout, stderr and the exit status go to
-# DIR/NAME.out, .err and .rc (124/137 mean the timeout fired).
+# DIR/NAME.out, .err and .rc (124/137 mean the timeout fired), its seconds to DIR/NAME.secs
+# (where a case's time goes: docs/testing.md).
 run_to() {
-	_d=$1 _n=$2
+	_d=$1 _n=$2 _t0=$(now)
 	shift 2
 	timeout -k 10 "$CASE_TIMEOUT" "$@" >"$_d/$_n.out" 2>"$_d/$_n.err"
 	echo $? >"$_d/$_n.rc"
+	awk -v a="$_t0" -v b="$(now)" 'BEGIN { printf "%.2f\n", b - a }' >"$_d/$_n.secs"
 }
 
 case_begin() {
@@ -383,8 +385,8 @@ c_report_capture() {
 		wc -c <"$dat" >"$CDIR/${cap}_bytes"
 		# -F before -i: trace-cmd 3.1 applies a filter to the inputs named after it
 		run_to "$CDIR" "${cap}_migrate" trace-cmd report -F sched_migrate_task -i "$dat"
-		run_to "$CDIR" "${cap}_report" "$MT" report "$dat"
-		run_to "$CDIR" "${cap}_json" "$MT" report -o "$CDIR/${cap}_report.json" "$dat"
+		# -o: the run file, and the text on stdout, from one read of the capture
+		run_to "$CDIR" "${cap}_report" "$MT" report -o "$CDIR/${cap}_report.json" "$dat"
 	done
 	[ -s "$WORK/small.dat" ] && cp "$WORK/small.dat" "$CDIR/capture.dat"
 	# the checked-in capture, where the tree has it (the host): read by this machine's tools
@@ -392,8 +394,7 @@ c_report_capture() {
 	if [ -s "$data" ]; then
 		wc -c <"$data" >"$CDIR/data_bytes"
 		run_to "$CDIR" data_migrate trace-cmd report -F sched_migrate_task -i "$data"
-		run_to "$CDIR" data_report "$MT" report "$data"
-		run_to "$CDIR" data_json "$MT" report -o "$CDIR/data_report.json" "$data"
+		run_to "$CDIR" data_report "$MT" report -o "$CDIR/data_report.json" "$data"
 	fi
 	rm -f "$WORK/full.dat" "$WORK/small.dat"
 	case_end
