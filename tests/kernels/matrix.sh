@@ -19,6 +19,7 @@
 #   MT_GUEST_TIMEOUT   seconds for a whole guest (900)
 #   MT_GUEST_APPEND    extra kernel boot options for every guest (e.g. preempt=full)
 #   MT_QEMU_ACCEL      qemu's -accel (tcg,thread=single; see boot_guest)
+#   MT_QEMU_NICE       the guests' niceness (-10; see QEMU_NICE)
 #   MT_GUEST_CASES     only these cases of guest.sh (e.g. "env,report_capture"), in every
 #                      guest and on the host; the cases not run then fail as not run
 #   CI=true            a kernel that cannot be fetched is a failure, not a skip
@@ -54,6 +55,10 @@ SILENT_LIMIT=$((CASE_TIMEOUT + 60))
 # vCPUs: one guest per host CPU.
 JOBS=${MT_KERNEL_JOBS:-$(nproc)}
 [ "$JOBS" -ge 1 ] 2>/dev/null || JOBS=1
+# The guests run at nice -10: a neighbour's CPU-bound load at nice 0 then takes ~1/10 of a
+# CPU from a guest, not half of it.  A guest's clock is the host's, so an emulator kept off
+# its CPU stretches every age and latency its checks read (docs/testing.md, "Under load").
+QEMU_NICE=${MT_QEMU_NICE:--10}
 # (the RT kernel first: the slowest under TCG, it starts first where no time is known yet)
 DEFAULT_KERNELS="host linux-image-rt-amd64 linux-image-cloud-amd64 linux-image-6.12-cloud-amd64"
 if [ $# -gt 0 ]; then KERNELS="$*"; else KERNELS=${MT_KERNELS:-$DEFAULT_KERNELS}; fi
@@ -329,7 +334,8 @@ boot_guest() {
 	# RT kernel (threaded IRQs) the emulated UART's TX interrupts look unhandled, and the
 	# "nobody cared" detector disabled IRQ 3, the results port, mid-transfer.  nokaslr and
 	# the monitor socket: a hung guest's vCPUs are named with its kallsyms (vcpus.py).
-	qemu-system-x86_64 -machine q35 -accel "${MT_QEMU_ACCEL:-tcg,thread=single}" -cpu max -smp 2 \
+	# nice: see QEMU_NICE.
+	nice -n "$QEMU_NICE" qemu-system-x86_64 -machine q35 -accel "${MT_QEMU_ACCEL:-tcg,thread=single}" -cpu max -smp 2 \
 		-m 2048 -nographic -no-reboot \
 		-nic none -monitor "unix:$dir/monitor.sock,server=on,wait=off" \
 		-kernel "$CACHE/$pkg/vmlinuz" -initrd "$OUT/initramfs.cpio.gz" \
