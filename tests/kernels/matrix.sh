@@ -56,9 +56,24 @@ SILENT_LIMIT=$((CASE_TIMEOUT + 60))
 JOBS=${MT_KERNEL_JOBS:-$(nproc)}
 [ "$JOBS" -ge 1 ] 2>/dev/null || JOBS=1
 # The guests run at nice -10: a neighbour's CPU-bound load at nice 0 then takes ~1/10 of a
-# CPU from a guest, not half of it.  A guest's clock is the host's, so an emulator kept off
-# its CPU stretches every age and latency its checks read (docs/testing.md, "Under load").
+# CPU from a guest, not up to half of it.  A guest's clock is the host's, so an emulator kept
+# off its CPU stretches every age and latency its checks read (docs/testing.md, "Under
+# load").  Each in a session of its own, whose autogroup gets that nice too: with
+# kernel.sched_autogroup_enabled (Debian's default) CPU time is shared between sessions
+# first, and a process's nice counts only inside its own.
 QEMU_NICE=${MT_QEMU_NICE:--10}
+# stop_guests STATUS: on an interrupt, the guests too (their sessions are not the
+# terminal's), then exit.
+stop_guests() {
+	local f
+	for f in "$OUT"/*/boot*/qemu.pid; do
+		[ -s "$f" ] && kill "$(cat "$f")" 2>/dev/null
+	done
+	exit "$1"
+}
+trap 'stop_guests 130' INT
+trap 'stop_guests 143' TERM
+trap 'stop_guests 129' HUP
 # (the RT kernel first: the slowest under TCG, it starts first where no time is known yet)
 DEFAULT_KERNELS="host linux-image-rt-amd64 linux-image-cloud-amd64 linux-image-6.12-cloud-amd64"
 if [ $# -gt 0 ]; then KERNELS="$*"; else KERNELS=${MT_KERNELS:-$DEFAULT_KERNELS}; fi
@@ -334,8 +349,10 @@ boot_guest() {
 	# RT kernel (threaded IRQs) the emulated UART's TX interrupts look unhandled, and the
 	# "nobody cared" detector disabled IRQ 3, the results port, mid-transfer.  nokaslr and
 	# the monitor socket: a hung guest's vCPUs are named with its kallsyms (vcpus.py).
-	# nice: see QEMU_NICE.
-	nice -n "$QEMU_NICE" qemu-system-x86_64 -machine q35 -accel "${MT_QEMU_ACCEL:-tcg,thread=single}" -cpu max -smp 2 \
+	# In a session of its own, niced with its autogroup: see QEMU_NICE.
+	# shellcheck disable=SC2016 # $0 and $@ are the inner shell's
+	setsid sh -c 'echo "$0" >/proc/self/autogroup 2>/dev/null; exec nice -n "$0" "$@"' \
+		"$QEMU_NICE" qemu-system-x86_64 -machine q35 -accel "${MT_QEMU_ACCEL:-tcg,thread=single}" -cpu max -smp 2 \
 		-m 2048 -nographic -no-reboot \
 		-nic none -monitor "unix:$dir/monitor.sock,server=on,wait=off" \
 		-kernel "$CACHE/$pkg/vmlinuz" -initrd "$OUT/initramfs.cpio.gz" \
@@ -343,6 +360,7 @@ boot_guest() {
 		-serial "file:$dir/console.log" -serial "file:$dir/channel.log" \
 		</dev/null >"$dir/qemu.log" 2>&1 &
 	qpid=$!
+	echo "$qpid" >"$dir/qemu.pid"	# for stop_guests
 	last_change=$EPOCHREALTIME
 	last_beat=$EPOCHREALTIME
 	# Boot ends at MT-HELLO on the results port.  The kernel is hung when its console (with a
@@ -392,6 +410,7 @@ boot_guest() {
 		kill -9 "$qpid" 2>/dev/null
 	fi
 	wait "$qpid" 2>/dev/null
+	rm -f "$dir/qemu.pid"
 	if [ -z "$why" ] && ! grep -q '^MT-DONE' "$dir/channel.log" 2>/dev/null; then
 		stage=$(open_case "$dir")
 		why="the guest (kernel $krel) stopped before the suite ended${stage:+, in case $stage}"
