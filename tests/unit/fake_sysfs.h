@@ -79,7 +79,7 @@ static inline void fs_cpu(const char *root, int cpu, int core, int pkg, const ch
 /* This machine: 2 CPUs, private L1/L2 (512K), one shared 32M L3. */
 static inline void make_tree_2cpu(const char *root)
 {
-	char self[8];
+	char self[16];
 
 	fs_write(root, "devices/system/cpu/online", "0-1");
 	for (int cpu = 0; cpu < 2; cpu++) {
@@ -100,7 +100,7 @@ static inline void make_tree_2cpu(const char *root)
  */
 static inline void make_tree_2socket(const char *root)
 {
-	char sib[16], l3[16];
+	char sib[32], l3[32];	/* "a-b" of two ints, whatever gcc -O1 assumes of them */
 
 	fs_write(root, "devices/system/cpu/online", "0-6");
 	for (int cpu = 0; cpu < 8; cpu++) {
@@ -139,7 +139,7 @@ static inline void fs_range(char *buf, size_t len, int first, int count)
 /* n CPUs, smt threads per core, one package, no cache directories (some VMs' sysfs). */
 static inline void make_tree_nocache(const char *root, int n, int smt)
 {
-	char sib[16];
+	char sib[32];
 
 	fs_range(sib, sizeof(sib), 0, n);
 	fs_write(root, "devices/system/cpu/online", "%s", sib);
@@ -156,7 +156,7 @@ static inline void make_tree_nocache(const char *root, int n, int smt)
  */
 static inline void make_tree_amd_ccx(const char *root, bool caches)
 {
-	char sib[16], l3[16];
+	char sib[32], l3[32];
 
 	fs_write(root, "devices/system/cpu/online", "0-15");
 	for (int cpu = 0; cpu < 16; cpu++) {
@@ -181,7 +181,7 @@ static inline void make_tree_amd_ccx(const char *root, bool caches)
  */
 static inline void make_tree_hybrid(const char *root, bool caches)
 {
-	char sib[16], cl[16];
+	char sib[32], cl[32];
 
 	fs_write(root, "devices/system/cpu/online", "0-15");
 	fs_write(root, "devices/cpu_core/cpus", "0-7");

@@ -378,7 +378,7 @@ static void intel_hybrid(void **state)
 	/* The tree: P-cores in SMT pairs, E-cores in one cluster; no PMU dirs, no caches. */
 	fs_write(root, "devices/system/cpu/online", "0-7");
 	for (int cpu = 0; cpu < 8; cpu++) {
-		char sib[16];
+		char sib[32];
 
 		fs_range(sib, sizeof(sib), cpu < 4 ? cpu / 2 * 2 : cpu, cpu < 4 ? 2 : 1);
 		fs_cpu(root, cpu, cpu < 4 ? cpu / 2 : cpu, 0, sib);

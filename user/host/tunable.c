@@ -250,14 +250,15 @@ static void describe_origin(struct tunable *t)
 			 tuned.set ? "; " : "", tuned.set ? tuned.where : "",
 			 tuned.set ? " asks for a value" : "");
 	else if (tuned.set && tuned.ns == v)
-		snprintf(t->origin, sizeof(t->origin), "set by %s: %s = %" PRId64 "%s",
+		snprintf(t->origin, sizeof(t->origin), "set by %.200s: %s = %" PRId64 "%.300s",
 			 tuned.where, TUNED_KEY, tuned.ns, note);
 	else if (sys.set && !t->debugfs && sys.ns == v)
 		snprintf(t->origin, sizeof(t->origin), "set by %s: %s = %" PRId64, sys.where,
 			 SYSCTL_KEY, sys.ns);
 	else if (tuned.set)
-		snprintf(t->origin, sizeof(t->origin), "changed at run time: %s asks for %" PRId64
-			 " ns, the kernel holds %" PRId64 " ns%s", tuned.where, tuned.ns, v, note);
+		snprintf(t->origin, sizeof(t->origin), "changed at run time: %.200s asks for %"
+			 PRId64 " ns, the kernel holds %" PRId64 " ns%.300s", tuned.where, tuned.ns, v,
+			 note);
 	else if (v == MT_KERNEL_DEFAULT_MIGRATION_COST_NS)
 		snprintf(t->origin, sizeof(t->origin), "the kernel's default (no sysctl.d entry "
 			 "or TuneD profile sets it)%s", note);
