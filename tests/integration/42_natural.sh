@@ -10,7 +10,8 @@
 # regime each was in; when they differ, or D* is unbounded or the grid's cost mostly stays at
 # full displacement (far apart), or the grid's two rates do not show the cost falling with
 # the polluter's bytes rather than with age (the premise of the comparison), the pair is
-# measured again, and after 3 attempts the comparison is a skip that says why.
+# measured again, and after 2 attempts the comparison is a skip that says why (a third
+# changed nothing in 7 fresh-clone runs on an EPYC host: 21 attempts, none comparable).
 . "$(dirname "$0")/../lib.sh"
 
 need_bpf_pair natural_corunner_tests || exit 0
@@ -95,7 +96,7 @@ else:
 PY
 }
 
-for attempt in 1 2 3; do
+for attempt in 1 2; do
 	"$MT" validate --rates 300,3000 --samples 20 \
 		--ages 50,100,200,300,500,1000,2000,3000,5000,10000 \
 		-o "$MT_TMP/grid.json" >"$MT_TMP/grid.out" 2>&1
