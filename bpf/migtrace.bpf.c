@@ -293,8 +293,8 @@ __noinline __u32 log2_slot(__u64 ns)
 /*
  * The rule that decides a judged pull (MT_RULE_OF) and a cause bounded to its table: global
  * functions, as log2_slot, for the same reason.  Inline, each combination of flags and each
- * cause stayed a path of its own through the counters below them (they index), and
- * mt_migrate's verification processed ten times the instructions it does now.
+ * cause stayed a path of its own through the counters below them (they index): 6.18's
+ * verifier processed 61k instructions of mt_migrate, 9k with these two.
  */
 __noinline __u32 rule_of(__u32 flags, __u64 level)
 {
