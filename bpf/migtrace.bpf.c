@@ -291,21 +291,15 @@ __noinline __u32 log2_slot(__u64 ns)
 }
 
 /*
- * The rule that decides a judged pull (MT_RULE_OF) and a cause bounded to its table: global
- * functions, as log2_slot, for the same reason.  Inline, each combination of flags and each
- * cause stayed a path of its own through the counters below them (they index): 6.18's
- * verifier processed 61k instructions of mt_migrate, 9k with these two.
+ * The rule that decides a judged pull (MT_RULE_OF): a global function, as log2_slot, for the
+ * same reason.  Inline, each combination of flags gave its own constant rule, a path of its
+ * own through the counters it indexes (judge_pull).
  */
 __noinline __u32 rule_of(__u32 flags, __u64 level)
 {
 	__u32 rule = MT_RULE_OF(flags, level);
 
 	return rule < MT_NR_RULES ? rule : MT_RULE_AGE;
-}
-
-__noinline __u32 cause_bounded(__u32 cause)
-{
-	return cause < MT_NR_CAUSES ? cause : MT_CAUSE_UNKNOWN;
 }
 
 static __always_inline void hist_add(__u64 *hist, __u64 ns)
@@ -696,8 +690,8 @@ static __always_inline void emit(struct task_struct *p, struct task_ctx *t,
 {
 	struct task_struct *cur;
 	struct mt_migrate *r;
-	/* from a global function: one path on, whichever cause each caller's path had */
-	__u64 cause_idx = cause_bounded(cause);
+	/* 64 bits, as level: the test must bound the register that indexes */
+	__u64 cause_idx = cause;
 
 	barrier_var(cause_idx);
 	if (cause_idx >= MT_NR_CAUSES)
