@@ -103,7 +103,8 @@ struct task_ctx {
 					 * where it was forked); -1 unknown */
 	__u8 scope_gen;			/* --cgroup: the low byte of cgroup_gen when `tracked`
 					 * was decided (scope_decide) */
-	__u8 pad;
+	__u8 off_cpu;			/* by our records not running: switched out, or
+					 * forked and not yet run (account_switch_out) */
 	__u8 tracked;
 	__u8 preempted;			/* last switch-out was involuntary */
 	__u8 new_task;			/* forked, not yet woken */
@@ -784,7 +785,8 @@ static __always_inline void emit_offcpu(struct task_struct *p, struct task_ctx *
  * Completeness, at each switch-in of a traced task: the kernel's own count of its
  * migrations (se.nr_migrations, bumped in set_task_cpu() when the CPU changes) goes into
  * kernel_migrations, and a task that runs on another CPU than our records left it on moved
- * without a sched_migrate_task event: that move is recorded, cause "unseen".
+ * without a sched_migrate_task event: that move is recorded, cause "unseen".  A switch-in
+ * that fired no event is accounted at the task's next switch-out (account_switch_out).
  */
 static __always_inline void account_switch_in(struct task_struct *p, struct task_ctx *t,
 					      struct mt_counts *c, __u64 now)
@@ -802,6 +804,23 @@ static __always_inline void account_switch_in(struct task_struct *p, struct task
 	t->nr_mig_seen = nr;
 }
 
+/*
+ * A switch-out of a task our records have off CPU: its switch-in fired no event (a kernel
+ * can leave out whatever runs in some task's context, its switch-outs among them:
+ * docs/design.md, "Honesty in the numbers").  What that switch-in would have read is read
+ * here, on the CPU the task ran on, so that the kernel's count and an unseen move are not
+ * lost with it when the task runs no more (an exit).
+ */
+static __always_inline void account_switch_out(struct task_struct *p, struct task_ctx *t,
+					       struct mt_counts *c, __u64 now)
+{
+	if (t->off_cpu) {
+		c->stats.switch_ins_untraced++;
+		account_switch_in(p, t, c, now);
+	}
+	t->off_cpu = 1;
+}
+
 SEC("tp_btf/sched_switch")
 int BPF_PROG(mt_switch, bool preempt, struct task_struct *prev, struct task_struct *next)
 {
@@ -813,6 +832,8 @@ int BPF_PROG(mt_switch, bool preempt, struct task_struct *prev, struct task_stru
 	if (t) {
 		now = bpf_ktime_get_ns();
 		c = this_cpu_counts();
+		if (c)
+			account_switch_out(prev, t, c, now);
 		if (t->switched_in_ns && now > t->switched_in_ns) {
 			__u64 slice = now - t->switched_in_ns;
 
@@ -834,6 +855,7 @@ int BPF_PROG(mt_switch, bool preempt, struct task_struct *prev, struct task_stru
 		if (!c)
 			return 0;
 		t->switched_in_ns = now;
+		t->off_cpu = 0;
 		if (offcpu_records && t->switched_out_ns)
 			emit_offcpu(next, t, c, now);
 		account_switch_in(next, t, c, now);
@@ -1008,6 +1030,7 @@ int BPF_PROG(mt_fork, struct task_struct *parent, struct task_struct *child)
 		if (!child->pid || !(t = ctx_new(child)) || !scope_decide(child, t))
 			return 0;
 		t->new_task = 1;
+		t->off_cpu = 1;
 		return 0;
 	}
 	if (!traced(parent) || !(c = this_cpu_counts()))
@@ -1019,6 +1042,7 @@ int BPF_PROG(mt_fork, struct task_struct *parent, struct task_struct *child)
 	mark_tgid(child->tgid);
 	t->tracked = 1;
 	t->new_task = 1;
+	t->off_cpu = 1;
 	start_count(child, t);	/* expect_cpu: the CPU it was forked on */
 	c->stats.tracked_tasks++;
 	return 0;

@@ -254,6 +254,8 @@ struct mt_stats {
 					 * tasks' migrations while traced, up to their last run */
 	__u64 storage_busy;		/* events of tgid-marked tasks that found task storage
 					 * busy (nested on a CPU) and were not handled */
+	__u64 switch_ins_untraced;	/* switch-ins of traced tasks that fired no event,
+					 * found at the task's next switch-out */
 	__u64 offcpu_records;		/* off-CPU records submitted (self-timed units only) */
 	__u64 offcpu_dropped;		/* ... lost: ring buffer full */
 	/* the judged pulls by the rule that decided them (sum: lb_judged) */

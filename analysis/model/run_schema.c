@@ -443,6 +443,7 @@ static const struct rs_field completeness_f[] = {
 	FLD("unseen_found", RS_U64, R, stats.migrations[MT_CAUSE_UNSEEN], 0),
 	FLD("difference", RS_S64, R, sum.completeness_gap, 0),
 	FLD("storage_busy_events", RS_U64, R, stats.storage_busy, 0),
+	FLD("switch_ins_untraced", RS_U64, R, stats.switch_ins_untraced, RS_OPTIONAL),
 };
 TABLE(rs_completeness, "stats.completeness", completeness_f);
 #undef R

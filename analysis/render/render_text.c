@@ -377,6 +377,12 @@ static void print_summary(FILE *f, const struct run *r)
 			"in another program on that CPU) and were not handled; a move among them "
 			"is counted as unseen\n",
 			(unsigned long long)s->storage_busy);
+	if (s->switch_ins_untraced)
+		fprintf(f, "  %llu switch-ins of traced tasks fired no event (the kernel traced "
+			"nothing in the context of the task they followed%s); each was accounted "
+			"at the task's next switch-out\n",
+			(unsigned long long)s->switch_ins_untraced,
+			replayed ? ", or the events were lost" : "");
 	/* a capture read afterwards cost nothing to trace, as far as migtrace knows */
 	if (strcmp(r->meta.backend.name, "trace-cmd"))
 		print_cost(f, &r->cost, !replayed);

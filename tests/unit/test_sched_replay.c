@@ -4,7 +4,8 @@
  * with a known answer: every cause it tells (wake-up, pull, active*, exec, fork, unseen,
  * unknown), the age and off-CPU time, the preempted flag, the wait of a pull, fork
  * following and tracing from exec, same-CPU moves, the pair matrix, out-of-order events,
- * off-CPU records, the stopper's name learnt from sched_switch, and exits freeing state.
+ * off-CPU records, the stopper's name learnt from sched_switch, exits freeing state, and
+ * switch-ins that fired no event.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -460,6 +461,45 @@ static void test_to_run(void **state)
 }
 
 /* The preempted test over the kernels' encodings of prev_state. */
+/* A switch-in that fired no event (a kernel may trace nothing in the context of the task it
+ * follows): found at the task's next switch-out, where an unseen move is looked for. */
+static void test_untraced_switch_in(void **state)
+{
+	struct mt_stats st;
+	struct sink s;
+	struct sched_replay *rp = replay(&s, MT_SCOPE_ALL, false);
+
+	(void)state;
+	sw(rp, 1000 * US, 0, 0, 0, 10);
+	sw(rp, 1100 * US, 0, 10, S_SLEEP, 0);
+	wake(rp, 1200 * US, 0, SE_WAKING, 10, 0);
+	mig(rp, 1201 * US, 0, 0, 10, 0, 1);		/* a wake-up placement */
+	wake(rp, 1202 * US, 0, SE_WAKEUP, 10, 1);
+	/* its switch-in on CPU 1 fired nothing; it exits there */
+	sw(rp, 1300 * US, 1, 10, S_DEAD, 0);
+	assert_int_equal(s.nrecs, 1);
+	assert_int_equal(s.recs[0].cause, MT_CAUSE_WAKEUP);
+	sched_replay_counts(rp, &st, NULL);
+	assert_int_equal(st.switch_ins_untraced, 1);
+	assert_int_equal(st.switches_in, 1);
+
+	/* preempted on CPU 2, then seen only switching out on CPU 3: moved unseen */
+	sw(rp, 2000 * US, 2, 0, 0, 11);
+	sw(rp, 2100 * US, 2, 11, S_PREEMPT, 0);
+	sw(rp, 2300 * US, 3, 11, S_SLEEP, 0);
+	assert_int_equal(s.nrecs, 2);
+	assert_int_equal(s.recs[1].cause, MT_CAUSE_UNSEEN);
+	assert_int_equal(s.recs[1].src_cpu, 2);
+	assert_int_equal(s.recs[1].dst_cpu, 3);
+	/* and back in, traced: nothing more to account */
+	sw(rp, 2400 * US, 3, 0, 0, 11);
+	sw(rp, 2500 * US, 3, 11, S_SLEEP, 0);
+	sched_replay_counts(rp, &st, NULL);
+	assert_int_equal(st.switch_ins_untraced, 2);
+	assert_int_equal(st.migrations[MT_CAUSE_UNSEEN], 1);
+	sched_replay_free(rp);
+}
+
 static void test_preempted(void **state)
 {
 	(void)state;
@@ -484,6 +524,7 @@ int main(void)
 		cmocka_unit_test(test_exit_frees),
 		cmocka_unit_test(test_exit_preempted_pulled),
 		cmocka_unit_test(test_to_run),
+		cmocka_unit_test(test_untraced_switch_in),
 		cmocka_unit_test(test_preempted),
 	};
 

@@ -292,38 +292,6 @@ static bool final_switch_out(int64_t prev_state)
 	return (prev_state & 0x30) || (prev_state & 0xff) == 0x40;
 }
 
-static int replay_switch_out(struct sched_replay *rp, const struct sched_event *e)
-{
-	struct rp_task *t = traced(rp, e->pid, e->cpu);
-	bool preempted = sched_replay_preempted(e->prev_state);
-	int err;
-
-	if (!t) {
-		/* untraced: only its exit's last switch-out matters, to free the entry */
-		t = task_get(rp, e->pid);
-		if (t && t->exiting && final_switch_out(e->prev_state))
-			task_free(rp, t);
-		return 0;
-	}
-	err = pending_resolve(rp, t, MT_CAUSE_ACTIVE);
-	if (t->switched_in_ns && e->ts_ns > t->switched_in_ns) {
-		uint64_t slice = e->ts_ns - t->switched_in_ns;
-
-		hist_add(rp->hists.slice, slice);
-		t->runtime_since_mig_ns += slice;
-	}
-	t->switched_out_ns = e->ts_ns;
-	t->switched_in_ns = 0;
-	t->preempted = preempted;
-	t->run_state = preempted ? RS_QUEUED : RS_SLEEPING;
-	t->runnable_ns = preempted ? e->ts_ns : 0;
-	t->queued_ns = t->runnable_ns;
-	t->waking = 0;
-	if (t->exiting && final_switch_out(e->prev_state))
-		task_free(rp, t);
-	return err;
-}
-
 /* bpf: account_switch_in(): a task found on another CPU than expected moved unseen. */
 static int account_switch_in(struct sched_replay *rp, struct rp_task *t, int cpu,
 			     uint64_t now)
@@ -344,6 +312,44 @@ static int account_switch_in(struct sched_replay *rp, struct rp_task *t, int cpu
 		t->runtime_since_mig_ns = 0;
 	}
 	t->expect_cpu = cpu;
+	return err;
+}
+
+static int replay_switch_out(struct sched_replay *rp, const struct sched_event *e)
+{
+	struct rp_task *t = traced(rp, e->pid, e->cpu);
+	bool preempted = sched_replay_preempted(e->prev_state);
+	int err;
+
+	if (!t) {
+		/* untraced: only its exit's last switch-out matters, to free the entry */
+		t = task_get(rp, e->pid);
+		if (t && t->exiting && final_switch_out(e->prev_state))
+			task_free(rp, t);
+		return 0;
+	}
+	err = pending_resolve(rp, t, MT_CAUSE_ACTIVE);
+	/* bpf: account_switch_out(): off CPU by our records, so its switch-in showed no
+	 * event (or was lost with others: lost_events) */
+	if (!err && (t->run_state == RS_QUEUED || t->run_state == RS_SLEEPING)) {
+		rp->stats.switch_ins_untraced++;
+		err = account_switch_in(rp, t, e->cpu, e->ts_ns);
+	}
+	if (t->switched_in_ns && e->ts_ns > t->switched_in_ns) {
+		uint64_t slice = e->ts_ns - t->switched_in_ns;
+
+		hist_add(rp->hists.slice, slice);
+		t->runtime_since_mig_ns += slice;
+	}
+	t->switched_out_ns = e->ts_ns;
+	t->switched_in_ns = 0;
+	t->preempted = preempted;
+	t->run_state = preempted ? RS_QUEUED : RS_SLEEPING;
+	t->runnable_ns = preempted ? e->ts_ns : 0;
+	t->queued_ns = t->runnable_ns;
+	t->waking = 0;
+	if (t->exiting && final_switch_out(e->prev_state))
+		task_free(rp, t);
 	return err;
 }
 
