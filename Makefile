@@ -78,7 +78,7 @@ CLANG_BPF_SYS_INCLUDES ?= $(shell $(CLANG) -v -E - </dev/null 2>&1 \
 
 # The product's BPF (bpf/) and the benchmark's own (bench/bpf/), each a skeleton in $(OUTPUT).
 BPF_SRCS	:= $(wildcard bpf/*.bpf.c bench/bpf/*.bpf.c)
-BPF_APPS	:= $(patsubst %.bpf.c,%,$(notdir $(BPF_SRCS)))
+BPF_APPS	:= $(patsubst %.bpf.c,%,$(notdir $(BPF_SRCS))) migtrace_pre512
 BPF_OBJS	:= $(patsubst %,$(OUTPUT)/%.bpf.o,$(BPF_APPS))
 SKELS		:= $(patsubst %,$(OUTPUT)/%.skel.h,$(BPF_APPS))
 vpath %.bpf.c bpf bench/bpf
@@ -184,6 +184,17 @@ $(OUTPUT)/%.bpf.o: %.bpf.c vmlinux.h | $(OUTPUT)
 	$(call msg,BPF,$@)
 	$(Q)$(CLANG) -g -O2 -Wall -Werror -target bpf -D__TARGET_ARCH_$(ARCH) -I. -Ibpf \
 		$(CLANG_BPF_SYS_INCLUDES) -MMD -MP -MF $(OUTPUT)/$*.bpf.d -MT $@ -c $< -o $@.tmp
+	$(Q)$(BPFTOOL) gen object $@ $@.tmp
+	$(Q)rm -f $@.tmp
+
+# The same programs for kernels before 5.12, whose verifier refuses BPF's atomic OR,
+# exchange and compare-and-exchange anywhere in a program, reached or not (MT_PRE_512 in
+# bpf/migtrace.bpf.c): loaded through migtrace's own skeleton, with these bytes
+# (bpf_tracer.c).
+$(OUTPUT)/migtrace_pre512.bpf.o: bpf/migtrace.bpf.c vmlinux.h | $(OUTPUT)
+	$(call msg,BPF,$@)
+	$(Q)$(CLANG) -g -O2 -Wall -Werror -target bpf -D__TARGET_ARCH_$(ARCH) -DMT_PRE_512 -I. -Ibpf \
+		$(CLANG_BPF_SYS_INCLUDES) -MMD -MP -MF $(OUTPUT)/migtrace_pre512.bpf.d -MT $@ -c $< -o $@.tmp
 	$(Q)$(BPFTOOL) gen object $@ $@.tmp
 	$(Q)rm -f $@.tmp
 

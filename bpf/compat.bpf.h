@@ -16,6 +16,17 @@
 #include "migtrace.h"
 
 /*
+ * Task storage (BPF_MAP_TYPE_TASK_STORAGE and bpf_task_storage_get()) and
+ * bpf_get_current_task_btf() came in 5.11.  User space probes the kernel for both before
+ * the load (bpf_tracer.c) and sets these: every use sits behind its flag, a constant the
+ * verifier knows, so that on 5.10 it never meets a helper or a map the kernel lacks.
+ * Without task storage a task whose slot another task holds is not traced (counted, as
+ * storage_busy) and --unit cannot run.
+ */
+const volatile bool has_task_storage = true;
+const volatile bool has_current_task_btf = true;
+
+/*
  * The task's state: task_struct::state was renamed __state in 5.14, commit 2f064a59a11f
  * ("sched: Change task_struct::state").
  *
@@ -48,6 +59,43 @@ static __always_inline __u32 task_cpu_of(struct task_struct *p)
 	if (bpf_core_field_exists(p->thread_info.cpu))
 		return p->thread_info.cpu;
 	return ((struct task_struct___pre516 *)p)->cpu;
+}
+
+/*
+ * Whether the task is on a run queue (0, TASK_ON_RQ_QUEUED or TASK_ON_RQ_MIGRATING): an int
+ * before 7.2, a u8 in 7.2's task_struct (Debian's 7.2.13 and 7.3-rc7 BTF).  Read as
+ * unsigned: libbpf narrows a load only for an unsigned field, and refuses the program
+ * ("accesses field incorrectly") when a signed int meets the u8.
+ */
+struct task_struct___on_rq {
+	unsigned int on_rq;
+} __attribute__((preserve_access_index));
+
+static __always_inline __u8 task_on_rq_of(struct task_struct *p)
+{
+	return (__u8)((struct task_struct___on_rq *)p)->on_rq;
+}
+
+/*
+ * The kernfs id of a cgroup's ancestor at a level (0 the root, the cgroup's own level last):
+ * through cgroup::ancestors[], pointers, since 6.0; cgroup::ancestor_ids[], the ids
+ * themselves, before.  false when the read faults or the ancestor is missing.
+ */
+struct cgroup___pre60 {
+	u64 ancestor_ids[0];
+} __attribute__((preserve_access_index));
+
+static __always_inline bool cgroup_ancestor_id(struct cgroup *cg, int level, __u64 *id)
+{
+	struct cgroup *anc = NULL;
+
+	if (!bpf_core_field_exists(cg->ancestors))
+		return !bpf_core_read(id, sizeof(*id),
+				      &((struct cgroup___pre60 *)cg)->ancestor_ids[level]);
+	if (bpf_core_read(&anc, sizeof(anc), &cg->ancestors[level]) || !anc)
+		return false;
+	*id = BPF_CORE_READ(anc, kn, id);
+	return true;
 }
 
 /*
@@ -177,6 +225,7 @@ static __always_inline bool core_cookie_mismatch(struct task_struct *p, __u32 ds
 	if (!bpf_core_field_exists(struct rq___core, core_enabled) ||
 	    bpf_get_smp_processor_id() != dst_cpu)
 		return false;
+	/* CONFIG_SCHED_CORE came in 5.14: bpf_get_current_task_btf() is there */
 	dst_rq = task_fair_rq_of(bpf_get_current_task_btf());
 	rq = (struct rq___core *)dst_rq;
 	if (!dst_rq || !rq->core_enabled || !dst_rq->nr_running)

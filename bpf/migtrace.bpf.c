@@ -336,8 +336,18 @@ static __always_inline bool maybe_traced(struct task_struct *p)
 
 static __always_inline void mark_tgid(__u32 tgid)
 {
-	__sync_fetch_and_or(&traced_tgid_bits[(tgid / 64) & (MT_TGID_WORDS - 1)],
-			    1ULL << (tgid % 64));
+	__u64 *word = &traced_tgid_bits[(tgid / 64) & (MT_TGID_WORDS - 1)];
+	__u64 bit = 1ULL << (tgid % 64);
+
+#ifdef MT_PRE_512
+	/* An add of a bit not yet set is an OR, unless two CPUs add the same bit at once:
+	 * the bits cover every tgid up to the largest pid_max, a new process's tgid is its
+	 * own, and a thread finds its process's bit set. */
+	if (!(*word & bit))
+		__sync_fetch_and_add(word, bit);
+#else
+	__sync_fetch_and_or(word, bit);
+#endif
 }
 
 /* The kernel's migration count and the CPU from which our records continue. */
@@ -368,6 +378,8 @@ static __always_inline struct task_ctx *ctx_of(struct task_struct *p)
 
 	if (s && s->owner == (__u64)p)
 		return &s->ctx;
+	if (!has_task_storage)
+		return NULL;
 	return bpf_task_storage_get(&tasks, p, 0, 0);
 }
 
@@ -384,13 +396,26 @@ static __always_inline struct task_ctx *ctx_new(struct task_struct *p)
 	struct mt_counts *c;
 
 	if (s) {
+#ifdef MT_PRE_512
+		/* No compare-and-exchange: claimed by a plain store, read back.  Only pids that
+		 * share a slot (pid_max above the slot count) could both claim a free one in the
+		 * same instant, and then share it. */
+		__u64 held = s->owner;
+
+		if (!held) {
+			s->owner = (__u64)p;
+			held = s->owner == (__u64)p ? 0 : s->owner;
+		}
+#else
 		__u64 held = __sync_val_compare_and_swap(&s->owner, 0, (__u64)p);
+#endif
 
 		/* p's first events on two CPUs at once: both have its slot */
 		if (!held || held == (__u64)p)
 			return &s->ctx;
 	}
-	t = bpf_task_storage_get(&tasks, p, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
+	t = has_task_storage ?
+		bpf_task_storage_get(&tasks, p, 0, BPF_LOCAL_STORAGE_GET_F_CREATE) : NULL;
 	if (!t && (c = this_cpu_counts()))
 		c->stats.storage_busy++;
 	return t;
@@ -400,7 +425,12 @@ static __always_inline struct task_ctx *ctx_new(struct task_struct *p)
 static __always_inline void release_slot(struct task_slot *s)
 {
 	__builtin_memset(&s->ctx, 0, sizeof(s->ctx));
+#ifdef MT_PRE_512
+	barrier();	/* the zeroes first, then the owner: x86 keeps a CPU's stores in order */
+	*(volatile __u64 *)&s->owner = 0;
+#else
 	__sync_lock_test_and_set(&s->owner, 0);	/* an exchange: ordered after the zeroes */
+#endif
 }
 
 /*
@@ -427,21 +457,22 @@ static __always_inline void follow_tid_exchange(struct task_struct *p, __u32 old
 
 /*
  * --cgroup: whether a task's default-hierarchy cgroup (a scalar: the address read) is the
- * subtree's root or below it, by the root's id among the cgroup's ancestors
- * (cgroup->ancestors[], since 6.0: one per level, itself last).  Made once per task and
+ * subtree's root or below it, by the root's id among the cgroup's ancestors (one per
+ * level, itself last: cgroup_ancestor_id).  Made once per task and
  * per move between cgroups, never per event.  A global function: verified once.
  */
 __noinline bool cgroup_in_scope(__u64 cgrp)
 {
-	struct cgroup *cg = (struct cgroup *)cgrp, *anc = NULL;
+	struct cgroup *cg = (struct cgroup *)cgrp;
 	int level = BPF_CORE_READ(cg, level);
+	__u64 id;
 
 	for (int i = 0; i < MT_CGROUP_MAX_DEPTH; i++) {
 		if (i > level)
 			break;
-		if (bpf_core_read(&anc, sizeof(anc), &cg->ancestors[i]) || !anc)
+		if (!cgroup_ancestor_id(cg, i, &id))
 			return false;
-		if (BPF_CORE_READ(anc, kn, id) == scope_cgroup_id)
+		if (id == scope_cgroup_id)
 			return true;
 	}
 	return false;
@@ -542,15 +573,31 @@ static __always_inline __u64 rq_clock_of(struct task_struct *p)
 	return rq ? rq->clock : 0;
 }
 
-static __always_inline bool is_stopper(struct task_struct *cur)
+/* "migration/N": the per-CPU stopper's name (a kernel thread's comm cannot be changed). */
+static __always_inline bool stopper_comm(const char *comm)
 {
-	const char *comm = cur->comm;
-
-	if (!(cur->flags & PF_KTHREAD))
-		return false;
 	return comm[0] == 'm' && comm[1] == 'i' && comm[2] == 'g' && comm[3] == 'r' &&
 	       comm[4] == 'a' && comm[5] == 't' && comm[6] == 'i' && comm[7] == 'o' &&
 	       comm[8] == 'n' && comm[9] == '/';
+}
+
+/*
+ * Whether the current task is a CPU's stopper, which runs active balancing and sched_exec's
+ * move: through the BTF pointer from 5.11, else by helpers (its flags read by a probe).
+ */
+static __always_inline bool current_is_stopper(void)
+{
+	struct task_struct *cur;
+	char comm[TASK_COMM_LEN];
+
+	if (has_current_task_btf) {
+		cur = bpf_get_current_task_btf();
+		return (cur->flags & PF_KTHREAD) && stopper_comm(cur->comm);
+	}
+	cur = (struct task_struct *)bpf_get_current_task();
+	if (!(BPF_CORE_READ(cur, flags) & PF_KTHREAD) || bpf_get_current_comm(comm, TASK_COMM_LEN))
+		return false;
+	return stopper_comm(comm);
 }
 
 static __always_inline bool cpu_allowed(struct task_struct *p, __u32 cpu)
@@ -634,6 +681,15 @@ static __always_inline void copy_comm(char *dst, struct task_struct *p)
 	((__u64 *)dst)[1] = src[1];
 }
 
+/* The current task's comm: by the BTF pointer from 5.11, by the helper before. */
+static __always_inline void copy_current_comm(char *dst)
+{
+	if (has_current_task_btf)
+		copy_comm(dst, bpf_get_current_task_btf());
+	else
+		bpf_get_current_comm(dst, TASK_COMM_LEN);
+}
+
 /*
  * What the kernel's rule looks at in a load-balancer pull besides the age (the shims in
  * compat.bpf.h say where each comes from): a delayed dequeue, NUMA balancing's opinion of a
@@ -689,7 +745,6 @@ static __always_inline void emit(struct task_struct *p, struct task_ctx *t,
 				 __u8 state, __u8 on_rq, __u32 flags, __u64 now, __u64 age_ns,
 				 __s64 kage_ns, __u64 wait_ns)
 {
-	struct task_struct *cur;
 	struct mt_migrate *r;
 	/* 64 bits, as level: the test must bound the register that indexes */
 	__u64 cause_idx = cause;
@@ -731,11 +786,10 @@ static __always_inline void emit(struct task_struct *p, struct task_ctx *t,
 		count_pair(src, dst);
 		goto out;
 	}
-	cur = bpf_get_current_task_btf();
 	r->kind = MT_REC_MIGRATE;
 	r->pid = p->pid;
 	r->tgid = p->tgid;
-	r->cur_pid = cur->pid;
+	r->cur_pid = (__u32)bpf_get_current_pid_tgid();
 	r->src_cpu = src;
 	r->dst_cpu = dst;
 	r->cause = cause_idx;
@@ -754,7 +808,7 @@ static __always_inline void emit(struct task_struct *p, struct task_ctx *t,
 	/* comm is NUL-padded by the kernel: a plain copy, no string scan, and by direct loads
 	 * of its two 8-byte halves rather than two helper calls */
 	copy_comm(r->comm, p);
-	copy_comm(r->cur_comm, cur);
+	copy_current_comm(r->cur_comm);
 	bpf_ringbuf_submit(r, rb_flags(c->stats.rb_records++));
 out:
 	t->runtime_since_mig_ns = 0;
@@ -796,8 +850,8 @@ static __always_inline void account_switch_in(struct task_struct *p, struct task
 
 	if (t->expect_cpu >= 0 && cpu != (__u32)t->expect_cpu)
 		emit(p, t, c, t->expect_cpu, cpu, level_of(t->expect_cpu, cpu), MT_CAUSE_UNSEEN,
-		     t->preempted ? MT_STATE_QUEUED : MT_STATE_WAKING, p->on_rq, MT_RF_SEEN_OUT,
-		     now, t->switched_out_ns && now > t->switched_out_ns ?
+		     t->preempted ? MT_STATE_QUEUED : MT_STATE_WAKING, task_on_rq_of(p),
+		     MT_RF_SEEN_OUT, now, t->switched_out_ns && now > t->switched_out_ns ?
 			     now - t->switched_out_ns : 0, -1, 0);
 	t->expect_cpu = cpu;
 	c->stats.kernel_migrations += (__u32)(nr - t->nr_mig_seen);
@@ -893,7 +947,6 @@ SEC("tp_btf/sched_migrate_task")
 int BPF_PROG(mt_migrate, struct task_struct *p, int dest_cpu)
 {
 	struct task_ctx *t = traced(p);
-	struct task_struct *cur;
 	struct mt_counts *c;
 	volatile struct mig_note *n;	/* every access a real load or store (struct mig_note) */
 	__u32 src, dst = dest_cpu, zero = 0;
@@ -914,14 +967,13 @@ int BPF_PROG(mt_migrate, struct task_struct *p, int dest_cpu)
 	if (!n)
 		return 0;
 	now = bpf_ktime_get_ns();
-	cur = bpf_get_current_task_btf();
-	on_rq = p->on_rq;
+	on_rq = task_on_rq_of(p);
 	policy = p->policy;
 	/* RT and DL tasks (by priority: a PI boost lends a fair task the RT class) and
 	 * SCHED_EXT's: never the fair balancer's, whose detach_tasks() walks cfs_tasks */
 	not_fair = p->prio < MAX_RT_PRIO || policy == SCHED_EXT;
 	/* Active balance and sched_exec run the stopper of the source CPU. */
-	stopper = is_stopper(cur) && bpf_get_smp_processor_id() == src;
+	stopper = current_is_stopper() && bpf_get_smp_processor_id() == src;
 
 	if (!cpu_allowed(p, src))
 		cause = MT_CAUSE_AFFINITY;

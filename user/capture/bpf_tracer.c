@@ -17,6 +17,18 @@
 #include "tracer.h"	/* before the skeleton: it defines the .bss structs */
 #include "tracer_backend.h"
 #include "migtrace.skel.h"
+#include "migtrace_pre512.skel.h"
+
+/* The pre-5.12 object is opened through migtrace's skeleton (open_skeleton): the same
+ * source, the same maps, programs and globals, laid out alike. */
+_Static_assert(sizeof(*((struct migtrace_bpf *)0)->rodata) ==
+	       sizeof(*((struct migtrace_pre512_bpf *)0)->rodata), "rodata differs");
+_Static_assert(sizeof(*((struct migtrace_bpf *)0)->bss) ==
+	       sizeof(*((struct migtrace_pre512_bpf *)0)->bss), "bss differs");
+_Static_assert(sizeof(((struct migtrace_bpf *)0)->maps) ==
+	       sizeof(((struct migtrace_pre512_bpf *)0)->maps), "maps differ");
+_Static_assert(sizeof(((struct migtrace_bpf *)0)->progs) ==
+	       sizeof(((struct migtrace_pre512_bpf *)0)->progs), "programs differ");
 
 #define BPF_TRACER_MAX_UNIT_LINKS 8	/* --unit's probes: a uprobe and a uretprobe a function */
 
@@ -29,6 +41,8 @@ struct bpf_tracer {
 	uint64_t *read_pairs;
 	int nunit_links;
 	struct bpf_link *unit_links[BPF_TRACER_MAX_UNIT_LINKS];
+	bool reduced;		/* no task storage or bpf_get_current_task_btf() (5.11) */
+	bool pre512;		/* no BPF atomics (5.12): the MT_PRE_512 object */
 };
 
 static struct bpf_tracer *bpf_of(const struct tracer *tr)
@@ -166,10 +180,59 @@ static void set_topo(struct migtrace_bpf *skel, int nr_cpus, const struct run_to
 }
 
 
+/*
+ * What 5.10 lacks and 5.11 brought (compat.bpf.h): task storage and
+ * bpf_get_current_task_btf().  Without either, every use is dead code to the verifier, the
+ * task-storage maps are not created, and the unit probes, which need both, are not loaded.
+ */
+static void use_task_btf_features(struct migtrace_bpf *skel, struct bpf_tracer *bt,
+				  const struct mt_bpf_features *f)
+{
+	skel->rodata->has_task_storage = f->task_storage;
+	skel->rodata->has_current_task_btf = f->current_task_btf;
+	bt->reduced = !f->task_storage || !f->current_task_btf;
+	if (!f->task_storage) {
+		bpf_map__set_autocreate(skel->maps.tasks, false);
+		bpf_map__set_autocreate(skel->maps.unit_tasks, false);
+	}
+	if (bt->reduced) {
+		bpf_program__set_autoload(skel->progs.mt_unit_enter, false);
+		bpf_program__set_autoload(skel->progs.mt_unit_exit, false);
+	}
+}
+
+/*
+ * migtrace's skeleton, holding the object this kernel takes: the one built with BPF's
+ * atomics, or before 5.12 the one without (Makefile, migtrace_pre512).  NULL with errno.
+ */
+static struct migtrace_bpf *open_skeleton(bool pre512)
+{
+	struct migtrace_bpf *skel;
+	int err;
+
+	if (!pre512)
+		return migtrace_bpf__open();
+	skel = calloc(1, sizeof(*skel));
+	if (!skel)
+		return NULL;
+	err = migtrace_bpf__create_skeleton(skel);
+	if (!err) {
+		skel->skeleton->data = (void *)migtrace_pre512_bpf__elf_bytes(&skel->skeleton->data_sz);
+		err = bpf_object__open_skeleton(skel->skeleton, NULL);
+	}
+	if (err) {
+		migtrace_bpf__destroy(skel);
+		errno = -err;
+		return NULL;
+	}
+	return skel;
+}
+
 static int bpf_tracer_load(struct tracer *tr, const struct tracer_opts *o)
 {
 	__u32 nr_slots = task_slot_count();
 	struct migtrace_bpf *skel;
+	struct mt_bpf_features features;
 	struct bpf_tracer *bt;
 	int err;
 
@@ -183,7 +246,9 @@ static int bpf_tracer_load(struct tracer *tr, const struct tracer_opts *o)
 			tr->nr_cpus);
 		return -ENOMEM;
 	}
-	skel = bt->skel = migtrace_bpf__open();
+	mt_bpf_features_probe(&features);
+	bt->pre512 = !features.atomics;
+	skel = bt->skel = open_skeleton(bt->pre512);
 	if (!skel) {
 		err = -errno;
 		fprintf(stderr, "migtrace: opening the BPF object failed: %s\n", strerror(-err));
@@ -197,6 +262,13 @@ static int bpf_tracer_load(struct tracer *tr, const struct tracer_opts *o)
 	skel->rodata->scope = o->scope;
 	skel->rodata->scope_cgroup_id = o->cgroup_id;
 	skel->rodata->send_records = !o->no_records;
+	use_task_btf_features(skel, bt, &features);
+	if (bt->reduced && o->unit_probes) {
+		fprintf(stderr, "migtrace: --unit BINARY:FUNCTION needs task storage and "
+			"bpf_get_current_task_btf() (Linux 5.11), which this kernel lacks: trace "
+			"with --backend ftrace, whose uprobe events time units on any kernel\n");
+		return -EOPNOTSUPP;
+	}
 	if (o->ringbuf_bytes)
 		skel->rodata->wakeup_bytes = o->ringbuf_bytes / 4;
 	set_topo(skel, tr->nr_cpus, o->topo);
@@ -365,10 +437,13 @@ static int bpf_tracer_prog_stats(const struct tracer *tr, struct tracer_prog_sta
 	if (!bt || !bt->skel)
 		return 0;
 	bpf_object__for_each_program(prog, bt->skel->obj) {
+		struct mt_prog_run run;
+
 		if (n == max)
 			break;
+		if (!bpf_program__autoload(prog))
+			continue;	/* not loaded on this kernel (use_task_btf_features) */
 		out[n].name = bpf_program__name(prog);
-		struct mt_prog_run run;
 
 		err = mt_prog_run_stats(bpf_program__fd(prog), &run);
 		if (err) {
@@ -416,6 +491,21 @@ static void bpf_tracer_destroy(struct tracer *tr)
 	tr->backend_state = NULL;
 }
 
+/* A reduced mode is named in the run, never silent: after why the backend was chosen. */
+static void bpf_tracer_describe(const struct tracer *tr, struct run_backend *b)
+{
+	size_t len = strlen(b->why);
+
+	if (bpf_of(tr) && bpf_of(tr)->reduced)
+		snprintf(b->why + len, sizeof(b->why) - len, "%sreduced: no task storage before "
+			 "Linux 5.11 (a task whose pid slot another holds is not traced, counted "
+			 "as storage_busy_events; no --unit)", len ? "; " : "");
+	len = strlen(b->why);
+	if (bpf_of(tr) && bpf_of(tr)->pre512)
+		snprintf(b->why + len, sizeof(b->why) - len, "%sthe programs built without BPF "
+			 "atomics, which came in 5.12", len ? "; " : "");
+}
+
 const struct tracer_backend bpf_tracer_backend = {
 	.id = TRACER_BACKEND_BPF,
 	.load = bpf_tracer_load,
@@ -427,5 +517,6 @@ const struct tracer_backend bpf_tracer_backend = {
 	.read_counts = bpf_tracer_read_counts,
 	.read_pairs = bpf_tracer_read_pairs,
 	.prog_stats = bpf_tracer_prog_stats,
+	.describe = bpf_tracer_describe,
 	.destroy = bpf_tracer_destroy,
 };

@@ -4,8 +4,10 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include "bpf_util.h"
 
@@ -183,6 +185,42 @@ int mt_prog_run_stats(int prog_fd, struct mt_prog_run *out)
 	out->run_time_ns = info.run_time_ns;
 	out->recursion_misses = info.recursion_misses;
 	return 0;
+}
+
+/* The atomic OR on the stack: a five-instruction program loaded and closed. */
+static bool has_atomics(void)
+{
+	/* *(u64 *)(r10 - 8) = 0; r1 = 1; lock *(u64 *)(r10 - 8) |= r1; r0 = 0; exit */
+	const struct bpf_insn insns[] = {
+		{ .code = BPF_ST | BPF_MEM | BPF_DW, .dst_reg = BPF_REG_10, .off = -8, .imm = 0 },
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_1, .imm = 1 },
+		{ .code = BPF_STX | BPF_ATOMIC | BPF_DW, .dst_reg = BPF_REG_10,
+		  .src_reg = BPF_REG_1, .off = -8, .imm = BPF_OR },
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = 0 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	int fd = bpf_prog_load(BPF_PROG_TYPE_SOCKET_FILTER, NULL, "GPL", insns,
+			       sizeof(insns) / sizeof(insns[0]), NULL);
+
+	if (fd < 0)
+		return false;
+	close(fd);
+	return true;
+}
+
+void mt_bpf_features_probe(struct mt_bpf_features *f)
+{
+	const char *as = getenv("MIGTRACE_BPF_AS");
+
+	if (as && !strcmp(as, "5.10")) {
+		memset(f, 0, sizeof(*f));
+		return;
+	}
+	f->task_storage = libbpf_probe_bpf_map_type(BPF_MAP_TYPE_TASK_STORAGE, NULL) == 1;
+	/* a probe that cannot tell (an error) counts as present: the load then says */
+	f->current_task_btf = libbpf_probe_bpf_helper(BPF_PROG_TYPE_KPROBE,
+						      BPF_FUNC_get_current_task_btf, NULL) != 0;
+	f->atomics = has_atomics();
 }
 
 int mt_nofile_ensure(unsigned long need)

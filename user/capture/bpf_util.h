@@ -48,6 +48,19 @@ struct mt_prog_run {
 	unsigned long long recursion_misses;	/* runs the kernel skipped: always counted */
 };
 
+/*
+ * What migtrace's BPF object needs of the kernel beyond 5.10 (bpf/compat.bpf.h), probed.
+ * MIGTRACE_BPF_AS=5.10 in the environment reports all three absent, so that the tests try
+ * those paths on any kernel.
+ */
+struct mt_bpf_features {
+	bool task_storage;	/* BPF_MAP_TYPE_TASK_STORAGE (5.11) */
+	bool current_task_btf;	/* bpf_get_current_task_btf() (5.11) */
+	bool atomics;		/* atomic OR, exchange, compare-and-exchange (5.12); before, the
+				 * verifier refuses a program holding one anywhere, reached or not */
+};
+void mt_bpf_features_probe(struct mt_bpf_features *f);
+
 /* The kernel's counts for a loaded program.  0 or -errno. */
 int mt_prog_run_stats(int prog_fd, struct mt_prog_run *out);
 

@@ -220,6 +220,30 @@ static int load_checked(struct doctor *d, struct tracer *tr, const struct tracer
  * moment: its switches, its own migrations and a unit timed on a function of this binary
  * must be seen.
  */
+/*
+ * What the BPF object takes of this kernel beyond 5.10 (bpf/compat.bpf.h), each with the
+ * release that brought it and what its absence costs.  true: --unit's build can load.
+ */
+static bool check_bpf_features(struct doctor *d)
+{
+	struct mt_bpf_features f;
+	bool units;
+
+	mt_bpf_features_probe(&f);
+	units = f.task_storage && f.current_task_btf;
+	if (units && f.atomics)
+		line(d, ST_OK, false, "BPF features", "task storage and bpf_get_current_task_btf() "
+		     "(5.11), atomics (5.12): all here");
+	else
+		line(d, ST_LIMITED, false, "BPF features", "%s%s%s", units ? "" :
+		     "no task storage or bpf_get_current_task_btf() (5.11): --unit needs "
+		     "--backend ftrace, and a task whose pid slot another task holds is not "
+		     "traced (counted)", units || f.atomics ? "" : "; ",
+		     f.atomics ? "" : "no BPF atomics (5.12): the programs built without them "
+		     "are loaded");
+	return units;
+}
+
 static void check_bpf(struct doctor *d)
 {
 	/* --unit's build (doctor attaches a unit probe): run -- CMD's code and the unit notes */
@@ -237,6 +261,7 @@ static void check_bpf(struct doctor *d)
 	uint64_t t0;
 
 	o.ctx = &records;
+	o.unit_probes = check_bpf_features(d);
 	oself.on_offcpu = count_offcpu;
 	oself.unit_probes = false;
 	t0 = now_ns();
@@ -249,8 +274,8 @@ static void check_bpf(struct doctor *d)
 		goto cleanup;
 	nprogs = program_names(&tr, names, sizeof(names));
 	line(d, ST_OK, true, "BPF load", "the %d programs run uses pass this kernel's verifier, "
-	     "in both builds (--unit's, and with off-CPU records) (%.0f ms): %s", nprogs,
-	     (double)(now_ns() - t0) / 1e6, names);
+	     "in both builds (%s, and with off-CPU records) (%.0f ms): %s", nprogs,
+	     o.unit_probes ? "--unit's" : "run's", (double)(now_ns() - t0) / 1e6, names);
 
 	err = tracer_track(&tr, (uint32_t)getpid(), false);
 	if (!err)
@@ -260,7 +285,8 @@ static void check_bpf(struct doctor *d)
 		     "tracepoints failed: %s", strerror(-err));
 		goto cleanup;
 	}
-	err = tracer_attach_unit(&tr, "/proc/self/exe", "mt_doctor_uprobe_target");
+	err = o.unit_probes ? tracer_attach_unit(&tr, "/proc/self/exe",
+						 "mt_doctor_uprobe_target") : -EOPNOTSUPP;
 	trigger_migrations();
 	nanosleep(&ts, NULL);
 	if (!err)
@@ -284,7 +310,10 @@ static void check_bpf(struct doctor *d)
 		line(d, ST_MISSING, true, "tp_btf attach", "attached, but this process was never "
 		     "seen switching in 20 ms");
 
-	if (err)
+	if (err == -EOPNOTSUPP && !o.unit_probes)
+		line(d, ST_LIMITED, false, "uprobes", "not tried with BPF: its unit probes need "
+		     "task storage (5.11); --backend ftrace times --unit with uprobe events");
+	else if (err)
 		line(d, ST_MISSING, false, "uprobes", "attaching the unit probes failed: %s "
 		     "(needed by --unit and cachewalk's unit timings)", strerror(-err));
 	else if (stats.units)
