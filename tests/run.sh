@@ -32,12 +32,45 @@ for bin in .output/tests/unit/test_* .output/tests/unit/san/test_*; do
 	fi
 done
 
+# script T: runs one integration script, its time kept.
+script() {
+	local t0=${EPOCHREALTIME/[.,]/}
+	echo "== $(basename "$1" .sh)"
+	bash "$1"
+	printf '%s\tscript\t%s\n' "$(mt_secs_since "$t0")" "$(basename "$1" .sh)" >>"$times"
+}
+
+# The scripts that need no idle CPU and time nothing (the fuzzers, the package, the man
+# pages) run beside the kernel matrix's guests, once its host part is over: the guests run
+# at nice -10 in sessions of their own (tests/kernels/matrix.sh), so these take what the
+# guests leave, chiefly the CPU idle while the last guest runs alone.  Their output is
+# printed after the matrix's.
+BESIDE="80_fuzz 90_install 91_man"
+beside=$(mktemp -d /tmp/migtrace-beside.XXXXXX)
 for t in tests/integration/*.sh; do
-	echo "== $(basename "$t" .sh)"
-	t0=${EPOCHREALTIME/[.,]/}
-	bash "$t"
-	printf '%s\tscript\t%s\n' "$(mt_secs_since "$t0")" "$(basename "$t" .sh)" >>"$times"
+	name=$(basename "$t" .sh)
+	case " $BESIDE " in *" $name "*) continue;; esac
+	if [ "$name" != 70_kernels ]; then
+		script "$t"
+		continue
+	fi
+	script "$t" >"$beside/70_kernels.log" 2>&1 &
+	kpid=$!
+	# the host's part is alone (its balance cases need idle CPUs); then the guests
+	wait_for "$beside/70_kernels.log" '^== [0-9]+ guests under qemu|^== kernel matrix in' 900 ||
+		echo "== (the matrix has not reached its guests: running $BESIDE beside it anyway)"
+	(
+		for b in $BESIDE; do
+			[ -f "tests/integration/$b.sh" ] && script "tests/integration/$b.sh" >"$beside/$b.log" 2>&1
+		done
+	) &
+	bpid=$!
+	wait "$kpid"
+	cat "$beside/70_kernels.log"
+	wait "$bpid"
+	for b in $BESIDE; do cat "$beside/$b.log" 2>/dev/null; done
 done
+rm -rf "$beside"
 
 # Where the time went: the scripts and guests, longest first, and the ten slowest tests (a
 # check's time is its script's work since the check before it; a guest case's, the case's).

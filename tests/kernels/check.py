@@ -24,6 +24,7 @@ import os
 import re
 import sys
 
+# where the guest found the tunable (env's facts): debugfs since 5.13, a sysctl before
 TUNABLE = "/sys/kernel/debug/sched/migration_cost_ns"
 DEFAULT_COST_NS = 500000
 # ftrace_cross: two stamps of one move, BPF's and ftrace's, taken by two callbacks of the
@@ -1254,7 +1255,12 @@ def main():
     ap.add_argument("--host", action="store_true", help="the host's own kernel (may lock debugfs)")
     ap.add_argument("--why", default="", help="why the suite stopped early, if it did")
     ap.add_argument("--prefix", default="", help="the kernel's test-name prefix (k6.1)")
+    ap.add_argument("--left-out", default="", help="cases this kernel's profile does not run "
+                    "(of report_capture, validate, tunable, sweep; comma-separated): not judged")
     a = ap.parse_args()
+    left_out = set(x for x in a.left_out.split(",") if x)
+    if left_out - {"report_capture", "validate", "tunable", "sweep"}:
+        ap.error("--left-out: only report_capture, validate, tunable and sweep may be left out")
     os.makedirs(a.outdir, exist_ok=True)
     hello, cases, done = parse_channel(a.channel, a.outdir)
     if hello:
@@ -1267,6 +1273,8 @@ def main():
         if c["dur"] is not None:
             print("FIG case %s %.1f" % (name, c["dur"]))
     j = Judge(a.outdir, cases, a.why, a.host, a.prefix, hello["uname"] if hello else "")
+    global TUNABLE
+    TUNABLE = j.env().get("tunable") or TUNABLE
     j.doctor()
     j.run_loads()
     j.scope()
@@ -1284,11 +1292,14 @@ def main():
     j.ftrace_causes()
     j.ftrace_ages()
     j.ftrace_fallback()
-    j.report_capture()
+    if "report_capture" not in left_out:
+        j.report_capture()
     j.backends()
-    j.validate()
-    j.tunable()
-    j.sweep()
+    for name in ("validate", "tunable", "sweep"):
+        if name not in left_out:
+            getattr(j, name)()
+    if left_out:
+        print("FIG left_out %s" % ",".join(sorted(left_out)))
     if done is None:
         print("NOTE the suite did not finish: %s" % (a.why or "no MT-DONE on the channel"))
     return 0

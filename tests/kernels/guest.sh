@@ -24,7 +24,11 @@ CASE_TIMEOUT=${MT_CASE_TIMEOUT:-300}
 MT="$MT_ROOT/migtrace"
 PROGS="$MT_ROOT/.output/tests/progs"
 WORK=${MT_WORK:-/tmp/mt-kernels.$$}
+# The tunable where this kernel has it: debugfs since 5.13, a sysctl before (env's facts
+# say which, for check.py).
 TUNABLE=/sys/kernel/debug/sched/migration_cost_ns
+[ -e "$TUNABLE" ] || [ ! -e /proc/sys/kernel/sched_migration_cost_ns ] ||
+	TUNABLE=/proc/sys/kernel/sched_migration_cost_ns
 # Bounds the size of every run record shipped: counts and histograms stay complete.
 MAXREC=2000
 
@@ -116,7 +120,11 @@ c_env() {
 		echo "btf $(test -r /sys/kernel/btf/vmlinux && echo yes || echo no)"
 		echo "lockdown $(cat /sys/kernel/security/lockdown 2>/dev/null || echo unknown)"
 		echo "preempt $(uname -v)"
+		echo "tunable $TUNABLE"
 	} >"$CDIR/facts"
+	# what the scheduler's debugfs offers this kernel (7.2's cache-aware scheduling has its
+	# knobs there): for a look, not judged
+	ls -R /sys/kernel/debug/sched >"$CDIR/debugfs_sched" 2>&1
 	# The kernel's text symbols, once per kernel (the host asks when it has not cached them):
 	# Debian's System.map is a stub, and with nokaslr these addresses name a hung guest's vCPUs.
 	if [ "${MT_SHIP_KALLSYMS:-0}" = 1 ]; then

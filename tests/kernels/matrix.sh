@@ -8,7 +8,10 @@
 #   bash tests/kernels/matrix.sh [KERNEL...]     (`make test-kernels`; root; after `make all`)
 #
 # KERNEL is `host` or a Debian kernel package (a meta package is resolved with apt-cache
-# depends); default: $MT_KERNELS, else the host and the three below.  Environment:
+# depends), from the machine's own apt sources, or SUITE:PACKAGE from another Debian suite
+# (bullseye:linux-image-cloud-amd64), fetched through a private apt configuration under
+# $MT_KERNEL_CACHE/apt/SUITE, never the machine's sources; default: $MT_KERNELS, else the
+# host and the kernels below.  Environment:
 #   MT_KERNEL_CACHE    where the kernels are kept between runs (/var/cache/migtrace-kernels)
 #   MT_KERNEL_JOBS     guests booted at once (default: one per host CPU)
 #   MT_BOOT_TIMEOUT    seconds for a guest to start the suite (180)
@@ -75,7 +78,13 @@ trap 'stop_guests 130' INT
 trap 'stop_guests 143' TERM
 trap 'stop_guests 129' HUP
 # (the RT kernel first: the slowest under TCG, it starts first where no time is known yet)
-DEFAULT_KERNELS="host linux-image-rt-amd64 linux-image-cloud-amd64 linux-image-6.12-cloud-amd64"
+# A kernel named KERNEL/reach runs the reach profile: one boot of the workload cases with
+# both backends (PART_A) and the tunable, not the capture, validate and the sweep, whose code
+# is user space's (docs/testing.md, "The time budget").  Those run on 6.12 and on 6.1-rt,
+# whose release and event formats are 6.1's, the harder variant of it.
+DEFAULT_KERNELS="host linux-image-rt-amd64 linux-image-cloud-amd64/reach \
+linux-image-6.12-cloud-amd64 bullseye:linux-image-cloud-amd64/reach \
+sid:linux-image-cloud-amd64/reach experimental:linux-image-cloud-amd64/reach"
 if [ $# -gt 0 ]; then KERNELS="$*"; else KERNELS=${MT_KERNELS:-$DEFAULT_KERNELS}; fi
 
 t_start=$EPOCHREALTIME
@@ -153,20 +162,39 @@ build_initramfs() {
 
 # ---- Debian's kernels -------------------------------------------------------------------
 
-apt_updated=0
-# resolve PKG: the concrete linux-image package (the one holding /boot/vmlinuz-*) that PKG
-# names: a meta package depends on it (linux-image-cloud-amd64 ->
-# linux-image-6.1.0-57-cloud-amd64), a concrete one depends on no linux-image.  Runs
-# `apt-get update` once when apt-cache does not know a package.
+apt_updated=" "
+# apt_opts SUITE: sets APT_OPTS, the options of apt-get and apt-cache for SUITE: none for
+# the machine's own sources (SUITE empty); else a private configuration in $CACHE/apt/SUITE
+# (its own sources list, lists and archives: Debian's archive, signed by the machine's
+# Debian keyring), made once.
+APT_OPTS=()
+apt_opts() {
+	local suite=$1 dir=$CACHE/apt/$1
+	APT_OPTS=(-o APT::Sandbox::User=root)
+	[ -n "$suite" ] || return 0
+	mkdir -p "$dir/lists/partial" "$dir/archives/partial" "$dir/parts" || return 1
+	[ -s "$dir/sources.list" ] ||
+		echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian $suite main" \
+			>"$dir/sources.list" || return 1
+	APT_OPTS+=(-o "Dir::Etc::SourceList=$dir/sources.list" -o "Dir::Etc::SourceParts=$dir/parts"
+		-o "Dir::State::Lists=$dir/lists" -o "Dir::Cache=$dir" -o "Dir::Cache::Archives=$dir/archives")
+}
+
+# resolve [SUITE:]PKG: the concrete linux-image package that PKG names: a meta package
+# depends on it (linux-image-cloud-amd64 -> linux-image-6.1.0-57-cloud-amd64), a concrete
+# one depends on no linux-image.  Runs `apt-get update` once per suite when apt-cache does
+# not know a package.
 resolve() {
-	local pkg=$1 dep
+	local suite= pkg=$1 dep
+	case $pkg in *:*) suite=${pkg%%:*}; pkg=${pkg#*:};; esac
+	apt_opts "$suite" || return 1
 	for _ in 1 2 3; do
-		while ! apt-cache show "$pkg" >/dev/null 2>&1; do
-			[ "$apt_updated" = 1 ] && return 1
-			apt_updated=1
-			apt-get update -qq >/dev/null 2>&1
+		while ! apt-cache "${APT_OPTS[@]}" show "$pkg" >/dev/null 2>&1; do
+			case $apt_updated in *" $suite "*) return 1;; esac
+			apt_updated="$apt_updated$suite "
+			apt-get "${APT_OPTS[@]}" update -qq >/dev/null 2>&1
 		done
-		dep=$(apt-cache depends "$pkg" 2>/dev/null |
+		dep=$(apt-cache "${APT_OPTS[@]}" depends "$pkg" 2>/dev/null |
 			sed -n 's/^ *Depends: \(linux-image-[^ <>]*\)$/\1/p' | head -n 1)
 		[ -z "$dep" ] && { echo "$pkg"; return 0; }
 		pkg=$dep
@@ -174,23 +202,40 @@ resolve() {
 	return 1
 }
 
-# fetch PKG: $CACHE/PKG/vmlinuz and its config, downloading only when not cached.  (The
-# guest's own kallsyms are added there after its first boot: see boot_guest.)
+# fetch [SUITE:]PKG: $CACHE/PKG/vmlinuz and its config, downloading only when not cached.
+# PKG holds them in /boot, or (Debian from 7.2 on) depends on linux-binary-KREL, which holds
+# /usr/lib/modules/KREL/vmlinuz, and linux-base-KREL, its config.  (The guest's own kallsyms
+# are added there after its first boot: see boot_guest.)
 fetch() {
-	local pkg=$1 dir=$CACHE/$1 tmp rc
+	local suite= pkg=$1 dir tmp rc krel
+	case $pkg in *:*) suite=${pkg%%:*}; pkg=${pkg#*:};; esac
+	dir=$CACHE/$pkg krel=${pkg#linux-image-}
 	[ -s "$dir/vmlinuz" ] && return 0
 	mkdir -p "$CACHE" || { echo "cannot create $CACHE (set MT_KERNEL_CACHE)"; return 1; }
+	apt_opts "$suite" || { echo "cannot create $CACHE/apt/$suite"; return 1; }
 	tmp=$(mktemp -d "$CACHE/.fetch.XXXXXX") || return 1
 	# as root, apt downloads without its _apt sandbox (and would warn about it)
-	if ! (cd "$tmp" && apt-get download -qq -o APT::Sandbox::User=root "$pkg" >/dev/null 2>"$tmp/err"); then
+	if ! (cd "$tmp" && apt-get "${APT_OPTS[@]}" download -qq "$pkg" >/dev/null 2>"$tmp/err"); then
 		echo "apt-get download $pkg failed: $(tail -n 1 "$tmp/err")"
 		rm -rf "$tmp"
 		return 1
 	fi
-	# only ./boot: the modules are not needed (the initramfs holds everything)
-	if ! dpkg-deb --fsys-tarfile "$tmp"/*.deb | tar -x -C "$tmp" ./boot 2>"$tmp/err" ||
-		! ls "$tmp"/boot/vmlinuz-* >/dev/null 2>&1; then
-		echo "unpacking $pkg failed: no /boot/vmlinuz-* in it: $(head -n 1 "$tmp/err")"
+	# only the kernel and its config: the modules are not needed (the initramfs holds
+	# everything)
+	dpkg-deb --fsys-tarfile "$tmp"/*.deb | tar -x -C "$tmp" ./boot 2>/dev/null
+	if ! ls "$tmp"/boot/vmlinuz-* >/dev/null 2>&1 &&
+		(cd "$tmp" && apt-get "${APT_OPTS[@]}" download -qq "linux-binary-$krel" \
+			"linux-base-$krel" >/dev/null 2>"$tmp/err"); then
+		mkdir -p "$tmp/boot"
+		for d in "$tmp"/linux-binary-*.deb "$tmp"/linux-base-*.deb; do
+			dpkg-deb --fsys-tarfile "$d" | tar -x -C "$tmp" --wildcards \
+				"./usr/lib/modules/$krel/vmlinuz" "./usr/lib/modules/$krel/config" 2>/dev/null
+		done
+		mv "$tmp/usr/lib/modules/$krel/vmlinuz" "$tmp/boot/vmlinuz-$krel" 2>/dev/null
+		mv "$tmp/usr/lib/modules/$krel/config" "$tmp/boot/config-$krel" 2>/dev/null
+	fi
+	if ! ls "$tmp"/boot/vmlinuz-* >/dev/null 2>&1; then
+		echo "unpacking $pkg failed: no /boot/vmlinuz-* in it, nor a linux-binary-$krel: $(head -n 1 "$tmp/err")"
 		rm -rf "$tmp"
 		return 1
 	fi
@@ -219,7 +264,7 @@ report() {
 	shift 3
 	local np=0 nf=0 ns=0 kind name rest tests="?" cases="" counts="" verifier="" why boot
 	local compl="" kc seen unseen diff ftr="" both="" capt="" fallback="" bs=0 fs=0 ks=0
-	local agediff="" ages=""
+	local agediff="" ages="" left=""
 	local cs b f k
 	why=$(cat "$dir/why" 2>/dev/null)
 	boot=$(cat "$dir/boot_s" 2>/dev/null || echo "-")
@@ -276,6 +321,7 @@ report() {
 			ftrace_*) ftr="$ftr ${name#ftrace_} ${rest},";;
 			# the sweep's table as the guest printed it, a line at a time
 			sweep) echo "    sweep: ${rest#| }";;
+			left_out) left=" (reach profile: not run here: $rest)";;
 			esac;;
 		esac
 	done <"$dir/check.txt"
@@ -297,7 +343,7 @@ report() {
 	local line="kernel $krel: $np passed, $nf failed"
 	[ "$ns" != 0 ] && line="$line, $ns skipped"
 	echo "$line"
-	summary+=("$line (boot ${boot} s, tests ${tests} s)${verifier:+; $verifier}")
+	summary+=("$line (boot ${boot} s, tests ${tests} s)${verifier:+; $verifier}$left")
 }
 
 # run_host: the suite on the host's own kernel, no qemu.
@@ -330,13 +376,13 @@ open_case() {
 		"$1/channel.log" 2>/dev/null
 }
 
-# boot_guest PKG KREL DIR CASES PART: boots one kernel with the initramfs to run guest.sh's
-# CASES (commas), and watches it until the suite ends, it hangs or it runs over time; leaves
-# DIR/channel.log, console.log, boot_s, and DIR/why when the suite did not end normally.
-# PART (0, 1) names the boot in the progress, which goes to stdout, and in the wall time
-# kept for the next run's order.
+# boot_guest PKG KREL DIR CASES PART KEY: boots one kernel with the initramfs to run
+# guest.sh's CASES (commas), and watches it until the suite ends, it hangs or it runs over
+# time; leaves DIR/channel.log, console.log, boot_s, and DIR/why when the suite did not end
+# normally.  PART (0, 1) names the boot in the progress, which goes to stdout; KEY
+# (PROFILE.PART) the wall time kept for the next run's order.
 boot_guest() {
-	local pkg=$1 krel=$2 dir=$3 cases=$4 part=$5 why="" qpid t0 tb="" now size last_size=0 last_change
+	local pkg=$1 krel=$2 dir=$3 cases=$4 part=$5 key=$6 why="" qpid t0 tb="" now size last_size=0 last_change
 	local stage csize last_csize=0 last_beat crash syms=$CACHE/$pkg/kallsyms ship=0
 	# the guest ships its kallsyms when they are not cached yet (once per kernel)
 	[ -s "$syms" ] || ship=1
@@ -428,8 +474,8 @@ boot_guest() {
 	echo "   $krel: boot $((part + 1)): guest wall time $(elapsed "$t0") s"
 	printf '%s\tguest\t%s\n' "$(elapsed "$t0")" "kernel $krel, boot $((part + 1))" >>"$MT_TIMES"
 	# the order of the next run's boots (longest first) is made from this
-	[ -z "${MT_GUEST_CASES:-}" ] && elapsed "$t0" | cut -d. -f1 >"$CACHE/$pkg/wall_s.$part.tmp" &&
-		mv "$CACHE/$pkg/wall_s.$part.tmp" "$CACHE/$pkg/wall_s.$part"
+	[ -z "${MT_GUEST_CASES:-}" ] && elapsed "$t0" | cut -d. -f1 >"$CACHE/$pkg/wall_s.$key.tmp" &&
+		mv "$CACHE/$pkg/wall_s.$key.tmp" "$CACHE/$pkg/wall_s.$key"
 }
 
 # ---- main -------------------------------------------------------------------------------
@@ -476,25 +522,28 @@ if [ "$ok" = 1 ]; then
 		ok=0
 	fi
 fi
-guests=()		# "PKG KREL PREFIX" of each kernel fetched
+guests=()		# "PKG KREL PREFIX PROFILE" of each kernel fetched (full or reach)
 run_the_host=0
 if [ "$ok" = 1 ]; then
 	for k in $KERNELS; do
 		if [ "$k" = host ]; then run_the_host=1; continue; fi
+		profile=full
+		case $k in */reach) k=${k%/reach}; profile=reach;; esac
 		if ! pkg=$(resolve "$k"); then
-			unavailable "kernel_${k}_fetch" "apt-cache cannot resolve $k to a linux-image package (even after apt-get update): check /etc/apt/sources.list"
+			unavailable "kernel_${k//:/_}_fetch" "apt-cache cannot resolve $k to a linux-image package (even after apt-get update): check /etc/apt/sources.list, or $CACHE/apt/${k%%:*} for SUITE:PACKAGE"
 			summary+=("$k: not run: cannot resolve the package")
 			continue
 		fi
 		krel=${pkg#linux-image-}
 		pfx=$(prefix "$krel")
-		if ! err=$(fetch "$pkg"); then
+		case $k in *:*) spec=${k%%:*}:$pkg;; *) spec=$pkg;; esac
+		if ! err=$(fetch "$spec"); then
 			unavailable "${pfx}_fetch" "kernel $krel: $err (network? apt sources?)"
 			summary+=("kernel $krel: not run: $err")
 			continue
 		fi
 		echo "kernel $krel: $pkg, $CACHE/$pkg/vmlinuz"
-		guests+=("$pkg $krel $pfx")
+		guests+=("$pkg $krel $pfx $profile")
 	done
 fi
 # The host first and alone: its balance cases need idle CPUs, which running guests are not.
@@ -502,42 +551,53 @@ fi
 if [ "${#guests[@]}" -gt 0 ]; then
 	# Each kernel's suite in two halves of about equal time, each booted on its own (a boot
 	# costs 3-6 s): on 2 CPUs, three whole guests of ~150 s left a CPU idle for the third's
-	# whole run, six halves pack both.  MT_GUEST_CASES given: one boot of those.
-	if [ -n "${MT_GUEST_CASES:-}" ]; then
-		parts=("$(echo "$MT_GUEST_CASES" | tr ' ' ,)")
-	else
-		parts=("$PART_A" "$PART_B")
-	fi
-	echo "== ${#guests[@]} guests under qemu (TCG) in ${#parts[@]} boots each, $JOBS at a time"
+	# whole run, six halves pack both.  The reach profile: one boot.  MT_GUEST_CASES given:
+	# one boot of those, on every kernel.
+	# parts_of PROFILE: sets parts, the boots' case lists, and left_out, the cases not run
+	parts_of() {
+		left_out=
+		if [ -n "${MT_GUEST_CASES:-}" ]; then
+			parts=("$(echo "$MT_GUEST_CASES" | tr ' ' ,)")
+		elif [ "$1" = reach ]; then
+			parts=("$PART_A,tunable")
+			left_out=report_capture,validate,sweep
+		else
+			parts=("$PART_A" "$PART_B")
+		fi
+	}
+	echo "== ${#guests[@]} guests under qemu (TCG), each in the boots its profile takes, $JOBS at a time"
 	# the longest first (the part's last wall time, kept beside its kernel; one not run yet
 	# counts as longest), so that the last to start is a short one
 	mapfile -t order < <(for g in "${guests[@]}"; do
-		read -r pkg _ <<<"$g"
+		read -r pkg _ _ profile <<<"$g"
+		parts_of "$profile"
 		for i in "${!parts[@]}"; do
-			printf '%s\t%s %s\n' "$(cat "$CACHE/$pkg/wall_s.$i" 2>/dev/null || echo 99999)" "$g" "$i"
+			printf '%s\t%s %s\n' "$(cat "$CACHE/$pkg/wall_s.$profile.$i" 2>/dev/null || echo 99999)" "$g" "$i"
 		done
 	done | sort -s -t "$(printf '\t')" -k1,1 -rn | cut -f2-)
 	for g in "${guests[@]}"; do
-		read -r pkg krel pfx <<<"$g"
+		read -r pkg krel pfx _ <<<"$g"
 		rm -rf "${OUT:?}/$krel" && mkdir -p "$OUT/$krel"
 	done
 	for j in "${order[@]}"; do
-		read -r pkg krel pfx i <<<"$j"
+		read -r pkg krel pfx profile i <<<"$j"
+		parts_of "$profile"
 		dir=$OUT/$krel/boot$i
 		mkdir -p "$dir"
 		if [ "$JOBS" -le 1 ]; then
-			boot_guest "$pkg" "$krel" "$dir" "${parts[$i]}" "$i"
+			boot_guest "$pkg" "$krel" "$dir" "${parts[$i]}" "$i" "$profile.$i"
 		else
 			while [ "$(jobs -rp | wc -l)" -ge "$JOBS" ]; do wait -n; done
-			boot_guest "$pkg" "$krel" "$dir" "${parts[$i]}" "$i" >"$dir/progress.log" 2>&1 &
+			boot_guest "$pkg" "$krel" "$dir" "${parts[$i]}" "$i" "$profile.$i" >"$dir/progress.log" 2>&1 &
 		fi
 	done
 	wait
 	for g in "${guests[@]}"; do
-		read -r pkg krel pfx <<<"$g"
-		echo "== kernel $krel"
+		read -r pkg krel pfx profile <<<"$g"
+		parts_of "$profile"
+		echo "== kernel $krel${left_out:+ (reach: $left_out not run here)}"
 		merge_boots "$OUT/$krel" "${#parts[@]}"
-		report "$pfx" "$krel" "$OUT/$krel"
+		report "$pfx" "$krel" "$OUT/$krel" ${left_out:+--left-out "$left_out"}
 		# keep the kallsyms the guest shipped (first boot of this kernel) beside its vmlinuz
 		if [ ! -s "$CACHE/$pkg/kallsyms" ] && [ -s "$OUT/$krel/cases/env/kallsyms" ]; then
 			cp "$OUT/$krel/cases/env/kallsyms" "$CACHE/$pkg/kallsyms.tmp" &&
