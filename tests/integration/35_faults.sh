@@ -290,3 +290,21 @@ if [ "$(id -u)" = 0 ] && [ -w /proc/sys/fs/protected_symlinks ] && command -v se
 else
 	skip symlink_planted_refused "needs root, a writable fs.protected_symlinks and setpriv"
 fi
+
+# A container's pid namespace: the scheduler's events name tasks by the host's pids, so a run
+# there traced another task (pid 2, kthreadd) and reported 0 migrations with no word.  Both
+# backends refuse in one line, exit 1; doctor names it.
+if [ "$(id -u)" = 0 ] && unshare -fp --mount-proc true 2>/dev/null; then
+	rc=0
+	unshare -fp --mount-proc "$MT" run wakeup -t 2 -d 1 >"$MT_TMP/pidns.out" 2>&1 || rc=$?
+	check pid_namespace_refused bash -c '[ "$1" = 1 ] && grep -q "pid namespace of its own" "$2" &&
+		! grep -q "^migrations:" "$2"' _ "$rc" "$MT_TMP/pidns.out"
+	rc=0
+	unshare -fp --mount-proc "$MT" run --backend ftrace -- true >"$MT_TMP/pidns_ft.out" 2>&1 || rc=$?
+	check pid_namespace_refused_ftrace bash -c '[ "$1" = 1 ] &&
+		grep -q "pid namespace of its own" "$2"' _ "$rc" "$MT_TMP/pidns_ft.out"
+	unshare -fp --mount-proc "$MT" doctor >"$MT_TMP/pidns_doctor.out" 2>/dev/null
+	check pid_namespace_doctor grep -qE '^missing +pid namespace ' "$MT_TMP/pidns_doctor.out"
+else
+	skip pid_namespace_refused "needs root and unshare -p"
+fi

@@ -351,6 +351,18 @@ pid_t launch_tgid_of(pid_t tid)
 	return (pid_t)tgid;
 }
 
+/* The initial pid namespace's inode number: fixed (PROC_PID_INIT_INO, include/linux/proc_ns.h). */
+#define PID_NS_INIT_INO 0xEFFFFFFCu
+
+int launch_in_child_pid_ns(void)
+{
+	struct stat st;
+
+	if (stat("/proc/self/ns/pid", &st))
+		return -1;
+	return st.st_ino != PID_NS_INIT_INO;
+}
+
 void launch_abort(struct launch *l)
 {
 	if (l->pid > 0) {

@@ -50,6 +50,9 @@ char launch_process_state(pid_t pid);
 bool launch_process_alive(pid_t pid);
 /* The process a thread id belongs to (its Tgid); -1 when there is no such task. */
 pid_t launch_tgid_of(pid_t tid);
+/* Whether this process is in a pid namespace other than the host's (its ns/pid inode is not
+ * the initial namespace's, whatever /proc is mounted): 1, 0, or -1 when it cannot be read. */
+int launch_in_child_pid_ns(void);
 /*
  * SIGPIPE and SIGXFSZ ignored in migtrace, so that a closed stdout (`validate | head -1`) or
  * a file-size limit (`ulimit -f`) fails the write that meets it, with EPIPE or EFBIG and the

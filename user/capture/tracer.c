@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "bpf_util.h"
+#include "launch.h"
 #include "run.h"
 #include "tracer.h"
 #include "tracer_backend.h"
@@ -117,6 +118,16 @@ static int tracer_load_auto(struct tracer *tr, const struct tracer_opts *o)
 
 int tracer_load(struct tracer *tr, const struct tracer_opts *o)
 {
+	/* Both backends see the host's pids (tp_btf's task_struct, the trace events), which a
+	 * process in a child pid namespace neither has nor can translate: its workload's pid
+	 * would name another task, and the run would be silently empty. */
+	if (launch_in_child_pid_ns() == 1) {
+		fprintf(stderr, "migtrace: this process is in a pid namespace of its own (a "
+			"container's), and the scheduler's events name tasks by the host's pids: "
+			"run migtrace in the host's pid namespace (docker run --pid=host, or on the "
+			"host itself)\n");
+		return -EOPNOTSUPP;
+	}
 	switch (o->backend) {
 	case TRACER_BACKEND_BPF:
 		return tracer_load_with(tr, o, &bpf_tracer_backend, "--backend bpf");

@@ -24,6 +24,7 @@
 #include "clock.h"
 #include "commands.h"
 #include "ftrace_tracer.h"
+#include "launch.h"
 #include "sched_rules.h"
 #include "topology.h"
 #include "tracer.h"
@@ -113,6 +114,20 @@ static void check_privileges(struct doctor *d)
 	else
 		line(d, ST_MISSING, true, "privileges", "uid %d lacks %s: run as root (sudo) or "
 		     "grant CAP_BPF and CAP_PERFMON", (int)geteuid(), missing);
+}
+
+/* Both backends name tasks by the host's pids: a child pid namespace cannot trace its own. */
+static void check_pid_ns(struct doctor *d)
+{
+	int child = launch_in_child_pid_ns();
+
+	if (child == 1)
+		line(d, ST_MISSING, true, "pid namespace", "this process is in a pid namespace of "
+		     "its own (a container's), and the scheduler's events name tasks by the host's "
+		     "pids: run migtrace in the host's pid namespace (docker run --pid=host)");
+	else if (child == 0)
+		line(d, ST_OK, false, "pid namespace", "the host's: the events' pids are this "
+		     "process's");
 }
 
 static void check_btf(struct doctor *d)
@@ -610,6 +625,7 @@ int cmd_doctor(int argc, char **argv)
 	bpf_missing = d.nmissing_for_run;
 	check_tracefs(&d);
 	check_ftrace(&d, &ftrace_ok);
+	check_pid_ns(&d);
 	check_pmu(&d);
 	check_bpf_stats(&d);
 	check_tunable(&d);
