@@ -172,6 +172,92 @@ int ftrace_tracer_check(char *why, size_t len)
 	return 0;
 }
 
+/* Whether pid is a live migtrace (a run, or its guard while it removes what the run left). */
+static bool migtrace_alive(long pid)
+{
+	char path[64], comm[32] = "";
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%ld/comm", pid);
+	f = fopen(path, "r");
+	if (!f)
+		return false;
+	if (!fgets(comm, sizeof(comm), f))
+		comm[0] = 0;
+	fclose(f);
+	return !strncmp(comm, "migtrace", 8);	/* and migtrace-san, the sanitized build */
+}
+
+/* Removes the unit probes of system migtrace_PID; O_APPEND: O_TRUNC would remove all. */
+static void remove_unit_probes(const char *probes, const char *system)
+{
+	for (int i = 0; i < 2; i++) {
+		char line[128];
+		int pfd = open(probes, O_WRONLY | O_APPEND | O_CLOEXEC);
+		ssize_t w;
+
+		if (pfd < 0)
+			break;
+		snprintf(line, sizeof(line), "-:%s/%s\n", system, unit_events[i]);
+		w = write(pfd, line, strlen(line));	/* ENOENT: there was none */
+		(void)w;
+		close(pfd);
+	}
+}
+
+int ftrace_tracer_orphans(bool remove, char *names, size_t len)
+{
+	const char *dir = tracefs_tracing_dir();
+	char path[512], probes[512], system[64];
+	struct dirent *e;
+	size_t used = 0;
+	int n = 0;
+	DIR *d;
+
+	names[0] = 0;
+	if (!dir)
+		return 0;
+	snprintf(path, sizeof(path), "%s/instances", dir);
+	snprintf(probes, sizeof(probes), "%s/uprobe_events", dir);
+	d = opendir(path);
+	if (!d)
+		return 0;
+	while ((e = readdir(d))) {
+		char *end;
+		long pid;
+
+		if (strncmp(e->d_name, "migtrace-", 9))
+			continue;
+		pid = strtol(e->d_name + 9, &end, 10);
+		if (end == e->d_name + 9 || (*end && strcmp(end, "-mig")) || migtrace_alive(pid))
+			continue;
+		n++;
+		if (used < len)
+			used += (size_t)snprintf(names + used, len - used, "%s%s", used ? " " : "",
+						 e->d_name);
+		if (!remove)
+			continue;
+		snprintf(path, sizeof(path), "%s/instances/%s", dir, e->d_name);
+		for (int t = 0; t < GUARD_RMDIR_TRIES && rmdir(path) && errno == EBUSY; t++)
+			usleep(10000);
+		snprintf(system, sizeof(system), "migtrace_%ld", pid);
+		remove_unit_probes(probes, system);
+	}
+	closedir(d);
+	return n;
+}
+
+/* What runs killed with their guard left, still recording (a cost on every switch): gone. */
+static void remove_orphans(void)
+{
+	char gone[256];
+	int n = ftrace_tracer_orphans(true, gone, sizeof(gone));
+
+	if (n)
+		fprintf(stderr, "migtrace: removed %d tracefs instance%s left recording by migtrace "
+			"runs killed with their guard: %s\n", n, n > 1 ? "s" : "", gone);
+}
+
 /*
  * The guard's whole life: detached (launch_guard_detach), it reads its pipe to EOF
  * (migtrace ended, however) and removes the instances still there.  rmdir fails with EBUSY
@@ -194,19 +280,8 @@ static void guard_main(int fd, char paths[FT_NR_INST][512], const char *probes,
 			usleep(10000);
 		}
 	}
-	/* the unit probes, once no instance uses them; O_APPEND: O_TRUNC would remove all */
-	for (int i = 0; i < 2; i++) {
-		char line[128];
-		int pfd = open(probes, O_WRONLY | O_APPEND | O_CLOEXEC);
-		ssize_t w;
-
-		if (pfd < 0)
-			break;
-		snprintf(line, sizeof(line), "-:%s/%s\n", system, unit_events[i]);
-		w = write(pfd, line, strlen(line));	/* ENOENT: there was none */
-		(void)w;
-		close(pfd);
-	}
+	/* the unit probes, once no instance uses them */
+	remove_unit_probes(probes, system);
 	_exit(0);
 }
 
@@ -480,6 +555,7 @@ static int ftrace_tracer_load(struct tracer *tr, const struct tracer_opts *o)
 	err = resolve_events(ft);
 	if (err)
 		return err;
+	remove_orphans();
 	/* names first, so that the guard knows what to remove before anything exists */
 	snprintf(ft->name[FT_MAIN], FT_NAME_LEN, "migtrace-%d", (int)getpid());
 	if (!ft->all)

@@ -88,6 +88,7 @@ void launch_guard_detach(int fd)
 
 	for (size_t i = 0; i < sizeof(ignored) / sizeof(ignored[0]); i++)
 		signal(ignored[i], SIG_IGN);
+	setsid();	/* fails only for a group leader, which a forked child is not */
 	if (fd > 0)
 		close_range(0, (unsigned)fd - 1, 0);
 	close_range((unsigned)fd + 1, ~0U, 0);

@@ -62,8 +62,10 @@ int launch_in_child_pid_ns(void);
 void launch_ignore_signals(void);
 /*
  * In a guard process (the workload's, or the ftrace backend's): every descriptor but fd
- * closed, so that it keeps no pipe, terminal or program of migtrace's alive, and the
- * signals that reach migtrace's group (Ctrl-C) ignored, so that it outlives migtrace.
+ * closed, so that it keeps no pipe, terminal or program of migtrace's alive; in a session
+ * of its own, so that a SIGKILL of migtrace's whole process group (`kill -9 -PGID`,
+ * `timeout -s KILL`) does not take it along; and the signals that reach migtrace's
+ * terminal (Ctrl-C) ignored, so that it outlives migtrace.
  */
 void launch_guard_detach(int fd);
 /* Kills the workload's process group, reaps the child (an error path), dismisses the guard. */

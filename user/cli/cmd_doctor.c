@@ -369,6 +369,19 @@ static void check_tracefs(struct doctor *d)
  * tracked, moved between two CPUs, and the moves read back through the replay.  ftrace_ok:
  * whether run could record with it here (auto's fallback).
  */
+/* Instances left recording by runs killed with their guard (systemd's final kill): said,
+ * then removed, before the ftrace check makes its own. */
+static void check_ftrace_orphans(struct doctor *d)
+{
+	char names[256];
+	int n = ftrace_tracer_orphans(true, names, sizeof(names));
+
+	if (n)
+		line(d, ST_LIMITED, false, "ftrace orphans", "%d tracefs instance%s left recording "
+		     "by migtrace runs killed with their guard, removed now: %s", n,
+		     n > 1 ? "s" : "", names);
+}
+
 static void check_ftrace(struct doctor *d, bool *ftrace_ok)
 {
 	struct tracer_opts o = { .hot_ns = 500000, .on_migrate = count_record,
@@ -624,6 +637,7 @@ int cmd_doctor(int argc, char **argv)
 	check_bpf(&d);
 	bpf_missing = d.nmissing_for_run;
 	check_tracefs(&d);
+	check_ftrace_orphans(&d);
 	check_ftrace(&d, &ftrace_ok);
 	check_pid_ns(&d);
 	check_pmu(&d);
