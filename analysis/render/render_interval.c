@@ -281,6 +281,11 @@ int render_interval_json(FILE *f, const struct interval *iv, const struct run *r
 		jw_null(&w);
 	}
 	jw_field_u64(&w, "records_lost", s->rb_dropped);
+	/* replayed events: what the trace's buffers lost so far (the counts miss their moves) */
+	if (run_replayed(r))
+		jw_field_u64(&w, "trace_events_lost", r->meta.backend.lost_events);
+	else
+		jw_field_null(&w, "trace_events_lost");
 	if (iv->pids)
 		json_top(&w, iv);
 	jw_end_object(&w);

@@ -47,10 +47,24 @@ check ftrace_no_instance_after_end no_instance_of "$ftpid"
 # and said (read every 10 ms, a quiet machine's rings kept up: 44435 events, none lost)
 "$MT_ROOT/.output/workloads/wakeup" -t 8 -d 4 >/dev/null 2>&1 &
 busy=$!
-MIGTRACE_FTRACE_KIB=8 MIGTRACE_FTRACE_READ_MS=500 "$MT" run --backend ftrace -a -d 2 -o "$MT_TMP/lost.json" >"$MT_TMP/lost.txt" 2>&1
+mkdir -p "$MT_TMP/tf"
+MIGTRACE_FTRACE_KIB=8 MIGTRACE_FTRACE_READ_MS=500 "$MT" run --backend ftrace -a -d 2 \
+	--interval 1s -j --textfile "$MT_TMP/tf" -o "$MT_TMP/lost.json" >"$MT_TMP/lost.txt" 2>&1
 wait "$busy"
 check ftrace_lost_counted json "$MT_TMP/lost.json" "d['meta']['backend']['lost_events'] > 0" "d['meta']['backend']"
 check ftrace_lost_said grep -qE '^data quality: [0-9]+ events replayed, .*, [1-9][0-9]* lost by the trace.s buffers' "$MT_TMP/lost.txt"
+# ... and exported: the textfile (written at each interval and at the end), --openmetrics of
+# the file and the interval lines carry the run's count (they said 0 lost before)
+lost=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["meta"]["backend"]["lost_events"])' "$MT_TMP/lost.json" 2>/dev/null)
+check ftrace_lost_textfile grep -qx "migtrace_trace_events_lost_total{backend=\"ftrace\"} ${lost:-x}" "$MT_TMP/tf/migtrace.prom"
+check ftrace_lost_openmetrics bash -c '"$1" report --openmetrics "$4" "$2" >/dev/null &&
+	grep -qx "migtrace_trace_events_lost_total{backend=\"ftrace\"} $3" "$4"' _ "$MT" \
+	"$MT_TMP/lost.json" "${lost:-x}" "$MT_TMP/lost.prom"
+check ftrace_lost_interval_lines python3 -c '
+import json, sys
+lines = [json.loads(l) for l in open(sys.argv[1]) if l.startswith("{")]
+assert lines and all(l["trace_events_lost"] is not None for l in lines), lines[:1]
+assert lines[-1]["trace_events_lost"] > 0, [l["trace_events_lost"] for l in lines]' "$MT_TMP/lost.txt"
 
 # 2. One process traced by both at once, from before it starts (sh waits 1.5 s, runs it, then
 #    sleeps 0.5 s, so that both runs end with nothing moving): selfmig's 23 moves by a helper
@@ -181,4 +195,40 @@ if command -v setpriv >/dev/null && setpriv --bounding-set=-bpf,-sys_admin,-perf
 		grep -q "^migtrace run can work here with the ftrace backend only (auto takes it)" <<<"$2"' _ "$rc" "$out"
 else
 	skip ftrace_auto_fallback_exit0 "setpriv cannot drop CAP_BPF, CAP_SYS_ADMIN, CAP_PERFMON here"
+fi
+
+# 6. A SIGKILL of migtrace's whole process group (kill -9 -PGID, timeout -s KILL): the guard,
+#    in a session of its own, outlives it and removes the instances (before, it died with
+#    the group and they stayed, recording).  And what a kill of run and guard at once leaves
+#    (systemd's final kill of a cgroup), a run whose pid is no migtrace's: the next ftrace
+#    run removes it, saying so, and doctor names it.
+rm -f "$MT_TMP/grp.pid"
+setsid bash -c '"$1" run --backend ftrace -a -d 30 >/dev/null 2>&1 & echo $! >"$2"; sleep 30' _ \
+	"$MT" "$MT_TMP/grp.pid" &
+grp=$!
+wait_for "$MT_TMP/grp.pid" '[0-9]' 10
+gpid=$(cat "$MT_TMP/grp.pid" 2>/dev/null)
+wait_until 10 bash -c 'ls /sys/kernel/tracing/instances | grep -qx "migtrace-$1"' _ "${gpid:-x}"
+kill -9 -- "-$grp" 2>/dev/null
+wait "$grp" 2>/dev/null
+check ftrace_group_kill_cleaned no_instance_of "${gpid:-x}"
+# an orphan: an instance named for a pid that is no migtrace, recording sched_switch
+true &
+dead=$!
+wait "$dead"
+orphan=/sys/kernel/tracing/instances/migtrace-$dead
+if mkdir "$orphan" 2>/dev/null; then
+	echo 1 >"$orphan/events/sched/sched_switch/enable"
+	"$MT" run --backend ftrace -- true >"$MT_TMP/orphan.out" 2>&1
+	check ftrace_orphan_removed bash -c '[ ! -d "$1" ] &&
+		grep -q "removed 1 tracefs instance left recording by migtrace runs killed with their guard: migtrace-$2\$" "$3"' \
+		_ "$orphan" "$dead" "$MT_TMP/orphan.out"
+	mkdir "$orphan" && echo 1 >"$orphan/events/sched/sched_switch/enable"
+	"$MT" doctor >"$MT_TMP/orphan_doctor.out" 2>&1
+	check ftrace_orphan_doctor bash -c '[ ! -d "$1" ] &&
+		grep -qE "^limited +ftrace orphans +1 tracefs instance left recording .*: migtrace-$2\$" "$3"' \
+		_ "$orphan" "$dead" "$MT_TMP/orphan_doctor.out"
+	rmdir "$orphan" 2>/dev/null
+else
+	fail ftrace_orphan_removed "cannot make $orphan"
 fi

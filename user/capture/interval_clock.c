@@ -50,6 +50,8 @@ static int read_totals(const struct tracer *tr, struct mt_counts *now, struct ru
 	r->stats = now->stats;
 	r->hists = now->hists;
 	r->meta.duration_s = (double)(at_ns - t0_ns) / 1e9;
+	/* and the backend's own figures so far: the ftrace rings' lost events among them */
+	tracer_describe(tr, &r->meta.backend);
 	return 0;
 }
 
