@@ -327,10 +327,11 @@ fuzz: fuzzers
 	$(Q)bash tests/fuzz/run.sh --keep $(FUZZ_SECONDS)
 
 # The README's two commands.
-# The build on every CPU: half of a fresh clone's `make test` minute on 2 CPUs.
+# The build on every CPU: half of a fresh clone's `make test` minute on 2 CPUs.  The
+# fuzzers are built by their test (80_fuzz), which runs beside the kernel matrix's guests.
 NPROC		:= $(shell nproc 2>/dev/null || echo 1)
 test: deps
-	$(Q)$(MAKE) --no-print-directory -j$(NPROC) all unit san fuzzers
+	$(Q)$(MAKE) --no-print-directory -j$(NPROC) all unit san
 	$(Q)bash tests/run.sh
 
 # The kernel matrix: Debian's kernels booted under qemu (TCG), and the host's own kernel,

@@ -45,7 +45,7 @@ script() {
 # at nice -10 in sessions of their own (tests/kernels/matrix.sh), so these take what the
 # guests leave, chiefly the CPU idle while the last guest runs alone.  Their output is
 # printed after the matrix's.
-BESIDE="80_fuzz 90_install 91_man"
+BESIDE="91_man 80_fuzz 90_install"
 beside=$(mktemp -d /tmp/migtrace-beside.XXXXXX)
 for t in tests/integration/*.sh; do
 	name=$(basename "$t" .sh)
