@@ -69,12 +69,8 @@ const volatile bool offcpu_records = false;	/* the workload logs its own units *
  * needs, in the task's unit storage. */
 const volatile bool unit_probes = false;
 const volatile __u32 slot_mask = 0;		/* slots' max_entries - 1, a power of two */
-/*
- * Which tasks are traced (enum mt_scope), and for --cgroup the subtree's root, by its
- * kernfs id (what name_to_handle_at() gives for the directory, and bpf_get_current_cgroup_id).
- */
+/* Which tasks are traced (enum mt_scope). */
 const volatile __u8 scope = MT_SCOPE_TGIDS;
-const volatile __u64 scope_cgroup_id = 0;
 /*
  * A ring-buffer record per migration: off when nothing reads them (-a or --cgroup without
  * -o, --csv, --perfetto, --what-if or --unit), so that the verifier drops that path and a
@@ -194,6 +190,12 @@ bool has_queued_stamp = false;
  * task's decision, kept with the generation it was made at, is made again at its next event.
  */
 __u32 cgroup_gen = 0;
+/*
+ * --cgroup: the subtree's root, by its kernfs id (what name_to_handle_at() gives for the
+ * directory, and bpf_get_current_cgroup_id): writable, so that user space follows a cgroup
+ * removed and created again at its path (a service's restart), bumping cgroup_gen after.
+ */
+__u64 scope_cgroup_id = 0;
 
 /*
  * src * nr_cpus + dst -> count of the migrations whose record was lost (ring buffer full);

@@ -125,3 +125,33 @@ check cgroup_only_its_tasks json "$MT_TMP/cg.json" \
 	"all(m['comm'] in ('hop.sh', 'taskset', 'sh', 'bash') and m['tgid'] != $outside for m in d['migrations'])" \
 	"sorted({(m['pid'], m['comm']) for m in d['migrations']})[:20]"
 echo "  scope: -a counted $aff affinity moves; --cgroup: inside $n_in, outside $n_out, moved in $n_moved, forked inside $n_child records"
+
+# 3. The cgroup removed and created again at its path (a service's restart): a new cgroup,
+#    a new id.  The run follows it and says so; a hopper moved into the new one is counted
+#    (before, the run flatlined at 0 with no word).
+for p in "${HOPPERS[@]}"; do kill -KILL -- "-$p" 2>/dev/null; done
+wait 2>/dev/null
+HOPPERS=()
+for i in $(seq 50); do
+	while read -r p; do echo "$p" >"$CGROOT/cgroup.procs"; done <"$CG/cgroup.procs" 2>/dev/null
+	rmdir "$CG" 2>/dev/null && break
+	sleep 0.1
+done
+mkdir "$CG"
+"$MT" run --cgroup "$CG" --duration 5 -o "$MT_TMP/cg2.json" >"$MT_TMP/cg2.out" 2>"$MT_TMP/cg2.err" &
+mt=$!
+wait_for "$MT_TMP/cg2.out" '^Tracing migrations' 10
+rmdir "$CG"
+wait_for "$MT_TMP/cg2.err" 'was removed' 5
+mkdir "$CG"
+wait_for "$MT_TMP/cg2.err" 'was created again' 5
+setsid sh -c 'echo $$ >"$1/cgroup.procs" && exec "$2"' _ "$CG" "$MT_TMP/hop.sh" \
+	</dev/null >/dev/null 2>&1 &
+again=$!
+HOPPERS+=("$again")
+wait "$mt"
+check cgroup_recreated_said bash -c 'grep -q "the cgroup $1 was removed" "$2" &&
+	grep -q "the cgroup $1 was created again (id [0-9]*, was [0-9]*): tracing the new one" "$2"' \
+	_ "$CG" "$MT_TMP/cg2.err"
+n_again=$(migs "$MT_TMP/cg2.json" "$again" 2>/dev/null)
+check cgroup_recreated_followed test "${n_again:-0}" -ge 5

@@ -260,7 +260,7 @@ static int bpf_tracer_load(struct tracer *tr, const struct tracer_opts *o)
 	skel->rodata->unit_probes = o->unit_probes;
 	skel->rodata->slot_mask = nr_slots - 1;
 	skel->rodata->scope = o->scope;
-	skel->rodata->scope_cgroup_id = o->cgroup_id;
+	skel->bss->scope_cgroup_id = o->cgroup_id;
 	skel->rodata->send_records = !o->no_records;
 	use_task_btf_features(skel, bt, &features);
 	if (bt->reduced && o->unit_probes) {
@@ -491,6 +491,16 @@ static void bpf_tracer_destroy(struct tracer *tr)
 	tr->backend_state = NULL;
 }
 
+/* --cgroup's subtree now by another id: every task decides again at its next event. */
+static int bpf_tracer_scope_cgroup(struct tracer *tr, uint64_t cgroup_id)
+{
+	struct migtrace_bpf *skel = bpf_of(tr)->skel;
+
+	__atomic_store_n(&skel->bss->scope_cgroup_id, cgroup_id, __ATOMIC_RELEASE);
+	__atomic_fetch_add(&skel->bss->cgroup_gen, 1, __ATOMIC_RELEASE);
+	return 0;
+}
+
 /* A reduced mode is named in the run, never silent: after why the backend was chosen. */
 static void bpf_tracer_describe(const struct tracer *tr, struct run_backend *b)
 {
@@ -518,5 +528,6 @@ const struct tracer_backend bpf_tracer_backend = {
 	.read_pairs = bpf_tracer_read_pairs,
 	.prog_stats = bpf_tracer_prog_stats,
 	.describe = bpf_tracer_describe,
+	.scope_cgroup = bpf_tracer_scope_cgroup,
 	.destroy = bpf_tracer_destroy,
 };

@@ -68,6 +68,10 @@ struct capture {
 	struct interval_clock ic;	/* --interval */
 	uint64_t gate_seen_ns;		/* the workload reached the round gate; 0: not */
 	int probe_backend;	/* whose probes --unit's probe cost timed (TRACER_BACKEND_*) */
+	/* --cgroup: the id traced now, when its path is looked at next, and whether it is gone */
+	uint64_t cgroup_id;
+	uint64_t cgroup_next_ns;
+	bool cgroup_gone;
 };
 
 static volatile sig_atomic_t got_signal;
@@ -461,6 +465,45 @@ static int end_by_reader(struct capture *cap)
 	return 0;
 }
 
+/*
+ * --cgroup: a cgroup removed and created again at its path (a service's restart) is a new
+ * cgroup, with a new id, and would be traced no more: looked at every second, followed, and
+ * said on stderr, as its removal is.
+ */
+static void follow_cgroup(struct capture *cap)
+{
+	const char *path = cap->cfg->cgroup_arg;
+	uint64_t now = now_ns(), id;
+	int err;
+
+	if (!path || now < cap->cgroup_next_ns)
+		return;
+	cap->cgroup_next_ns = now + 1000000000ULL;
+	if (!cap->cgroup_id)
+		cap->cgroup_id = cap->cfg->cgroup_id;
+	err = run_config_cgroup_id(path, &id);
+	if (err == -ENOENT) {
+		if (!cap->cgroup_gone)
+			fprintf(stderr, "migtrace run: the cgroup %s was removed: traced again if "
+				"it is created again\n", path);
+		cap->cgroup_gone = true;
+		return;
+	}
+	if (err || id == cap->cgroup_id)
+		return;
+	err = tracer_scope_cgroup(&cap->tr, id);
+	if (err) {
+		fprintf(stderr, "migtrace run: following the cgroup %s to its new id %llu "
+			"failed: %s\n", path, (unsigned long long)id, strerror(-err));
+	} else {
+		fprintf(stderr, "migtrace run: the cgroup %s was created again (id %llu, was "
+			"%llu): tracing the new one\n", path, (unsigned long long)id,
+			(unsigned long long)cap->cgroup_id);
+	}
+	cap->cgroup_id = id;
+	cap->cgroup_gone = false;
+}
+
 /* Polls the ring buffer every 100 ms (or to the next interval's end, or 10 ms while the
  * round gate waits for its records) until what is traced has ended. */
 static void trace_loop(struct capture *cap)
@@ -479,6 +522,7 @@ static void trace_loop(struct capture *cap)
 		}
 		join_units(cap, polled_ns - JOIN_SLACK_NS, false);
 		gate_poll(cap);
+		follow_cgroup(cap);
 		if (interval_clock_poll(&cap->ic, &cap->tr, cap->r) == 1 && end_by_count(cap))
 			return;
 		if (cap->ic.reader_gone && end_by_reader(cap))

@@ -301,20 +301,32 @@ bool run_config_aggregates_only(const struct run_config *c)
 #define CGROUP_SUPER_MAGIC 0x27e0eb
 #endif
 
+int run_config_cgroup_id(const char *path, uint64_t *id)
+{
+	union {
+		struct file_handle fh;
+		char room[sizeof(struct file_handle) + sizeof(uint64_t)];
+	} h = { .fh.handle_bytes = sizeof(uint64_t) };
+	int mount_id;
+
+	if (name_to_handle_at(AT_FDCWD, path, &h.fh, &mount_id, 0))
+		return -errno;
+	if (h.fh.handle_bytes != sizeof(uint64_t))
+		return -EINVAL;
+	memcpy(id, h.fh.f_handle, sizeof(*id));
+	return 0;
+}
+
 /*
  * --cgroup PATH: a directory of a cgroup v2 file system, and its id as BPF sees it
  * (cgroup->kn->id), which is what its file handle holds, as bpftool and libbpf-tools read it.
  */
 static int resolve_cgroup(struct run_config *c)
 {
-	union {
-		struct file_handle fh;
-		char room[sizeof(struct file_handle) + sizeof(uint64_t)];
-	} h = { .fh.handle_bytes = sizeof(uint64_t) };
 	const char *p = c->cgroup_arg;
 	struct statfs fs;
 	struct stat st;
-	int mount_id;
+	int err;
 
 	if (stat(p, &st)) {
 		fprintf(stderr, "migtrace run: --cgroup %s: %s (give a cgroup v2 directory, e.g. "
@@ -338,13 +350,12 @@ static int resolve_cgroup(struct run_config *c)
 				"systems)");
 		return -EINVAL;
 	}
-	if (name_to_handle_at(AT_FDCWD, p, &h.fh, &mount_id, 0) ||
-	    h.fh.handle_bytes != sizeof(uint64_t)) {
+	err = run_config_cgroup_id(p, &c->cgroup_id);
+	if (err) {
 		fprintf(stderr, "migtrace run: --cgroup %s: cannot read its cgroup id: %s\n", p,
-			strerror(errno ? errno : EINVAL));
+			strerror(-err));
 		return -EINVAL;
 	}
-	memcpy(&c->cgroup_id, h.fh.f_handle, sizeof(c->cgroup_id));
 	return 0;
 }
 

@@ -80,6 +80,8 @@ struct run_config {
 	uint64_t cgroup_id;		/* --cgroup's kernfs id, resolved */
 };
 
+/* The kernfs id of the cgroup v2 directory path (its file handle).  0 or -errno. */
+int run_config_cgroup_id(const char *path, uint64_t *id);
 /* -a or --cgroup: no workload; the run ends on a signal or --duration. */
 bool run_config_scoped(const struct run_config *c);
 /* -a or --cgroup with nothing that reads the records: in-kernel aggregates only. */

@@ -145,6 +145,12 @@ int tracer_track(struct tracer *tr, uint32_t tgid, bool from_exec)
 	return tr->backend_ops ? tr->backend_ops->track(tr, tgid, from_exec) : -EINVAL;
 }
 
+int tracer_scope_cgroup(struct tracer *tr, uint64_t cgroup_id)
+{
+	return tr->backend_ops && tr->backend_ops->scope_cgroup ?
+		tr->backend_ops->scope_cgroup(tr, cgroup_id) : -EOPNOTSUPP;
+}
+
 int tracer_attach(struct tracer *tr)
 {
 	return tr->backend_ops ? tr->backend_ops->attach(tr) : -EINVAL;

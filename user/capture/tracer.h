@@ -93,6 +93,9 @@ int tracer_attach_unit(struct tracer *tr, const char *binary, const char *functi
 int tracer_poll(struct tracer *tr, int timeout_ms);
 /* Detaches the programs (so nothing more is counted) and drains what is left. */
 int tracer_stop(struct tracer *tr);
+/* --cgroup: the subtree is now the cgroup of this id (its path's directory created again).
+ * 0, or -EOPNOTSUPP for a backend without --cgroup. */
+int tracer_scope_cgroup(struct tracer *tr, uint64_t cgroup_id);
 /* Sums the per-CPU counters and histograms.  0 or -errno. */
 int tracer_read_counts(const struct tracer *tr, struct mt_stats *stats, struct mt_hists *hists);
 struct tracer_prog_stat {

@@ -38,6 +38,8 @@ struct tracer_backend {
 	int (*read_pairs)(const struct tracer *tr, uint64_t *pairs);
 	/* NULL: the backend runs no programs of its own to report (tracer_prog_stats: 0) */
 	int (*prog_stats)(const struct tracer *tr, struct tracer_prog_stat *out, int max);
+	/* tracer_scope_cgroup (tracer.h); NULL: the backend has no --cgroup */
+	int (*scope_cgroup)(struct tracer *tr, uint64_t cgroup_id);
 	/* What the backend adds to meta.backend past the name and why; NULL: nothing. */
 	void (*describe)(const struct tracer *tr, struct run_backend *b);
 	/* Frees tr->backend_state, however far load got; NULL state is a no-op. */
