@@ -41,4 +41,4 @@ case $nb in
 0) check doctor_numa grep -qE "^ok +NUMA balancing +off \(kernel.numa_balancing = 0\); $nodes NUMA nodes?$" <<<"$out" ;;
 *) check doctor_numa grep -qE "^(ok|limited) +NUMA balancing +on \(kernel.numa_balancing = $nb\), $nodes NUMA node" <<<"$out" ;;
 esac
-check doctor_llc grep -qE '^(ok +cache-aware balancing +task_struct has no preferred_llc|limited +cache-aware balancing +task_struct.preferred_llc is) .*\([0-9]+ ms\)$' <<<"$out"
+check doctor_llc grep -qE '^(ok +cache-aware balancing +cache-aware scheduling: not in this kernel|limited +cache-aware balancing +task_struct.preferred_llc is in this kernel.s BTF \(llc_balancing: [^)]*\):) .*\([0-9]+ ms\)$' <<<"$out"

@@ -166,6 +166,8 @@ class Judge:
         # 8-16 per run on 6.1-cloud under the same emulation): there the records that do
         # say active balance are checked, their count is not required
         self.rt = "-rt" in uname
+        m = re.match(r"(\d+)\.(\d+)", uname)
+        self.version = (int(m.group(1)), int(m.group(2))) if m else (0, 0)
         self.load_failure = None  # one line naming the rejected program, once known
         # How far apart the two backends may stamp the same move, and its age: on the host
         # 50 µs (37_ftrace.sh measured 28.6 µs at most there).  Under TCG with one host
@@ -243,13 +245,32 @@ class Judge:
         def fn(c):
             out, rc = c.text("doctor.out") or "", c.rc("doctor")
             bad = [l for l in out.splitlines() if l.startswith("missing")]
+
+            def said(name):
+                got = [l for l in out.splitlines() if re.match(r"\w+ +%s " % name, l)]
+                return got[0] if got else "no '%s' line" % name
+            # what the BPF object takes beyond 5.10: task storage (5.11), atomics (5.12)
+            feat = said("BPF features")
+            feat_ok = (feat.startswith("ok ") and "all here" in feat) if self.version >= (5, 12) \
+                else (feat.startswith("limited ") and "no task storage" in feat)
+            # cache-aware scheduling (CONFIG_SCHED_CACHE) from 7.2: its knobs said
+            llc = said("cache-aware balancing")
+            # (Debian's 7.2 and 7.3-rc guests have it; the host's kernel may or may not)
+            absent = "cache-aware scheduling: not in this kernel" in llc
+            present = re.search(r"preferred_llc is in this kernel's BTF \(llc_balancing: "
+                                r"(enabled \d|its knobs not readable)", llc)
+            llc_ok = (absent or present) if self.host else \
+                present and "enabled" in present.group(0) if self.version >= (7, 2) else absent
             return {
                 "doctor_exit0": (rc == 0, "doctor exit %s: %s" % (rc, " | ".join(bad) or out[-300:])),
                 "doctor_run_can_work": ("migtrace run can work here" in out,
                                         "doctor does not say 'migtrace run can work here': "
                                         + (" | ".join(bad) or out[-300:])),
+                "doctor_bpf_features": (feat_ok, "kernel %d.%d: %s" % (self.version + (feat,))),
+                "doctor_cache_aware": (bool(llc_ok), "kernel %d.%d: %s" % (self.version + (llc,))),
             }
-        self.checks("doctor", ["doctor_exit0", "doctor_run_can_work"], fn)
+        self.checks("doctor", ["doctor_exit0", "doctor_run_can_work", "doctor_bpf_features",
+                               "doctor_cache_aware"], fn)
 
     def run_loads(self):
         c = self.case("run_loads")
