@@ -8,11 +8,13 @@
  * capture made with `trace-cmd extract -B NAME`).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <trace-cmd.h>
+#include <unistd.h>
 
 #include "run.h"
 #include "sched_decode.h"
@@ -191,14 +193,66 @@ static void fill_results(struct reader *rd, const struct trace_dat_opts *o)
 	}
 }
 
+/*
+ * Zero bytes at the file's end (a padded or preallocated copy): libtracecmd reads them as
+ * pages and takes ~0.5 s a MiB to find nothing.  How many there are, read backwards in
+ * chunks (at memory speed); -errno when the file cannot be read.
+ */
+static long long trailing_zeros(const char *path, long long *size)
+{
+	static unsigned char buf[1 << 16];
+	long long zeros = 0, at;
+	struct stat st;
+	int fd, rc = 0;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st)) {
+		rc = -errno;
+		goto out;
+	}
+	*size = st.st_size;
+	for (at = st.st_size; at > 0; ) {
+		size_t len = at < (long long)sizeof(buf) ? (size_t)at : sizeof(buf);
+		ssize_t n = pread(fd, buf, len, at - (long long)len);
+		size_t i = len;
+
+		if (n != (ssize_t)len) {
+			rc = n < 0 ? -errno : -EIO;
+			goto out;
+		}
+		while (i > 0 && !buf[i - 1])
+			i--;
+		zeros += (long long)(len - i);
+		if (i > 0)
+			break;
+		at -= (long long)len;
+	}
+out:
+	close(fd);
+	return rc ? rc : zeros;
+}
+
+/* More than this many zero bytes at the end are no capture's: its last page holds fewer. */
+#define TRACE_DAT_MAX_TRAILING_ZEROS (1LL << 20)
+
 int trace_dat_read(const char *path, const struct trace_dat_opts *o, struct run **out,
 		   char *err, size_t errlen)
 {
 	struct reader rd = { .keep = !o->drop_records, .pid = o->pid };
 	struct tracecmd_input *h, *inst = NULL;
 	int rc = -EINVAL, ninst, nr_cpus;
+	long long zeros, size = 0;
 
 	*out = NULL;
+	zeros = trailing_zeros(path, &size);
+	if (zeros > TRACE_DAT_MAX_TRAILING_ZEROS) {
+		snprintf(err, errlen, "it ends with %lld MiB of zero bytes past its data (a padded "
+			 "or preallocated copy): cut them off (truncate -s %lld FILE) and read it "
+			 "again", zeros >> 20, (size - zeros + 4095) / 4096 * 4096);
+		return -EINVAL;
+	}
 	tracecmd_set_loglevel(TEP_LOG_NONE);
 	h = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS);
 	if (!h) {
