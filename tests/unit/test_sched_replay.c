@@ -460,7 +460,6 @@ static void test_to_run(void **state)
 	run_free(r);
 }
 
-/* The preempted test over the kernels' encodings of prev_state. */
 /* A switch-in that fired no event (a kernel may trace nothing in the context of the task it
  * follows): found at the task's next switch-out, where an unseen move is looked for. */
 static void test_untraced_switch_in(void **state)
@@ -500,6 +499,7 @@ static void test_untraced_switch_in(void **state)
 	sched_replay_free(rp);
 }
 
+/* The preempted test over the kernels' encodings of prev_state. */
 static void test_preempted(void **state)
 {
 	(void)state;
