@@ -19,7 +19,7 @@
  * switch-out on src; for a task the stopper displaced while it was running (active balance)
  * it is 0, as docs/design.md defines it.
  *
- * Cause.  src not in p->cpus_ptr: affinity.  on_rq == 0: wakeup placement.  Current is the
+ * Cause.  src not in p->cpus_mask: affinity.  on_rq == 0: wakeup placement.  Current is the
  * stopper of src (migration/N on CPU src): exec balancing if the task is in execve, else
  * active balance.
  * on_rq == TASK_ON_RQ_MIGRATING from anything else: load-balancer pull.  RT/DL tasks (by
@@ -602,17 +602,24 @@ static __always_inline bool current_is_stopper(void)
 	return stopper_comm(comm);
 }
 
+/*
+ * The task's own mask (cpus_mask, inside task_struct), not cpus_ptr: the two differ only
+ * while migrate_disable() pins the task to its CPU, when nothing moves it.  And loading a
+ * pointer field from a trusted task costs the verifier a walk of all of vmlinux's BTF
+ * (btf_nested_type_is_trusted), once per state that reaches the load: through cpus_ptr
+ * this one line was half of migtrace's load time on 6.18 (docs/testing.md, "A start
+ * costs what it must").
+ */
 static __always_inline bool cpu_allowed(struct task_struct *p, __u32 cpu)
 {
-	const struct cpumask *mask = p->cpus_ptr;
 	unsigned long word = 0;
 
 	if (cpu >= MT_MAX_CPUS)
 		return true;
 	if (cpu < 64)
-		return mask->bits[0] & (1UL << cpu);	/* a direct load, no helper */
+		return p->cpus_mask.bits[0] & (1UL << cpu);	/* a direct load, no helper */
 	/* a helper: the index is variable, which direct loads through BTF cannot be */
-	bpf_core_read(&word, sizeof(word), &mask->bits[cpu / 64]);
+	bpf_core_read(&word, sizeof(word), &p->cpus_mask.bits[cpu / 64]);
 	return word & (1UL << (cpu % 64));
 }
 
