@@ -107,6 +107,25 @@ class Case:
             return None
 
 
+
+class BpfSide(Case):
+    """The BPF half of a workload case, which guest.sh's mt_run traces with both backends at
+    once, read as a case of its own: its run.* are the BPF run's bpf.*, and its run.out also
+    holds the workload's own output (work.out), as `migtrace run -- CMD` would print it."""
+    MAP = {"run.json": "bpf.json", "run.err": "bpf.err", "run.rc": "bpf.rc"}
+
+    def __init__(self, c):
+        super().__init__(os.path.dirname(c.dir), c.name, c.info)
+
+    def text(self, f):
+        if f == "run.out":
+            parts = [Case.text(self, "bpf.out"), Case.text(self, "work.out")]
+            return None if parts == [None, None] else "".join(p or "" for p in parts)
+        return Case.text(self, self.MAP.get(f, f))
+
+    def json(self, f):
+        return Case.json(self, self.MAP.get(f, f))
+
 def one_line(s, n=400):
     s = " ".join(str(s).split())
     return s if len(s) <= n else s[: n - 3] + "..."
@@ -211,9 +230,12 @@ class Judge:
         last = [l for l in err.splitlines() if l.startswith("migtrace")] or err.strip().splitlines()
         return "no run record (migtrace exit %s): %s" % (rc, last[-1] if last else "no output")
 
-    def checks(self, case_name, names, fn):
-        """Runs fn(case) -> {name: (ok, reason)}; every name in names is reported."""
+    def checks(self, case_name, names, fn, bpf=False):
+        """Runs fn(case) -> {name: (ok, reason)}; every name in names is reported.  bpf:
+        fn gets the case's BPF half (BpfSide)."""
         c = self.case(case_name)
+        if bpf:
+            c = BpfSide(c)
         why = self.missing(c)
         got = {}
         if why is None:
@@ -357,7 +379,8 @@ class Judge:
                                              "selfmig moved %s, migtrace saw %s" % (pairs, got)),
             }
         self.checks("selfmig_sleeping", ["selfmig_sleeping_exit0", "selfmig_sleeping_23",
-                                         "selfmig_sleeping_cause", "selfmig_sleeping_src_dst"], fn)
+                                         "selfmig_sleeping_cause", "selfmig_sleeping_src_dst"], fn,
+                    bpf=True)
 
     def selfmig_running(self):
         names = ["selfmig_running_exit0", "selfmig_running_23", "selfmig_running_cause",
@@ -404,7 +427,7 @@ class Judge:
                 "selfmig_src_dst_alternate": (migs and alt, "CPU pairs do not alternate: %s" % (
                     [(r["src_cpu"], r["dst_cpu"]) for r in migs])),
             }
-        self.checks("selfmig_running", names, fn)
+        self.checks("selfmig_running", names, fn, bpf=True)
 
     def family(self):
         names = ["family_exit0", "outsider_not_counted", "thread_counted_5", "child_counted_7"]
@@ -436,7 +459,7 @@ class Judge:
                 "child_counted_7": (cpid is not None and nc == 7, "child %s: %d affinity migrations, expected 7" % (
                     cpid.group(1) if cpid else "?", nc)),
             }
-        self.checks("family", names, fn)
+        self.checks("family", names, fn, bpf=True)
 
     def no_idle(self, c):
         """Why the case had no idle CPU, or None: other work kept 0.5 CPU or more busy just
@@ -472,7 +495,7 @@ class Judge:
             bc = d["stats"]["by_cause"]
             print("FIG balance_%s %s" % (mode, " ".join("%s=%d" % (k, v) for k, v in bc.items() if v)))
             return judge(d, bc)
-        self.checks("balance_" + mode, names, fn)
+        self.checks("balance_" + mode, names, fn, bpf=True)
 
     def causes(self):
         def show(d, cause):
@@ -554,10 +577,10 @@ class Judge:
                     c, name, k["kernel_counted"] > 0 or may_be_empty, k["difference"] == 0,
                     "kernel counted %d, migtrace saw %d (%d unseen): difference %d" % (
                         k["kernel_counted"], k["seen"], k["unseen_found"], k["difference"]))}
-            self.checks(case, [name], fn)
+            self.checks(case, [name], fn, bpf=True)
 
     def wakeup(self):
-        names = ["cause_wakeup", "builtin_workload_resolved", "wakeup_latency_per_sleep"]
+        names = ["cause_wakeup", "wakeup_latency_per_sleep"]
 
         def fn(c):
             prob = self.run_problem(c)
@@ -597,14 +620,12 @@ class Judge:
                 "cause_wakeup": self.gate_idle(
                     c, "cause_wakeup", bc["wakeup"] >= 1 or self.rt, not bad,
                     "wakeup placements %d (want >= 1), odd: %s" % (bc["wakeup"], bad[:10])),
-                "builtin_workload_resolved": (d["meta"]["command"] == "wakeup -t 6 -d 3",
-                                              "command %r" % d["meta"]["command"]),
             }
-        self.checks("wakeup", names, fn)
+        self.checks("wakeup", names, fn, bpf=True)
 
     # ---- the ftrace backend ----------------------------------------------------------------
 
-    # The workload cases guest.sh runs with both backends (the ftrace ones prefixed ftrace_).
+    # The workload cases, which guest.sh runs with both backends at once.
     BOTH = ("selfmig_sleeping", "selfmig_running", "family", "balance_lb", "balance_active",
             "balance_fork", "balance_exec", "wakeup")
 
@@ -613,7 +634,7 @@ class Judge:
         backend's migrations less fork placements (the kernel's se.nr_migrations leaves them
         out; BPF's include the moves it found unseen), and the BPF run's kernel count; None
         where a run left no record."""
-        c = self.case("ftrace_" + case)
+        c = self.case(case)
         b = c.json("bpf.json") if c.complete else None
         f = c.json("run.json") if c.complete else None
 
@@ -679,7 +700,7 @@ class Judge:
                 "ftrace_selfmig_sleeping_src_dst": (len(pairs) == 23 and pairs == got,
                                                     "selfmig moved %s, migtrace saw %s" % (pairs, got)),
             }
-        self.checks("ftrace_selfmig_sleeping", names, sleeping)
+        self.checks("selfmig_sleeping", names, sleeping)
         rnames = ["ftrace_selfmig_running_23", "ftrace_selfmig_running_alternate"]
 
         def running(c):
@@ -696,7 +717,7 @@ class Judge:
                 "ftrace_selfmig_running_alternate": (migs and alt, "CPU pairs do not alternate: %s" % (
                     [(r["src_cpu"], r["dst_cpu"]) for r in migs])),
             }
-        self.checks("ftrace_selfmig_running", rnames, running)
+        self.checks("selfmig_running", rnames, running)
 
     def ftrace_family(self):
         names = ["ftrace_outsider_not_counted", "ftrace_thread_counted_5", "ftrace_child_counted_7"]
@@ -739,7 +760,7 @@ class Judge:
                                            "child: ftrace %d migrations, BPF %d (%d affinity, "
                                            "expected 7)" % (nc, bc, affinity(cpid))),
             }
-        self.checks("ftrace_family", names, fn)
+        self.checks("family", names, fn)
 
     def ftrace_cross(self):
         """Each workload case traced by both backends at once: the ftrace run sees the
@@ -845,12 +866,12 @@ class Judge:
                         "BPF found %d unseen (want kernel - unseen <= ftrace <= kernel)" % (
                             ft, kernel, unseen)),
                 }
-            self.checks("ftrace_" + case, names, fn)
+            self.checks(case, names, fn)
 
     def ftrace_wakeup(self):
         """The wakeup case's causes by both backends, as a figure (ftrace_causes_agree
         judges them move by move)."""
-        c = self.case("ftrace_wakeup")
+        c = self.case("wakeup")
         d, a = (c.json("run.json"), c.json("bpf.json")) if c.complete else (None, None)
         if d is None or a is None:
             return
@@ -870,7 +891,7 @@ class Judge:
         tol = self.tol_ns
         n, odd = 0, []
         for case in self.BOTH:
-            c = self.case("ftrace_" + case)
+            c = self.case(case)
             a, b = (c.json("bpf.json"), c.json("run.json")) if c.complete else (None, None)
             if a is None or b is None:
                 continue
@@ -897,7 +918,7 @@ class Judge:
         self.result("ftrace_causes_agree", n > 0 and not odd,
                     "%d of %d moves seen by both have a cause ftrace should have told as BPF "
                     "did (case, pid, comm, state, by, BPF, ftrace): %s" % (len(odd), n, odd[:6])
-                    if n else "no move seen by both (see the ftrace_ cases)")
+                    if n else "no move seen by both (see the workload cases)")
 
     def ftrace_ages(self):
         """Ages sane in every ftrace run: known (not null) for all but fork placements, never
@@ -905,7 +926,7 @@ class Judge:
         run's of the same workload (TCG: the timing itself is not judged)."""
         bad, seen, unknown = [], 0, 0
         for case in self.BOTH:
-            c = self.case("ftrace_" + case)
+            c = self.case(case)
             d = c.json("run.json") if c.complete else None
             if d is None:
                 continue
@@ -931,7 +952,7 @@ class Judge:
         ok = seen > 0 and not bad and unknown <= seen // 10
         self.result("ftrace_ages_sane", ok, "%d records: %d ages out of [0, the run's span]: %s; %d unknown "
                     "(want <= 10 %%)" % (seen, len(bad), bad[:5], unknown) if seen else
-                    "no ftrace run left records (see the ftrace_ cases)")
+                    "no ftrace run left records (see the workload cases)")
 
     def ftrace_fallback(self):
         names = ["ftrace_fallback_caps_dropped", "ftrace_fallback_bpf_refused", "ftrace_fallback_auto",

@@ -162,28 +162,17 @@ c_scope() {
 	case_end
 }
 
-# The workload cases run twice: traced by the BPF backend alone, as `migtrace run` launches
-# them (P empty), then as the ftrace cases (P "ftrace_", c_ftrace): the same workload held
-# on a FIFO, traced from its exec by both backends at once (-p), so that the ftrace run's
-# migrations can be held to the BPF run's, move by move, and to the kernel's count
-# (se.nr_migrations, which only the BPF backend reads).
-P=
-BALANCE_TRIES=5
+# The workload cases run once, traced by both backends at once: the workload held on a FIFO
+# and traced from its exec (-p) by the BPF backend (bpf.*, bpf.json) and the ftrace backend
+# (run.*, run.json), its own output in work.*.  check.py judges the BPF run as the BPF cases
+# (the counts, causes and records of each workload) and the ftrace run against it, move by
+# move, and against the kernel's count (se.nr_migrations, which only the BPF backend reads).
+# One run for both halves the matrix's workload time (docs/testing.md, "Where the time
+# goes"); `migtrace run -- CMD` itself is run_loads', scope's and the tunable case's.
 
-# wout: where the workload's own output is (selfmig's pid and moves).
-wout() {
-	if [ -n "$P" ]; then echo "$CDIR/work.out"; else echo "$CDIR/run.out"; fi
-}
-
-# mt_run CMD...: the case's workload, traced as P says.  Alone: DIR/run.* and run.json.
-# Both: run.* and run.json the ftrace run, bpf.* and bpf.json the BPF one, work.* the
-# workload.
+# mt_run CMD...: the case's workload, held and traced by both backends; it ends when the
+# workload has ended and both runs have.
 mt_run() {
-	if [ -z "$P" ]; then
-		run_to "$CDIR" run "$MT" run $BK_BPF --cpus 0,1 --max-records "$MAXREC" \
-			-o "$CDIR/run.json" -- "$@"
-		return
-	fi
 	_gate=$CDIR/gate
 	rm -f "$_gate" "$CDIR"/run.* "$CDIR"/bpf.* "$CDIR"/work.*
 	mkfifo "$_gate"
@@ -218,34 +207,34 @@ mt_run() {
 }
 
 # 23 affinity moves of a sleeping task, measured up to 3 times as 30_run.sh does: the
-# kernel now and then moves the sleeping task without a sched_migrate_task event.
+# kernel now and then moves the sleeping task without a sched_migrate_task event.  Again
+# until BPF saw the 23 as affinity moves and ftrace saw 23 moves of the pid (it may not
+# tell their cause).
 c_selfmig_sleeping() {
-	case_begin "${P}selfmig_sleeping"
+	case_begin selfmig_sleeping
 	for attempt in 1 2 3; do
 		mt_run "$PROGS/selfmig" sleeping 23 5
 		echo "$attempt" >"$CDIR/attempts"
-		pid=$(sed -n 's/^selfmig sleeping pid \([0-9]*\) .*/\1/p' "$(wout)")
+		pid=$(sed -n 's/^selfmig sleeping pid \([0-9]*\) .*/\1/p' "$CDIR/work.out")
 		# nothing to measure again when migtrace failed outright (no run record)
-		if [ ! -s "$CDIR/run.json" ] || [ -z "$pid" ]; then break; fi
-		# the ftrace backend may not tell these moves' cause: its count of any cause
-		if [ -n "$P" ]; then
-			[ "$(pid_moves "$CDIR/run.json" "$pid")" -ge 23 ] && break
-		else
-			[ "$(affinity_moves "$CDIR/run.json" "$pid")" -eq 23 ] && break
+		if [ ! -s "$CDIR/bpf.json" ] || [ ! -s "$CDIR/run.json" ] || [ -z "$pid" ]; then
+			break
 		fi
+		[ "$(affinity_moves "$CDIR/bpf.json" "$pid")" -eq 23 ] &&
+			[ "$(pid_moves "$CDIR/run.json" "$pid")" -ge 23 ] && break
 	done
 	case_end
 }
 
 c_selfmig_running() {
-	case_begin "${P}selfmig_running"
+	case_begin selfmig_running
 	mt_run "$PROGS/selfmig" running 23 1
 	case_end
 }
 
 # Threads and children are traced; another process migrating at the same time is not.
 c_family() {
-	case_begin "${P}family"
+	case_begin family
 	timeout -k 10 "$CASE_TIMEOUT" "$PROGS/selfmig" running 30 1 >"$CDIR/other.out" 2>&1 &
 	other=$!
 	mt_run "$PROGS/family" 5 7
@@ -262,14 +251,14 @@ foreign() {
 }
 
 # The scheduler's own causes.  Whether the balancer acts in a given second is the
-# scheduler's choice: a case that shows none of its cause is measured again, up to 5 times,
-# as 30_run.sh measures again what the host disturbs (6.12 under TCG once placed no forked
-# child on the other CPU in 3 runs).  The rule (docs/testing.md, "No flakes"): a case fails
-# only when all 5 tries show none, p^5 for a try's chance p of none; in the runs of record
-# no required cause needed a second try on a quiet host (beside a CPU-bound process the
-# host's active balance never came: check.py's idle-CPU premise).  The ftrace cases are
-# judged on their counts and moves (against the BPF run's and the kernel's), not on causes
-# ftrace cannot tell: once.
+# scheduler's choice: a case whose BPF run shows none of its cause is measured again, up
+# to 5 times, as 30_run.sh measures again what the host disturbs (6.12 under TCG once
+# placed no forked child on the other CPU in 3 runs).  The rule (docs/testing.md, "No
+# flakes"): a case fails only when all 5 tries show none, p^5 for a try's chance p of
+# none; in the runs of record no required cause needed a second try on a quiet host
+# (beside a CPU-bound process the host's active balance never came: check.py's idle-CPU
+# premise).  The ftrace run of the last try is judged on its counts and moves (against
+# the BPF run's and the kernel's), not on causes ftrace cannot tell.
 # So are the causes check.py reports but does not require, where measuring again bought
 # nothing but time: exec balancing anywhere, and active balancing on PREEMPT_RT (whose
 # balancer pulls instead: 5 tries of 3.6 s each, in vain, in every run of the RT guest).
@@ -278,47 +267,39 @@ case $(uname -r) in *-rt*) RT=yes;; esac
 c_balance() {
 	for mode in "lb 1 lb_pull" "active 2 active_balance" "fork 1 fork" "exec 1 exec"; do
 		set -- $mode
-		case_begin "${P}balance_$1"
-		tries=$BALANCE_TRIES
+		case_begin "balance_$1"
+		tries=5
 		if [ "$1" = exec ] || { [ "$1" = active ] && [ "$RT" = yes ]; }; then tries=1; fi
 		attempt=1
-		[ -z "$P" ] && foreign "$CDIR/foreign_before"
+		foreign "$CDIR/foreign_before"
 		while [ "$attempt" -le "$tries" ]; do
 			mt_run "$PROGS/balance" "$1" "$2"
 			echo "$attempt" >"$CDIR/attempts"
-			[ -s "$CDIR/run.json" ] || break
-			[ "$(cause_count "$CDIR/run.json" "$3")" -ge 1 ] && break
+			[ -s "$CDIR/bpf.json" ] || break
+			[ "$(cause_count "$CDIR/bpf.json" "$3")" -ge 1 ] && break
 			attempt=$((attempt + 1))
 		done
-		[ -z "$P" ] && foreign "$CDIR/foreign_after"
+		foreign "$CDIR/foreign_after"
 		case_end
 	done
 }
 
 # -t 6 as in 30_run.sh: with -t 4 the host's 6.18 placed 1 wake-up in 2 s once (4 x 30 %
 # load on 2 CPUs mostly wakes on an idle CPU).  3 s, for check.py's ">= 10 wakeup
-# placements": 2 s gave 11-24 under TCG, and 6.12 on a loaded host needed all 3 tries once.
-# Alone it is the built-in workload by name (resolved by run); held, its path (2 s: its
-# moves are compared with BPF's, not counted).  PREEMPT_RT's placements are reported, not
-# required (check.py): measured once.
+# placements" (guest.sh tries for 10, check.py requires 1): 2 s gave 11-24 under TCG, and
+# 6.12 on a loaded host needed all 3 tries once.  PREEMPT_RT's placements are reported,
+# not required (check.py): measured once.
 c_wakeup() {
-	case_begin "${P}wakeup"
-	[ -z "$P" ] && foreign "$CDIR/foreign_before"
+	case_begin wakeup
+	foreign "$CDIR/foreign_before"
 	for attempt in 1 2 3; do
-		if [ -z "$P" ]; then
-			run_to "$CDIR" run "$MT" run $BK_BPF --cpus 0,1 --max-records "$MAXREC" \
-				-o "$CDIR/run.json" wakeup -t 6 -d 3
-		else
-			mt_run "$MT_ROOT/.output/workloads/wakeup" -t 6 -d 2
-		fi
+		mt_run "$MT_ROOT/.output/workloads/wakeup" -t 6 -d 3
 		echo "$attempt" >"$CDIR/attempts"
-		[ -s "$CDIR/run.json" ] || break
-		# held (the ftrace case), its moves are compared with BPF's, not counted: once
-		[ -n "$P" ] && break
-		[ "$(cause_count "$CDIR/run.json" wakeup)" -ge 10 ] && break
+		[ -s "$CDIR/bpf.json" ] || break
+		[ "$(cause_count "$CDIR/bpf.json" wakeup)" -ge 10 ] && break
 		[ "$RT" = yes ] && break	# not required there (check.py): once
 	done
-	[ -z "$P" ] && foreign "$CDIR/foreign_after"
+	foreign "$CDIR/foreign_after"
 	case_end
 }
 
@@ -330,7 +311,7 @@ mt_instances() {
 }
 
 # The ftrace backend (private tracefs instances, no BPF): does it start and end at all,
-# with -v, and leave no instance; then the workload cases above with both backends at once.
+# with -v, and leave no instance.  (The workload cases above run it beside BPF.)
 c_ftrace() {
 	case_begin ftrace_loads
 	run_to "$CDIR" run "$MT" run -v --backend ftrace --cpus 0,1 -o "$CDIR/run.json" -- true
@@ -343,15 +324,6 @@ c_ftrace() {
 	done
 	ls /sys/kernel/tracing/instances >"$CDIR/instances" 2>&1
 	case_end
-	P=ftrace_
-	BALANCE_TRIES=1
-	c_selfmig_sleeping
-	c_selfmig_running
-	c_family
-	c_balance
-	c_wakeup
-	P=
-	BALANCE_TRIES=5
 }
 
 # BPF made unavailable the way a policy would: migtrace without CAP_BPF, CAP_SYS_ADMIN and
