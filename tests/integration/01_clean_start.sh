@@ -32,3 +32,14 @@ out=$(printf '%s\n' "$(std_ignored "$(head -n 1 <<<"$out")")" "$(tail -n +2 <<<"
 want=$(printf '%s\n' 0 "$(cat /sys/devices/system/cpu/online)" 0 0022)
 check clean_start_undoes_nohup_taskset_nice_umask bash -c '[ "$1" = "$2" ] || { echo "$1" | tr "\n" " "; exit 1; }' \
 	_ "$out" "$want"
+# As root, the suite runs in a session of its own whose autogroup is at nice -10
+# (MT_SUITE_NICE), so that a CPU-bound process of another session takes ~1/10 of a CPU from
+# it, not half; the session's tasks are at nice 0 inside it (clean_start_nice_0, above)
+ag=$(cat /proc/self/autogroup 2>/dev/null)
+if [ "$(id -u)" != 0 ]; then
+	skip clean_start_own_autogroup "not root: the autogroup's nice cannot be lowered"
+elif [ -z "$ag" ] || [ "$(cat /proc/sys/kernel/sched_autogroup_enabled 2>/dev/null)" != 1 ]; then
+	skip clean_start_own_autogroup "this kernel has no autogroups (kernel.sched_autogroup_enabled)"
+else
+	check clean_start_own_autogroup test "${ag##* nice }" = "${MT_SUITE_NICE:--10}"
+fi
