@@ -276,6 +276,33 @@ static void test_stopper(void **state)
 	sched_replay_free(rp);
 }
 
+/*
+ * A stopper whose switch-in fired no event (a kernel may trace nothing while some task
+ * runs): known only by the pid the live backend named from /proc, its move of the task it
+ * displaced is still active*, not the pull it looks like.
+ */
+static void test_stopper_named(void **state)
+{
+	struct sink s;
+	struct sched_replay *rp;
+	const uint8_t want[2] = { MT_CAUSE_LB_PULL, MT_CAUSE_ACTIVE };
+
+	(void)state;
+	for (int named = 0; named < 2; named++) {
+		rp = replay(&s, MT_SCOPE_ALL, false);
+		if (named)
+			assert_int_equal(sched_replay_note_stopper(rp, 7, 0), 0);
+		sw(rp, 1000 * US, 0, 0, 0, 10);
+		sw(rp, 2001 * US, 0, 10, S_PREEMPT, 7);	/* named t7, not a stopper */
+		mig(rp, 2002 * US, 0, 7, 10, 0, 1);
+		sw(rp, 2010 * US, 1, 0, 0, 10);
+		sw(rp, 2100 * US, 1, 10, S_SLEEP, 0);
+		assert_int_equal(s.nrecs, 1);
+		assert_int_equal(s.recs[0].cause, want[named]);
+		sched_replay_free(rp);
+	}
+}
+
 /* A traced parent forks: the child follows; its placement away is a fork migration.  A
  * launched workload is traced from its exec only. */
 static void test_fork_exec(void **state)
@@ -518,6 +545,7 @@ int main(void)
 		cmocka_unit_test(test_pull),
 		cmocka_unit_test(test_delayed),
 		cmocka_unit_test(test_stopper),
+		cmocka_unit_test(test_stopper_named),
 		cmocka_unit_test(test_fork_exec),
 		cmocka_unit_test(test_misc),
 		cmocka_unit_test(test_offcpu),

@@ -500,6 +500,45 @@ static uint32_t tgid_of(void *ctx, uint32_t pid)
 	return tgid > 0 ? (uint32_t)tgid : 0;
 }
 
+/*
+ * Names every CPU's stopper ("migration/N") for the replay before the first event: its moves
+ * (active balance, sched_exec) are told by the current task, learnt from sched_switch,
+ * and a kernel may trace no switch while some task runs (docs/ftrace.md, "How causes are
+ * told").  The stoppers are kernel threads made at boot, so /proc lists them first: the
+ * scan ends once nr_cpus are found.  0, or -ENOMEM.
+ */
+static int name_stoppers(struct ftrace_tracer *ft)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+	int found = 0, err = 0;
+
+	while (d && !err && found < ft->nr_cpus && (e = readdir(d))) {
+		char path[64], comm[32] = "";
+		unsigned long pid = strtoul(e->d_name, NULL, 10);
+		unsigned int cpu;
+		char tail;
+		FILE *f;
+
+		if (!pid || pid > UINT32_MAX)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%lu/comm", pid);
+		f = fopen(path, "re");
+		if (!f)
+			continue;	/* gone meanwhile */
+		if (fgets(comm, sizeof(comm), f) &&
+		    sscanf(comm, "migration/%u%c", &cpu, &tail) == 2 && tail == '\n' &&
+		    cpu < (unsigned int)ft->nr_cpus) {
+			err = sched_replay_note_stopper(ft->rp, (uint32_t)pid, (int)cpu);
+			found++;
+		}
+		fclose(f);
+	}
+	if (d)
+		closedir(d);
+	return err;
+}
+
 static int ftrace_tracer_load(struct tracer *tr, const struct tracer_opts *o)
 {
 	int nr_cpus = tr->nr_cpus;
@@ -551,6 +590,11 @@ static int ftrace_tracer_load(struct tracer *tr, const struct tracer_opts *o)
 	if (!ft->rp) {
 		fprintf(stderr, "migtrace: no memory for the replay of the sched events\n");
 		return -ENOMEM;
+	}
+	err = name_stoppers(ft);
+	if (err) {
+		fprintf(stderr, "migtrace: no memory for the replay of the sched events\n");
+		return err;
 	}
 	err = resolve_events(ft);
 	if (err)

@@ -280,6 +280,16 @@ static void note_stopper(struct sched_replay *rp, uint32_t pid, const char *comm
 		t->stopper = 1;
 }
 
+int sched_replay_note_stopper(struct sched_replay *rp, uint32_t pid, int cpu)
+{
+	struct rp_task *t = pid ? task_sight(rp, pid, cpu) : NULL;
+
+	if (!t)
+		return -ENOMEM;
+	t->stopper = 1;
+	return 0;
+}
+
 /*
  * The last switch-out of an exiting task: its state is X or Z (EXIT_DEAD, EXIT_ZOMBIE;
  * TASK_DEAD, 0x40, before 4.14).  Not any switch-out after sched_process_exit: a task

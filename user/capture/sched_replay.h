@@ -98,6 +98,13 @@ struct sched_replay;
 struct sched_replay *sched_replay_new(const struct sched_replay_opts *o);
 /* Marks tgid's tasks as traced (a launched workload or -p); from_exec: from its next exec. */
 int sched_replay_track(struct sched_replay *rp, uint32_t tgid, bool from_exec);
+/*
+ * Marks pid as a per-CPU stopper ("migration/N", N = cpu), as a sched_switch naming it
+ * would.  A live backend names them from /proc before the first event: the switch-in of
+ * a stopper can go untraced, and its move would then look like the balancer's
+ * (docs/ftrace.md, "How causes are told").  0, or -ENOMEM.
+ */
+int sched_replay_note_stopper(struct sched_replay *rp, uint32_t pid, int cpu);
 /* Replays one event; events must come in ts order (see sched_replay_info.out_of_order).
  * 0 or the callbacks' error. */
 int sched_replay_event(struct sched_replay *rp, const struct sched_event *e);
