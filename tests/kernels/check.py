@@ -604,13 +604,18 @@ class Judge:
                           (c.text("run.out") or "") + (c.text("run.err") or ""), re.M)
             cycles = int(m.group(2)) if m else None
             samples = sum(d["histograms"]["wakeup_latency"])
+            # a sample is taken at the switch-in after the wake-up: one that fired no event
+            # (the host traces nothing while its init runs: 27 in a run that had 16 samples
+            # fewer than sleeps) gives none, and is counted (switch_ins_untraced)
+            untraced = d["stats"]["completeness"].get("switch_ins_untraced", 0)
             src = d["meta"].get("wakeup_latency_from")
             print("FIG wakeup_latency %d samples (%s) for %s sleeps that blocked" % (samples, src, cycles))
             return {
                 "wakeup_latency_per_sleep": (
-                    cycles is not None and cycles - 6 <= samples <= cycles + 30,
+                    cycles is not None and cycles - 6 - untraced <= samples <= cycles + 30,
                     "%d wake-up latency samples (from %s) for %s sleeps that blocked (want them, "
-                    "-6 .. +30)" % (samples, src, cycles)),
+                    "-6 .. +30, and less the %d switch-ins that fired no event)" % (
+                        samples, src, cycles, untraced)),
                 # PREEMPT_RT placed 24, 14 and then 3 (in 3 tries of 3 s, 7 migrations in
                 # all) under TCG in three runs: there the count is reported, not required,
                 # as its active balances are; the records are checked everywhere.  7.3-rc
@@ -784,7 +789,13 @@ class Judge:
                 mb = [m for m in b["migrations"] if m["cause"] != "fork"]
                 used, worst, unmatched, late, stalled, aged = set(), 0, [], [], [], []
                 for m in ma:
+                    # the same task's move between the same CPUs: by time alone, moves 2.7
+                    # ms apart under TCG (selfmig running) paired with their neighbours
+                    # once one of them was stamped 13 ms apart (a vCPU stopped between the
+                    # two probes, on 5.10), and every pair after it said "other CPUs"; a
+                    # move ftrace saw between other CPUs is left over, one BPF did not see
                     near = [j for j, n in enumerate(mb) if j not in used and n["pid"] == m["pid"]
+                            and (n["src_cpu"], n["dst_cpu"]) == (m["src_cpu"], m["dst_cpu"])
                             and abs(n["ts_ns"] - m["ts_ns"]) <= tol]
                     # ftrace's replay missed the move's event but found the move where the
                     # task next ran (unseen, as BPF counts its own misses): the count holds,
@@ -814,8 +825,6 @@ class Judge:
                     j = min(near, key=lambda j: abs(mb[j]["ts_ns"] - m["ts_ns"]))
                     used.add(j)
                     n = mb[j]
-                    if (n["src_cpu"], n["dst_cpu"]) != (m["src_cpu"], m["dst_cpu"]):
-                        unmatched.append((m["pid"], "cpus", m["src_cpu"], m["dst_cpu"], n["src_cpu"], n["dst_cpu"]))
                     if m.get("age_ns") and n.get("age_ns") is not None and m["state"] != "running":
                         # an age stretched past the tolerance by the same stall (a run beside
                         # stress-ng --cpu 1: one of selfmig's 23 ages 191 us apart) counts
@@ -901,6 +910,7 @@ class Judge:
                 if m["cause"] in ("fork", "unseen"):
                     continue
                 near = [j for j, x in enumerate(mb) if j not in used and x["pid"] == m["pid"]
+                        and (x["src_cpu"], x["dst_cpu"]) == (m["src_cpu"], m["dst_cpu"])
                         and abs(x["ts_ns"] - m["ts_ns"]) <= tol]
                 if not near:
                     continue
