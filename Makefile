@@ -321,6 +321,9 @@ $(OUTPUT)/fuzz/%: tests/fuzz/%.c $(OUTPUT)/libmigtrace-fuzz.a
 	$(Q)$(CLANG) $(CFLAGS) $(INC_ALL) $(FUZZ_FLAGS) -fsanitize=fuzzer -MMD -MP $< \
 		$(OUTPUT)/libmigtrace-fuzz.a $(LDLIBS) -o $@
 
+# the decoder's fuzzer builds libtraceevent's formats itself
+$(OUTPUT)/fuzz/fuzz_sched_decode: CFLAGS += $(TRACECMD_CFLAGS)
+
 fuzzers: $(FUZZ_BINS)
 
 fuzz: fuzzers
