@@ -303,6 +303,32 @@ static void test_stopper_named(void **state)
 	}
 }
 
+/*
+ * A damaged capture's event naming a CPU the replay does not have (fuzz_trace_dat found one
+ * from CPU 13609 of 2, recorded as a move) is dropped and counted, whatever field names it.
+ */
+static void test_bad_cpu(void **state)
+{
+	struct sched_replay_info info;
+	struct sink s;
+	struct sched_replay *rp = replay(&s, MT_SCOPE_ALL, false);
+
+	(void)state;
+	sw(rp, 1000 * US, 0, 0, 0, 10);
+	sw(rp, 1100 * US, 0, 10, S_PREEMPT, 0);
+	mig(rp, 1200 * US, 1, 20, 10, 13609, 1);	/* orig_cpu */
+	mig(rp, 1201 * US, 1, 20, 10, 0, 4);		/* dest_cpu: replay() has 4 CPUs */
+	mig(rp, 1202 * US, 9, 20, 10, 0, 1);		/* the buffer's CPU */
+	wake(rp, 1203 * US, 0, SE_WAKEUP, 10, 77);	/* target_cpu */
+	assert_int_equal(s.nrecs, 0);
+	mig(rp, 1300 * US, 1, 20, 10, 0, 1);		/* in range: a pull */
+	assert_int_equal(s.nrecs, 1);
+	assert_int_equal(s.recs[0].src_cpu, 0);
+	sched_replay_info(rp, &info);
+	assert_int_equal(info.bad_cpu, 4);
+	sched_replay_free(rp);
+}
+
 /* A traced parent forks: the child follows; its placement away is a fork migration.  A
  * launched workload is traced from its exec only. */
 static void test_fork_exec(void **state)
@@ -546,6 +572,7 @@ int main(void)
 		cmocka_unit_test(test_delayed),
 		cmocka_unit_test(test_stopper),
 		cmocka_unit_test(test_stopper_named),
+		cmocka_unit_test(test_bad_cpu),
 		cmocka_unit_test(test_fork_exec),
 		cmocka_unit_test(test_misc),
 		cmocka_unit_test(test_offcpu),

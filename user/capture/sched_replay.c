@@ -687,10 +687,34 @@ int sched_replay_track(struct sched_replay *rp, uint32_t tgid, bool from_exec)
 	return 0;
 }
 
+/* Whether every CPU the event names is one of the replay's (the kernel's always are). */
+static bool cpus_in_range(const struct sched_replay *rp, const struct sched_event *e)
+{
+	uint32_t n = (uint32_t)rp->o.nr_cpus;
+
+	if (!n)
+		return true;	/* no bound was given (nor pairs kept) */
+	if (e->cpu >= n)
+		return false;
+	switch (e->type) {
+	case SE_MIGRATE:
+		return e->orig_cpu < n && e->dest_cpu < n;
+	case SE_WAKING:
+	case SE_WAKEUP:
+	case SE_WAKEUP_NEW:
+		return e->dest_cpu < n;
+	}
+	return true;
+}
+
 int sched_replay_event(struct sched_replay *rp, const struct sched_event *e)
 {
 	if (e->ts_ns < rp->last_ts) {
 		rp->info.out_of_order++;
+		return 0;
+	}
+	if (!cpus_in_range(rp, e)) {
+		rp->info.bad_cpu++;
 		return 0;
 	}
 	rp->last_ts = e->ts_ns;

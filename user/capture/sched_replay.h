@@ -81,6 +81,8 @@ struct sched_replay_opts {
 struct sched_replay_info {
 	uint64_t events;		/* events replayed */
 	uint64_t out_of_order;		/* events older than one already replayed (dropped) */
+	uint64_t bad_cpu;		/* events naming a CPU past nr_cpus (a damaged capture's:
+					 * dropped) */
 	uint64_t stopper_moves;		/* moves by the stopper not told apart (see above) */
 	uint64_t unknown_age;		/* migrations of tasks never seen switching out */
 	uint64_t tasks_dropped;		/* first sights past SCHED_REPLAY_MAX_TASKS live tasks:

@@ -27,6 +27,17 @@
 #include <trace-cmd.h>
 #include <unistd.h>
 
+#if defined(__SANITIZE_ADDRESS__)
+#define MT_SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define MT_SANITIZED 1
+#endif
+#endif
+#ifdef MT_SANITIZED
+#include <sanitizer/common_interface_defs.h>
+#endif
+
 #include "run.h"
 #include "sched_decode.h"
 #include "sched_replay.h"
@@ -175,12 +186,20 @@ static void child_limit_heap(long long file_bytes)
  */
 static void child_main(const char *path, long long file_bytes, int fd)
 {
+	static const int deadly[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT };
 	static char buf[1 << 16];
 	struct child c = { .out = fdopen(fd, "w") };
 	struct tracecmd_input *h, *inst;
 	int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
 	int32_t nr_cpus;
 
+	/* a crash in the library is the child's death, which the parent reports: no handler of
+	 * migtrace's, or of a sanitizer or fuzzer in their builds, runs for it here */
+	for (size_t i = 0; i < sizeof(deadly) / sizeof(deadly[0]); i++)
+		signal(deadly[i], SIG_DFL);
+#ifdef MT_SANITIZED
+	__sanitizer_set_death_callback(NULL);
+#endif
 	if (null >= 0)
 		dup2(null, STDERR_FILENO);
 	if (!c.out)
@@ -271,10 +290,16 @@ static void fill_results(struct reader *rd, const struct trace_dat_opts *o)
 {
 	struct run *r = rd->r;
 	struct run_backend *b = &r->meta.backend;
+	struct sched_replay_info info;
 
 	sched_replay_to_run(rd->rp, r);
 	b->lost_events = rd->lost;
 	r->meta.duration_s = (double)(rd->last_ts - rd->first_ts) / 1e9;
+	sched_replay_info(rd->rp, &info);
+	if (!o->quiet && info.bad_cpu)
+		fprintf(stderr, "migtrace: %s: %llu events name a CPU past the capture's %d: left "
+			"out (a damaged capture?)\n", b->source, (unsigned long long)info.bad_cpu,
+			r->meta.nr_cpus);
 	if (!o->quiet && rd->end.malformed)
 		fprintf(stderr, "migtrace: %s: %llu records hold less than their event's format "
 			"says: left out (a damaged capture?)\n", b->source,
