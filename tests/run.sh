@@ -42,7 +42,7 @@ script() {
 
 # The scripts that need no idle CPU and time nothing (the fuzzers, the package, the man
 # pages) run beside the kernel matrix's guests, once its host part is over: the guests run
-# at nice -10 in sessions of their own (tests/kernels/matrix.sh), so these take what the
+# at nice -15 in sessions of their own (tests/kernels/matrix.sh), so these take what the
 # guests leave, chiefly the CPU idle while the last guest runs alone.  Their output is
 # printed after the matrix's.
 BESIDE="91_man 80_fuzz 90_install"

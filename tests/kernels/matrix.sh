@@ -22,7 +22,7 @@
 #   MT_GUEST_TIMEOUT   seconds for a whole guest (900)
 #   MT_GUEST_APPEND    extra kernel boot options for every guest (e.g. preempt=full)
 #   MT_QEMU_ACCEL      qemu's -accel (tcg,thread=single; see boot_guest)
-#   MT_QEMU_NICE       the guests' niceness (-10; see QEMU_NICE)
+#   MT_QEMU_NICE       the guests' niceness (-15; see QEMU_NICE)
 #   MT_GUEST_CASES     only these cases of guest.sh (e.g. "env,report_capture"), in every
 #                      guest and on the host; the cases not run then fail as not run
 #   CI=true            a kernel that cannot be fetched is a failure, not a skip
@@ -58,13 +58,15 @@ SILENT_LIMIT=$((CASE_TIMEOUT + 60))
 # vCPUs: one guest per host CPU.
 JOBS=${MT_KERNEL_JOBS:-$(nproc)}
 [ "$JOBS" -ge 1 ] 2>/dev/null || JOBS=1
-# The guests run at nice -10: a neighbour's CPU-bound load at nice 0 then takes ~1/10 of a
+# The guests run at nice -15: a neighbour's CPU-bound load at nice 0 then takes ~1/28 of a
 # CPU from a guest, not up to half of it.  A guest's clock is the host's, so an emulator kept
 # off its CPU stretches every age and latency its checks read (docs/testing.md, "Under
 # load").  Each in a session of its own, whose autogroup gets that nice too: with
 # kernel.sched_autogroup_enabled (Debian's default) CPU time is shared between sessions
-# first, and a process's nice counts only inside its own.
-QEMU_NICE=${MT_QEMU_NICE:--10}
+# first, and a process's nice counts only inside its own.  -15, not the suite's own -10
+# (tests/clean_start.sh): the work run beside the guests (the fuzzers, the package) takes a
+# third of a guest's share where both want a CPU, and the CPU a guest leaves.
+QEMU_NICE=${MT_QEMU_NICE:--15}
 # stop_guests STATUS: on an interrupt, the guests too (their sessions are not the
 # terminal's), then exit.
 stop_guests() {
