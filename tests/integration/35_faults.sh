@@ -72,6 +72,11 @@ check closed_stdout_no_tmp bash -c '! ls -A "$1" | grep -q "^\.pipe\.json\."' _ 
 rc=${PIPESTATUS[0]}
 check closed_stdout_validate_file_written bash -c '[ "$1" != 141 ] && python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert d[\"verdict\"][\"verdict\"]" "$2"' \
 	_ "$rc" "$MT_TMP/vpipe.json"
+# and calibrate, whose matrix and hot time go to that stdout (the same promise: issue 36)
+"$MT" calibrate --cpus 0,1 --reps 3 -o "$MT_TMP/cpipe.json" 2>/dev/null | head -n 1 >/dev/null
+rc=${PIPESTATUS[0]}
+check closed_stdout_calibrate_file_written bash -c '[ "$1" != 141 ] && python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert d[\"cells\"]" "$2"' \
+	_ "$rc" "$MT_TMP/cpipe.json"
 # A file-size limit (ulimit -f) fails the write with EFBIG and its message, exit 1, not
 # SIGXFSZ (exit 153, no word); no temporary is left, and the workload keeps the signal's
 # default (it is killed by it, as it would be without migtrace)

@@ -206,20 +206,24 @@ else
 fi
 
 # 6. A SIGKILL of migtrace's whole process group (kill -9 -PGID, timeout -s KILL): the guard,
-#    in a session of its own, outlives it and removes the instances (before, it died with
-#    the group and they stayed, recording).  And what a kill of run and guard at once leaves
-#    (systemd's final kill of a cgroup), a run whose pid is no migtrace's: the next ftrace
-#    run removes it, saying so, and doctor names it.
+#    in a session of its own, outlives it and removes the instances and --unit's uprobes
+#    (before, it died with the group and they stayed, recording).  And what a kill of run
+#    and guard at once leaves (systemd's final kill of a cgroup), a run whose pid is no
+#    migtrace's: the next ftrace run removes it, saying so, and doctor names it.
 rm -f "$MT_TMP/grp.pid"
-setsid bash -c '"$1" run --backend ftrace -a -d 30 >/dev/null 2>&1 & echo $! >"$2"; sleep 30' _ \
-	"$MT" "$MT_TMP/grp.pid" &
+setsid bash -c '"$1" run --backend ftrace --unit "$3:cachewalk_unit" cachewalk --threads 2 \
+	--duration 30 >/dev/null 2>&1 & echo $! >"$2"; sleep 30' _ "$MT" "$MT_TMP/grp.pid" "$cw" &
 grp=$!
 wait_for "$MT_TMP/grp.pid" '[0-9]' 10
 gpid=$(cat "$MT_TMP/grp.pid" 2>/dev/null)
-wait_until 10 bash -c 'ls /sys/kernel/tracing/instances | grep -qx "migtrace-$1"' _ "${gpid:-x}"
+wait_until 10 bash -c 'ls /sys/kernel/tracing/instances | grep -qx "migtrace-$1" &&
+	grep -q "^p:migtrace_$1/unit_entry " /sys/kernel/tracing/uprobe_events' _ "${gpid:-x}"
 kill -9 -- "-$grp" 2>/dev/null
 wait "$grp" 2>/dev/null
 check ftrace_group_kill_cleaned no_instance_of "${gpid:-x}"
+check ftrace_group_kill_probes_cleaned bash -c 'for _ in $(seq 30); do
+	grep -q "migtrace_$1/" /sys/kernel/tracing/uprobe_events || exit 0; sleep 0.1; done
+	grep "migtrace_$1/" /sys/kernel/tracing/uprobe_events; exit 1' _ "${gpid:-x}"
 # an orphan: an instance named for a pid that is no migtrace, recording sched_switch
 true &
 dead=$!

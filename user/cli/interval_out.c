@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Live intervals' output: text blocks, JSON lines, the textfile (interval_out.h). */
 #include <argp.h>
+#include <dirent.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <fcntl.h>
@@ -45,9 +47,35 @@ int interval_out_check_dir(const char *dir)
 	return 0;
 }
 
+/*
+ * The temporaries (.migtrace.prom.XXXXXX, mkstemp's six) of exporters killed between their
+ * write and rename, removed by the directory's lock holder: no other live exporter writes
+ * there.  node_exporter skips dotfiles, but each left one is kept forever.  How many.
+ */
+static int remove_dead_temporaries(int dirfd)
+{
+	static const char prefix[] = "." TEXTFILE_NAME ".";
+	const size_t plen = sizeof(prefix) - 1;
+	int fd = dup(dirfd), n = 0;
+	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+	struct dirent *e;
+
+	if (!d) {
+		if (fd >= 0)
+			close(fd);
+		return 0;
+	}
+	while ((e = readdir(d)))
+		if (!strncmp(e->d_name, prefix, plen) && strlen(e->d_name) == plen + 6 &&
+		    !unlinkat(dirfd, e->d_name, 0))
+			n++;
+	closedir(d);
+	return n;
+}
+
 int interval_out_lock_dir(const char *dir)
 {
-	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC), err;
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC), err, n;
 
 	if (fd < 0 || flock(fd, LOCK_EX | LOCK_NB)) {
 		err = -errno;
@@ -61,6 +89,10 @@ int interval_out_lock_dir(const char *dir)
 			close(fd);
 		return err == -EWOULDBLOCK ? -EBUSY : err;
 	}
+	n = remove_dead_temporaries(fd);
+	if (n)
+		fprintf(stderr, "migtrace: --textfile %s: removed %d temporar%s (." TEXTFILE_NAME
+			".*) left by an exporter that was killed\n", dir, n, n == 1 ? "y" : "ies");
 	return 0;	/* fd stays open, and the lock with it, until migtrace exits */
 }
 

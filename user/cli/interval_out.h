@@ -38,7 +38,9 @@ int interval_out_check_dir(const char *dir);
  * --textfile DIR taken for this run: an exclusive flock(2) on DIR, held until migtrace exits
  * (the descriptor is close-on-exec: a workload never holds it).  Two exporters writing one
  * DIR/migtrace.prom make its counters go backwards at every other scrape, which Prometheus
- * reads as counter resets.  0, or -EBUSY (another holds it) / -errno after one line.
+ * reads as counter resets.  Taken, it removes the temporaries of exporters killed before
+ * their rename (one line says how many).  0, or -EBUSY (another holds it) / -errno after
+ * one line.
  */
 int interval_out_lock_dir(const char *dir);
 /* The consumer of the capture's intervals (interval_fn). */
