@@ -82,7 +82,6 @@ struct reader {
 	uint64_t first_ts, last_ts;
 	uint64_t lost;			/* events the buffers lost (at least) */
 	struct buffer_end end;		/* the last buffer's counts */
-	int err;			/* a callback's error: the replay stops */
 };
 
 /* Whether the bytes start a trace.dat. */
