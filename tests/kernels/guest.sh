@@ -167,8 +167,8 @@ c_scope() {
 # (run.*, run.json), its own output in work.*.  check.py judges the BPF run as the BPF cases
 # (the counts, causes and records of each workload) and the ftrace run against it, move by
 # move, and against the kernel's count (se.nr_migrations, which only the BPF backend reads).
-# One run for both halves the matrix's workload time (docs/testing.md, "Where the time
-# goes"); `migtrace run -- CMD` itself is run_loads', scope's and the tunable case's.
+# One run for both halves the matrix's workload time (docs/testing.md, "Nothing is measured
+# twice"); `migtrace run -- CMD` itself is run_loads', scope's and the tunable case's.
 
 # mt_run CMD...: the case's workload, held and traced by both backends; it ends when the
 # workload has ended and both runs have.
