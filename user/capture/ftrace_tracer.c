@@ -172,20 +172,29 @@ int ftrace_tracer_check(char *why, size_t len)
 	return 0;
 }
 
-/* Whether pid is a live migtrace (a run, or its guard while it removes what the run left). */
-static bool migtrace_alive(long pid)
+/* pid's comm from /proc, its newline kept ("" when unread); false when pid is gone. */
+static bool pid_comm(long pid, char *comm, int len)
 {
-	char path[64], comm[32] = "";
+	char path[64];
 	FILE *f;
 
 	snprintf(path, sizeof(path), "/proc/%ld/comm", pid);
-	f = fopen(path, "r");
+	f = fopen(path, "re");
 	if (!f)
 		return false;
-	if (!fgets(comm, sizeof(comm), f))
+	if (!fgets(comm, len, f))
 		comm[0] = 0;
 	fclose(f);
-	return !strncmp(comm, "migtrace", 8);	/* and migtrace-san, the sanitized build */
+	return true;
+}
+
+/* Whether pid is a live migtrace (a run, or its guard while it removes what the run left). */
+static bool migtrace_alive(long pid)
+{
+	char comm[32];
+
+	/* and migtrace-san, the sanitized build */
+	return pid_comm(pid, comm, sizeof(comm)) && !strncmp(comm, "migtrace", 8);
 }
 
 /* Removes the unit probes of system migtrace_PID; O_APPEND: O_TRUNC would remove all. */
@@ -514,25 +523,17 @@ static int name_stoppers(struct ftrace_tracer *ft)
 	int found = 0, err = 0;
 
 	while (d && !err && found < ft->nr_cpus && (e = readdir(d))) {
-		char path[64], comm[32] = "";
 		unsigned long pid = strtoul(e->d_name, NULL, 10);
 		unsigned int cpu;
-		char tail;
-		FILE *f;
+		char comm[32], tail;
 
-		if (!pid || pid > UINT32_MAX)
+		/* gone meanwhile, or not a stopper */
+		if (!pid || pid > UINT32_MAX || !pid_comm((long)pid, comm, sizeof(comm)) ||
+		    sscanf(comm, "migration/%u%c", &cpu, &tail) != 2 || tail != '\n' ||
+		    cpu >= (unsigned int)ft->nr_cpus)
 			continue;
-		snprintf(path, sizeof(path), "/proc/%lu/comm", pid);
-		f = fopen(path, "re");
-		if (!f)
-			continue;	/* gone meanwhile */
-		if (fgets(comm, sizeof(comm), f) &&
-		    sscanf(comm, "migration/%u%c", &cpu, &tail) == 2 && tail == '\n' &&
-		    cpu < (unsigned int)ft->nr_cpus) {
-			err = sched_replay_note_stopper(ft->rp, (uint32_t)pid, (int)cpu);
-			found++;
-		}
-		fclose(f);
+		err = sched_replay_note_stopper(ft->rp, (uint32_t)pid, (int)cpu);
+		found++;
 	}
 	if (d)
 		closedir(d);

@@ -268,18 +268,6 @@ static bool is_stopper_comm(const char *comm)
 	return !strncmp(comm, "migration/", 10);
 }
 
-/* Per-CPU stoppers, learnt from the names sched_switch gives. */
-static void note_stopper(struct sched_replay *rp, uint32_t pid, const char *comm, int cpu)
-{
-	struct rp_task *t;
-
-	if (!pid || !is_stopper_comm(comm))
-		return;
-	t = task_sight(rp, pid, cpu);
-	if (t)
-		t->stopper = 1;
-}
-
 int sched_replay_note_stopper(struct sched_replay *rp, uint32_t pid, int cpu)
 {
 	struct rp_task *t = pid ? task_sight(rp, pid, cpu) : NULL;
@@ -288,6 +276,13 @@ int sched_replay_note_stopper(struct sched_replay *rp, uint32_t pid, int cpu)
 		return -ENOMEM;
 	t->stopper = 1;
 	return 0;
+}
+
+/* Per-CPU stoppers, learnt from the names sched_switch gives (a task table full: not). */
+static void note_stopper(struct sched_replay *rp, uint32_t pid, const char *comm, int cpu)
+{
+	if (pid && is_stopper_comm(comm))
+		sched_replay_note_stopper(rp, pid, cpu);
 }
 
 /*
