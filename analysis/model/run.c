@@ -86,6 +86,8 @@ struct run *run_new(void)
 	r->calib.cal.cpu_mhz = -1;
 	r->meta.exit_status = -1;
 	r->meta.unit_probe_ns = -1;
+	r->meta.traced_from_ns = -1;
+	r->meta.traced_until_ns = -1;
 	r->cost.workload_cpu_s = -1;
 	cachewalk_config_default(&r->setup.cw);
 	return r;

@@ -224,6 +224,10 @@ struct run_meta {
 	int nr_cpus;			/* possible CPUs: the pair matrix is nr_cpus^2 */
 	char start_time[32];		/* UTC, ISO 8601, when tracing began */
 	double duration_s;		/* s */
+	/* tracing's window on the records' ts_ns clock (CLOCK_MONOTONIC; a trace-cmd
+	 * capture's own clock: its first and last event), ns: a move stamped inside it is in
+	 * the records unless counted lost; -1 unknown (older files) */
+	int64_t traced_from_ns, traced_until_ns;
 	int exit_status;		/* the workload's, as a shell reports it; -1 unknown */
 	char end_reason[128];
 	/* where the wake-up latency starts: "sched_info.last_queued" (the kernel's enqueue

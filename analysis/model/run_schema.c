@@ -392,6 +392,8 @@ static const struct rs_field meta_f[] = {
 	FLD("nr_cpus", RS_INT, M, nr_cpus, 0),
 	FLD("start_time", RS_STR, M, start_time, RS_NULL_EMPTY),
 	FLD("duration_s", RS_DBL, M, duration_s, RS_NONNEG),
+	FLD("traced_from_ns", RS_S64, M, traced_from_ns, RS_NULL_NEG | RS_OPTIONAL),
+	FLD("traced_until_ns", RS_S64, M, traced_until_ns, RS_NULL_NEG | RS_OPTIONAL),
 	FLD("exit_status", RS_INT, M, exit_status, 0),
 	FLD("end_reason", RS_STR, M, end_reason, 0),
 	FLD("interrupted", RS_BOOL, M, interrupted, 0),

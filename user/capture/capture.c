@@ -596,6 +596,7 @@ int capture__run(struct capture *cap)
 	cap->start_cpu_s = self_cpu_s();	/* loading, verifying, attaching: paid once */
 	start_time(&r->meta);
 	t0 = now_ns();
+	r->meta.traced_from_ns = (int64_t)t0;	/* the programs are attached: from here on */
 	interval_clock_start(&cap->ic, t0);
 	if (cap->cfg->duration_ns)
 		cap->deadline_ns = t0 + cap->cfg->duration_ns;
@@ -612,6 +613,9 @@ int capture__run(struct capture *cap)
 	trace_loop(cap);
 	t_end = now_ns();
 	r->meta.duration_s = (double)(t_end - t0) / 1e9;
+	/* what is stamped up to here is recorded: tracing stops after it (a move by a thread
+	 * still dying after its process left /proc may come later, and be missed) */
+	r->meta.traced_until_ns = (int64_t)t_end;
 	tracer_stop(&cap->tr);
 	join_units(cap, UINT64_MAX, true);
 	if (tracer_read_counts(&cap->tr, &r->stats, &r->hists))

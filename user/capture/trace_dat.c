@@ -294,6 +294,10 @@ static void fill_results(struct reader *rd, const struct trace_dat_opts *o)
 	sched_replay_to_run(rd->rp, r);
 	b->lost_events = rd->lost;
 	r->meta.duration_s = (double)(rd->last_ts - rd->first_ts) / 1e9;
+	if (rd->first_ts) {
+		r->meta.traced_from_ns = (int64_t)rd->first_ts;
+		r->meta.traced_until_ns = (int64_t)rd->last_ts;
+	}
 	sched_replay_info(rd->rp, &info);
 	if (!o->quiet && info.bad_cpu)
 		fprintf(stderr, "migtrace: %s: %llu events name a CPU past the capture's %d: left "
