@@ -29,19 +29,21 @@ struct render_csv_file {
 };
 extern const struct render_csv_file render_csv_files[];
 extern const int render_csv_nfiles;
-/* The Prometheus text exposition (format 0.0.4) of r; w may be NULL. */
-void render_openmetrics(FILE *f, const struct run *r, const struct whatif *w);
+/* The Prometheus text exposition (format 0.0.4) of r; w may be NULL; version is the
+ * writing migtrace's, for migtrace_build_info. */
+void render_openmetrics(FILE *f, const struct run *r, const struct whatif *w,
+			const char *version);
 /*
  * The live exposition of `run --textfile`, written again at each interval: the run's
  * counters and histograms since tracing began (its stats and hists; no CPU pairs, whose
  * nr_cpus^2 series are no fleet's), the threshold with its origin, the verdict's figures when
- * the run has one, migtrace_info, the cumulative wake-up latency, the last interval's own
- * figures as gauges, and -P's top processes.  Histogram sums are slot estimates throughout,
- * so that each only grows.
+ * the run has one, migtrace_build_info, the cumulative wake-up latency, the intervals
+ * ended, and -P's top processes.  Histogram sums are slot estimates throughout, so that each
+ * only grows.
  */
 struct om_live {
 	const struct interval *last;		/* the last interval ended; NULL: none yet */
-	const char *version;			/* migtrace's, for migtrace_info */
+	const char *version;			/* migtrace's, for migtrace_build_info */
 	const struct interval_pids *pids;	/* -P's counts; NULL without -P */
 };
 void render_openmetrics_live(FILE *f, const struct run *r, const struct om_live *live);
@@ -71,6 +73,17 @@ void csv_empty(FILE *f, const struct rs_field *fl);
  * a label value, escaped (bytes that are not UTF-8 become '?'). */
 void om_family(FILE *f, const char *name, const char *type, const char *help);
 void om_label_value(FILE *f, const char *s);
+/* migtrace_build_info{version,backend} 1, with its HELP and TYPE. */
+void om_build_info(FILE *f, const char *version, const char *backend);
+/* A workload as a label may name it: the file name of its program (argv0), cut at
+ * OM_WORKLOAD_MAX bytes as the kernel cuts a comm, bytes other than [A-Za-z0-9._+-] made
+ * '_'; never its arguments.  Returns buf. */
+#define OM_WORKLOAD_MAX 15
+char *om_workload_name(char *buf, size_t len, const char *argv0);
+/* What r traced, as every export names it: the launched program's name (om_workload_name),
+ * or how the tasks were chosen: "pid", "cgroup", "all", "trace-cmd".  The whole command
+ * line stays in the run file. */
+const char *render_workload_name(const struct run *r, char *buf, size_t len);
 
 /* The shortest decimal that reads back as v ("0.5", "1e-06"); "NaN" when not finite. */
 char *fmt_shortest(char *buf, size_t len, double v);

@@ -6,12 +6,15 @@
  * refuses them).  It is not OpenMetrics 1.0 proper (whose counter families drop _total and
  * whose files end in `# EOF`): the collector's parser is the text format's.  Every value is
  * the run's own, read from the model; a figure the run does not have is left out, not 0.
+ * Prometheus's way (docs/servers.md, "Series"): counters and histograms that rate() and
+ * histogram_quantile() read, no rates or quantiles computed here; no label carries free
+ * text (the workload is named by its program's file name, never its arguments: a scraped
+ * file is world-readable), so the series are bounded.
  */
 #include <math.h>
 #include <string.h>
 #include <time.h>
 
-#include "hist.h"
 #include "render_export.h"
 
 /* A label value: escaped as the format says; bytes that are not UTF-8 become '?'. */
@@ -231,20 +234,67 @@ static void levels(FILE *f, const struct run *r)
 	}
 }
 
+char *om_workload_name(char *buf, size_t len, const char *argv0)
+{
+	const char *base = strrchr(argv0, '/') ? strrchr(argv0, '/') + 1 : argv0;
+	size_t n = 0;
+
+	for (; base[n] && n < OM_WORKLOAD_MAX && n + 1 < len; n++) {
+		char c = base[n];
+
+		buf[n] = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+			 c == '.' || c == '_' || c == '+' || c == '-' ? c : '_';
+	}
+	if (len)
+		snprintf(buf + n, len - n, "%s", n ? "" : "unknown");
+	return buf;
+}
+
+const char *render_workload_name(const struct run *r, char *buf, size_t len)
+{
+	const char *cmd = r->meta.command;
+	char first[sizeof(r->meta.command)];
+
+	if (!strcmp(r->meta.backend.name, "trace-cmd"))
+		return "trace-cmd";
+	if (r->meta.attached)
+		return r->meta.pid > 0 ? "pid" : !strncmp(cmd, "cgroup", 6) ? "cgroup" : "all";
+	/* meta.command is the argv joined by spaces: its first word is the program */
+	snprintf(first, sizeof(first), "%.*s", (int)strcspn(cmd, " "), cmd);
+	return first[0] ? om_workload_name(buf, len, first) : "unknown";
+}
+
+/* a run file written before backends were said was recorded by BPF */
+static const char *backend_of(const struct run *r)
+{
+	return r->meta.backend.name[0] ? r->meta.backend.name : "bpf";
+}
+
+void om_build_info(FILE *f, const char *version, const char *backend)
+{
+	om_family(f, "migtrace_build_info", "gauge", "The migtrace that wrote these metrics and "
+		  "the tracer that recorded them, in its labels (the value is always 1).");
+	fprintf(f, "migtrace_build_info{version=\"");
+	om_label_value(f, version && *version ? version : "unknown");
+	fprintf(f, "\",backend=\"");
+	om_label_value(f, backend);
+	fprintf(f, "\"} 1\n");
+}
+
 static void run_info(FILE *f, const struct run *r)
 {
 	struct tm tm = { 0 };
+	char name[OM_WORKLOAD_MAX + 1];
 	const char *end;
 
 	om_family(f, "migtrace_run_info", "gauge", "The run these metrics describe, in its labels "
-		  "(the value is always 1).");
+		  "(the value is always 1): the workload is its program's name, never its "
+		  "arguments.");
 	fprintf(f, "migtrace_run_info{kind=\"%s\",mode=\"%s\",kernel_release=\"",
 		r->setup.kind == RUN_KIND_VALIDATE ? "validate" : "run",
 		r->setup.mode == CORR_CONTROLLED ? "controlled" : "natural");
 	om_label_value(f, r->env.kernel_release);
-	fprintf(f, "\",command=\"");
-	om_label_value(f, r->meta.command);
-	fprintf(f, "\"} 1\n");
+	fprintf(f, "\",workload=\"%s\"} 1\n", render_workload_name(r, name, sizeof(name)));
 	end = strptime(r->meta.start_time, "%Y-%m-%dT%H:%M:%SZ", &tm);
 	if (end && !*end) {
 		om_family(f, "migtrace_run_start_time_seconds", "gauge", "When tracing began, "
@@ -490,8 +540,10 @@ static void whatif(FILE *f, const struct whatif *w)
 	}
 }
 
-void render_openmetrics(FILE *f, const struct run *r, const struct whatif *w)
+void render_openmetrics(FILE *f, const struct run *r, const struct whatif *w,
+			const char *version)
 {
+	om_build_info(f, version, backend_of(r));
 	run_info(f, r);
 	counts(f, r, false);
 	age_histogram(f, r, false);
@@ -510,21 +562,6 @@ static double slots_sum_s(const __u64 *slots)
 	for (int k = 0; k < MT_HIST_SLOTS; k++)
 		us += (double)slots[k] * slot_mid_us(k);
 	return us / 1e6;
-}
-
-/* migtrace_info: what made these metrics. */
-static void live_info(FILE *f, const struct run *r, const struct om_live *live)
-{
-	om_family(f, "migtrace_info", "gauge", "The exporter, in its labels: the kernel release, "
-		  "migtrace's version and the tracing backend (the value is always 1).");
-	fprintf(f, "migtrace_info{kernel=\"");
-	om_label_value(f, r->env.kernel_release);
-	fprintf(f, "\",version=\"");
-	om_label_value(f, live->version ? live->version : "unknown");
-	fprintf(f, "\",backend=\"");
-	/* a run file written before backends were said was recorded by BPF */
-	om_label_value(f, r->meta.backend.name[0] ? r->meta.backend.name : "bpf");
-	fprintf(f, "\"} 1\n");
 }
 
 /* The wake-up latency, cumulative, and the kernel's own count of the migrations. */
@@ -547,51 +584,13 @@ static void live_totals(FILE *f, const struct run *r, const struct om_live *live
 		(unsigned long long)r->stats.kernel_migrations);
 }
 
-/* The last interval's own figures, as its text block says them. */
+/* How many intervals have ended: their own figures (rates, the hot share, latency
+ * quantiles) are the text's and the interval lines'; here rate() makes them from the
+ * counters, over the window the dashboard asks for. */
 static void live_interval(FILE *f, const struct interval *iv)
 {
-	const struct mt_stats *s = &iv->delta.stats;
-	const __u64 *wl = iv->delta.hists.wakelat;
-	double len = iv->len_s > 0 ? iv->len_s : 1;
-
 	om_family(f, "migtrace_intervals_total", "counter", "Intervals ended since tracing began.");
 	fprintf(f, "migtrace_intervals_total %u\n", iv->index);
-	om_family(f, "migtrace_interval_seconds", "gauge", "The real length of the last "
-		  "interval, whose figures the migtrace_interval_* gauges are.");
-	sample_s(f, "migtrace_interval_seconds", iv->len_s);
-	om_family(f, "migtrace_interval_migrations_per_second", "gauge", "Migrations per second "
-		  "in the last interval, by cause.");
-	for (int c = 0; c < MT_NR_CAUSES; c++) {
-		fprintf(f, "migtrace_interval_migrations_per_second{cause=\"%s\"} ",
-			mt_cause_names[c]);
-		value(f, (double)s->migrations[c] / len);
-	}
-	om_family(f, "migtrace_interval_level_migrations_per_second", "gauge", "Migrations per "
-		  "second in the last interval, by topology level.");
-	for (int l = 0; l < MT_NR_LEVELS; l++) {
-		fprintf(f, "migtrace_interval_level_migrations_per_second{level=\"%s\"} ",
-			mt_level_names[l]);
-		value(f, (double)interval_level_migrations(s, l) / len);
-	}
-	if (s->lb_judged) {
-		om_family(f, "migtrace_interval_lb_pulls_hot_ratio", "gauge", "The share of the "
-			  "last interval's judged load-balancer pulls that were hot at the "
-			  "threshold (absent when none was judged).");
-		fprintf(f, "migtrace_interval_lb_pulls_hot_ratio ");
-		value(f, (double)s->lb_hot / (double)s->lb_judged);
-	}
-	for (int i = 0; i < 2 && hist_any(wl, MT_HIST_SLOTS); i++) {
-		/* two gauges, not a quantile label: that label belongs to summaries */
-		const char *name = i ? "migtrace_interval_wakeup_latency_p99_seconds" :
-				       "migtrace_interval_wakeup_latency_p50_seconds";
-
-		om_family(f, name, "gauge", i ? "The 99th percentile of the last interval's "
-			  "wake-up latency, from the log2 slots (absent when nothing woke)." :
-			  "The median of the last interval's wake-up latency, from the log2 slots "
-			  "(absent when nothing woke).");
-		fprintf(f, "%s ", name);
-		value(f, hist_quantile_us(wl, MT_HIST_SLOTS, i ? 0.99 : 0.5) / 1e6);
-	}
 }
 
 /* -P: the processes with the most migration records, at most INTERVAL_TOP of them. */
@@ -612,7 +611,7 @@ static void live_pids(FILE *f, const struct interval_pids *pids)
 
 void render_openmetrics_live(FILE *f, const struct run *r, const struct om_live *live)
 {
-	live_info(f, r, live);
+	om_build_info(f, live->version, backend_of(r));
 	run_info(f, r);
 	counts(f, r, true);
 	age_histogram(f, r, true);

@@ -102,8 +102,8 @@ static void tracks(struct json_writer *w, const struct run *r, const struct trac
 	for (size_t i = 0; i < n; i++) {
 		if (!i || t[i].tgid != t[i - 1].tgid) {
 			if ((int)t[i].tgid == r->meta.pid)
-				meta_event(w, "process_name", t[i].tgid, t[i].tgid, r->meta.command,
-					   0);
+				meta_event(w, "process_name", t[i].tgid, t[i].tgid,
+					   render_workload_name(r, name, sizeof(name)), 0);
 			else {
 				snprintf(name, sizeof(name), "process %u", t[i].tgid);
 				meta_event(w, "process_name", t[i].tgid, t[i].tgid, name, 0);
@@ -184,6 +184,7 @@ int render_perfetto(FILE *f, const struct run *r)
 {
 	bool *cpu_seen = calloc(RUN_MAX_NR_CPUS, sizeof(bool));
 	struct json_writer w;
+	char name[OM_WORKLOAD_MAX + 1];
 	struct track *t;
 	size_t nt;
 	int err = 0;
@@ -205,7 +206,8 @@ int render_perfetto(FILE *f, const struct run *r)
 	jw_name(&w, "otherData");
 	jw_start_object(&w);
 	jw_field_string(&w, "source", "migtrace (schema " RUN_SCHEMA ")");
-	jw_field_string(&w, "command", r->meta.command);
+	/* the program's name, not its arguments: a trace is a file that gets shared */
+	jw_field_string(&w, "workload", render_workload_name(r, name, sizeof(name)));
 	jw_field_string(&w, "start_time", r->meta.start_time);
 	jw_field_string(&w, "clock", "CLOCK_MONOTONIC, us");
 	jw_end_object(&w);

@@ -195,17 +195,13 @@ void render_sweep_openmetrics(FILE *f, const struct sweep *s)
 {
 	const char *unit = s->nruns ? s->runs[0].tput.unit : "";
 	const char *src = s->nruns ? s->runs[0].tput.source : "";
-	char a[40];
+	char a[40], name[OM_WORKLOAD_MAX + 1];
 
 	om_family(f, "migtrace_sweep_info", "gauge", "The sweep these metrics describe, in its "
 		  "labels (the value is always 1).");
-	fprintf(f, "migtrace_sweep_info{command=\"");
-	for (char *const *p = s->argv; p && *p; p++) {
-		om_label_value(f, *p);
-		if (p[1])
-			fputc(' ', f);
-	}
-	fprintf(f, "\",throughput_unit=\"");
+	fprintf(f, "migtrace_sweep_info{workload=\"%s\",throughput_unit=\"",
+		s->argv && s->argv[0] ? om_workload_name(name, sizeof(name), s->argv[0]) :
+					"unknown");
 	om_label_value(f, unit);
 	fprintf(f, "\",throughput_source=\"");
 	om_label_value(f, src);

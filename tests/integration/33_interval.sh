@@ -132,8 +132,9 @@ check textfile_exit0 test $? = 0
 check textfile_written test -s "$X/migtrace.prom"
 [ -n "$PROMTOOL" ] && check textfile_promtool promtool check metrics <"$X/migtrace.prom"
 check textfile_total_is_runs test "$(prom_total "$X/migtrace.prom")" = "$(run_total "$MT_TMP/tf.out")"
-check textfile_info grep -qE '^migtrace_info\{kernel="[^"]+",version="[^"]+",backend="bpf"\} 1$' \
+check textfile_info grep -qE '^migtrace_build_info\{version="[^"]+",backend="bpf"\} 1$' \
 	"$X/migtrace.prom"
+check textfile_workload_named grep -qE '^migtrace_run_info\{.*,workload="wakeup"\} 1$' "$X/migtrace.prom"
 check textfile_threshold grep -qE '^migtrace_kernel_hot_seconds\{source="[^"]+"\} ' "$X/migtrace.prom"
 check textfile_no_timestamps python3 - "$X/migtrace.prom" <<'PY'
 import re, sys
@@ -144,6 +145,17 @@ PY
 check textfile_top_bounded test "$(grep -c '^migtrace_process_migrations_total{pid=' "$X/migtrace.prom")" -le 10
 check textfile_no_pid_labels_without_P sh -c "! grep -v '^migtrace_process' '$X/migtrace.prom' | grep -q 'pid='"
 check textfile_nothing_else test "$(ls -A "$X")" = migtrace.prom
+
+# 5b. A command line can hold a secret, and a textfile is world-readable and scraped: no
+#     export carries the workload's arguments, only its program's name.
+Z=$MT_TMP/secret
+mkdir -p "$Z/tf"
+"$MT" run --interval 200ms --textfile "$Z/tf" --openmetrics "$Z/m.prom" --perfetto "$Z/t.json" \
+	--csv "$Z/csv" -- sh -c 'sleep 0.5' password=hunter2 >"$Z.out" 2>&1
+check secret_run_exit0 test $? = 0
+check secret_in_no_export bash -c 'test -s "$1/tf/migtrace.prom" && test -s "$1/m.prom" &&
+	test -s "$1/t.json" && ! grep -rl hunter2 "$1"' _ "$Z"
+check secret_workload_is_program grep -qE '^migtrace_run_info\{.*,workload="sh"\} 1$' "$Z/tf/migtrace.prom"
 
 # 6. SIGHUP rewrites the file and the run goes on; SIGTERM writes a last one, whole, and no
 #    temporary is left.

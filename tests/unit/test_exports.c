@@ -132,7 +132,7 @@ static char *capture(const struct run *r, const char *what, const struct whatif 
 		if (!strcmp(render_csv_files[i].name, what))
 			csv = i;
 	if (!strcmp(what, "openmetrics"))
-		render_openmetrics(f, r, w);
+		render_openmetrics(f, r, w, "v-test");
 	else if (!strcmp(what, "perfetto"))
 		assert_int_equal(render_perfetto(f, r), 0);
 	else if (csv >= 0)

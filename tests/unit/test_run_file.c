@@ -782,7 +782,7 @@ static void dropped_records_counted(void **state)
 		render_text(m.f, x);
 		out[i][0] = mem_close(&m);
 		mem_open(&m);
-		render_openmetrics(m.f, x, i ? &wd : &wk);
+		render_openmetrics(m.f, x, i ? &wd : &wk, "v-test");
 		out[i][1] = mem_close(&m);
 	}
 	assert_string_equal(out[0][0], out[1][0]);

@@ -94,6 +94,13 @@ static FILE *mt_cli_err_stream(void)
 static const char *err_cmd = "migtrace";	/* "migtrace run" once main() knows */
 static bool err_json;				/* the command's JSON goes to stdout */
 
+const char *mt_cli_version(void)
+{
+	const char *v = argp_program_version;
+
+	return v && !strncmp(v, "migtrace ", 9) ? v + 9 : v ? v : "unknown";
+}
+
 void mt_cli_set_cmd(const char *cmd)
 {
 	err_cmd = cmd;

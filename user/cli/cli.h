@@ -60,6 +60,8 @@ void mt_cli_renames(const struct argp *argp, const struct mt_cli_rename *t,
  * a fallback): stderr only.  main() names the command; a command that writes JSON to stdout
  * says so once its options are read.
  */
+/* migtrace's version as --version says it, without the "migtrace " before it. */
+const char *mt_cli_version(void);
 void mt_cli_set_cmd(const char *cmd);
 void mt_cli_json_errors(bool on);
 void mt_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

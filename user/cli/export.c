@@ -414,7 +414,7 @@ static int csv_sweep(const struct export_dest *to, const struct export_of *x)
 
 static int openmetrics_run(const struct export_dest *to, const struct export_of *x)
 {
-	render_openmetrics(to->f, x->run, x->whatif);
+	render_openmetrics(to->f, x->run, x->whatif, mt_cli_version());
 	return 0;
 }
 

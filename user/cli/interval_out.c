@@ -97,20 +97,13 @@ int interval_out_lock_dir(const char *dir)
 }
 
 /* The version argp prints, without its "migtrace " (main.c). */
-static const char *version(void)
-{
-	const char *v = argp_program_version;
-
-	return v && !strncmp(v, "migtrace ", 9) ? v + 9 : v ? v : "unknown";
-}
-
 /* DIR/migtrace.prom, atomically: a temporary .migtrace.prom.XXXXXX beside it, which
  * node_exporter does not read (a dotfile, not *.prom), renamed over it. */
 static int write_textfile(struct interval_out *o, const struct run *r)
 {
 	struct om_live live = {
 		.last = o->has_last ? &o->last : NULL,
-		.version = version(),
+		.version = mt_cli_version(),
 		.pids = o->has_last ? o->last.pids : NULL,
 	};
 	struct atomic_file af;
