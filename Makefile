@@ -29,7 +29,7 @@ TRACEFS_CFLAGS	:= $(or $(shell pkg-config --cflags libtracefs libtraceevent 2>/d
 		   -I/usr/include/tracefs -I/usr/include/traceevent)
 TRACECMD_LIBS	:= $(or $(shell pkg-config --libs libtracecmd libtracefs libtraceevent 2>/dev/null),\
 		   -ltracecmd -ltracefs -ltraceevent)
-LDLIBS		:= -lbpf -lelf -lz -lm -lpthread $(TRACECMD_LIBS)
+LDLIBS		:= -lbpf -lelf -lz -lm -lpthread -lmicrohttpd $(TRACECMD_LIBS)
 # -O1 after CFLAGS' -O2, as AddressSanitizer's documentation advises: gcc builds the
 # sanitized objects in half the time (18.6 s, 9.2 s on 2 CPUs), and finds as much.
 SAN_FLAGS	:= -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all -O1
@@ -122,7 +122,7 @@ UNIT_SAN_BINS	:= $(patsubst tests/unit/%.c,$(OUTPUT)/tests/unit/san/%,$(UNIT_SRC
 # counts are checked against, promtool (prometheus) for the OpenMetrics export, PostgreSQL for the --unit test,
 # qemu, busybox and Debian's kernels for the matrix, trace-cmd for its captures.
 RUN_PKGS	:= clang llvm libbpf-dev libelf-dev zlib1g-dev bpftool pkg-config \
-		   make gcc gnuplot-nox libtracecmd-dev libtracefs-dev libtraceevent-dev \
+		   make gcc gnuplot-nox libtracecmd-dev libtracefs-dev libtraceevent-dev libmicrohttpd-dev \
 		   python3-docutils
 # `make deb`: debhelper's build, checked by lintian
 PKG_PKGS	:= debhelper dpkg-dev fakeroot lintian

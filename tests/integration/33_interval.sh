@@ -29,6 +29,16 @@ one_line_2 timestamp_without_interval -T wakeup -d 1
 one_line_2 json_without_interval -j wakeup -d 1
 one_line_2 json_with_run_file_on_stdout --interval 1s -j -o - wakeup -d 1
 one_line_2 textfile_missing_dir --textfile "$MT_TMP/no/such/dir" wakeup -d 1
+one_line_2 listen_bad_port --listen 70000 wakeup -d 1
+one_line_2 listen_name_not_address --listen localhost:9464 wakeup -d 1
+# a port taken: refused before the workload runs (its output file would say it ran)
+python3 -c 'import socket, time; s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen(1)
+print(s.getsockname()[1], flush=True); time.sleep(120)' >"$MT_TMP/taken.port" &
+taker=$!
+wait_until 10 test -s "$MT_TMP/taken.port"
+one_line_2 listen_port_taken --listen "127.0.0.1:$(cat "$MT_TMP/taken.port")" -- sh -c 'touch "$0"' "$MT_TMP/ran"
+check listen_port_taken_nothing_ran test ! -e "$MT_TMP/ran"
+kill "$taker" 2>/dev/null; wait "$taker" 2>/dev/null
 : >"$MT_TMP/plain"
 one_line_2 textfile_not_a_dir --textfile "$MT_TMP/plain" wakeup -d 1
 # the run file or another export over the textfile: one would replace the other (issue 36)

@@ -19,10 +19,11 @@ TXT=$MT_TMP/textfile		# node_exporter's --collector.textfile.directory
 WORKLOAD=(sh -c '"$1" running 30 100 >/dev/null & "$2" -t 2 -d 3; wait' sh
 	"$MT_ROOT/.output/tests/progs/selfmig" "$MT_ROOT/.output/workloads/wakeup")
 # The migtrace command that feeds node_exporter, as on a server: every task (-a), the file
-# rewritten every second while the workload runs beside it, started by this test.  The
-# checks below wait for Prometheus to hold the count migtrace prints at the end.
-FLEET_RUN=(run -a --textfile "$TXT" --interval 1s --duration 4s)
-QUERY='sum(migtrace_migrations_total)'
+# rewritten every second while the workload runs beside it, started by this test, and the
+# same exposition served at --listen for Prometheus to scrape directly (@MTPORT@: a free
+# port).  The checks below wait for Prometheus to hold the count migtrace prints at the end.
+FLEET_RUN=(run -a --textfile "$TXT" --listen 127.0.0.1:@MTPORT@ --interval 1s --duration 4s)
+QUERY='sum(migtrace_migrations_total{job="node"})'
 
 # Every server this test starts is stopped on every way out (SIGTERM, then SIGKILL after
 # 5 s), and the temporary tree removed: lib.sh's EXIT trap is replaced, so it is done here.
@@ -80,6 +81,7 @@ serve() {
 	shift 2
 	for try in 1 2 3 4 5; do
 		PORT=$((20000 + (RANDOM * 32768 + RANDOM) % 40001))
+		[ "$PORT" = "${MT_PORT:-}" ] && continue
 		port_in_use "$PORT" && continue
 		"${@//@PORT@/$PORT}" >"$MT_TMP/$name.log" 2>&1 &
 		pid=$!
@@ -107,6 +109,12 @@ promq() {
 		sed -n 's/.*"value":\[[^,]*,"\([^"]*\)"\].*/\1/p'
 }
 
+# a free port for migtrace's --listen, which Prometheus is told of before migtrace starts
+for _ in $(seq 20); do
+	MT_PORT=$((20000 + (RANDOM * 32768 + RANDOM) % 40001))
+	port_in_use "$MT_PORT" || break
+done
+
 mkdir -p "$TXT"
 serve node_exporter /metrics prometheus-node-exporter --web.listen-address=127.0.0.1:@PORT@ \
 	--collector.disable-defaults --collector.textfile --collector.textfile.directory="$TXT" ||
@@ -123,6 +131,9 @@ scrape_configs:
   - job_name: node
     static_configs:
       - targets: ['127.0.0.1:$NE_PORT']
+  - job_name: migtrace
+    static_configs:
+      - targets: ['127.0.0.1:$MT_PORT']
 EOF
 serve prometheus /-/ready prometheus --config.file="$MT_TMP/prometheus.yml" \
 	--storage.tsdb.path="$MT_TMP/tsdb" --web.listen-address=127.0.0.1:@PORT@ --log.level=warn ||
@@ -147,9 +158,9 @@ pass fleet_servers_up
 
 run_args=()
 for a in "${FLEET_RUN[@]}"; do
-	if [ "$a" = @WORKLOAD@ ]; then run_args+=("${WORKLOAD[@]}"); else run_args+=("$a"); fi
+	if [ "$a" = @WORKLOAD@ ]; then run_args+=("${WORKLOAD[@]}"); else run_args+=("${a//@MTPORT@/$MT_PORT}"); fi
 done
-if [ "${run_args[*]}" = "${FLEET_RUN[*]}" ]; then
+if [[ " ${FLEET_RUN[*]} " != *" @WORKLOAD@ "* ]]; then
 	"${WORKLOAD[@]}" >"$MT_TMP/workload.out" 2>&1 &
 	PIDS+=($!)
 fi
@@ -188,6 +199,26 @@ echo "FIG fleet | GET /api/v1/query?query=$QUERY -> $got (Prometheus 127.0.0.1:$
 	"scraping prometheus-node-exporter 127.0.0.1:$NE_PORT textfile every 1 s);" \
 	"migtrace ${FLEET_RUN[*]#$MT_TMP/} (workload: ${WORKLOAD[*]##*/}) printed migrations: $n"
 
+# --listen: Prometheus scraped migtrace itself (job "migtrace") while it ran, each scrape
+# the last interval's exposition: at most the count printed at the end, which comes with
+# the last interval (a scrape may have missed it before migtrace exited), and some of it.
+case " ${FLEET_RUN[*]} " in
+*" --listen "*)
+	q='sum(max_over_time(migtrace_migrations_total{job="migtrace"}[1m]))'
+	lgot=$(promq "$q")
+	lup=$(promq 'max_over_time(up{job="migtrace"}[1m])')
+	if [ "$lup" = 1 ] && [ -n "$lgot" ] &&
+		awk -v a="$lgot" -v b="$n" 'BEGIN { exit !(a + 0 > 0 && a + 0 <= b + 0) }'; then
+		pass fleet_listen_scraped
+	else
+		fail fleet_listen_scraped "Prometheus scraping 127.0.0.1:$MT_PORT/metrics: up '$lup'," 			"$q '$lgot', migtrace printed migrations: $n"
+	fi
+	check fleet_listen_said grep -qE "^--listen 127.0.0.1:$MT_PORT: [1-9][0-9]* scrapes? answered" \
+		"$MT_TMP/run.out"
+	echo "FIG fleet_listen | $q -> $lgot (migtrace printed $n): $(grep '^--listen' "$MT_TMP/run.out")"
+	;;
+esac
+
 # In the exporter mode the file is rewritten every interval: Prometheus saw the counters
 # rise while the run went on, not only their last value (run --openmetrics writes once).
 case " ${FLEET_RUN[*]} " in
@@ -203,12 +234,12 @@ esac
 causes=
 deadline=$((SECONDS + 10))
 while [ "$SECONDS" -lt "$deadline" ]; do
-	causes=$(promq 'count(instance_cause:migtrace_migrations:rate5m)')
+	causes=$(promq "count(instance_cause:migtrace_migrations:rate5m{instance=\"127.0.0.1:$NE_PORT\"})")
 	[ "$causes" = 8 ] && break
 	sleep 0.5
 done
 if [ "$causes" = 8 ]; then pass fleet_recording_rules_live
-else fail fleet_recording_rules_live "count(instance_cause:migtrace_migrations:rate5m) is '$causes', not 8 causes"; fi
+else fail fleet_recording_rules_live "count(instance_cause:migtrace_migrations:rate5m) of node_exporter's instance is '$causes', not 8 causes"; fi
 mtime=$(promq 'node_textfile_mtime_seconds{job="node",file=~"(.*/)?migtrace\\.prom"}')
 if [ -n "$mtime" ]; then pass fleet_stale_selector_matches
 else fail fleet_stale_selector_matches "MigtraceTextfileStale's selector matches no node_textfile_mtime_seconds series"; fi

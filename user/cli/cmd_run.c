@@ -72,7 +72,7 @@ static const char doc[] =
 "then checks DIR again and writes the file instead of ending the run.\n";
 
 enum { OPT_HOT = 1000, OPT_RINGBUF, OPT_UNIT, OPT_CALIB, OPT_MAXREC, OPT_INTERVAL, OPT_COUNT,
-       OPT_TEXTFILE, OPT_BACKEND };
+       OPT_TEXTFILE, OPT_BACKEND, OPT_LISTEN };
 
 static const struct argp_option opts[] = {
 	{ "pid", 'p', "PID", 0, "Trace an existing process (all its threads)", 0 },
@@ -110,6 +110,9 @@ static const struct argp_option opts[] = {
 	{ "textfile", OPT_TEXTFILE, "DIR", 0, "Write DIR/migtrace.prom atomically at each "
 	  "interval's end, for node_exporter's textfile collector (every 15 s without "
 	  "--interval)", 1 },
+	{ "listen", OPT_LISTEN, "[ADDR:]PORT", 0, "Serve the textfile's metrics at "
+	  "http://ADDR:PORT/metrics for Prometheus to scrape, new at each interval's end "
+	  "(ADDR: 127.0.0.1; every 15 s without --interval)", 1 },
 	{ "per-pid", 'P', NULL, 0, "Name the 10 processes with the most migrations (a "
 	  "label in the textfile, a line in the blocks)", 1 },
 	{ 0 },
@@ -127,7 +130,8 @@ struct run_env {
 static void check_live(struct argp_state *state, struct run_env *env)
 {
 	struct run_config *c = &env->cfg;
-	bool live = c->interval_ns || c->textfile_dir;
+	bool exposed = c->textfile_dir || env->live.listen_arg;
+	bool live = c->interval_ns || exposed;
 
 	if (c->interval_count && !live)
 		argp_error(state, "--count: counts intervals: give --interval DUR (or "
@@ -143,10 +147,11 @@ static void check_live(struct argp_state *state, struct run_env *env)
 	if (c->json_lines && c->output && atomic_file_to_stdout(c->output))
 		argp_error(state, "-j and -o %s both write to standard output: give -o a file",
 			   c->output);
-	/* blocks for --interval or -j; --textfile alone writes only its file, every 15 s */
+	/* blocks for --interval or -j; --textfile or --listen alone make only their
+	 * exposition, every 15 s */
 	env->live.text = c->interval_ns || c->json_lines ? stdout : NULL;
 	if (!c->interval_ns)
-		c->interval_ns = c->textfile_dir ? TEXTFILE_DEFAULT_NS : 0;
+		c->interval_ns = exposed ? TEXTFILE_DEFAULT_NS : 0;
 }
 
 /*
@@ -310,6 +315,14 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	case OPT_TEXTFILE:
 		c->textfile_dir = env->live.dir = arg;
 		break;
+	case OPT_LISTEN: {
+		char why[160];
+
+		if (metrics_listen_parse(arg, &env->live.listen, why, sizeof(why)))
+			argp_error(state, "--listen: %s", why);
+		env->live.listen_arg = arg;
+		break;
+	}
 	case 'P':
 		c->per_pid = true;
 		break;
@@ -350,6 +363,7 @@ int cmd_run(int argc, char **argv)
 	struct run_env env = { 0 };
 	struct mt_cli_path own[3];
 	char textfile[PATH_MAX];
+	int rc;
 
 	run_config_default(&env.cfg, RUN_KIND_RUN);
 	mt_cli_renames(&argp, renamed, true, argc, argv);
@@ -380,11 +394,26 @@ int cmd_run(int argc, char **argv)
 		snprintf(env.live.path, sizeof(env.live.path), "%s/%s", env.live.dir,
 			 TEXTFILE_NAME);
 	}
+	/* the port is taken before the workload starts: a taken one ends nothing */
+	if (env.live.listen_arg) {
+		env.live.server = metrics_server_start(&env.live.listen);
+		if (!env.live.server)
+			return MT_EXIT_USAGE;
+		mt_info("serving http://%s" METRICS_PATH " (every %.3g s)", env.live.listen.text,
+			(double)env.cfg.interval_ns / 1e9);
+	}
 	if (env.cfg.interval_ns) {
 		env.cfg.on_interval = interval_out_event;
 		env.cfg.on_interval_ctx = &env.live;
 	}
-	return run_command(&env.cfg, &env.exports, NULL);
+	rc = run_command(&env.cfg, &env.exports, NULL);
+	if (env.live.server) {
+		fprintf(run_config_text(&env.cfg), "--listen %s: %lu scrape%s answered\n",
+			env.live.listen.text, metrics_server_scrapes(env.live.server),
+			metrics_server_scrapes(env.live.server) == 1 ? "" : "s");
+		metrics_server_stop(env.live.server);
+	}
+	return rc;
 }
 
 int run_command(struct run_config *cfg, const struct export_opts *exports, struct run *r)

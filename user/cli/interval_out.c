@@ -97,23 +97,49 @@ int interval_out_lock_dir(const char *dir)
 }
 
 /* The version argp prints, without its "migtrace " (main.c). */
-/* DIR/migtrace.prom, atomically: a temporary .migtrace.prom.XXXXXX beside it, which
- * node_exporter does not read (a dotfile, not *.prom), renamed over it. */
-static int write_textfile(struct interval_out *o, const struct run *r)
+static void render_live(FILE *f, const struct interval_out *o, const struct run *r)
 {
 	struct om_live live = {
 		.last = o->has_last ? &o->last : NULL,
 		.version = mt_cli_version(),
 		.pids = o->has_last ? o->last.pids : NULL,
 	};
+
+	render_openmetrics_live(f, r, &live);
+}
+
+/* DIR/migtrace.prom, atomically: a temporary .migtrace.prom.XXXXXX beside it, which
+ * node_exporter does not read (a dotfile, not *.prom), renamed over it. */
+static int write_textfile(struct interval_out *o, const struct run *r)
+{
 	struct atomic_file af;
 	int err;
 
 	err = atomic_file_open(&af, o->path);
 	if (err)
 		return err;
-	render_openmetrics_live(af.f, r, &live);
+	render_live(af.f, o, r);
 	return atomic_file_commit(&af);
+}
+
+/* The exposition for --listen's next scrapes.  0 or -ENOMEM (said). */
+static int publish(struct interval_out *o, const struct run *r)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	int err = -ENOMEM;
+
+	if (f) {
+		render_live(f, o, r);
+		if (!fclose(f))
+			err = metrics_server_publish(o->server, text, len);
+	}
+	free(text);
+	if (err)
+		mt_err("--listen %s: no room for the exposition: the scrapes get the last one",
+		       o->listen.text);
+	return err;
 }
 
 /* 0, or -EPIPE when the reader of the lines went away (SIGPIPE is ignored: main.c). */
@@ -140,6 +166,8 @@ int interval_out_event(void *ctx, enum interval_event ev, const struct interval 
 		o->has_last = true;
 		gone = print_interval(o, iv, r);
 	}
+	if (o->server)
+		publish(o, r);	/* a failure is said; the run goes on */
 	if (!o->dir)
 		return gone;
 	if (ev == INTERVAL_REOPEN) {
@@ -154,5 +182,7 @@ int interval_out_event(void *ctx, enum interval_event ev, const struct interval 
 
 int interval_out_final(struct interval_out *o, const struct run *r)
 {
+	if (o->server)
+		publish(o, r);
 	return o->dir ? write_textfile(o, r) : 0;
 }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What `run --interval` and `--textfile` do with each interval: a text block (or, -j, a JSON
- * line) on the text stream, and DIR/migtrace.prom written again, atomically.  The capture
+ * What `run --interval`, `--textfile` and `--listen` do with each interval: a text block (or,
+ * -j, a JSON line) on the text stream, DIR/migtrace.prom written again, atomically, and the
+ * same exposition published for /metrics.  The capture
  * calls interval_out_event(); run_command() writes the last file after the analysis, so that
  * it carries the verdict when the run has one.  User space only.
  */
@@ -13,6 +14,7 @@
 #include <stdio.h>
 
 #include "interval.h"
+#include "metrics_server.h"
 #include "run.h"
 
 #define TEXTFILE_NAME "migtrace.prom"
@@ -24,6 +26,9 @@ struct interval_out {
 	bool wall_clock;		/* -T */
 	const char *dir;		/* --textfile DIR; NULL: none */
 	char path[PATH_MAX];		/* DIR/migtrace.prom */
+	const char *listen_arg;		/* --listen [ADDR:]PORT; NULL: none */
+	struct metrics_listen listen;
+	struct metrics_server *server;	/* serving /metrics once started */
 	bool has_last;
 	struct interval last;		/* the last interval, for the file's gauges */
 };
