@@ -119,14 +119,15 @@ UNIT_SAN_BINS	:= $(patsubst tests/unit/%.c,$(OUTPUT)/tests/unit/san/%,$(UNIT_SRC
 
 # Debian packages: what building and running migtrace needs (`make run`; gnuplot draws
 # --plot), and what the tests and the benchmark add (`make test`, `make bench`): the tools the
-# counts are checked against, promtool (prometheus) for the OpenMetrics export, PostgreSQL for the --unit test,
+# counts are checked against, promtool (prometheus) for the Prometheus export and
+# python3-prometheus-client's parser for the OpenMetrics one, PostgreSQL for the --unit test,
 # qemu, busybox and Debian's kernels for the matrix, trace-cmd for its captures.
 RUN_PKGS	:= clang llvm libbpf-dev libelf-dev zlib1g-dev bpftool pkg-config \
 		   make gcc gnuplot-nox libtracecmd-dev libtracefs-dev libtraceevent-dev libmicrohttpd-dev \
 		   python3-docutils
 # `make deb`: debhelper's build, checked by lintian
 PKG_PKGS	:= debhelper dpkg-dev fakeroot lintian
-TEST_PKGS	:= $(RUN_PKGS) $(PKG_PKGS) trace-cmd prometheus prometheus-node-exporter python3 libcmocka-dev libclang-rt-14-dev linux-perf bpftrace rt-tests stress-ng \
+TEST_PKGS	:= $(RUN_PKGS) $(PKG_PKGS) trace-cmd prometheus prometheus-node-exporter python3 python3-prometheus-client libcmocka-dev libclang-rt-14-dev linux-perf bpftrace rt-tests stress-ng \
 		   strace time postgresql postgresql-contrib qemu-system-x86 busybox-static cpio \
 		   groff-base man-db bash-completion
 DEB_PKGS	?= $(TEST_PKGS)

@@ -47,6 +47,12 @@ struct om_live {
 	const struct interval_pids *pids;	/* -P's counts; NULL without -P */
 };
 void render_openmetrics_live(FILE *f, const struct run *r, const struct om_live *live);
+/*
+ * OpenMetrics 1.0 of a text-format exposition that render_openmetrics(),
+ * render_openmetrics_live() or render_sweep_openmetrics() wrote: the same samples, a
+ * counter's family without its "_total", a *_info gauge an info family, and "# EOF".
+ */
+void render_om1(FILE *f, const char *text, size_t len);
 /* Chrome trace-event JSON of r's records, for ui.perfetto.dev.  0 or -ENOMEM / -EIO. */
 int render_perfetto(FILE *f, const struct run *r);
 /*

@@ -3,8 +3,8 @@
  * The Prometheus text exposition (format 0.0.4) of a run, as node_exporter's textfile
  * collector reads it and `promtool check metrics` lints it: HELP and TYPE for every family,
  * base units (seconds), counters ending in _total, no sample timestamps (the collector
- * refuses them).  It is not OpenMetrics 1.0 proper (whose counter families drop _total and
- * whose files end in `# EOF`): the collector's parser is the text format's.  Every value is
+ * refuses them).  OpenMetrics 1.0 (--openmetrics, and --listen to a scraper that asks for
+ * it) is made from this text by render_om1.c, which renames the families.  Every value is
  * the run's own, read from the model; a figure the run does not have is left out, not 0.
  * Prometheus's way (docs/servers.md, "Series"): counters and histograms that rate() and
  * histogram_quantile() read, no rates or quantiles computed here; no label carries free

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The exports (--csv, --openmetrics, --perfetto, --plot, --what-if): golden CSV and
-# OpenMetrics files from the checked-in sample run, promtool's lint, the Perfetto file's
+# The exports (--csv, --prometheus, --openmetrics, --perfetto, --plot, --what-if): golden CSV
+# and Prometheus text files from the checked-in sample run, promtool's lint, the Perfetto file's
 # tracks and events counted against the run's records, the plots' PNG/SVG checked, the
 # what-if figures against a hand computation, every bad input refused in one line with exit 2
 # and nothing written, and (live) run's exports made again by report, byte for byte.
@@ -12,10 +12,10 @@ E=$MT_TMP/exp
 mkdir -p "$E"
 
 # 1. Golden files.  A change to an exporter shows here first: regenerate them on purpose
-#    (migtrace report --csv tests/data/sample-run-csv --openmetrics tests/data/sample-run.prom
+#    (migtrace report --csv tests/data/sample-run-csv --prometheus tests/data/sample-run.prom
 #    --what-if 0.5ms,2.5ms,5ms,10ms,25ms tests/data/sample-run.json; its build_info's version
 #    made "VERSION") and say why in the commit.
-"$MT" report --csv "$E/csv" --openmetrics "$E/run.prom" --perfetto "$E/trace.json" \
+"$MT" report --csv "$E/csv" --prometheus "$E/run.prom" --openmetrics "$E/run.om" --perfetto "$E/trace.json" \
 	--plot "$E/plots" --what-if "$WHATIF" "$DATA/sample-run.json" >"$E.txt" 2>"$E.err"
 check exports_report_ok bash -c '[ -s "$1" ] && [ ! -s "$2" ]' _ "$E.txt" "$E.err"
 for f in migrations units correlation histograms levels rules whatif; do
@@ -81,10 +81,17 @@ for bad in badcells:"cells\[1\]: CPUs 0 -> 0, not 0 -> 1" threecells:"3 cells, n
 		grep -q "$4" "$3" && [ -z "$(ls -A "$5" 2>/dev/null)" ]' _ "$rc" "$out" "$E/bad.err" "${bad#*:}" "$E/badplot"
 done
 
+# 1c. --openmetrics is OpenMetrics 1.0, as an OpenMetrics parser (Debian's
+#     python3-prometheus-client, under Debian's own python3) reads it: the samples of the
+#     text format's (--prometheus), each family typed alike, counters without _total, and
+#     # EOF at the end.
+OM_SAME=$MT_ROOT/tests/integration/om_same.py
+check openmetrics1_same_samples /usr/bin/python3 "$OM_SAME" "$E/run.prom" "$E/run.om"
+
 # 2. promtool (Debian's prometheus) lints the exposition: both samples, with and without what-if.
 if command -v promtool >/dev/null; then
 	check promtool_sample promtool check metrics <"$E/run.prom"
-	"$MT" report --openmetrics "$E/b.prom" "$DATA/sample-run-b.json" >/dev/null
+	"$MT" report --prometheus "$E/b.prom" "$DATA/sample-run-b.json" >/dev/null
 	check promtool_sample_b promtool check metrics <"$E/b.prom"
 else
 	fail promtool_sample "promtool not installed (apt-get install prometheus; make deps does)"
@@ -128,14 +135,15 @@ d["stats"]["units_read"], d["stats"]["units_not_kept"] = 10, 110
 d["correlation"]["units"] = 10
 json.dump(d, open(sys.argv[2], "w"))
 PY
-"$MT" report --openmetrics "$E/cut.prom" "$MT_TMP/cut.json" >/dev/null
+"$MT" report --prometheus "$E/cut.prom" "$MT_TMP/cut.json" >/dev/null
 check openmetrics_sum_estimated bash -c 'grep -q "_sum is an estimate from slot midpoints" "$1" &&
 	grep -q "migtrace_records_not_kept_total{kind=\"migration\"} 20" "$1" &&
 	{ ! command -v promtool >/dev/null || promtool check metrics <"$1"; }' _ "$E/cut.prom"
 
 # 2b. A grid's OpenMetrics: D* with the bound the run has, each rate achieved and judged, and
 #     it lints.
-"$MT" report --openmetrics "$E/grid.prom" "$DATA/sample-grid.json" >/dev/null
+"$MT" report --prometheus "$E/grid.prom" --openmetrics "$E/grid.om" "$DATA/sample-grid.json" >/dev/null
+check openmetrics1_grid_same_samples /usr/bin/python3 "$OM_SAME" "$E/grid.prom" "$E/grid.om"
 check openmetrics_grid python3 - "$E/grid.prom" "$DATA/sample-grid.json" <<'PY'
 import json, re, sys
 text = open(sys.argv[1]).read()
@@ -370,20 +378,23 @@ bad_export validate_perfetto_is_dir "migtrace validate: --perfetto: $O is a dire
 need_bpf_pair exports_live || exit 0
 L=$MT_TMP/live
 mkdir -p "$L"
-"$MT" run -o "$L/run.json" --csv "$L/csv" --openmetrics "$L/run.prom" --perfetto "$L/trace.json" \
+"$MT" run -o "$L/run.json" --csv "$L/csv" --prometheus "$L/run.prom" --openmetrics "$L/run.om" \
+	--perfetto "$L/trace.json" \
 	--plot "$L/plots" --what-if "$WHATIF" cachewalk --threads 2 --load 1 --duration 1 \
 	>"$L/run.out" 2>"$L/run.err"
 check live_run_exports bash -c '[ -s "$1/csv/units.csv" ] && [ -s "$1/run.prom" ] && [ -s "$1/trace.json" ] &&
 	[ -s "$1/plots/age-histogram.png" ] && grep -q "^what if (an estimate from this run" "$1/run.out"' _ "$L"
-"$MT" report --csv "$L/rcsv" --openmetrics "$L/r.prom" --perfetto "$L/r.json" --what-if "$WHATIF" \
+"$MT" report --csv "$L/rcsv" --prometheus "$L/r.prom" --openmetrics "$L/r.om" --perfetto "$L/r.json" \
+	--what-if "$WHATIF" \
 	--plot "$L/rplots" "$L/run.json" >"$L/rep.out"
 check live_report_same_exports bash -c 'for f in migrations units correlation histograms whatif; do
 	cmp "$1/csv/$f.csv" "$1/rcsv/$f.csv" || exit 1; done
-	cmp "$1/run.prom" "$1/r.prom" && cmp "$1/trace.json" "$1/r.json" &&
+	cmp "$1/run.prom" "$1/r.prom" && cmp "$1/run.om" "$1/r.om" && cmp "$1/trace.json" "$1/r.json" &&
 	cmp <(grep -vE "^(wakeup|cachewalk): " "$1/run.out") "$1/rep.out"' _ "$L"
 if command -v promtool >/dev/null; then
 	check live_promtool promtool check metrics <"$L/run.prom"
 fi
+check live_openmetrics1_same_samples /usr/bin/python3 "$OM_SAME" "$L/run.prom" "$L/run.om"
 # a plain run is not calibrated: no matrix plot, said once in the text (and again by report)
 check live_run_no_matrix_said bash -c '[ "$(grep -c "^plots: no calibration-matrix plot: this run was not calibrated" "$1/run.out")" = 1 ] &&
 	[ ! -e "$1/plots/calibration-matrix.png" ] && [ -s "$1/rplots/age-histogram.png" ]' _ "$L"

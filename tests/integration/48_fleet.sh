@@ -51,7 +51,7 @@ check fleet_promtool_test_rules promtool test rules "$PROMDIR/migtrace.rules.tes
 
 # The verdict's figures (hot times, the factor) exist only in runs that have a verdict: a
 # validate run's exposition, from the checked-in sample, stands beside the live one below.
-"$MT" report --openmetrics "$MT_TMP/sample.prom" "$MT_ROOT/tests/data/sample-run.json" >/dev/null
+"$MT" report --prometheus "$MT_TMP/sample.prom" "$MT_ROOT/tests/data/sample-run.json" >/dev/null
 # the checker catches a dashboard query naming a metric or a recording rule that do not exist
 sed -e 's/migtrace_records_lost_total/migtrace_record_lost_total/' \
 	-e 's/instance:migtrace_lb_pulls_hot:rate5m/instance:migtrace_lb_pull_hot:rate5m/' \
@@ -220,7 +220,7 @@ case " ${FLEET_RUN[*]} " in
 esac
 
 # In the exporter mode the file is rewritten every interval: Prometheus saw the counters
-# rise while the run went on, not only their last value (run --openmetrics writes once).
+# rise while the run went on, not only their last value (run --prometheus writes once).
 case " ${FLEET_RUN[*]} " in
 *" --textfile "*)
 	ch=$(promq 'max(changes(migtrace_migrations_total[1m]))')

@@ -105,7 +105,7 @@ fake "$R"
 X=$MT_TMP/exports
 mkdir -p "$X"
 "$MT" sweep --root "$R" --values 50us,5ms,10ms --reps 2 --cpus 0,1 -o "$MT_TMP/s.json" \
-	--csv "$X/csv" --openmetrics "$X/s.prom" --plot "$X/plots" \
+	--csv "$X/csv" --prometheus "$X/s.prom" --openmetrics "$X/s.om" --plot "$X/plots" \
 	-- hackbench -g 2 -l 50 >"$MT_TMP/s.out" 2>"$MT_TMP/s.err"; rc=$?
 check sweep_normal_exit_0 test "$rc" = 0
 check sweep_normal_restored restored "$R"
@@ -156,6 +156,9 @@ if command -v promtool >/dev/null; then
 else
 	fail sweep_promtool "promtool not installed (apt-get install prometheus; make deps does)"
 fi
+# --openmetrics: the same samples as OpenMetrics 1.0 (tests/integration/om_same.py)
+check sweep_openmetrics1_same_samples /usr/bin/python3 "$MT_ROOT/tests/integration/om_same.py" \
+	"$X/s.prom" "$X/s.om"
 check sweep_openmetrics_values python3 - "$X/s.prom" "$MT_TMP/s.json" <<'PY'
 import json, re, sys
 text = open(sys.argv[1]).read()

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* run --listen (user/cli/metrics_server.c): what --listen accepts, and the server asked over
  * a real loopback socket: 503 before the first exposition, then the last one published,
- * 404 and 405 for anything else, a taken port refused. */
+ * as OpenMetrics 1.0 when asked so, 404 and 405 for anything else, a taken port refused. */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <setjmp.h>
@@ -101,8 +101,8 @@ static int status_of(const char *answer)
 
 static void serves_the_last_exposition(void **state)
 {
-	static const char first[] = "# TYPE a counter\na_total 1\n";
-	static const char second[] = "# TYPE a counter\na_total 2\n";
+	static const char first[] = "# TYPE a_total counter\na_total 1\n";
+	static const char second[] = "# HELP a_total As.\n# TYPE a_total counter\na_total 2\n";
 	struct metrics_listen l, again;
 	struct metrics_server *s, *twice;
 	char why[160], *r;
@@ -125,10 +125,18 @@ static void serves_the_last_exposition(void **state)
 	r = ask(&l, "GET /metrics HTTP/1.0\r\n\r\n");
 	assert_int_equal(status_of(r), 200);
 	assert_non_null(strstr(r, "text/plain; version=0.0.4; charset=utf-8"));
-	assert_non_null(strstr(r, "\r\n\r\n# TYPE a counter\na_total 2\n"));
+	assert_non_null(strstr(r, "\r\n\r\n# HELP a_total As.\n# TYPE a_total counter\na_total 2\n"));
 	assert_null(strstr(r, "a_total 1"));
 	free(r);
 	assert_int_equal(metrics_server_scrapes(s), 1);
+	/* as Prometheus asks: OpenMetrics first, the text format as a fallback */
+	r = ask(&l, "GET /metrics HTTP/1.0\r\nAccept: application/openmetrics-text;"
+		"version=1.0.0,text/plain;version=0.0.4;q=0.5\r\n\r\n");
+	assert_int_equal(status_of(r), 200);
+	assert_non_null(strstr(r, "application/openmetrics-text; version=1.0.0; charset=utf-8"));
+	assert_non_null(strstr(r, "\r\n\r\n# TYPE a counter\n# HELP a As.\na_total 2\n# EOF\n"));
+	free(r);
+	assert_int_equal(metrics_server_scrapes(s), 2);
 
 	r = ask(&l, "GET /other HTTP/1.0\r\n\r\n");
 	assert_int_equal(status_of(r), 404);
@@ -137,7 +145,7 @@ static void serves_the_last_exposition(void **state)
 	assert_int_equal(status_of(r), 405);
 	assert_non_null(strstr(r, "Allow: GET, HEAD"));
 	free(r);
-	assert_int_equal(metrics_server_scrapes(s), 1);
+	assert_int_equal(metrics_server_scrapes(s), 2);
 
 	/* its port is taken now: a second server there is refused, the first serves on */
 	again = l;

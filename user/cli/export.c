@@ -20,7 +20,7 @@
 #include "export.h"
 #include "parse.h"
 
-enum { OPT_CSV = 2000, OPT_OPENMETRICS, OPT_PERFETTO, OPT_PLOT, OPT_WHATIF };
+enum { OPT_CSV = 2000, OPT_OPENMETRICS, OPT_PROMETHEUS, OPT_PERFETTO, OPT_PLOT, OPT_WHATIF };
 
 /* What an export is made from: a run and its what-if table (NULL: not asked), or a sweep. */
 struct export_of {
@@ -66,6 +66,8 @@ static int csv_run(const struct export_dest *to, const struct export_of *x);
 static int csv_sweep(const struct export_dest *to, const struct export_of *x);
 static int openmetrics_run(const struct export_dest *to, const struct export_of *x);
 static int openmetrics_sweep(const struct export_dest *to, const struct export_of *x);
+static int prometheus_run(const struct export_dest *to, const struct export_of *x);
+static int prometheus_sweep(const struct export_dest *to, const struct export_of *x);
 static int perfetto_run(const struct export_dest *to, const struct export_of *x);
 static int plot_run(const struct export_dest *to, const struct export_of *x);
 static int plot_sweep(const struct export_dest *to, const struct export_of *x);
@@ -78,9 +80,12 @@ static const struct exporter exporters[] = {
 	  "histograms.csv (and whatif.csv) into DIR", EXPORT_DIR, ARG(csv_dir), csv_run,
 	  csv_sweep, NULL, false, csv_dir_files, "Write sweep.csv (a row per value and run) "
 	  "into DIR" },
-	{ "openmetrics", OPT_OPENMETRICS, "FILE", "Write the Prometheus text exposition (for "
-	  "node_exporter's textfile collector) to FILE", EXPORT_FILE, ARG(openmetrics),
-	  openmetrics_run, openmetrics_sweep, NULL, false, NULL, NULL },
+	{ "openmetrics", OPT_OPENMETRICS, "FILE", "Write the metrics as OpenMetrics 1.0 "
+	  "(ending in # EOF) to FILE", EXPORT_FILE, ARG(openmetrics), openmetrics_run,
+	  openmetrics_sweep, NULL, false, NULL, NULL },
+	{ "prometheus", OPT_PROMETHEUS, "FILE", "Write the same metrics in the Prometheus text "
+	  "format (0.0.4, which node_exporter's textfile collector reads) to FILE", EXPORT_FILE,
+	  ARG(prometheus), prometheus_run, prometheus_sweep, NULL, false, NULL, NULL },
 	{ "perfetto", OPT_PERFETTO, "FILE", "Write a Chrome trace-event JSON file "
 	  "(ui.perfetto.dev) of the records to FILE", EXPORT_FILE, ARG(perfetto), perfetto_run,
 	  NULL, "is a run's records: sweep keeps none", false, NULL, NULL },
@@ -412,16 +417,50 @@ static int csv_sweep(const struct export_dest *to, const struct export_of *x)
 	return write_in_dir(to, "sweep.csv", sweep_csv_file, x, NULL);
 }
 
-static int openmetrics_run(const struct export_dest *to, const struct export_of *x)
+static int prometheus_run(const struct export_dest *to, const struct export_of *x)
 {
 	render_openmetrics(to->f, x->run, x->whatif, mt_cli_version());
 	return 0;
 }
 
-static int openmetrics_sweep(const struct export_dest *to, const struct export_of *x)
+static int prometheus_sweep(const struct export_dest *to, const struct export_of *x)
 {
 	render_sweep_openmetrics(to->f, x->sweep);
 	return 0;
+}
+
+/* OpenMetrics 1.0: the text format's exposition, its families renamed (render_om1). */
+static int as_om1(const struct export_dest *to, const struct export_of *x, export_writer *text)
+{
+	struct export_dest mem = *to;
+	char *buf = NULL;
+	size_t len = 0;
+	int err;
+
+	mem.f = open_memstream(&buf, &len);
+	if (!mem.f) {
+		fprintf(stderr, "%s: out of memory\n", to->label);
+		return -ENOMEM;
+	}
+	err = text(&mem, x);
+	if (fclose(mem.f) && !err) {
+		fprintf(stderr, "%s: out of memory\n", to->label);
+		err = -ENOMEM;
+	}
+	if (!err)
+		render_om1(to->f, buf, len);
+	free(buf);
+	return err;
+}
+
+static int openmetrics_run(const struct export_dest *to, const struct export_of *x)
+{
+	return as_om1(to, x, prometheus_run);
+}
+
+static int openmetrics_sweep(const struct export_dest *to, const struct export_of *x)
+{
+	return as_om1(to, x, prometheus_sweep);
 }
 
 static int perfetto_run(const struct export_dest *to, const struct export_of *x)

@@ -20,7 +20,8 @@
 
 struct export_opts {
 	const char *csv_dir;		/* --csv DIR */
-	const char *openmetrics;	/* --openmetrics FILE */
+	const char *openmetrics;	/* --openmetrics FILE: OpenMetrics 1.0 */
+	const char *prometheus;		/* --prometheus FILE: the text format 0.0.4 */
 	const char *perfetto;		/* --perfetto FILE */
 	const char *plot_dir;		/* --plot DIR */
 	const char *whatif_arg;		/* --what-if as given, parsed into: */

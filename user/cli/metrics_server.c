@@ -15,17 +15,21 @@
 
 #include "cli.h"
 #include "metrics_server.h"
+#include "render_export.h"
 
 #define METRICS_CONTENT_TYPE "text/plain; version=0.0.4; charset=utf-8"
+#define METRICS_OM_TYPE "application/openmetrics-text; version=1.0.0; charset=utf-8"
 #define METRICS_MAX_CONNECTIONS 16	/* Prometheus scrapes with one; a few more for curl */
 #define METRICS_TIMEOUT_S 10		/* an idle connection is closed after it */
 
 struct metrics_server {
 	struct MHD_Daemon *daemon;
 	int fd;				/* the listening socket, ours to close */
-	pthread_mutex_t lock;		/* guards text and len */
+	pthread_mutex_t lock;		/* guards text, om and their lengths */
 	char *text;			/* the last exposition published; NULL: none yet */
 	size_t len;
+	char *om;			/* the same as OpenMetrics 1.0 (render_om1) */
+	size_t om_len;
 	unsigned long scrapes;		/* atomic */
 };
 
@@ -86,7 +90,8 @@ int metrics_listen_parse(const char *arg, struct metrics_listen *l, char *err, s
 }
 
 static enum MHD_Result reply(struct MHD_Connection *c, unsigned int status, const char *body,
-			     size_t len, const char *extra_header, const char *extra_value)
+			     size_t len, const char *type, const char *extra_header,
+			     const char *extra_value)
 {
 	struct MHD_Response *r = MHD_create_response_from_buffer(len, (void *)body,
 								 MHD_RESPMEM_MUST_COPY);
@@ -95,8 +100,7 @@ static enum MHD_Result reply(struct MHD_Connection *c, unsigned int status, cons
 	if (!r)
 		return MHD_NO;
 	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE,
-				status == MHD_HTTP_OK ? METRICS_CONTENT_TYPE :
-							"text/plain; charset=utf-8");
+				type ? type : "text/plain; charset=utf-8");
 	if (extra_header)
 		MHD_add_response_header(r, extra_header, extra_value);
 	ret = MHD_queue_response(c, status, r);
@@ -116,24 +120,31 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
 	static const char get_only[] = "GET " METRICS_PATH "\n";
 	struct metrics_server *s = cls;
 	enum MHD_Result ret;
+	const char *accept;
+	bool om;
 
 	(void)version;
 	(void)upload_data;
 	(void)req_cls;
 	if (strcmp(method, MHD_HTTP_METHOD_GET) && strcmp(method, MHD_HTTP_METHOD_HEAD)) {
 		*upload_data_size = 0;
-		return reply(c, MHD_HTTP_METHOD_NOT_ALLOWED, get_only, sizeof(get_only) - 1,
+		return reply(c, MHD_HTTP_METHOD_NOT_ALLOWED, get_only, sizeof(get_only) - 1, NULL,
 			     MHD_HTTP_HEADER_ALLOW, "GET, HEAD");
 	}
 	if (strcmp(url, METRICS_PATH))
-		return reply(c, MHD_HTTP_NOT_FOUND, not_found, sizeof(not_found) - 1, NULL, NULL);
+		return reply(c, MHD_HTTP_NOT_FOUND, not_found, sizeof(not_found) - 1, NULL, NULL,
+			     NULL);
+	accept = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT);
+	/* Prometheus asks for OpenMetrics first; a client that does not gets the text format */
+	om = accept && strstr(accept, "application/openmetrics-text");
 	pthread_mutex_lock(&s->lock);
 	if (s->text) {
 		/* copied under the lock: a publish may replace the text as soon as it is let go */
-		ret = reply(c, MHD_HTTP_OK, s->text, s->len, NULL, NULL);
+		ret = om ? reply(c, MHD_HTTP_OK, s->om, s->om_len, METRICS_OM_TYPE, NULL, NULL) :
+			   reply(c, MHD_HTTP_OK, s->text, s->len, METRICS_CONTENT_TYPE, NULL, NULL);
 		__atomic_add_fetch(&s->scrapes, 1, __ATOMIC_RELAXED);
 	} else {
-		ret = reply(c, MHD_HTTP_SERVICE_UNAVAILABLE, not_yet, sizeof(not_yet) - 1,
+		ret = reply(c, MHD_HTTP_SERVICE_UNAVAILABLE, not_yet, sizeof(not_yet) - 1, NULL,
 			    MHD_HTTP_HEADER_RETRY_AFTER, "1");
 	}
 	pthread_mutex_unlock(&s->lock);
@@ -231,18 +242,33 @@ struct metrics_server *metrics_server_start(struct metrics_listen *l)
 
 int metrics_server_publish(struct metrics_server *s, const char *text, size_t len)
 {
-	char *copy = malloc(len ? len : 1), *old;
+	char *copy = malloc(len ? len : 1), *om = NULL, *swap;
+	size_t om_len = 0;
+	FILE *f = copy ? open_memstream(&om, &om_len) : NULL;
+	int err = -ENOMEM;
 
-	if (!copy)
-		return -ENOMEM;
+	if (!f)
+		goto out;
 	memcpy(copy, text, len);
+	render_om1(f, text, len);
+	if (fclose(f))
+		goto out;
+	/* swapped under the lock: the old ones are freed below, once no scrape reads them */
 	pthread_mutex_lock(&s->lock);
-	old = s->text;
+	swap = s->text;
 	s->text = copy;
+	copy = swap;
 	s->len = len;
+	swap = s->om;
+	s->om = om;
+	om = swap;
+	s->om_len = om_len;
 	pthread_mutex_unlock(&s->lock);
-	free(old);
-	return 0;
+	err = 0;
+out:
+	free(copy);
+	free(om);
+	return err;
 }
 
 unsigned long metrics_server_scrapes(const struct metrics_server *s)
@@ -259,5 +285,6 @@ void metrics_server_stop(struct metrics_server *s)
 	close(s->fd);
 	pthread_mutex_destroy(&s->lock);
 	free(s->text);
+	free(s->om);
 	free(s);
 }
