@@ -33,13 +33,25 @@ static void exports(FILE *f, const struct run *r)
 {
 	static const int64_t t_ns[] = { -1, 0, 500000, INT64_MAX };
 	struct whatif w;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *mem;
 	int err;
 
 	whatif_compute(r, t_ns, 4, &w);
 	render_whatif_text(f, &w);
 	for (int i = 0; i < render_csv_nfiles; i++)
 		render_csv_files[i].write(f, r, &w);
-	render_openmetrics(f, r, &w);
+	/* the text format, and OpenMetrics made of it (render_om1: what the text holds) */
+	mem = open_memstream(&text, &len);
+	if (!mem)
+		abort();
+	render_openmetrics(mem, r, &w, "0.1 (fuzz)");
+	if (fclose(mem))
+		abort();
+	fwrite(text, 1, len, f);
+	render_om1(f, text, len);
+	free(text);
 	err = render_perfetto(f, r);
 	if (err && err != -ENOMEM)
 		abort();	/* a writer left unbalanced, or a write error on /dev/null */
