@@ -65,11 +65,13 @@ SHAREDIR	:= $(PREFIX)/share/migtrace
 CONTRIB		:= $(wildcard contrib/systemd/*.service contrib/prometheus/*.yml \
 			contrib/grafana/*.json)
 
-# The build's version, for --version: git's description of the checkout; in a tree without
-# .git (a tarball, a Debian source package), its VERSION file, else debian/changelog's.
-MT_VERSION	:= $(or $(if $(wildcard .git),$(shell git describe --always --dirty --tags 2>/dev/null)),\
-		   $(shell cat VERSION 2>/dev/null),\
-		   $(shell sed -n '1s/^[^(]*(\([^)]*\)).*/\1/p' debian/changelog 2>/dev/null),unknown)
+# The build's version, for --version: the release the package is named by (debian/changelog's
+# first line), then the revision built: git's description of the checkout, or in a tree
+# without .git (a tarball, the package's build copy) its VERSION file.  "0.1 (f85a8a2)".
+MT_RELEASE	:= $(or $(shell sed -n '1s/^[^(]*(\([^)]*\)).*/\1/p' debian/changelog 2>/dev/null),unknown)
+MT_REVISION	:= $(or $(if $(wildcard .git),$(shell git describe --always --dirty --tags 2>/dev/null)),\
+		   $(shell cat VERSION 2>/dev/null))
+MT_VERSION	:= $(MT_RELEASE)$(if $(MT_REVISION), ($(MT_REVISION)))
 
 # The system include dirs clang would use for the host, so that BPF code can include
 # <linux/types.h>-style headers through vmlinux.h-free paths when it needs to.
@@ -401,7 +403,7 @@ deb:
 	$(Q)rm -rf $(DEB_DIR) && mkdir -p $(DEB_DIR)/src
 	$(Q)tar --exclude=./$(OUTPUT) --exclude=./.git --exclude=./migtrace -cf - . \
 		| tar -xf - -C $(DEB_DIR)/src
-	$(Q)echo '$(MT_VERSION)' >$(DEB_DIR)/src/VERSION
+	$(Q)echo '$(MT_REVISION)' >$(DEB_DIR)/src/VERSION
 	$(Q)cd $(DEB_DIR)/src && dpkg-buildpackage -us -uc -b -jauto >../build.log 2>&1 \
 		|| { tail -n 20 ../build.log >&2; echo "deb: dpkg-buildpackage failed;" \
 			"the whole log is in $(DEB_DIR)/build.log" >&2; exit 1; }

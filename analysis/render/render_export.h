@@ -79,7 +79,8 @@ void csv_empty(FILE *f, const struct rs_field *fl);
  * a label value, escaped (bytes that are not UTF-8 become '?'). */
 void om_family(FILE *f, const char *name, const char *type, const char *help);
 void om_label_value(FILE *f, const char *s);
-/* migtrace_build_info{version,backend} 1, with its HELP and TYPE. */
+/* migtrace_build_info{version,revision,backend} 1, with its HELP and TYPE: version is
+ * --version's "0.1 (f85a8a2)", split into the release and the revision. */
 void om_build_info(FILE *f, const char *version, const char *backend);
 /* A workload as a label may name it: the file name of its program (argv0), cut at
  * OM_WORKLOAD_MAX bytes as the kernel cuts a comm, bytes other than [A-Za-z0-9._+-] made

@@ -272,10 +272,21 @@ static const char *backend_of(const struct run *r)
 
 void om_build_info(FILE *f, const char *version, const char *backend)
 {
-	om_family(f, "migtrace_build_info", "gauge", "The migtrace that wrote these metrics and "
-		  "the tracer that recorded them, in its labels (the value is always 1).");
+	const char *v = version && *version ? version : "unknown", *rev = strstr(v, " (");
+	size_t vlen = rev && v[strlen(v) - 1] == ')' ? (size_t)(rev - v) : strlen(v);
+	char release[64], revision[64] = "";
+
+	/* "0.1 (f85a8a2)", as --version says it: the release, then the revision built */
+	snprintf(release, sizeof(release), "%.*s", (int)vlen, v);
+	if (vlen < strlen(v))
+		snprintf(revision, sizeof(revision), "%.*s", (int)(strlen(v) - vlen - 3), v + vlen + 2);
+	om_family(f, "migtrace_build_info", "gauge", "The migtrace that wrote these metrics (its "
+		  "release and the revision built) and the tracer that recorded them, in its "
+		  "labels (the value is always 1).");
 	fprintf(f, "migtrace_build_info{version=\"");
-	om_label_value(f, version && *version ? version : "unknown");
+	om_label_value(f, release);
+	fprintf(f, "\",revision=\"");
+	om_label_value(f, revision[0] ? revision : "unknown");
 	fprintf(f, "\",backend=\"");
 	om_label_value(f, backend);
 	fprintf(f, "\"} 1\n");

@@ -14,17 +14,17 @@ mkdir -p "$E"
 # 1. Golden files.  A change to an exporter shows here first: regenerate them on purpose
 #    (migtrace report --csv tests/data/sample-run-csv --prometheus tests/data/sample-run.prom
 #    --what-if 0.5ms,2.5ms,5ms,10ms,25ms tests/data/sample-run.json; its build_info's version
-#    made "VERSION") and say why in the commit.
+#    and revision made "VERSION" and "REVISION") and say why in the commit.
 "$MT" report --csv "$E/csv" --prometheus "$E/run.prom" --openmetrics "$E/run.om" --perfetto "$E/trace.json" \
 	--plot "$E/plots" --what-if "$WHATIF" "$DATA/sample-run.json" >"$E.txt" 2>"$E.err"
 check exports_report_ok bash -c '[ -s "$1" ] && [ ! -s "$2" ]' _ "$E.txt" "$E.err"
 for f in migrations units correlation histograms levels rules whatif; do
 	check "golden_csv_$f" cmp "$E/csv/$f.csv" "$DATA/sample-run-csv/$f.csv"
 done
-check golden_openmetrics bash -c 'sed "s/^migtrace_build_info{version=\"[^\"]*\"/migtrace_build_info{version=\"VERSION\"/" "$1" |
+check golden_openmetrics bash -c 'sed "s/^migtrace_build_info{version=\"[^\"]*\",revision=\"[^\"]*\"/migtrace_build_info{version=\"VERSION\",revision=\"REVISION\"/" "$1" |
 	cmp - "$2"' _ "$E/run.prom" "$DATA/sample-run.prom"
-# the version is the binary's, as --version says it
-check openmetrics_build_info grep -qxF "migtrace_build_info{version=\"$("$MT" --version | sed 's/^migtrace //')\",backend=\"bpf\"} 1" "$E/run.prom"
+# the version is the binary's, as --version says it ("migtrace 0.1 (f85a8a2)")
+check openmetrics_build_info grep -qxF "$("$MT" --version | sed 's/^migtrace \([^ ]*\) (\(.*\))$/migtrace_build_info{version="\1",revision="\2",backend="bpf"} 1/')" "$E/run.prom"
 # a scraped file is world-readable: no label holds the workload's arguments
 check openmetrics_no_arguments bash -c '! grep -e "--controlled" -e "--ages" "$1" &&
 	grep -qF "workload=\"cachewalk\"" "$1"' _ "$E/run.prom"

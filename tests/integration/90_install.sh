@@ -6,18 +6,20 @@
 # is built in a copy of the tree, so that the tree's own build is left as it was.
 . "$(dirname "$0")/../lib.sh"
 
-# --version and -V: the checkout as git describes it (none without .git, or for git refusing a
-# tree another user owns)
+# --version and -V: the release the package is named by (debian/changelog), then the
+# checkout as git describes it (none without .git, or for git refusing a tree another user
+# owns): "migtrace 0.1 (f85a8a2)"
+release=$(sed -n '1s/^[^(]*(\([^)]*\)).*/\1/p' "$MT_ROOT/debian/changelog")
 want=$(git -C "$MT_ROOT" describe --always --dirty --tags 2>/dev/null)
 if [ -z "$want" ]; then
 	skip version_is_git_describe "git cannot describe $MT_ROOT (no .git, or not a safe.directory)"
 else
 	for opt in --version -V; do
 		got=$("$MT" "$opt" 2>&1)
-		if [ "$got" = "migtrace $want" ]; then
+		if [ "$got" = "migtrace $release ($want)" ]; then
 			pass "version_is_git_describe$opt"
 		else
-			fail "version_is_git_describe$opt" "'migtrace $opt' says '$got', git describe '$want': rebuild (make)"
+			fail "version_is_git_describe$opt" "'migtrace $opt' says '$got', not 'migtrace $release ($want)': rebuild (make)"
 		fi
 	done
 fi
@@ -57,7 +59,7 @@ fi
 prefix=$MT_TMP/prefix
 if make -C "$src" -s -j"$(nproc)" install PREFIX="$prefix" >"$MT_TMP/prefix.log" 2>&1; then
 	inst=$prefix/sbin/migtrace
-	[ -z "$want" ] || check install_prefix_version test "$("$inst" --version)" = "migtrace $want"
+	[ -z "$want" ] || check install_prefix_version test "$("$inst" --version)" = "migtrace $release ($want)"
 	if need_bpf_pair install_prefix_finds_workloads; then
 		(cd "$MT_TMP" && env -u MIGTRACE_WORKLOADS PATH=/usr/sbin:/usr/bin:/sbin:/bin \
 			"$inst" run wakeup -t 2 -d 1) >"$MT_TMP/prefix-run.txt" 2>&1
@@ -106,6 +108,8 @@ if [ -n "$deb" ]; then
 	grep -E '^[WI]: ' "$lint" | sed 's/^/        lintian /'
 	# the stripped binaries keep what uprobes attach to by name, in .dynsym
 	dpkg-deb -x "$deb" "$MT_TMP/deb-x"
+	# the exporter's unit where systemd finds a package's units, not enabled at install
+	check deb_unit_where_systemd_looks test -s "$MT_TMP/deb-x/lib/systemd/system/migtrace-exporter.service"
 	check deb_keeps_uprobe_symbols bash -c '
 		readelf --dyn-syms -W "$1/usr/sbin/migtrace" | grep -q " mt_doctor_uprobe_target$" &&
 		readelf --dyn-syms -W "$1/usr/sbin/migtrace" | grep -q " mt_probe_cost_target$" &&
@@ -131,7 +135,13 @@ else
 	trap 'dpkg -P migtrace >/dev/null 2>&1; rm -rf "$MT_TMP"' EXIT
 	if dpkg -i "$deb" >"$MT_TMP/dpkg-i.log" 2>&1 </dev/null; then
 		pass deb_installs
-		check deb_version test "$(/usr/sbin/migtrace --version)" = "migtrace ${want:-0.1}"
+		# installed, not enabled: it traces every task, which the admin chooses
+		check deb_unit_not_enabled bash -c 'systemctl cat migtrace-exporter >/dev/null 2>&1 ||
+			test -s /lib/systemd/system/migtrace-exporter.service &&
+			test ! -e /etc/systemd/system/multi-user.target.wants/migtrace-exporter.service'
+		# the package's version is --version's release, the revision beside it
+		check deb_version test "$(/usr/sbin/migtrace --version)" = \
+			"migtrace $(dpkg-query -W -f='${Version}' migtrace)${want:+ ($want)}"
 		out=$(cd / && /usr/sbin/migtrace doctor 2>&1 </dev/null)
 		rc=$?
 		check deb_doctor_exit_0 test "$rc" = 0

@@ -147,7 +147,7 @@ static void json_fn(FILE *f, void *arg)
 static void live_fn(FILE *f, void *arg)
 {
 	struct text_arg *a = arg;
-	struct om_live live = { .last = a->iv, .version = "v-test", .pids = NULL };
+	struct om_live live = { .last = a->iv, .version = "0.1 (v-test)", .pids = NULL };
 
 	render_openmetrics_live(f, a->r, &live);
 }
@@ -223,7 +223,8 @@ static void test_live_exposition(void **state)
 		fputs(out, f);
 		fclose(f);
 	}
-	assert_non_null(strstr(out, "migtrace_build_info{version=\"v-test\",backend=\"bpf\"} 1\n"));
+	assert_non_null(strstr(out, "migtrace_build_info{version=\"0.1\",revision=\"v-test\","
+			       "backend=\"bpf\"} 1\n"));
 	assert_null(strstr(out, "migtrace_info{"));
 	assert_non_null(strstr(out, "migtrace_migrations_total{cause=\"wakeup\"} 1000\n"));
 	assert_non_null(strstr(out, "migtrace_kernel_hot_seconds{source=\"tunable\"} 0.0005\n"));

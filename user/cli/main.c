@@ -12,7 +12,8 @@
 #include "launch.h"
 #include "version.h"
 
-/* git's description of the checkout built (the Makefile's MT_VERSION); argp prints it too. */
+/* The release and the revision built (the Makefile's MT_VERSION: "0.1 (f85a8a2)"); argp
+ * prints it too. */
 const char *argp_program_version = "migtrace " MT_VERSION;
 const char *argp_program_bug_address = "the project's issue tracker";
 
