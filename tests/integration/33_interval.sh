@@ -142,7 +142,7 @@ check textfile_exit0 test $? = 0
 check textfile_written test -s "$X/migtrace.prom"
 [ -n "$PROMTOOL" ] && check textfile_promtool promtool check metrics <"$X/migtrace.prom"
 check textfile_total_is_runs test "$(prom_total "$X/migtrace.prom")" = "$(run_total "$MT_TMP/tf.out")"
-check textfile_info grep -qE '^migtrace_build_info\{version="[^"]+",backend="bpf"\} 1$' \
+check textfile_info grep -qE '^migtrace_build_info\{version="[^"]+",revision="[^"]+",backend="bpf"\} 1$' \
 	"$X/migtrace.prom"
 check textfile_workload_named grep -qE '^migtrace_run_info\{.*,workload="wakeup"\} 1$' "$X/migtrace.prom"
 check textfile_threshold grep -qE '^migtrace_kernel_hot_seconds\{source="[^"]+"\} ' "$X/migtrace.prom"
