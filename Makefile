@@ -246,14 +246,14 @@ REPORT_OBJS	:= $(patsubst %.c,$(OUTPUT)/%.o,$(ANALYSIS_SRCS) $(WL_SHARED) \
 $(OUTPUT)/tests/report-only: tests/link/report_only.c $(REPORT_OBJS)
 	$(call msg,LINK,$@)
 	$(Q)mkdir -p $(dir $@)
-	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) $(INC_user/cli) $< $(REPORT_OBJS) -lm \
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) $(INC_user/cli) $< $(REPORT_OBJS) -lm -lz -lpthread \
 		$(TRACECMD_LIBS) -o $@
 
 # A saved run analyzed again by this build (tests of the judge on doctored run files).
 $(OUTPUT)/tests/reanalyze: tests/link/reanalyze.c $(REPORT_OBJS)
 	$(call msg,LINK,$@)
 	$(Q)mkdir -p $(dir $@)
-	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) $(INC_user/cli) $< $(REPORT_OBJS) -lm \
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) $(INC_user/cli) $< $(REPORT_OBJS) -lm -lz -lpthread \
 		$(TRACECMD_LIBS) -o $@
 
 $(OUTPUT)/libmigtrace-san.a: $(SAN_OBJS)

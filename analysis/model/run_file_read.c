@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "calib_file.h"
+#include "gz_stream.h"
 #include "json_reader.h"
 #include "run_file.h"
 #include "run_schema.h"
@@ -1502,10 +1503,11 @@ int run_file_read(const char *path, const struct run_read_opts *o, struct run **
 		  char *err, size_t errlen)
 {
 	struct file_reader *fr = NULL;
+	struct gz_stream *gz = NULL;
 	char *win = NULL;
 	struct stat st;
 	ssize_t n;
-	int fd, rc;
+	int fd, zfd = -1, rc;
 
 	*out = NULL;
 	fd = !strcmp(path, "-") ? dup(0) : open(path, O_RDONLY | O_CLOEXEC);
@@ -1540,11 +1542,40 @@ int run_file_read(const char *path, const struct run_read_opts *o, struct run **
 		snprintf(err, errlen, "empty: not a run file");
 		goto out;
 	}
-	jr_init_fd(&fr->jr, fd, win, RUN_FILE_WINDOW_BYTES, (size_t)n);
+	/* run.json.gz: read through zlib, the JSON from a thread that inflates it */
+	if (gz_magic(win, (size_t)n)) {
+		gz = calloc(1, sizeof(*gz));
+		rc = zfd = gz ? gz_stream_start(gz, fd, win, (size_t)n) : -ENOMEM;
+		if (rc < 0) {
+			snprintf(err, errlen, "cannot inflate it (gzip): %s", strerror(-rc));
+			goto out;
+		}
+		do
+			n = read(zfd, win, RUN_FILE_WINDOW_BYTES);
+		while (n < 0 && errno == EINTR);
+		if (n <= 0) {
+			rc = -EINVAL;
+			snprintf(err, errlen, "empty once inflated: not a run file");
+			goto out;
+		}
+	}
+	jr_init_fd(&fr->jr, zfd >= 0 ? zfd : fd, win, RUN_FILE_WINDOW_BYTES, (size_t)n);
 	rc = read_run(fr, o, out, err, errlen);
 out:
+	if (zfd >= 0)
+		close(zfd);
+	/* a damaged or cut gzip stream is why the JSON ended where it did: said so */
+	if (gz && gz_stream_finish(gz) && rc != -ENOMEM) {
+		if (!rc) {
+			run_free(*out);
+			*out = NULL;
+		}
+		rc = gz->err;
+		snprintf(err, errlen, "%s", gz->why);
+	}
 	if (fd >= 0)
 		close(fd);
+	free(gz);
 	free(win);
 	free(fr);
 	return rc;

@@ -126,6 +126,12 @@ out_of_memory() {
 	check "$name" bash -c '[ "$1" = 1 ] && [ -z "$2" ] && [ "$(wc -l <"$3")" = 1 ] &&
 		grep -qE "$4" "$3" && [ ! -e "$5" ]' _ "$rc" "$out" "$MT_TMP/err" "$expect" "$MT_TMP/oom-csv"
 }
+# gzipped (run.json.gz): inflated by a thread into the same window, so the same text in
+# about the same memory (the thread's stack and zlib's state besides: 40 MiB)
+gzip -1 -c "$MT_TMP/big.json" >"$MT_TMP/big.json.gz"
+check report_big_gz_text_bounded bash -c '(ulimit -v 40000; "$1" report "$2") | cmp - "$3"' \
+	_ "$MT" "$MT_TMP/big.json.gz" "$MT_TMP/big.txt"
+rm -f "$MT_TMP/big.json.gz"
 out_of_memory report_oom_records 'big.json: line [0-9]+, column [0-9]+: out of memory keeping the records \([0-9]+ read\): free memory or raise the limit \(ulimit -v\), or leave out -o, --csv and --perfetto' \
 	--csv "$MT_TMP/oom-csv" "$MT_TMP/big.json"
 sed 's/"nr_cpus":2,/"nr_cpus":4096,/' "$DATA/sample-run.json" >"$MT_TMP/cpus.json"
@@ -207,3 +213,19 @@ check output_dash_text_on_stderr bash -c 'grep -q "^Tracing migrations of sh -c"
 	_ "$MT_TMP/dash.err"
 check output_dash_report_same bash -c '"$1" report "$2" | cmp - <(grep -v "^from-the-workload$" "$3")' \
 	_ "$MT" "$MT_TMP/dash.json" "$MT_TMP/dash.err"
+
+# 6. Gzipped run files: -o NAME.gz writes one, and report reads it as it reads the JSON;
+#    a gzip stream cut short or damaged is one line saying so, exit 2.
+"$MT" report -o "$MT_TMP/g.json.gz" "$DATA/sample-run.json" >/dev/null
+check gz_written bash -c 'head -c 3 "$1" | od -An -tx1 | grep -q "1f 8b 08" &&
+	[ "$(stat -c %s "$1")" -lt "$(( $(stat -c %s "$2") / 4 ))" ]' _ "$MT_TMP/g.json.gz" "$DATA/sample-run.json"
+check gz_read_same_text bash -c 'cmp <("$1" report "$2") <("$1" report "$3")' \
+	_ "$MT" "$MT_TMP/g.json.gz" "$DATA/sample-run.json"
+check gz_is_the_run_file bash -c 'zcat "$2" | cmp - <("$1" report -o - "$3" 2>/dev/null) &&
+	"$1" report -o - "$2" 2>/dev/null | cmp - <("$1" report -o - "$3" 2>/dev/null)' \
+	_ "$MT" "$MT_TMP/g.json.gz" "$DATA/sample-run.json"
+head -c 2000 "$MT_TMP/g.json.gz" >"$MT_TMP/cut.json.gz"
+bad_input gz_cut_short 'cut.json.gz: its gzip stream is cut short$' "$MT_TMP/cut.json.gz"
+python3 -c 'import sys; b = bytearray(open(sys.argv[1], "rb").read()); b[len(b) // 2] ^= 0xff
+open(sys.argv[2], "wb").write(b)' "$MT_TMP/g.json.gz" "$MT_TMP/bad.json.gz"
+bad_input gz_damaged 'bad.json.gz: (its gzip stream is damaged|line [0-9]+, column [0-9]+: .*)$' "$MT_TMP/bad.json.gz"

@@ -67,7 +67,8 @@ done
 #    files of the cases are.
 mkdir -p "$MT_TMP/comp/sub" "$MT_TMP/bin" "$MT_TMP/bcdir/completions"
 ln -s "$COMP" "$MT_TMP/bcdir/completions/migtrace"
-touch "$MT_TMP/comp/a.json" "$MT_TMP/comp/b.json" "$MT_TMP/comp/c.txt" "$MT_TMP/comp/run.json"
+touch "$MT_TMP/comp/a.json" "$MT_TMP/comp/b.json" "$MT_TMP/comp/c.txt" "$MT_TMP/comp/run.json" \
+	"$MT_TMP/comp/d.json.gz" "$MT_TMP/comp/e.gz" "$MT_TMP/comp/trace.dat"
 MT_ABS=$(readlink -f "$MT")	# the cases run elsewhere
 ln -s "$MT_ABS" "$MT_TMP/bin/migtrace"
 complete_line() {
@@ -130,7 +131,7 @@ for m in $modes; do
 	expect "$m" run_ou "migtrace run --ou" --output=
 	expect "$m" run_workload "migtrace run wa" wakeup
 	expect "$m" run_workload_after_option "migtrace run -C 0,1 -o x.json wa" wakeup
-	expect "$m" report_json "migtrace report " a.json b.json run.json sub
+	expect "$m" report_json "migtrace report " a.json b.json d.json.gz run.json sub trace.dat
 	# shellcheck disable=SC2086
 	expect "$m" doctor_options "migtrace doctor --" $doctor_opts
 	expect "$m" calibrate_method "migtrace calibrate --method " 2004 2005 chase

@@ -22,6 +22,7 @@
 #include "commands.h"
 #include "compare.h"
 #include "export.h"
+#include "gz_stream.h"
 #include "render_compare.h"
 #include "render_text.h"
 #include "run_file.h"
@@ -186,10 +187,12 @@ out:
 	return rc;
 }
 
-/* Whether a file a reader refused starts like JSON at all (after blanks): if not, it is
- * neither of the two inputs report takes, which the message says. */
+/* Whether a file a reader refused starts like JSON at all (after blanks), or like a gzip
+ * (whose reader says what was wrong inside): if not, it is neither of the inputs report
+ * takes, which the message says. */
 static bool looks_like_json(const char *path)
 {
+	unsigned char magic[3];
 	struct stat st;
 	int c = EOF;
 	FILE *f;
@@ -200,6 +203,11 @@ static bool looks_like_json(const char *path)
 	f = fopen(path, "rb");
 	if (!f)
 		return true;
+	if (fread(magic, 1, sizeof(magic), f) == sizeof(magic) && gz_magic(magic, sizeof(magic))) {
+		fclose(f);
+		return true;
+	}
+	rewind(f);
 	do
 		c = fgetc(f);
 	while (c == ' ' || c == '\t' || c == '\n' || c == '\r');

@@ -1,24 +1,33 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Saving a run file or a calibration file atomically (run_output.h). */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "atomic_file.h"
 #include "calib_file.h"
+#include "gz_stream.h"
 #include "run_file.h"
 #include "run_output.h"
 
-/* Writes obj with write to path, whole or not at all. */
+/* Writes obj with write to path, whole or not at all; gzipped when gz. */
 static int save(const char *path, const char *cmd, int (*write)(FILE *, const void *),
-		const void *obj)
+		const void *obj, bool gz)
 {
 	struct atomic_file af;
+	FILE *z = NULL;
 	int err = atomic_file_open(&af, path);
 
 	if (err)
 		return err;
-	err = write(af.f, obj);
+	if (gz && !(z = gz_fopen_write(af.f)))
+		err = -ENOMEM;
+	if (!err)
+		err = write(z ? z : af.f, obj);
+	/* the gzip trailer is written as the stream closes */
+	if (z && fclose(z) && !err)
+		err = -EIO;
 	if (err) {
 		fprintf(stderr, "%s: writing %s failed: %s\n", cmd,
 			!strcmp(path, "-") ? "stdout" : path, strerror(-err));
@@ -40,10 +49,11 @@ static int write_calibration(FILE *f, const void *c)
 
 int run_output_save(const char *path, const struct run *r, const char *cmd)
 {
-	return save(path, cmd, write_run, r);
+	/* run.json.gz: gzipped, which report reads as it is */
+	return save(path, cmd, write_run, r, gz_path(path));
 }
 
 int calib_output_save(const char *path, const struct calibration *c, const char *cmd)
 {
-	return save(path, cmd, write_calibration, c);
+	return save(path, cmd, write_calibration, c, false);
 }
