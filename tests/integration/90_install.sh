@@ -69,6 +69,16 @@ if make -C "$src" -s -j"$(nproc)" install PREFIX="$prefix" >"$MT_TMP/prefix.log"
 		else
 			fail install_prefix_finds_workloads "exit $rc: $(tail -n 3 "$MT_TMP/prefix-run.txt" | tr '\n' ' ')"
 		fi
+		# relocatable: the installed tree moved elsewhere finds its own workloads there
+		mv "$prefix" "$prefix-moved"
+		(cd "$MT_TMP" && env -u MIGTRACE_WORKLOADS PATH=/usr/sbin:/usr/bin:/sbin:/bin \
+			"$prefix-moved/sbin/migtrace" run -o "$MT_TMP/moved.json" wakeup -t 2 -d 1) \
+			>"$MT_TMP/moved-run.txt" 2>&1
+		rc=$?
+		check install_moved_finds_workloads bash -c '[ "$1" = 0 ] &&
+			grep -qE "^migrations: [0-9]+" "$2" &&
+			grep -q "\"command\":\"wakeup -t 2 -d 1\"" "$3"' _ "$rc" "$MT_TMP/moved-run.txt" "$MT_TMP/moved.json"
+		mv "$prefix-moved" "$prefix"
 		# without it, the error names both places looked in (refused before any BPF load)
 		mv "$prefix/libexec/migtrace/wakeup" "$MT_TMP/wakeup.away"
 		out=$(cd "$MT_TMP" && env -u MIGTRACE_WORKLOADS PATH=/usr/bin:/bin "$inst" run wakeup 2>&1)

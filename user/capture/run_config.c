@@ -80,9 +80,10 @@ static bool in_dir(const char *dir, const char *name, char *path, size_t len, ch
 /*
  * Where a built-in workload (a name without '/') is looked for: $MIGTRACE_WORKLOADS when set,
  * then beside the binary when it sits in a build tree (.output/workloads, or workloads/ for a
- * binary inside .output), then where `make
- * install` put them (MT_LIBEXECDIR, from the Makefile's PREFIX); then $PATH.  looked gets the
- * directories tried, for the error when none has it.
+ * binary inside .output), then PREFIX/libexec/migtrace for the PREFIX the binary sits in now
+ * (PREFIX/sbin/migtrace: an installed tree moved elsewhere still finds its own), then where
+ * `make install` put them (MT_LIBEXECDIR, from the Makefile's PREFIX); then $PATH.  looked
+ * gets the directories tried, for the error when none has it.
  */
 static int resolve_workload(const char *name, char *path, size_t len, char *looked,
 			    size_t looked_len)
@@ -110,6 +111,13 @@ static int resolve_workload(const char *name, char *path, size_t len, char *look
 			snprintf(tree, sizeof(tree), "%s/.output/workloads", dir);
 		if (in_dir(tree, name, path, len, looked, looked_len))
 			return 0;
+		/* the installed layout, relative to the binary: DIR/../libexec/migtrace */
+		if (last && last != dir) {
+			snprintf(tree, sizeof(tree), "%.*s/libexec/migtrace", (int)(last - dir), dir);
+			if (strcmp(tree, MT_LIBEXECDIR) &&
+			    in_dir(tree, name, path, len, looked, looked_len))
+				return 0;
+		}
 	}
 	if (in_dir(MT_LIBEXECDIR, name, path, len, looked, looked_len))
 		return 0;
