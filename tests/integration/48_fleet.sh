@@ -120,6 +120,14 @@ serve node_exporter /metrics prometheus-node-exporter --web.listen-address=127.0
 	--collector.disable-defaults --collector.textfile --collector.textfile.directory="$TXT" ||
 	exit 0
 NE_PORT=$PORT
+# The verdict's figures are in the expositions of runs that have a verdict: the validate
+# sample's, served as a target of its own (job "sample", a static file), stands beside the
+# live host, so that every panel of the dashboard has data to show (fleet_dashboard_answers).
+mkdir -p "$MT_TMP/sample-srv"
+cp "$MT_TMP/sample.prom" "$MT_TMP/sample-srv/metrics"
+serve sample /metrics /usr/bin/python3 -m http.server --bind 127.0.0.1 \
+	--directory "$MT_TMP/sample-srv" @PORT@ || exit 0
+SAMPLE_PORT=$PORT
 cat >"$MT_TMP/prometheus.yml" <<EOF
 global:
   scrape_interval: 1s
@@ -134,6 +142,9 @@ scrape_configs:
   - job_name: migtrace
     static_configs:
       - targets: ['127.0.0.1:$MT_PORT']
+  - job_name: sample
+    static_configs:
+      - targets: ['127.0.0.1:$SAMPLE_PORT']
 EOF
 serve prometheus /-/ready prometheus --config.file="$MT_TMP/prometheus.yml" \
 	--storage.tsdb.path="$MT_TMP/tsdb" --web.listen-address=127.0.0.1:@PORT@ --log.level=warn ||
@@ -260,3 +271,37 @@ else fail fleet_doc_queries_run "$nq queries in $DOC; refused:${bad:- none}"; fi
 # figures), or is a recording rule.
 check fleet_dashboard_names python3 "$CHECK" --doc "$DOC" "$DASH" "$RULES" "$TXT/migtrace.prom" \
 	"$MT_TMP/sample.prom"
+
+# Every query of the dashboard, asked of the live server with its variables at "All" and
+# $__rate_interval at 1m, answers with a series: each panel has something to show from
+# what migtrace exported (the live host, and the sample's verdict).  The hot share is a
+# ratio over the pulls judged, and is rightly empty while none was: then it is said, not
+# required.
+judged=$(promq 'sum(increase(migtrace_level_lb_pulls_judged_total{job="node"}[5m]))')
+nq=0 empty=
+while IFS= read -r q; do
+	nq=$((nq + 1))
+	n=$(curl -sf --max-time 5 --get --data-urlencode "query=$q" \
+		"http://127.0.0.1:$PROM_PORT/api/v1/query" | grep -o '"metric":' | wc -l)
+	if [ "$n" = 0 ]; then
+		case $q in
+		*ratio_rate5m*) awk -v j="${judged:-0}" 'BEGIN { exit !(j + 0 == 0) }' &&
+			echo "FIG fleet_dashboard | no pull judged: empty as it should be: $q" && continue ;;
+		esac
+		empty+=" [$q]"
+	fi
+done < <(python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+def walk(ps):
+    for p in ps:
+        yield p
+        yield from walk(p.get("panels", []))
+for p in walk(d["panels"]):
+    for t in p.get("targets", []):
+        e = t.get("expr", "")
+        if e:
+            print(e.replace("$job", ".*").replace("$instance", ".*").replace("$__rate_interval", "1m"))
+' "$DASH")
+if [ "$nq" -ge 10 ] && [ -z "$empty" ]; then pass fleet_dashboard_answers
+else fail fleet_dashboard_answers "$nq dashboard queries; with no series:${empty:- none}"; fi

@@ -3,8 +3,9 @@
 
 usage: dashboard_check.py [--doc FILE.md] DASHBOARD.json RULES.yml PROM [PROM...]
 
-- the dashboard is valid JSON, schemaVersion >= 36, with a ${DS_PROMETHEUS} datasource input
-  that every panel, query and variable uses; panel ids unique, each panel inside the 24-column
+- the dashboard is valid JSON, schemaVersion >= 36, with a datasource variable
+  ("datasource", of prometheus: resolved when the file is provisioned as when it is imported,
+  which an __inputs entry is not) that every panel, query and query variable uses; panel ids unique, each panel inside the 24-column
   grid, each query with an expression and a refId of its own, every $variable defined;
 - every metric name in a PromQL expression (the dashboard's, and the rules file's own) that
   starts with migtrace_ is in an exposition migtrace wrote (PROM: the text format files;
@@ -98,12 +99,14 @@ def main():
 
     if not isinstance(d.get("schemaVersion"), int) or d["schemaVersion"] < 36:
         problems.append(f"schemaVersion {d.get('schemaVersion')!r}: 36 or later wanted")
-    if not any(i.get("name") == "DS_PROMETHEUS" and i.get("type") == "datasource" and
-               i.get("pluginId") == "prometheus" for i in d.get("__inputs", [])):
-        problems.append("no __inputs entry DS_PROMETHEUS (a prometheus datasource)")
+    if not any(v.get("name") == "datasource" and v.get("type") == "datasource" and
+               v.get("query") == "prometheus" for v in d.get("templating", {}).get("list", [])):
+        problems.append("no datasource variable 'datasource' of prometheus")
+    if d.get("__inputs"):
+        problems.append("__inputs: resolved by Grafana's import alone, not by provisioning")
 
     def ds_ok(ds):
-        return isinstance(ds, dict) and ds.get("uid") == "${DS_PROMETHEUS}"
+        return isinstance(ds, dict) and ds.get("uid") == "${datasource}"
 
     variables = {v.get("name") for v in d.get("templating", {}).get("list", [])}
     queries = []		# (where, expr)
@@ -112,7 +115,7 @@ def main():
         q = q.get("query", "") if isinstance(q, dict) else q or ""
         if v.get("type") == "query":
             if not ds_ok(v.get("datasource")):
-                problems.append(f"variable {v.get('name')}: datasource is not ${{DS_PROMETHEUS}}")
+                problems.append(f"variable {v.get('name')}: datasource is not ${{datasource}}")
             queries.append((f"variable {v.get('name')}", q))
 
     def walk(panels):
@@ -133,7 +136,7 @@ def main():
             continue
         npanels += 1
         if not ds_ok(p.get("datasource")):
-            problems.append(f"{where}: datasource is not ${{DS_PROMETHEUS}}")
+            problems.append(f"{where}: datasource is not ${{datasource}}")
         targets = p.get("targets", [])
         if not targets:
             problems.append(f"{where}: no query")
@@ -144,7 +147,7 @@ def main():
             if not t.get("expr"):
                 problems.append(f"{where} {t.get('refId')}: no expr")
             if not ds_ok(t.get("datasource")):
-                problems.append(f"{where} {t.get('refId')}: datasource is not ${{DS_PROMETHEUS}}")
+                problems.append(f"{where} {t.get('refId')}: datasource is not ${{datasource}}")
             queries.append((f"{where} {t.get('refId')}", t.get("expr", "")))
 
     used = set()
