@@ -152,6 +152,70 @@ static void live_fn(FILE *f, void *arg)
 	render_openmetrics_live(f, a->r, &live);
 }
 
+/* Sample lines (not # lines) of an exposition. */
+static int series_of(const char *text)
+{
+	int n = 0;
+
+	for (const char *l = text; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL)
+		n += *l != '#' && *l != '\n';
+	return n;
+}
+
+struct pids_arg {
+	struct text_arg a;
+	const struct interval_pids *pids;
+};
+
+static void live_pids_fn(FILE *f, void *arg)
+{
+	struct pids_arg *p = arg;
+	struct om_live live = { .last = p->a.iv, .version = "0.1 (v-test)", .pids = p->pids };
+
+	render_openmetrics_live(f, p->a.r, &live);
+}
+
+/*
+ * The live exposition's series are bounded (docs/servers.md, "Series"): as many on 512 CPUs
+ * as on 2 (no CPU pairs), and -P adds at most its 10 processes however many moved; the
+ * whole at most LIVE_SERIES_MAX, the ceiling the doc gives.
+ */
+#define LIVE_SERIES_MAX 520
+static void test_live_series_bounded(void **state)
+{
+	struct run *r = run_new();
+	struct interval_pids pids = { 0 };
+	struct pids_arg p = { { sample(r), r }, NULL };
+	char *out, comm[16];
+	int two, many, with_pids;
+
+	(void)state;
+	r->has_levels = true;
+	out = render(live_pids_fn, &p);
+	two = series_of(out);
+	free(out);
+	r->meta.nr_cpus = 512;
+	out = render(live_pids_fn, &p);
+	many = series_of(out);
+	free(out);
+	assert_int_equal(two, many);
+	for (uint32_t tgid = 100; tgid < 1100; tgid++) {
+		snprintf(comm, sizeof(comm), "task%u", tgid);
+		for (uint32_t k = 0; k <= tgid % 7; k++)
+			assert_int_equal(interval_pids_add(&pids, tgid, tgid, comm), 0);
+	}
+	p.pids = &pids;
+	out = render(live_pids_fn, &p);
+	with_pids = series_of(out);
+	free(out);
+	assert_int_equal(with_pids, two + 10);
+	if (with_pids > LIVE_SERIES_MAX)
+		fail_msg("%d series, over the documented ceiling of %d", with_pids, LIVE_SERIES_MAX);
+	interval_pids_free(&pids);
+	free(p.a.iv);
+	run_free(r);
+}
+
 static void test_text(void **state)
 {
 	struct run *r = run_new();
@@ -261,6 +325,7 @@ int main(void)
 		cmocka_unit_test(test_text),
 		cmocka_unit_test(test_json),
 		cmocka_unit_test(test_live_exposition),
+		cmocka_unit_test(test_live_series_bounded),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
