@@ -29,7 +29,7 @@ TRACEFS_CFLAGS	:= $(or $(shell pkg-config --cflags libtracefs libtraceevent 2>/d
 		   -I/usr/include/tracefs -I/usr/include/traceevent)
 TRACECMD_LIBS	:= $(or $(shell pkg-config --libs libtracecmd libtracefs libtraceevent 2>/dev/null),\
 		   -ltracecmd -ltracefs -ltraceevent)
-LDLIBS		:= -lbpf -lelf -lz -lm -lpthread -lmicrohttpd $(TRACECMD_LIBS)
+LDLIBS		:= -lbpf -lelf -lz -lm -lpthread -lmicrohttpd -lprotobuf-c $(TRACECMD_LIBS)
 # -O1 after CFLAGS' -O2, as AddressSanitizer's documentation advises: gcc builds the
 # sanitized objects in half the time (18.6 s, 9.2 s on 2 CPUs), and finds as much.
 SAN_FLAGS	:= -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all -O1
@@ -93,7 +93,7 @@ INC_analysis/lib	:= -Ianalysis/lib
 INC_workloads		:= -Iworkloads -Ibpf
 INC_analysis/model	:= $(INC_analysis/lib) $(INC_workloads) -Ianalysis/model
 INC_analysis/judge	:= $(INC_analysis/model) -Ianalysis/judge
-INC_analysis/render	:= $(INC_analysis/judge) -Ianalysis/render
+INC_analysis/render	:= $(INC_analysis/judge) -Ianalysis/render -I$(OUTPUT)/gen
 INC_user/host		:= $(INC_analysis/model) -Iuser/host
 INC_user/capture	:= $(INC_user/host) -Iuser/capture -I$(OUTPUT)
 INC_user/cli		:= $(INC_analysis/render) $(INC_user/capture) -Iuser/cli
@@ -126,10 +126,11 @@ UNIT_SAN_BINS	:= $(patsubst tests/unit/%.c,$(OUTPUT)/tests/unit/san/%,$(UNIT_SRC
 # qemu, busybox and Debian's kernels for the matrix, trace-cmd for its captures.
 RUN_PKGS	:= clang llvm libbpf-dev libelf-dev zlib1g-dev bpftool pkg-config \
 		   make gcc gnuplot-nox libtracecmd-dev libtracefs-dev libtraceevent-dev libmicrohttpd-dev \
+		   protobuf-c-compiler libprotobuf-c-dev \
 		   python3-docutils
 # `make deb`: debhelper's build, checked by lintian
 PKG_PKGS	:= debhelper dpkg-dev fakeroot lintian
-TEST_PKGS	:= $(RUN_PKGS) $(PKG_PKGS) trace-cmd prometheus prometheus-node-exporter python3 python3-prometheus-client libcmocka-dev libclang-rt-14-dev linux-perf bpftrace rt-tests stress-ng \
+TEST_PKGS	:= $(RUN_PKGS) $(PKG_PKGS) trace-cmd prometheus prometheus-node-exporter python3 python3-prometheus-client protobuf-compiler libcmocka-dev libclang-rt-14-dev linux-perf bpftrace rt-tests stress-ng \
 		   strace time postgresql postgresql-contrib qemu-system-x86 busybox-static cpio \
 		   groff-base man-db bash-completion
 DEB_PKGS	?= $(TEST_PKGS)
@@ -222,14 +223,22 @@ $(foreach v,/ /san/ /fuzz/obj/,$(foreach o,trace_dat sched_decode,$(OUTPUT)$(v)u
 	CFLAGS += $(TRACECMD_CFLAGS)
 $(foreach v,/ /san/ /fuzz/obj/,$(OUTPUT)$(v)user/capture/ftrace_tracer.o): CFLAGS += $(TRACEFS_CFLAGS)
 
-# User space: every object waits for the skeletons, since several include them; each sees
-# only its layer's include paths.
-$(OUTPUT)/%.o: %.c $(SKELS)
+# The native Perfetto export's encoder, made by protoc-c from the .proto the project writes
+# (analysis/render/perfetto_trace.proto); perfetto_trace_pb.c compiles it in that layer.
+GEN_PB		:= $(OUTPUT)/gen/perfetto_trace.pb-c.h
+$(GEN_PB): analysis/render/perfetto_trace.proto
+	$(call msg,PROTOC,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)protoc-c --c_out=$(dir $@) -Ianalysis/render $<
+
+# User space: every object waits for the skeletons and the generated encoder, since several
+# include them; each sees only its layer's include paths.
+$(OUTPUT)/%.o: %.c $(SKELS) $(GEN_PB)
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(dir $@)
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(call inc_of,$<) -MMD -MP -c $< -o $@
 
-$(OUTPUT)/san/%.o: %.c $(SKELS)
+$(OUTPUT)/san/%.o: %.c $(SKELS) $(GEN_PB)
 	$(call msg,CC-SAN,$@)
 	$(Q)mkdir -p $(dir $@)
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(call inc_of,$<) $(SAN_FLAGS) -MMD -MP -c $< -o $@
@@ -246,14 +255,14 @@ REPORT_OBJS	:= $(patsubst %.c,$(OUTPUT)/%.o,$(ANALYSIS_SRCS) $(WL_SHARED) \
 $(OUTPUT)/tests/report-only: tests/link/report_only.c $(REPORT_OBJS)
 	$(call msg,LINK,$@)
 	$(Q)mkdir -p $(dir $@)
-	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) $(INC_user/cli) $< $(REPORT_OBJS) -lm -lz -lpthread \
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) $(INC_user/cli) $< $(REPORT_OBJS) -lm -lz -lpthread -lprotobuf-c \
 		$(TRACECMD_LIBS) -o $@
 
 # A saved run analyzed again by this build (tests of the judge on doctored run files).
 $(OUTPUT)/tests/reanalyze: tests/link/reanalyze.c $(REPORT_OBJS)
 	$(call msg,LINK,$@)
 	$(Q)mkdir -p $(dir $@)
-	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) $(INC_user/cli) $< $(REPORT_OBJS) -lm -lz -lpthread \
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) $(INC_user/cli) $< $(REPORT_OBJS) -lm -lz -lpthread -lprotobuf-c \
 		$(TRACECMD_LIBS) -o $@
 
 $(OUTPUT)/libmigtrace-san.a: $(SAN_OBJS)
@@ -310,7 +319,7 @@ FUZZ_BINS	:= $(patsubst tests/fuzz/%.c,$(OUTPUT)/fuzz/%,$(FUZZ_SRCS))
 FUZZ_OBJS	:= $(patsubst %.c,$(OUTPUT)/fuzz/obj/%.o,$(LIB_SRCS))
 FUZZ_SECONDS	?= 300
 
-$(OUTPUT)/fuzz/obj/%.o: %.c $(SKELS)
+$(OUTPUT)/fuzz/obj/%.o: %.c $(SKELS) $(GEN_PB)
 	$(call msg,CC-FUZZ,$@)
 	$(Q)mkdir -p $(dir $@)
 	$(Q)$(CLANG) $(CFLAGS) $(call inc_of,$<) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c $< -o $@

@@ -55,6 +55,12 @@ void render_openmetrics_live(FILE *f, const struct run *r, const struct om_live 
 void render_om1(FILE *f, const char *text, size_t len);
 /* Chrome trace-event JSON of r's records, for ui.perfetto.dev.  0 or -ENOMEM / -EIO. */
 int render_perfetto(FILE *f, const struct run *r);
+/* The same as a native Perfetto protobuf trace (render_perfetto_pb.c: thread and CPU tracks,
+ * units as slices, migrations as instants with their figures, counter tracks).  0 or
+ * -ENOMEM / -EIO. */
+int render_perfetto_pb(FILE *f, const struct run *r);
+/* Whether path names a native Perfetto trace by its suffix: .pftrace, .perfetto-trace. */
+bool render_perfetto_native(const char *path);
 /*
  * The plots of r as PNG and SVG in dir (which exists), made by gnuplot in a temporary
  * directory inside dir and renamed into it file by file.  0 or -errno, with one line on

@@ -14,6 +14,7 @@
 
 #include "json_writer.h"
 #include "render_export.h"
+#include "render_perfetto.h"
 #include "unit.h"
 
 /* The CPU tracks' process and threads: above PID_MAX_LIMIT (2^22), so no task has them. */
@@ -50,8 +51,7 @@ static void event_head(struct json_writer *w, const char *ph, const char *name,
 	jw_field_double(w, "ts", (double)ts_ns / 1e3);
 }
 
-/* The name a thread's track gets: its comm from a migration record, else its id. */
-static void thread_name(const struct run *r, uint32_t pid, char *buf, size_t len)
+void render_perfetto_thread_name(const struct run *r, uint32_t pid, char *buf, size_t len)
 {
 	for (size_t i = 0; i < r->nrecs; i++)
 		if (r->recs[i].pid == pid) {
@@ -61,31 +61,26 @@ static void thread_name(const struct run *r, uint32_t pid, char *buf, size_t len
 	snprintf(buf, len, "thread %u", pid);
 }
 
-struct track {
-	uint32_t pid, tgid;
-};
-
 static int cmp_track(const void *a, const void *b)
 {
-	const struct track *x = a, *y = b;
+	const struct perfetto_thread *x = a, *y = b;
 
 	return x->tgid != y->tgid ? (x->tgid > y->tgid) - (x->tgid < y->tgid) :
 	       (x->pid > y->pid) - (x->pid < y->pid);
 }
 
-/* The distinct threads of the records, sorted; NULL (and *n 0) when there are none. */
-static struct track *threads_of(const struct run *r, size_t *n)
+struct perfetto_thread *render_perfetto_threads(const struct run *r, size_t *n)
 {
-	struct track *t = malloc((r->nrecs + r->nunits + 1) * sizeof(*t));
+	struct perfetto_thread *t = malloc((r->nrecs + r->nunits + 1) * sizeof(*t));
 	size_t k = 0, m = 0;
 
 	*n = 0;
 	if (!t)
 		return NULL;
 	for (size_t i = 0; i < r->nrecs; i++)
-		t[k++] = (struct track){ r->recs[i].pid, r->recs[i].tgid };
+		t[k++] = (struct perfetto_thread){ r->recs[i].pid, r->recs[i].tgid };
 	for (size_t i = 0; i < r->nunits; i++)
-		t[k++] = (struct track){ r->units[i].pid, r->units[i].tgid };
+		t[k++] = (struct perfetto_thread){ r->units[i].pid, r->units[i].tgid };
 	qsort(t, k, sizeof(*t), cmp_track);
 	for (size_t i = 0; i < k; i++)
 		if (!m || cmp_track(&t[m - 1], &t[i]))
@@ -94,8 +89,8 @@ static struct track *threads_of(const struct run *r, size_t *n)
 	return t;
 }
 
-static void tracks(struct json_writer *w, const struct run *r, const struct track *t, size_t n,
-		   const bool *cpu_seen)
+static void tracks(struct json_writer *w, const struct run *r, const struct perfetto_thread *t,
+		   size_t n, const bool *cpu_seen)
 {
 	char name[64];
 
@@ -109,7 +104,7 @@ static void tracks(struct json_writer *w, const struct run *r, const struct trac
 				meta_event(w, "process_name", t[i].tgid, t[i].tgid, name, 0);
 			}
 		}
-		thread_name(r, t[i].pid, name, sizeof(name));
+		render_perfetto_thread_name(r, t[i].pid, name, sizeof(name));
 		meta_event(w, "thread_name", t[i].tgid, t[i].pid, name, 0);
 	}
 	meta_event(w, "process_name", CPU_PID, CPU_PID, "CPUs", 0);
@@ -185,11 +180,11 @@ int render_perfetto(FILE *f, const struct run *r)
 	bool *cpu_seen = calloc(RUN_MAX_NR_CPUS, sizeof(bool));
 	struct json_writer w;
 	char name[OM_WORKLOAD_MAX + 1];
-	struct track *t;
+	struct perfetto_thread *t;
 	size_t nt;
 	int err = 0;
 
-	t = threads_of(r, &nt);
+	t = render_perfetto_threads(r, &nt);
 	jw_init(&w, f);
 	if (!cpu_seen || !t) {
 		err = -ENOMEM;

@@ -55,6 +55,9 @@ static void exports(FILE *f, const struct run *r)
 	err = render_perfetto(f, r);
 	if (err && err != -ENOMEM)
 		abort();	/* a writer left unbalanced, or a write error on /dev/null */
+	err = render_perfetto_pb(f, r);
+	if (err && err != -ENOMEM)
+		abort();
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

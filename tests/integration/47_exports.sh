@@ -246,8 +246,16 @@ assert "      500 µs  1 of 4 (25.0 %)           1 of 4 (25.0 %)           1.66 
 assert "an estimate from this run" in text
 PY
 
-# 5. Perfetto: trace-event JSON with a track per thread, units as slices, migrations as
-#    instants carrying src/dst/age/cause, and a track per CPU; counted against the records.
+# 5. Perfetto, native: FILE.pftrace is a protobuf Trace that protoc decodes against the
+#    project's perfetto_trace.proto (Debian's protobuf-compiler), holding a thread track per
+#    thread, each migration on its thread's and its CPU's track, each unit as a slice.
+PFPROTO=$MT_ROOT/analysis/render/perfetto_trace.proto
+"$MT" report --perfetto "$E/trace.pftrace" "$DATA/sample-run.json" >/dev/null
+check perfetto_native_counts python3 "$MT_ROOT/tests/integration/pftrace_counts.py" "$PFPROTO" \
+	"$E/trace.pftrace" "$DATA/sample-run.json"
+#    and trace-event JSON (any other name) with a track per thread, units as slices,
+#    migrations as instants carrying src/dst/age/cause, and a track per CPU; counted
+#    against the records.
 check perfetto_tracks_events python3 - "$E/trace.json" "$DATA/sample-run.json" <<'PY'
 import json, sys
 t = json.load(open(sys.argv[1]))
@@ -398,6 +406,10 @@ check live_openmetrics1_same_samples /usr/bin/python3 "$OM_SAME" "$L/run.prom" "
 # a plain run is not calibrated: no matrix plot, said once in the text (and again by report)
 check live_run_no_matrix_said bash -c '[ "$(grep -c "^plots: no calibration-matrix plot: this run was not calibrated" "$1/run.out")" = 1 ] &&
 	[ ! -e "$1/plots/calibration-matrix.png" ] && [ -s "$1/rplots/age-histogram.png" ]' _ "$L"
+# the native trace of the live run, made by report from its file (as run would make it)
+"$MT" report --perfetto "$L/r.pftrace" "$L/run.json" >/dev/null
+check live_perfetto_native_counts python3 "$MT_ROOT/tests/integration/pftrace_counts.py" \
+	"$PFPROTO" "$L/r.pftrace" "$L/run.json"
 check live_perfetto_counts python3 - "$L/trace.json" "$L/run.json" <<'PY'
 import json, sys
 t = json.load(open(sys.argv[1]))

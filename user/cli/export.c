@@ -35,6 +35,7 @@ struct export_dest {
 	FILE *f;
 	const char *dir;
 	const char *label;
+	const char *path;	/* the option's argument: the file's name, or the directory */
 };
 
 /* 0, or -errno after a line on stderr. */
@@ -86,8 +87,9 @@ static const struct exporter exporters[] = {
 	{ "prometheus", OPT_PROMETHEUS, "FILE", "Write the same metrics in the Prometheus text "
 	  "format (0.0.4, which node_exporter's textfile collector reads) to FILE", EXPORT_FILE,
 	  ARG(prometheus), prometheus_run, prometheus_sweep, NULL, false, NULL, NULL },
-	{ "perfetto", OPT_PERFETTO, "FILE", "Write a Chrome trace-event JSON file "
-	  "(ui.perfetto.dev) of the records to FILE", EXPORT_FILE, ARG(perfetto), perfetto_run,
+	{ "perfetto", OPT_PERFETTO, "FILE", "Write the records for ui.perfetto.dev to FILE: "
+	  "Perfetto's own protobuf trace when FILE ends in .pftrace, else Chrome trace-event "
+	  "JSON", EXPORT_FILE, ARG(perfetto), perfetto_run,
 	  NULL, "is a run's records: sweep keeps none", false, NULL, NULL },
 	{ "plot", OPT_PLOT, "DIR", "Draw PNG and SVG plots into DIR (needs gnuplot)", EXPORT_DIR,
 	  ARG(plot_dir), plot_run, plot_sweep, NULL, true, plot_dir_files, NULL },
@@ -463,9 +465,11 @@ static int openmetrics_sweep(const struct export_dest *to, const struct export_o
 	return as_om1(to, x, prometheus_sweep);
 }
 
+/* FILE.pftrace (or .perfetto-trace): Perfetto's own protobuf; any other name, the JSON */
 static int perfetto_run(const struct export_dest *to, const struct export_of *x)
 {
-	return render_perfetto(to->f, x->run);
+	return to->path && render_perfetto_native(to->path) ? render_perfetto_pb(to->f, x->run) :
+							       render_perfetto(to->f, x->run);
 }
 
 static int plot_run(const struct export_dest *to, const struct export_of *x)
@@ -482,7 +486,7 @@ static int plot_sweep(const struct export_dest *to, const struct export_of *x)
 static int write_export(export_writer *write, enum export_kind kind, const char *path,
 			const struct export_of *x, const char *label)
 {
-	struct export_dest to = { NULL, path, label };
+	struct export_dest to = { NULL, path, label, path };
 	struct atomic_file af;
 	int err;
 

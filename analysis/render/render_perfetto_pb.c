@@ -1,0 +1,380 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The native Perfetto export (`--perfetto FILE.pftrace`): a protobuf Trace, encoded with
+ * protobuf-c from perfetto_trace.proto, the part of Perfetto's format migtrace writes, which
+ * ui.perfetto.dev and trace_processor read without a JSON importer in between:
+ *   - a process track per traced process, a thread track under it per thread (its comm);
+ *   - on each thread track, its units as slices and its migrations as instants whose debug
+ *     annotations carry source and destination CPU, cause, topology level, age, the kernel's
+ *     age and whether task_hot() called it hot at the run's threshold;
+ *   - a track per CPU with the migrations arriving there;
+ *   - counter tracks: migrations per second and, of the judged load-balancer pulls, the
+ *     share task_hot() called hot, in bins over the run.
+ * Each TracePacket is written as it is made, as field 1 of Trace (the file is the
+ * concatenation), on one packet sequence.  Times are the records' CLOCK_MONOTONIC ns.  The
+ * run file holds no context switches, so there is no per-CPU "what ran" track: the CPU
+ * tracks hold what migtrace saw arrive.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "perfetto_trace.pb-c.h"
+#include "render_export.h"
+#include "render_perfetto.h"
+#include "unit.h"
+
+#define SEQ_ID 1
+#define SEQ_INCREMENTAL_STATE_CLEARED 1
+/* track uuids: a process is its tgid, a thread, a CPU and the counters live above 2^32 */
+#define THREAD_UUID(pid) ((1ULL << 32) | (pid))
+#define CPU_UUID(cpu) ((2ULL << 32) | (cpu))
+#define RATE_UUID (3ULL << 32)
+#define HOT_UUID ((3ULL << 32) | 1)
+#define COUNTER_BINS 2000		/* at most, over the run */
+#define COUNTER_MIN_BIN_NS 100000000ULL	/* 100 ms */
+#define MAX_ANNOTATIONS 8
+
+typedef Perfetto__Protos__TracePacket Packet;
+typedef Perfetto__Protos__TrackEvent Event;
+typedef Perfetto__Protos__TrackDescriptor Track;
+typedef Perfetto__Protos__DebugAnnotation Annotation;
+
+struct pb_writer {
+	FILE *f;
+	uint8_t *buf;
+	size_t cap;
+	bool first;
+	int err;
+};
+
+/* Packet p, as field 1 (length-delimited) of the Trace the file is. */
+static void put(struct pb_writer *w, Packet *p)
+{
+	size_t len, n = 0;
+	uint8_t head[11];
+
+	if (w->err)
+		return;
+	p->has_trusted_packet_sequence_id = 1;
+	p->trusted_packet_sequence_id = SEQ_ID;
+	if (w->first) {
+		p->has_sequence_flags = 1;
+		p->sequence_flags = SEQ_INCREMENTAL_STATE_CLEARED;
+		w->first = false;
+	}
+	len = perfetto__protos__trace_packet__get_packed_size(p);
+	if (len > w->cap) {
+		uint8_t *b = realloc(w->buf, len);
+
+		if (!b) {
+			w->err = -ENOMEM;
+			return;
+		}
+		w->buf = b;
+		w->cap = len;
+	}
+	perfetto__protos__trace_packet__pack(p, w->buf);
+	head[n++] = 0x0a;	/* field 1, wire type 2 */
+	for (size_t v = len; ; v >>= 7) {
+		head[n++] = (uint8_t)((v & 0x7f) | (v >= 0x80 ? 0x80 : 0));
+		if (v < 0x80)
+			break;
+	}
+	if (fwrite(head, 1, n, w->f) != n || fwrite(w->buf, 1, len, w->f) != len)
+		w->err = -EIO;
+}
+
+static void put_track(struct pb_writer *w, Track *t)
+{
+	Packet p = PERFETTO__PROTOS__TRACE_PACKET__INIT;
+
+	p.track_descriptor = t;
+	put(w, &p);
+}
+
+static void put_event(struct pb_writer *w, uint64_t ts_ns, Event *e)
+{
+	Packet p = PERFETTO__PROTOS__TRACE_PACKET__INIT;
+
+	p.has_timestamp = 1;
+	p.timestamp = ts_ns;
+	p.track_event = e;
+	put(w, &p);
+}
+
+/* Annotations of one event, kept in arrays of their own (no allocation). */
+struct notes {
+	Annotation a[MAX_ANNOTATIONS];
+	Annotation *p[MAX_ANNOTATIONS];
+	size_t n;
+};
+
+static Annotation *note(struct notes *n, const char *name)
+{
+	Annotation *a = &n->a[n->n];
+
+	*a = (Annotation)PERFETTO__PROTOS__DEBUG_ANNOTATION__INIT;
+	a->name = (char *)name;
+	n->p[n->n++] = a;
+	return a;
+}
+
+static void note_uint(struct notes *n, const char *name, uint64_t v)
+{
+	Annotation *a = note(n, name);
+
+	a->has_uint_value = 1;
+	a->uint_value = v;
+}
+
+static void note_int(struct notes *n, const char *name, int64_t v)
+{
+	Annotation *a = note(n, name);
+
+	a->has_int_value = 1;
+	a->int_value = v;
+}
+
+static void note_str(struct notes *n, const char *name, const char *v)
+{
+	note(n, name)->string_value = (char *)v;
+}
+
+static void note_bool(struct notes *n, const char *name, bool v)
+{
+	Annotation *a = note(n, name);
+
+	a->has_bool_value = 1;
+	a->bool_value = v;
+}
+
+static void tracks(struct pb_writer *w, const struct run *r, const struct perfetto_thread *t,
+		   size_t nt, const bool *cpu_seen)
+{
+	Perfetto__Protos__ProcessDescriptor pd;
+	Perfetto__Protos__ThreadDescriptor td;
+	Perfetto__Protos__CounterDescriptor cd;
+	char name[64], wl[OM_WORKLOAD_MAX + 1];
+	Track tr;
+
+	for (size_t i = 0; i < nt; i++) {
+		if (!i || t[i].tgid != t[i - 1].tgid) {
+			pd = (Perfetto__Protos__ProcessDescriptor)
+				PERFETTO__PROTOS__PROCESS_DESCRIPTOR__INIT;
+			pd.has_pid = 1;
+			pd.pid = (int32_t)t[i].tgid;
+			/* the workload's program name, never its arguments (docs/servers.md) */
+			if ((int)t[i].tgid == r->meta.pid)
+				snprintf(name, sizeof(name), "%s",
+					 render_workload_name(r, wl, sizeof(wl)));
+			else
+				snprintf(name, sizeof(name), "process %u", t[i].tgid);
+			pd.process_name = name;
+			tr = (Track)PERFETTO__PROTOS__TRACK_DESCRIPTOR__INIT;
+			tr.has_uuid = 1;
+			tr.uuid = t[i].tgid;
+			tr.process = &pd;
+			put_track(w, &tr);
+		}
+		td = (Perfetto__Protos__ThreadDescriptor)PERFETTO__PROTOS__THREAD_DESCRIPTOR__INIT;
+		td.has_pid = td.has_tid = 1;
+		td.pid = (int32_t)t[i].tgid;
+		td.tid = (int32_t)t[i].pid;
+		render_perfetto_thread_name(r, t[i].pid, name, sizeof(name));
+		td.thread_name = name;
+		tr = (Track)PERFETTO__PROTOS__TRACK_DESCRIPTOR__INIT;
+		tr.has_uuid = tr.has_parent_uuid = 1;
+		tr.uuid = THREAD_UUID(t[i].pid);
+		tr.parent_uuid = t[i].tgid;
+		tr.thread = &td;
+		put_track(w, &tr);
+	}
+	for (int c = 0; c < RUN_MAX_NR_CPUS; c++) {
+		if (!cpu_seen[c])
+			continue;
+		snprintf(name, sizeof(name), "CPU %d: migrations in", c);
+		tr = (Track)PERFETTO__PROTOS__TRACK_DESCRIPTOR__INIT;
+		tr.has_uuid = 1;
+		tr.uuid = CPU_UUID(c);
+		tr.name = name;
+		put_track(w, &tr);
+	}
+	for (int i = 0; i < 2; i++) {
+		cd = (Perfetto__Protos__CounterDescriptor)PERFETTO__PROTOS__COUNTER_DESCRIPTOR__INIT;
+		cd.has_unit = 1;
+		cd.unit = PERFETTO__PROTOS__COUNTER_DESCRIPTOR__UNIT__UNIT_COUNT;
+		tr = (Track)PERFETTO__PROTOS__TRACK_DESCRIPTOR__INIT;
+		tr.has_uuid = 1;
+		tr.uuid = i ? HOT_UUID : RATE_UUID;
+		tr.name = i ? "hot share of the judged pulls" : "migrations per second";
+		tr.counter = &cd;
+		put_track(w, &tr);
+	}
+}
+
+static void unit_slice(struct pb_writer *w, const struct mt_unit *u)
+{
+	static char *cats[] = { "unit" };
+	Event e = PERFETTO__PROTOS__TRACK_EVENT__INIT;
+	struct notes n = { .n = 0 };
+
+	e.has_type = e.has_track_uuid = 1;
+	e.type = PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_SLICE_BEGIN;
+	e.track_uuid = THREAD_UUID(u->pid);
+	e.n_categories = 1;
+	e.categories = cats;
+	e.name = "unit";
+	note_uint(&n, "duration_ns", u->end_ns - u->start_ns);
+	note_int(&n, "cpu_start", u->cpu_start);
+	note_int(&n, "cpu_end", u->cpu_end);
+	note_uint(&n, "migs_before", u->migs_before);
+	note_uint(&n, "switches_during", u->switches_during);
+	if (unit_migrated(u)) {
+		note_uint(&n, "mig_age_ns", u->mig_age_ns);
+		note_str(&n, "mig_cause", u->mig_cause < MT_NR_CAUSES ?
+			 mt_cause_names[u->mig_cause] : "?");
+	}
+	e.n_debug_annotations = n.n;
+	e.debug_annotations = n.p;
+	put_event(w, u->start_ns, &e);
+	e = (Event)PERFETTO__PROTOS__TRACK_EVENT__INIT;
+	e.has_type = e.has_track_uuid = 1;
+	e.type = PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_SLICE_END;
+	e.track_uuid = THREAD_UUID(u->pid);
+	put_event(w, u->end_ns, &e);
+}
+
+/* A migration: on its thread's track, and (on_cpu) on its destination CPU's. */
+static void migration_instant(struct pb_writer *w, const struct run *r,
+			      const struct mt_migrate *m, bool on_cpu)
+{
+	static char *thread_cat[] = { "migration" }, *cpu_cat[] = { "migration_in" };
+	const char *cause = m->cause < MT_NR_CAUSES ? mt_cause_names[m->cause] : "?";
+	Event e = PERFETTO__PROTOS__TRACK_EVENT__INIT;
+	struct notes n = { .n = 0 };
+	char name[64];
+
+	e.has_type = e.has_track_uuid = 1;
+	e.type = PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_INSTANT;
+	e.track_uuid = on_cpu ? CPU_UUID(m->dst_cpu) : THREAD_UUID(m->pid);
+	e.n_categories = 1;
+	e.categories = on_cpu ? cpu_cat : thread_cat;
+	if (on_cpu)
+		snprintf(name, sizeof(name), "in: %u from CPU %u (%s)", m->pid, m->src_cpu, cause);
+	else
+		snprintf(name, sizeof(name), "migration CPU %u -> %u (%s)", m->src_cpu,
+			 m->dst_cpu, cause);
+	e.name = name;
+	note_uint(&n, "src_cpu", m->src_cpu);
+	note_uint(&n, "dst_cpu", m->dst_cpu);
+	note_str(&n, "cause", cause);
+	note_str(&n, "level", m->level < MT_NR_LEVELS ? mt_level_names[m->level] : "?");
+	note_uint(&n, "age_ns", m->age_ns);
+	note_uint(&n, "pid", m->pid);
+	if (m->flags & MT_RF_KAGE_VALID) {
+		note_int(&n, "kernel_age_ns", m->kernel_age_ns);
+		/* task_hot()'s age test at the run's threshold (-1: always hot) */
+		note_bool(&n, "hot", r->meta.hot_ns < 0 || m->kernel_age_ns < r->meta.hot_ns);
+	}
+	e.n_debug_annotations = n.n;
+	e.debug_annotations = n.p;
+	put_event(w, m->ts_ns, &e);
+}
+
+static void counter(struct pb_writer *w, uint64_t uuid, uint64_t ts_ns, double v)
+{
+	Event e = PERFETTO__PROTOS__TRACK_EVENT__INIT;
+
+	e.has_type = e.has_track_uuid = e.has_double_counter_value = 1;
+	e.type = PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_COUNTER;
+	e.track_uuid = uuid;
+	e.double_counter_value = v;
+	put_event(w, ts_ns, &e);
+}
+
+/* Migrations per second and the hot share of the judged pulls, in bins from the first
+ * record to the last (the records kept: counted as the text counts them). */
+static void counters(struct pb_writer *w, const struct run *r)
+{
+	uint64_t lo = UINT64_MAX, hi = 0, bin;
+	size_t nbins;
+	uint32_t *moves, *judged, *hot;
+
+	for (size_t i = 0; i < r->nrecs; i++) {
+		lo = r->recs[i].ts_ns < lo ? r->recs[i].ts_ns : lo;
+		hi = r->recs[i].ts_ns > hi ? r->recs[i].ts_ns : hi;
+	}
+	if (!r->nrecs)
+		return;
+	bin = (hi - lo) / COUNTER_BINS + 1;
+	bin = bin < COUNTER_MIN_BIN_NS ? COUNTER_MIN_BIN_NS : bin;
+	nbins = (size_t)((hi - lo) / bin + 1);
+	moves = calloc(nbins, sizeof(*moves));
+	judged = calloc(nbins, sizeof(*judged));
+	hot = calloc(nbins, sizeof(*hot));
+	if (!moves || !judged || !hot) {
+		w->err = -ENOMEM;
+		goto out;
+	}
+	for (size_t i = 0; i < r->nrecs; i++) {
+		const struct mt_migrate *m = &r->recs[i];
+		size_t b = (size_t)((m->ts_ns - lo) / bin);
+
+		moves[b]++;
+		if (m->cause == MT_CAUSE_LB_PULL && (m->flags & MT_RF_KAGE_VALID)) {
+			judged[b]++;
+			hot[b] += r->meta.hot_ns < 0 || m->kernel_age_ns < r->meta.hot_ns;
+		}
+	}
+	for (size_t b = 0; b < nbins; b++) {
+		counter(w, RATE_UUID, lo + b * bin, (double)moves[b] * 1e9 / (double)bin);
+		if (judged[b])
+			counter(w, HOT_UUID, lo + b * bin, (double)hot[b] / judged[b]);
+	}
+out:
+	free(moves);
+	free(judged);
+	free(hot);
+}
+
+bool render_perfetto_native(const char *path)
+{
+	size_t n = strlen(path);
+
+	return (n > 8 && !strcmp(path + n - 8, ".pftrace")) ||
+	       (n > 15 && !strcmp(path + n - 15, ".perfetto-trace"));
+}
+
+int render_perfetto_pb(FILE *f, const struct run *r)
+{
+	bool *cpu_seen = calloc(RUN_MAX_NR_CPUS, sizeof(bool));
+	struct pb_writer w = { .f = f, .first = true };
+	struct perfetto_thread *t;
+	size_t nt;
+
+	t = render_perfetto_threads(r, &nt);
+	if (!cpu_seen || (!t && (r->nrecs || r->nunits))) {
+		w.err = -ENOMEM;
+		goto out;
+	}
+	for (size_t i = 0; i < r->nrecs; i++)
+		if (r->recs[i].dst_cpu < RUN_MAX_NR_CPUS)
+			cpu_seen[r->recs[i].dst_cpu] = true;
+	tracks(&w, r, t, nt, cpu_seen);
+	for (size_t i = 0; i < r->nunits; i++)
+		unit_slice(&w, &r->units[i]);
+	for (size_t i = 0; i < r->nrecs; i++) {
+		migration_instant(&w, r, &r->recs[i], false);
+		if (r->recs[i].dst_cpu < RUN_MAX_NR_CPUS)
+			migration_instant(&w, r, &r->recs[i], true);
+	}
+	counters(&w, r);
+	if (!w.err && (fflush(f) || ferror(f)))
+		w.err = -EIO;
+out:
+	free(w.buf);
+	free(cpu_seen);
+	free(t);
+	return w.err;
+}

@@ -1,0 +1,47 @@
+#!/usr/bin/env python3
+"""pftrace_counts.py PROTO TRACE RUN.json: migtrace's native Perfetto trace (--perfetto
+FILE.pftrace) decoded by protoc against PROTO (analysis/render/perfetto_trace.proto, the part
+of Perfetto's format migtrace writes) holds the run's records: a thread track per thread, a
+migration instant per migration record on its thread's track and one on its destination
+CPU's, a slice per unit (a begin and an end), counter values, and no command-line argument.
+Prints the counts; exit 1 with what differs."""
+import json
+import re
+import subprocess
+import sys
+
+proto, trace, run = sys.argv[1:4]
+text = subprocess.run(["protoc", "--decode=perfetto.protos.Trace", "-I", proto.rsplit("/", 1)[0],
+                       proto], stdin=open(trace, "rb"), capture_output=True, check=True,
+                      text=True).stdout
+d = json.load(open(run))
+packets = text.count("\npacket {") + text.startswith("packet {")
+got = {
+    "threads": len(re.findall(r"^    thread \{", text, re.M)),
+    "migrations": len(re.findall(r'^    categories: "migration"$', text, re.M)),
+    "arrivals": len(re.findall(r'^    categories: "migration_in"$', text, re.M)),
+    "slices": len(re.findall(r"^    type: TYPE_SLICE_BEGIN$", text, re.M)),
+    "slice_ends": len(re.findall(r"^    type: TYPE_SLICE_END$", text, re.M)),
+    "counters": len(re.findall(r"^    type: TYPE_COUNTER$", text, re.M)),
+}
+want = {
+    "threads": len({(m["pid"]) for m in d["migrations"]} | {u["pid"] for u in d["units"]}),
+    "migrations": len(d["migrations"]),
+    "arrivals": len(d["migrations"]),
+    "slices": len(d["units"]),
+    "slice_ends": len(d["units"]),
+}
+bad = ["%s: %d in the trace, %d in the run" % (k, got[k], v) for k, v in want.items() if got[k] != v]
+if d["migrations"] and not got["counters"]:
+    bad.append("no counter value")
+# every migration's figures are there: its cause and CPUs, on its thread's track
+for m in d["migrations"][:50]:
+    if 'string_value: "%s"' % m["cause"] not in text:
+        bad.append("cause %s missing" % m["cause"])
+        break
+args = d["meta"]["command"].split()[1:]
+if any(a in text for a in args if len(a) > 3):
+    bad.append("the command line's arguments are in the trace")
+print("%d packets: %s" % (packets, got))
+if bad:
+    sys.exit("; ".join(bad))
