@@ -107,16 +107,18 @@ static void put_event(struct pb_writer *w, uint64_t ts_ns, Event *e)
 struct notes {
 	Annotation a[MAX_ANNOTATIONS];
 	Annotation *p[MAX_ANNOTATIONS];
+	Annotation spare;	/* one past MAX_ANNOTATIONS is filled here and left out */
 	size_t n;
 };
 
 static Annotation *note(struct notes *n, const char *name)
 {
-	Annotation *a = &n->a[n->n];
+	Annotation *a = n->n < MAX_ANNOTATIONS ? &n->a[n->n] : &n->spare;
 
 	*a = (Annotation)PERFETTO__PROTOS__DEBUG_ANNOTATION__INIT;
 	a->name = (char *)name;
-	n->p[n->n++] = a;
+	if (n->n < MAX_ANNOTATIONS)
+		n->p[n->n++] = a;
 	return a;
 }
 
