@@ -197,14 +197,16 @@ static int deflate_out(struct gz_writer *w, int flush)
 static ssize_t gz_write(void *cookie, const char *buf, size_t len)
 {
 	struct gz_writer *w = cookie;
+	/* zlib counts in uInt: a write past 1 GiB is taken in parts, the rest left to stdio */
+	size_t part = len < (1u << 30) ? len : (1u << 30);
 
 	w->zs.next_in = (Bytef *)buf;
-	w->zs.avail_in = (uInt)len;
+	w->zs.avail_in = (uInt)part;
 	if (deflate_out(w, Z_NO_FLUSH)) {
 		errno = ferror(w->to) && errno ? errno : EIO;
 		return -1;
 	}
-	return (ssize_t)len;
+	return (ssize_t)part;
 }
 
 static int gz_close(void *cookie)
