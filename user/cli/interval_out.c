@@ -96,50 +96,41 @@ int interval_out_lock_dir(const char *dir)
 	return 0;	/* fd stays open, and the lock with it, until migtrace exits */
 }
 
-/* The version argp prints, without its "migtrace " (main.c). */
-static void render_live(FILE *f, const struct interval_out *o, const struct run *r)
+/*
+ * The live exposition of r, rendered once into memory for both of its readers: published
+ * for --listen's next scrapes (a failure is said, and they get the last one) and, with
+ * --textfile, written to DIR/migtrace.prom atomically: a temporary .migtrace.prom.XXXXXX
+ * beside it, which node_exporter does not read (a dotfile, not *.prom), renamed over it.
+ * 0, or the textfile's -errno (said).
+ */
+static int expose(struct interval_out *o, const struct run *r, bool textfile)
 {
 	struct om_live live = {
 		.last = o->has_last ? &o->last : NULL,
 		.version = mt_cli_version(),
 		.pids = o->has_last ? o->last.pids : NULL,
 	};
-
-	render_openmetrics_live(f, r, &live);
-}
-
-/* DIR/migtrace.prom, atomically: a temporary .migtrace.prom.XXXXXX beside it, which
- * node_exporter does not read (a dotfile, not *.prom), renamed over it. */
-static int write_textfile(struct interval_out *o, const struct run *r)
-{
-	struct atomic_file af;
-	int err;
-
-	err = atomic_file_open(&af, o->path);
-	if (err)
-		return err;
-	render_live(af.f, o, r);
-	return atomic_file_commit(&af);
-}
-
-/* The exposition for --listen's next scrapes.  0 or -ENOMEM (said). */
-static int publish(struct interval_out *o, const struct run *r)
-{
 	char *text = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&text, &len);
-	int err = -ENOMEM;
+	struct atomic_file af;
+	int err = f ? 0 : -ENOMEM;
 
 	if (f) {
-		render_live(f, o, r);
-		if (!fclose(f))
-			err = metrics_server_publish(o->server, text, len);
+		render_openmetrics_live(f, r, &live);
+		err = fclose(f) ? -ENOMEM : 0;
 	}
-	free(text);
-	if (err)
+	if (o->server && (err || metrics_server_publish(o->server, text, len)))
 		mt_err("--listen %s: no room for the exposition: the scrapes get the last one",
 		       o->listen.text);
-	return err;
+	if (err && textfile)
+		mt_err("--textfile %s: no room for the exposition", o->dir);
+	if (!err && textfile && !(err = atomic_file_open(&af, o->path))) {
+		fwrite(text, 1, len, af.f);
+		err = atomic_file_commit(&af);
+	}
+	free(text);
+	return textfile ? err : 0;
 }
 
 /* 0, or -EPIPE when the reader of the lines went away (SIGPIPE is ignored: main.c). */
@@ -166,23 +157,21 @@ int interval_out_event(void *ctx, enum interval_event ev, const struct interval 
 		o->has_last = true;
 		gone = print_interval(o, iv, r);
 	}
-	if (o->server)
-		publish(o, r);	/* a failure is said; the run goes on */
-	if (!o->dir)
+	if (!o->dir && !o->server)
 		return gone;
-	if (ev == INTERVAL_REOPEN) {
-		if (interval_out_check_dir(o->dir))
-			return -EIO;	/* said; tried again at the next interval */
+	if (o->dir && ev == INTERVAL_REOPEN) {
+		if (interval_out_check_dir(o->dir)) {
+			expose(o, r, false);	/* the scrapes still get this interval's */
+			return gone ? gone : -EIO;	/* said; the file tried at the next */
+		}
 		mt_info("SIGHUP: --textfile %s checked; writing %s", o->dir, o->path);
 	}
-	/* the textfile is written this interval too: the run's end writes it once more */
-	err = write_textfile(o, r);
+	/* the exposition is made this interval too: the run's end makes it once more */
+	err = expose(o, r, o->dir != NULL);
 	return gone ? gone : err;
 }
 
 int interval_out_final(struct interval_out *o, const struct run *r)
 {
-	if (o->server)
-		publish(o, r);
-	return o->dir ? write_textfile(o, r) : 0;
+	return o->dir || o->server ? expose(o, r, o->dir != NULL) : 0;
 }
