@@ -10,6 +10,7 @@
 #include <zlib.h>
 
 #include "gz_stream.h"
+#include "parse.h"
 
 #define GZ_CHUNK (64 * 1024)
 #define GZ_WINDOW_BITS (15 + 16)	/* zlib's way of saying: a gzip header and trailer */
@@ -23,9 +24,7 @@ bool gz_magic(const void *p, size_t n)
 
 bool gz_path(const char *path)
 {
-	size_t n = strlen(path);
-
-	return n > 3 && !strcmp(path + n - 3, ".gz");
+	return path_has_suffix(path, ".gz");
 }
 
 /* All of buf to the reader; false when the reader went away (it closed its end). */

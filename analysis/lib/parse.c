@@ -229,3 +229,10 @@ int parse_long(const char *s, long min, long max, long *out)
 	*out = v;
 	return 0;
 }
+
+bool path_has_suffix(const char *path, const char *suffix)
+{
+	size_t n = strlen(path), m = strlen(suffix);
+
+	return n > m && !strcmp(path + n - m, suffix);
+}

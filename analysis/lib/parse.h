@@ -32,5 +32,7 @@ int parse_size(const char *s, uint64_t *bytes);
 int parse_duration(const char *s, uint64_t *ns);
 /* Decimal integer in [min, max], strtoll + errno + range check.  -EINVAL or -ERANGE. */
 int parse_long(const char *s, long min, long max, long *out);
+/* Whether path is a name followed by suffix: "run.json.gz" has ".gz", ".gz" alone not. */
+bool path_has_suffix(const char *path, const char *suffix);
 
 #endif

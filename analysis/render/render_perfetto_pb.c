@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "parse.h"
 #include "perfetto_trace.pb-c.h"
 #include "render_export.h"
 #include "render_perfetto.h"
@@ -342,10 +343,7 @@ out:
 
 bool render_perfetto_native(const char *path)
 {
-	size_t n = strlen(path);
-
-	return (n > 8 && !strcmp(path + n - 8, ".pftrace")) ||
-	       (n > 15 && !strcmp(path + n - 15, ".perfetto-trace"));
+	return path_has_suffix(path, ".pftrace") || path_has_suffix(path, ".perfetto-trace");
 }
 
 int render_perfetto_pb(FILE *f, const struct run *r)
