@@ -77,6 +77,23 @@ static __always_inline __u8 task_on_rq_of(struct task_struct *p)
 }
 
 /*
+ * Cache-aware scheduling (CONFIG_SCHED_CACHE, 7.2): the LLC the kernel prefers for the task's
+ * process, as the kernel numbers LLCs (sd_llc_id), -1 none.  Sets *read when the kernel has
+ * the member; a kernel without it reads nothing (the test is a constant after CO-RE).
+ */
+struct task_struct___cache {
+	int preferred_llc;
+} __attribute__((preserve_access_index));
+
+static __always_inline int task_pref_llc_of(struct task_struct *p, bool *read)
+{
+	struct task_struct___cache *c = (struct task_struct___cache *)p;
+
+	*read = bpf_core_field_exists(c->preferred_llc);
+	return *read ? c->preferred_llc : -1;
+}
+
+/*
  * The kernfs id of a cgroup's ancestor at a level (0 the root, the cgroup's own level last):
  * through cgroup::ancestors[], pointers, since 6.0; cgroup::ancestor_ids[], the ids
  * themselves, before.  false when the read faults or the ancestor is missing.

@@ -78,6 +78,8 @@ enum mt_rec_flags {
 	MT_RF_DELAYED = 1 << 9,		/* a delayed dequeue (se.sched_delayed): asleep, kept
 					 * queued for its lag */
 	MT_RF_WAIT_VALID = 1 << 10,	/* wait_ns was computed (a pull, CONFIG_SCHED_INFO) */
+	MT_RF_PREF_LLC = 1 << 11,	/* pref_llc was read: a kernel with cache-aware
+					 * scheduling (task_struct.preferred_llc, 7.2) */
 };
 
 /*
@@ -93,6 +95,9 @@ enum mt_level {
 	MT_LEVEL_NODE,		/* another NUMA node */
 	MT_NR_LEVELS,
 };
+
+/* The CPUs whose kernel LLC id bpf/llc_ids.bpf.c reads (cache-aware scheduling, 7.2). */
+#define MT_LLC_IDS_MAX 1024
 
 /*
  * The level of a move from CPU a to CPU b, from their ids: core (the same for SMT siblings
@@ -117,7 +122,8 @@ struct mt_migrate {
 	__u8 on_rq;			/* p->on_rq at the tracepoint */
 	__u8 level;			/* enum mt_level of src -> dst */
 	__u32 flags;			/* enum mt_rec_flags */
-	__u32 pad;
+	__s32 pref_llc;			/* p->preferred_llc at the move, the kernel's LLC id
+					 * (sd_llc_id); -1 none; valid with MT_RF_PREF_LLC */
 	__u64 ts_ns;			/* bpf_ktime_get_ns(): CLOCK_MONOTONIC */
 	__u64 age_ns;			/* CLOCK_MONOTONIC: ts - last switch-out on src; 0 running */
 	__s64 kernel_age_ns;		/* rq_clock_task(src) - se.exec_start: task_hot()'s view */

@@ -65,6 +65,47 @@ bool run_rules_llc(const struct run_sched_rules *s)
 	return s->checked && s->preferred_llc == RUN_BTF_PRESENT;
 }
 
+int run_llc_cpus(const struct run_sched_rules *s, int id, struct cpu_set_list *out)
+{
+	const char *p = s->llc_ids;
+
+	/* "ID:CPULIST;ID:CPULIST": the CPU lists hold no ';' */
+	while (*p) {
+		char list[256];
+		size_t n = strcspn(p, ";");
+		char *end;
+		long got = strtol(p, &end, 10);
+
+		if (end != p && *end == ':' && got == id && n > (size_t)(end + 1 - p) &&
+		    n - (size_t)(end + 1 - p) < sizeof(list)) {
+			memcpy(list, end + 1, n - (size_t)(end + 1 - p));
+			list[n - (size_t)(end + 1 - p)] = 0;
+			return parse_cpu_list(list, out, NULL, 0) ? -ENOENT : 0;
+		}
+		p += n;
+		p += *p == ';';
+	}
+	return -ENOENT;
+}
+
+int run_llc_of_cpu(const struct run_sched_rules *s, int cpu)
+{
+	const char *p = s->llc_ids;
+
+	while (*p) {
+		struct cpu_set_list l;
+		char *end;
+		long id = strtol(p, &end, 10);
+
+		if (end != p && *end == ':' && !run_llc_cpus(s, (int)id, &l) &&
+		    cpu_list_has(&l, cpu))
+			return (int)id;
+		p += strcspn(p, ";");
+		p += *p == ';';
+	}
+	return -1;
+}
+
 void verdict_not_applicable(struct verdict *v)
 {
 	v->kind = VERDICT_NOT_APPLICABLE;

@@ -88,7 +88,20 @@ struct run_sched_rules {
 	int traced_cookie_tasks;	/* of them, with a cookie */
 	enum run_btf_member preferred_llc;	/* task_struct.preferred_llc: cache-aware load
 						 * balancing (CONFIG_SCHED_CACHE) */
+	/* its knobs as the run began (debugfs sched/llc_balancing/), -1 not readable */
+	struct run_llc_knobs {
+		int enabled, aggr_tolerance, imb_pct, overaggr_pct, epoch_period,
+			epoch_affinity_timeout;
+	} llc;
+	/* the kernel's LLC ids (sd_llc_id, what preferred_llc holds) of the possible CPUs,
+	 * "ID:CPULIST;ID:CPULIST" ("0:0-1;1:2-3"); "" not read (docs/run-file.md) */
+	char llc_ids[256];
 };
+
+/* The CPUs of the kernel's LLC id in s->llc_ids into out: 0, or -ENOENT when not listed. */
+int run_llc_cpus(const struct run_sched_rules *s, int id, struct cpu_set_list *out);
+/* The kernel's LLC id of cpu, from s->llc_ids; -1 when not listed. */
+int run_llc_of_cpu(const struct run_sched_rules *s, int cpu);
 
 /* Where the run was made. */
 struct run_environment {

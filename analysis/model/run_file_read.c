@@ -160,6 +160,8 @@ static int environment_member(struct file_reader *fr, const char *key, void *ctx
 		       -1 : 1;
 	if (!strcmp(key, "sched_rules")) {
 		e->rules.checked = true;	/* optional: files before it have none */
+		/* members added later (0.2), not known in a file without them */
+		e->rules.llc = (struct run_llc_knobs){ -1, -1, -1, -1, -1, -1 };
 		return rs_read_object(&fr->jr, e, &rs_sched_rules, "environment.sched_rules") ?
 		       -1 : 1;
 	}

@@ -67,6 +67,18 @@ static const struct rs_field sched_rules_f[] = {
 	FLD("traced_sched_ext_tasks", RS_INT, E, rules.traced_ext_tasks, RS_NONNEG),
 	FLD("traced_cookie_tasks", RS_INT, E, rules.traced_cookie_tasks, RS_NONNEG),
 	ENM("preferred_llc", RS_ENUM, E, rules.preferred_llc, run_btf_member_names, 0),
+	/* from 0.2: cache-aware scheduling's knobs and the kernel's LLC ids */
+	FLD("llc_balancing_enabled", RS_INT, E, rules.llc.enabled, RS_NULL_NEG | RS_OPTIONAL),
+	FLD("llc_balancing_aggr_tolerance", RS_INT, E, rules.llc.aggr_tolerance,
+	    RS_NULL_NEG | RS_OPTIONAL),
+	FLD("llc_balancing_imb_pct", RS_INT, E, rules.llc.imb_pct, RS_NULL_NEG | RS_OPTIONAL),
+	FLD("llc_balancing_overaggr_pct", RS_INT, E, rules.llc.overaggr_pct,
+	    RS_NULL_NEG | RS_OPTIONAL),
+	FLD("llc_balancing_epoch_period", RS_INT, E, rules.llc.epoch_period,
+	    RS_NULL_NEG | RS_OPTIONAL),
+	FLD("llc_balancing_epoch_affinity_timeout", RS_INT, E, rules.llc.epoch_affinity_timeout,
+	    RS_NULL_NEG | RS_OPTIONAL),
+	FLD("llc_ids", RS_STR, E, rules.llc_ids, RS_NULL_EMPTY | RS_OPTIONAL),
 };
 TABLE(rs_sched_rules, "environment.sched_rules", sched_rules_f);
 #undef E
@@ -698,6 +710,8 @@ static const struct rs_field migration_f[] = {
 	FLD("wait_ns", RS_U64, G, wait_ns, RS_OPTIONAL | RS_WAIT),
 	/* migtrace.run/3, with the levels section: unknown in older files */
 	ENM("level", RS_ENUM_U8, G, level, mt_level_names, RS_OPTIONAL),
+	/* migtrace.run/3, from 0.2: cache-aware scheduling's preference (null: not read) */
+	FLD("preferred_llc", RS_INT, G, pref_llc, RS_OPTIONAL | RS_PREF_LLC | RS_NULL_NEG),
 };
 TABLE(rs_migration, "migrations[]", migration_f);
 #undef G
@@ -830,6 +844,8 @@ static bool written_null(const void *base, const struct rs_field *f)
 		return !(((const struct mt_migrate *)base)->flags & MT_RF_KAGE_VALID);
 	if (f->flags & RS_WAIT)
 		return !(((const struct mt_migrate *)base)->flags & MT_RF_WAIT_VALID);
+	if (f->flags & RS_PREF_LLC)
+		return !(((const struct mt_migrate *)base)->flags & MT_RF_PREF_LLC);
 	if (f->type == RS_CSTR)
 		return (f->flags & RS_NULL_EMPTY) && !(*(const char *const *)p &&
 						       **(const char *const *)p);
@@ -1070,7 +1086,7 @@ static int read_null(struct json_reader *r, void *base, const struct rs_field *f
 	char *p = (char *)base + f->off;
 
 	if (!(f->flags & (RS_NULL_EMPTY | RS_NULL_NEG | RS_NULL_ZERO | RS_NULL_MIN | RS_PRESENT |
-			  RS_KAGE | RS_WAIT)) || !jr_null(r))
+			  RS_KAGE | RS_WAIT | RS_PREF_LLC)) || !jr_null(r))
 		return 0;
 	if (f->flags & RS_PRESENT) {
 		set_present(base, f, false);
@@ -1105,7 +1121,8 @@ static int read_null(struct json_reader *r, void *base, const struct rs_field *f
  */
 static bool never_negative(const struct rs_field *f)
 {
-	return (f->flags & RS_NONNEG) || ((f->flags & RS_NULL_NEG) && !(f->flags & RS_KAGE));
+	return (f->flags & RS_NONNEG) ||
+	       ((f->flags & RS_NULL_NEG) && !(f->flags & (RS_KAGE | RS_PREF_LLC)));
 }
 
 static int negative(struct json_reader *r, double v)

@@ -43,6 +43,7 @@ enum rs_type {
 					 * count) is not 0 */
 #define RS_KAGE		(1u << 7)	/* a migration's kernel age: null unless its flag */
 #define RS_WAIT		(1u << 11)	/* a migration's wait: null unless its flag */
+#define RS_PREF_LLC	(1u << 12)	/* a migration's preferred LLC: null unless its flag */
 #define RS_EXPORTS_ONLY	(1u << 8)	/* not a member of the file: a CSV column, a gauge */
 #define RS_EXPORTS_NULL	(1u << 9)	/* the null rule is the exports' (empty, no gauge): the
 					 * file writes the member as it is */

@@ -384,11 +384,14 @@ static void print_rules(FILE *f, const struct run_sched_rules *s)
 			"traced): task_hot() calls a task hot, whatever its age, when the "
 			"destination core runs another cookie\n", "core scheduling:",
 			s->core_cookie_tasks, s->traced_cookie_tasks, s->traced_tasks);
-	if (run_rules_llc(s))
+	if (run_rules_llc(s) && s->llc.enabled == 0)
+		fprintf(f, RULE_FMT "in this kernel, disabled (llc_balancing enabled 0): "
+			"task_hot() decides alone\n", "cache-aware balancing:");
+	else if (run_rules_llc(s))
 		fprintf(f, RULE_FMT "this kernel's task_struct has preferred_llc (cache-aware "
-			"load balancing): can_migrate_task() may refuse a pull out of a task's "
+			"load balancing%s): can_migrate_task() may refuse a pull out of a task's "
 			"preferred LLC before task_hot() is asked, whatever its age\n",
-			"cache-aware balancing:");
+			"cache-aware balancing:", s->llc.enabled > 0 ? ", enabled" : "");
 }
 
 /* The headline when task_hot() was not consulted: the numbers stand, no judgement. */
@@ -860,6 +863,7 @@ void render_text_verdict(FILE *f, const struct run *r)
 			"difference of two probed arms, so it cancels there but its noise does not\n",
 			fmt_ns(a, sizeof(a), r->meta.unit_probe_ns));
 	render_text_levels_verdict(f, r);
+	render_text_llc_verdict(f, r);
 	fprintf(f, "     (task_hot() judges only load-balancer pulls; wakeup placement never "
 		"asks it.  The same value floors the balancer's idle-cost estimate, "
 		"rq->max_idle_balance_cost, which caps avg_idle, and gates the nohz newly-idle "

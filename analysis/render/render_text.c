@@ -391,6 +391,7 @@ static void print_summary(FILE *f, const struct run *r)
 void render_text_results(FILE *f, const struct run *r)
 {
 	print_summary(f, r);
+	render_text_llc_pref(f, r);
 	if (r->has_corr)
 		render_text_correlation(f, r);
 	if (r->has_verdict)

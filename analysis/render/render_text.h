@@ -34,5 +34,10 @@ void render_text_rules(FILE *f, const struct run *r);
 void render_text_levels(FILE *f, const struct run *r);
 /* The verdict's lines by topology level (render_levels.c). */
 void render_text_levels_verdict(FILE *f, const struct run *r);
+/* Cache-aware scheduling (7.2): what the moves did to each task's preferred LLC; nothing on a
+ * kernel without it. */
+void render_text_llc_pref(FILE *f, const struct run *r);
+/* Its stickiness against the cost of leaving an LLC this run measured (the verdict's end). */
+void render_text_llc_verdict(FILE *f, const struct run *r);
 
 #endif

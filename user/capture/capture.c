@@ -22,6 +22,7 @@
 #include "clock.h"
 #include "interval_clock.h"
 #include "launch.h"
+#include "llc_ids.h"
 #include "probe_cost.h"
 #include "sched_rules.h"
 #include "tracer.h"
@@ -278,6 +279,16 @@ struct capture *capture__open(const struct run_config *cfg, struct run *r, int *
 		goto fail;
 	snprintf(r->meta.wakeup_latency_from, sizeof(r->meta.wakeup_latency_from), "%s",
 		 cap->tr.wakeup_from_queued ? "sched_info.last_queued" : "sched_wakeup");
+	/* cache-aware scheduling: the BPF records carry each move's preferred LLC, in the
+	 * kernel's numbering, which this table turns into CPUs */
+	if (run_rules_llc(&r->env.rules) && cap->tr.backend == TRACER_BACKEND_BPF) {
+		char why[256];
+
+		if (llc_ids_read(r->env.rules.llc_ids, sizeof(r->env.rules.llc_ids), why,
+				 sizeof(why)))
+			fprintf(stderr, "migtrace run: cache-aware scheduling: the CPUs of each "
+				"preferred LLC are not known: %s\n", why);
+	}
 	tracer_describe(&cap->tr, &r->meta.backend);	/* the text's header says it */
 	/* auto took another backend than the probe cost's own load did: not this run's cost */
 	if (r->meta.unit_probe_ns >= 0 && cap->probe_backend != cap->tr.backend) {

@@ -559,36 +559,18 @@ static void check_core(struct doctor *d, const struct run_sched_rules *s)
 
 /*
  * The knobs of cache-aware scheduling (CONFIG_SCHED_CACHE, 7.2: debugfs sched/llc_balancing/),
- * "enabled 1, imb_pct 20, ..." into buf; or why they cannot be read.
+ * as sched_rules_probe read them: "enabled 1, imb_pct 20 %, ..." into buf, or why not.
  */
-static void llc_knobs(char *buf, size_t len)
+static void llc_knobs(const struct run_llc_knobs *k, char *buf, size_t len)
 {
-	static const char *const knobs[] = { "enabled", "aggr_tolerance", "imb_pct",
-					     "overaggr_pct", "epoch_period",
-					     "epoch_affinity_timeout" };
-	size_t used = 0;
-
-	buf[0] = 0;
-	for (size_t i = 0; i < sizeof(knobs) / sizeof(knobs[0]) && used < len; i++) {
-		char path[128], value[32] = "";
-		FILE *f;
-
-		snprintf(path, sizeof(path), "/sys/kernel/debug/sched/llc_balancing/%s", knobs[i]);
-		f = fopen(path, "r");
-		if (!f) {
-			if (!i) {
-				snprintf(buf, len, "its knobs not readable: %s: %s", path,
-					 strerror(errno));
-				return;
-			}
-			continue;
-		}
-		if (fgets(value, sizeof(value), f))
-			value[strcspn(value, "\n")] = 0;
-		fclose(f);
-		used += (size_t)snprintf(buf + used, len - used, "%s%s %s", used ? ", " : "",
-					 knobs[i], value);
-	}
+	if (k->enabled < 0)
+		snprintf(buf, len, "its knobs not readable: %s/enabled (debugfs not mounted, or "
+			 "locked down)", SCHED_LLC_KNOBS);
+	else
+		snprintf(buf, len, "enabled %d, aggr_tolerance %d, imb_pct %d %%, overaggr_pct %d "
+			 "%%, epoch_period %d jiffies, epoch_affinity_timeout %d epochs", k->enabled,
+			 k->aggr_tolerance, k->imb_pct, k->overaggr_pct, k->epoch_period,
+			 k->epoch_affinity_timeout);
 }
 
 static void check_llc(struct doctor *d, const struct run_sched_rules *s, int btf_err,
@@ -600,11 +582,12 @@ static void check_llc(struct doctor *d, const struct run_sched_rules *s, int btf
 		line(d, ST_OK, false, "cache-aware balancing", "cache-aware scheduling: not in "
 		     "this kernel (%.0f ms)", ms);
 	} else if (s->preferred_llc == RUN_BTF_PRESENT) {
-		llc_knobs(knobs, sizeof(knobs));
+		llc_knobs(&s->llc, knobs, sizeof(knobs));
 		line(d, ST_LIMITED, false, "cache-aware balancing", "task_struct.preferred_llc is "
 		     "in this kernel's BTF (llc_balancing: %s): can_migrate_task() may refuse a "
-		     "pull out of a task's preferred LLC, whatever its age; verdicts here say so; "
-		     "which moves it shaped is not recorded yet (%.0f ms)", knobs, ms);
+		     "pull out of a task's preferred LLC, whatever its age; verdicts here say so, "
+		     "and run's BPF backend records for each move whether it left or entered the "
+		     "task's preferred LLC (%.0f ms)", knobs, ms);
 	} else {
 		line(d, ST_LIMITED, false, "cache-aware balancing", "not checked: "
 		     "/sys/kernel/btf/vmlinux: %s", strerror(-btf_err));

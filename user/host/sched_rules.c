@@ -20,6 +20,7 @@
 #include <limits.h>
 #include <linux/btf.h>
 #include <sched.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -320,6 +321,34 @@ out:
 	return found;
 }
 
+/*
+ * Cache-aware scheduling's knobs, debugfs sched/llc_balancing/ (7.2); -1 each that cannot be
+ * read (no such kernel, debugfs not mounted, or locked down).
+ */
+static void probe_llc_knobs(const char *root, struct run_llc_knobs *k)
+{
+	static const struct {
+		const char *name;
+		size_t off;
+	} knobs[] = {
+		{ "enabled", offsetof(struct run_llc_knobs, enabled) },
+		{ "aggr_tolerance", offsetof(struct run_llc_knobs, aggr_tolerance) },
+		{ "imb_pct", offsetof(struct run_llc_knobs, imb_pct) },
+		{ "overaggr_pct", offsetof(struct run_llc_knobs, overaggr_pct) },
+		{ "epoch_period", offsetof(struct run_llc_knobs, epoch_period) },
+		{ "epoch_affinity_timeout", offsetof(struct run_llc_knobs, epoch_affinity_timeout) },
+	};
+
+	for (size_t i = 0; i < sizeof(knobs) / sizeof(knobs[0]); i++) {
+		char rel[96];
+		long v;
+		int *to = (int *)((char *)k + knobs[i].off);
+
+		snprintf(rel, sizeof(rel), "%s/%s", SCHED_LLC_KNOBS, knobs[i].name);
+		*to = !read_long(root, rel, &v) && v >= 0 && v <= INT_MAX ? (int)v : -1;
+	}
+}
+
 void sched_rules_probe(const char *root, bool btf_full, struct run_sched_rules *s,
 		       int *btf_err)
 {
@@ -333,6 +362,7 @@ void sched_rules_probe(const char *root, bool btf_full, struct run_sched_rules *
 	probe_numa(root, s);
 	probe_core(root, s);
 	s->preferred_llc = probe_llc(root, btf_full, &err);
+	probe_llc_knobs(root, &s->llc);
 	if (btf_err)
 		*btf_err = err;
 }

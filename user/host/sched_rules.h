@@ -26,6 +26,9 @@
  * "not checked": parsing it whole is what doctor is for (docs/design.md gives the costs).
  * btf_err, when not NULL, gets 0 or the -errno that left the check undone.
  */
+/* Where cache-aware scheduling's knobs are (7.2), under debugfs; sweep writes them too. */
+#define SCHED_LLC_KNOBS "/sys/kernel/debug/sched/llc_balancing"
+
 void sched_rules_probe(const char *root, bool btf_full, struct run_sched_rules *s,
 		       int *btf_err);
 
