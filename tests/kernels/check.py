@@ -1083,6 +1083,61 @@ class Judge:
             return int(t), ""
         return None, (c.text(name + ".err") or "not read").strip()
 
+    def cache_aware(self):
+        """7.2's cache-aware scheduling in a boot with two LLCs: the moves' preferred LLCs with
+        llc_balancing enabled, none with it disabled (or, if the kernel's heuristic did not
+        engage, the run saying why from the knobs)."""
+        names = ["cache_aware_two_llcs", "cache_aware_exact", "cache_aware_enabled",
+                 "cache_aware_disabled"]
+
+        def fn(c):
+            if c.text("absent"):
+                return {n: (False, "the kernel has no llc_balancing knobs: %s" % c.text("absent").strip())
+                        for n in names}
+            llcs = set((c.text("llcs") or "").split())
+            out = {en: (c.text("run%s.out" % en) or "") + (c.text("run%s.err" % en) or "") for en in "10"}
+            knob = {en: (c.text("knob%s" % en) or "").strip() for en in "10"}
+            ids = re.findall(r"the kernel's LLCs: (\S+)", out["1"])
+            exact = [re.search(r"difference (-?\d+)", out[en]) for en in "10"]
+            got = {}
+            got["cache_aware_two_llcs"] = (
+                len(llcs) == 2 and bool(ids) and ids[0].count(":") == 2,
+                "the guest's L3s %s, the kernel's LLC ids %s: two of each wanted"
+                % (sorted(llcs), ids[0] if ids else "not printed"))
+            got["cache_aware_exact"] = (
+                all(m and m.group(1) == "0" for m in exact),
+                "completeness (kernel - migtrace) with enabled 1, 0: %s" %
+                ", ".join(m.group(1) if m else "no line (exit %s)" % c.rc("run%s" % en)
+                          for m, en in zip(exact, "10")))
+            m = re.search(r"(\d+) of (\d+) moves were of tasks with a preferred LLC: (\d+) within it, "
+                          r"(\d+) into it, (\d+) out of it", out["1"])
+            none1 = re.search(r"none of the (\d+) moves was of a task with a preferred LLC", out["1"])
+            why1 = re.search(r"why, as far as the knobs tell: (.*)", out["1"])
+            if m:
+                print("FIG cache_aware enabled: %s of %s moves with a preferred LLC, %s within, "
+                      "%s into, %s out of it" % m.groups())
+                got["cache_aware_enabled"] = (
+                    knob["1"] == "1" and int(m.group(3)) + int(m.group(4)) > 0,
+                    "knob %s; %s" % (knob["1"], m.group(0)))
+            else:
+                # the heuristic did not engage: the run must say why, and not "disabled"
+                got["cache_aware_enabled"] = (
+                    knob["1"] == "1" and bool(none1) and bool(why1) and "disabled" not in why1.group(1),
+                    "knob %s; the run says neither moves with a preferred LLC nor why none: %s"
+                    % (knob["1"], one_line(out["1"][-400:])))
+                if none1 and why1:
+                    print("FIG cache_aware enabled: none of %s moves had a preference: %s"
+                          % (none1.group(1), why1.group(1)))
+            none0 = re.search(r"none of the (\d+) moves was of a task with a preferred LLC", out["0"])
+            got["cache_aware_disabled"] = (
+                knob["0"] == "0" and bool(none0) and
+                "llc_balancing is disabled (enabled 0)" in out["0"],
+                "knob %s; %s" % (knob["0"], one_line(out["0"][-400:])))
+            if none0:
+                print("FIG cache_aware disabled: none of %s moves had a preference" % none0.group(1))
+            return got
+        self.checks("cache_aware", names, fn)
+
     def validate(self):
         names = ["validate_exit0", "validate_verdict", "validate_kernel_value"]
         raw, raw_err = self.tunable_raw("validate", "tunable")
@@ -1335,6 +1390,8 @@ def main():
     ap.add_argument("--host", action="store_true", help="the host's own kernel (may lock debugfs)")
     ap.add_argument("--why", default="", help="why the suite stopped early, if it did")
     ap.add_argument("--prefix", default="", help="the kernel's test-name prefix (k6.1)")
+    ap.add_argument("--cache-aware", action="store_true", help="the cache_aware case ran "
+                    "(a kernel with CONFIG_SCHED_CACHE, booted with two LLCs)")
     ap.add_argument("--left-out", default="", help="cases this kernel's profile does not run "
                     "(of report_capture, validate, tunable, sweep; comma-separated): not judged")
     a = ap.parse_args()
@@ -1378,6 +1435,8 @@ def main():
     for name in ("validate", "tunable", "sweep"):
         if name not in left_out:
             getattr(j, name)()
+    if a.cache_aware:
+        j.cache_aware()
     if left_out:
         print("FIG left_out %s" % ",".join(sorted(left_out)))
     if done is None:

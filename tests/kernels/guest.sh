@@ -482,10 +482,35 @@ c_sweep() {
 	case_end
 }
 
+# Cache-aware scheduling (7.2's CONFIG_SCHED_CACHE), in a boot of its own with two LLCs
+# (matrix.sh: two sockets of two CPUs): three threads of one process that run 300 µs and
+# sleep 700 µs, with llc_balancing enabled and then disabled, each a run whose text says what
+# the moves did to the tasks' preferred LLC.  The run files stay here (a few MB over the
+# serial port); the text says all check.py judges.  The knob is put back as it was.
+c_cache_aware() {
+	case_begin cache_aware
+	knob=/sys/kernel/debug/sched/llc_balancing/enabled
+	if [ -e "$knob" ]; then
+		orig=$(cat "$knob")
+		for en in 1 0; do
+			echo "$en" >"$knob" 2>"$CDIR/knob$en.err"
+			cat "$knob" >"$CDIR/knob$en"
+			run_to "$CDIR" "run$en" "$MT" run $BK_BPF -o "$WORK/cache_aware$en.json" -- \
+				"$MT_ROOT/.output/workloads/wakeup" -t 3 -r 300 -s 700 -d 3
+			rm -f "$WORK/cache_aware$en.json"
+		done
+		echo "$orig" >"$knob"
+	else
+		echo "no $knob" >"$CDIR/absent"
+	fi
+	cat /sys/devices/system/cpu/cpu*/cache/index3/shared_cpu_list >"$CDIR/llcs" 2>&1
+	case_end
+}
+
 # The cases in their order.  MT_GUEST_CASES (commas or spaces) runs only those named, to
 # look at some again without the rest (matrix.sh passes the host's MT_GUEST_CASES on).
 ALL_CASES="env doctor run_loads scope selfmig_sleeping selfmig_running family balance \
-wakeup ftrace ftrace_fallback report_capture validate tunable sweep"
+wakeup ftrace ftrace_fallback report_capture validate tunable sweep cache_aware"
 CASES=$(echo "${MT_GUEST_CASES:-$ALL_CASES}" | tr ',' ' ')
 
 emit "MT-HELLO $(now) $(uname -r)"

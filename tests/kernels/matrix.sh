@@ -324,6 +324,7 @@ report() {
 			# the sweep's table as the guest printed it, a line at a time
 			sweep) echo "    sweep: ${rest#| }";;
 			left_out) left=" (reach profile: not run here: $rest)";;
+			cache_aware) echo "    cache-aware scheduling, $rest";;
 			esac;;
 		esac
 	done <"$dir/check.txt"
@@ -385,13 +386,13 @@ open_case() {
 		"$1/channel.log" 2>/dev/null
 }
 
-# boot_guest PKG KREL DIR CASES PART KEY: boots one kernel with the initramfs to run
+# boot_guest PKG KREL DIR CASES PART KEY [SMP]: boots one kernel with the initramfs to run
 # guest.sh's CASES (commas), and watches it until the suite ends, it hangs or it runs over
 # time; leaves DIR/channel.log, console.log, boot_s, and DIR/why when the suite did not end
 # normally.  PART (0, 1) names the boot in the progress, which goes to stdout; KEY
-# (PROFILE.PART) the wall time kept for the next run's order.
+# (PROFILE.PART) the wall time kept for the next run's order; SMP qemu's -smp (2).
 boot_guest() {
-	local pkg=$1 krel=$2 dir=$3 cases=$4 part=$5 key=$6 why="" qpid t0 tb="" now size last_size=0 last_change
+	local pkg=$1 krel=$2 dir=$3 cases=$4 part=$5 key=$6 smp=${7:-2} why="" qpid t0 tb="" now size last_size=0 last_change
 	local stage csize last_csize=0 last_beat crash syms=$CACHE/$pkg/kallsyms ship=0
 	# the guest ships its kallsyms when they are not cached yet (once per kernel)
 	[ -s "$syms" ] || ship=1
@@ -407,7 +408,7 @@ boot_guest() {
 	# In a session of its own, niced with its autogroup: see QEMU_NICE.
 	# shellcheck disable=SC2016 # $0 and $@ are the inner shell's
 	setsid sh -c 'echo "$0" >/proc/self/autogroup 2>/dev/null; exec nice -n "$0" "$@"' \
-		"$QEMU_NICE" qemu-system-x86_64 -machine q35 -accel "${MT_QEMU_ACCEL:-tcg,thread=single}" -cpu max -smp 2 \
+		"$QEMU_NICE" qemu-system-x86_64 -machine q35 -accel "${MT_QEMU_ACCEL:-tcg,thread=single}" -cpu max -smp "$smp" \
 		-m 2048 -nographic -no-reboot \
 		-nic none -monitor "unix:$dir/monitor.sock,server=on,wait=off" \
 		-kernel "$CACHE/$pkg/vmlinuz" -initrd "$OUT/initramfs.cpio.gz" \
@@ -494,6 +495,11 @@ boot_guest() {
 # Every case of guest.sh is in one of them (check.py fails a case that did not run).
 PART_A="env,doctor,run_loads,scope,selfmig_sleeping,selfmig_running,family,balance,wakeup,ftrace,ftrace_fallback"
 PART_B="report_capture,validate,tunable,sweep"
+# Cache-aware scheduling (CONFIG_SCHED_CACHE, 7.2) needs two LLCs to prefer one: a boot of its
+# own, on kernels built with it, with two sockets of two CPUs (an LLC each under qemu's -cpu
+# max).  The other cases keep the two CPUs they were written for.
+PART_LLC="cache_aware"
+SMP_LLC="4,sockets=2,cores=2,threads=1"
 
 # merge_boots DIR N: the N boots' results in DIR/boot0 .. as one suite's, in DIR: their
 # channels end to end (the first's hello, the last's end; a boot that did not end has said
@@ -562,16 +568,26 @@ if [ "${#guests[@]}" -gt 0 ]; then
 	# costs 3-6 s): on 2 CPUs, three whole guests of ~150 s left a CPU idle for the third's
 	# whole run, six halves pack both.  The reach profile: one boot.  MT_GUEST_CASES given:
 	# one boot of those, on every kernel.
-	# parts_of PROFILE: sets parts, the boots' case lists, and left_out, the cases not run
+	# parts_of PROFILE PKG: sets parts, the boots' case lists, smps, their qemu -smp, and
+	# left_out, the cases not run
 	parts_of() {
 		left_out=
 		if [ -n "${MT_GUEST_CASES:-}" ]; then
 			parts=("$(echo "$MT_GUEST_CASES" | tr ' ' ,)")
+			smps=(2)
+			case ",${parts[0]}," in *",$PART_LLC,"*) smps=("$SMP_LLC");; esac
+			return
 		elif [ "$1" = reach ]; then
 			parts=("$PART_A,tunable")
+			smps=(2)
 			left_out=report_capture,validate,sweep
 		else
 			parts=("$PART_A" "$PART_B")
+			smps=(2 2)
+		fi
+		if grep -q '^CONFIG_SCHED_CACHE=y' "$CACHE/$2/config" 2>/dev/null; then
+			parts+=("$PART_LLC")
+			smps+=("$SMP_LLC")
 		fi
 	}
 	echo "== ${#guests[@]} guests under qemu (TCG), each in the boots its profile takes, $JOBS at a time"
@@ -579,7 +595,7 @@ if [ "${#guests[@]}" -gt 0 ]; then
 	# counts as longest), so that the last to start is a short one
 	mapfile -t order < <(for g in "${guests[@]}"; do
 		read -r pkg _ _ profile <<<"$g"
-		parts_of "$profile"
+		parts_of "$profile" "$pkg"
 		for i in "${!parts[@]}"; do
 			printf '%s\t%s %s\n' "$(cat "$CACHE/$pkg/wall_s.$profile.$i" 2>/dev/null || echo 99999)" "$g" "$i"
 		done
@@ -590,23 +606,25 @@ if [ "${#guests[@]}" -gt 0 ]; then
 	done
 	for j in "${order[@]}"; do
 		read -r pkg krel pfx profile i <<<"$j"
-		parts_of "$profile"
+		parts_of "$profile" "$pkg"
 		dir=$OUT/$krel/boot$i
 		mkdir -p "$dir"
 		if [ "$JOBS" -le 1 ]; then
-			boot_guest "$pkg" "$krel" "$dir" "${parts[$i]}" "$i" "$profile.$i"
+			boot_guest "$pkg" "$krel" "$dir" "${parts[$i]}" "$i" "$profile.$i" "${smps[$i]}"
 		else
 			while [ "$(jobs -rp | wc -l)" -ge "$JOBS" ]; do wait -n; done
-			boot_guest "$pkg" "$krel" "$dir" "${parts[$i]}" "$i" "$profile.$i" >"$dir/progress.log" 2>&1 &
+			boot_guest "$pkg" "$krel" "$dir" "${parts[$i]}" "$i" "$profile.$i" "${smps[$i]}" >"$dir/progress.log" 2>&1 &
 		fi
 	done
 	wait
 	for g in "${guests[@]}"; do
 		read -r pkg krel pfx profile <<<"$g"
-		parts_of "$profile"
+		parts_of "$profile" "$pkg"
 		echo "== kernel $krel${left_out:+ (reach: $left_out not run here)}"
 		merge_boots "$OUT/$krel" "${#parts[@]}"
-		report "$pfx" "$krel" "$OUT/$krel" ${left_out:+--left-out "$left_out"}
+		llc=()
+		case ",${parts[*]}," in *"$PART_LLC"*) llc=(--cache-aware);; esac
+		report "$pfx" "$krel" "$OUT/$krel" ${left_out:+--left-out "$left_out"} "${llc[@]}"
 		# keep the kallsyms the guest shipped (first boot of this kernel) beside its vmlinuz
 		if [ ! -s "$CACHE/$pkg/kallsyms" ] && [ -s "$OUT/$krel/cases/env/kallsyms" ]; then
 			cp "$OUT/$krel/cases/env/kallsyms" "$CACHE/$pkg/kallsyms.tmp" &&
