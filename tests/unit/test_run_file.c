@@ -370,11 +370,27 @@ static void round_trip(void **state)
 	size_t n1, n2;
 
 	(void)state;
+	/* cache-aware scheduling: one move's preference read (LLC 3), the other's not */
+	r->recs[0].flags |= MT_RF_PREF_LLC;
+	r->recs[0].pref_llc = 3;
+	r->recs[1].pref_llc = 5;	/* not read: written null whatever it holds */
+	r->env.rules.checked = true;
+	r->env.rules.llc = (struct run_llc_knobs){ 1, 1, 20, 50, 2, -1 };
+	snprintf(r->env.rules.llc_ids, sizeof(r->env.rules.llc_ids), "0:0-1;3:2-3");
 	one = write_run(r, &n1);
+	assert_non_null(strstr(one, "\"preferred_llc\":3"));
+	assert_non_null(strstr(one, "\"preferred_llc\":null"));
+	assert_non_null(strstr(one, "\"llc_balancing_epoch_affinity_timeout\":null"));
 	assert_int_equal(run_file_parse(one, n1, NULL, &back, err, sizeof(err)), 0);
 	two = write_run(back, &n2);
 	assert_int_equal(n1, n2);
 	assert_memory_equal(one, two, n1);
+	assert_int_equal(back->recs[0].pref_llc, 3);
+	assert_int_equal(back->recs[1].pref_llc, -1);
+	assert_false(back->recs[1].flags & MT_RF_PREF_LLC);
+	assert_int_equal(back->env.rules.llc.imb_pct, 20);
+	assert_int_equal(back->env.rules.llc.epoch_affinity_timeout, -1);
+	assert_string_equal(back->env.rules.llc_ids, "0:0-1;3:2-3");
 	/* the numbers, not only the bytes */
 	assert_string_equal(back->env.cpu_model, "Test CPU \"quoted\"");
 	assert_int_equal(back->env.caches[0].cpuid_leaf, 0x80000006);
@@ -589,7 +605,8 @@ static void sched_rules_optional(void **state)
 						 .core_sched = RUN_CORE_AVAILABLE,
 						 .core_cookie_tasks = 4, .traced_tasks = 3,
 						 .traced_ext_tasks = 2, .traced_cookie_tasks = 1,
-						 .preferred_llc = RUN_BTF_PRESENT };
+						 .preferred_llc = RUN_BTF_PRESENT,
+						 .llc = { -1, -1, -1, -1, -1, -1 } };
 	strcpy(r->env.rules.scx_state, "enabled");
 	strcpy(r->env.rules.scx_ops, "scx_rusty");
 	one = write_run(r, &n1);
@@ -598,7 +615,11 @@ static void sched_rules_optional(void **state)
 			       "\"numa_balancing\":null,\"numa_nodes\":2,"
 			       "\"core_sched\":\"available\",\"core_cookie_tasks\":4,"
 			       "\"traced_tasks\":3,\"traced_sched_ext_tasks\":2,"
-			       "\"traced_cookie_tasks\":1,\"preferred_llc\":\"present\"}"));
+			       "\"traced_cookie_tasks\":1,\"preferred_llc\":\"present\","
+			       "\"llc_balancing_enabled\":null,\"llc_balancing_aggr_tolerance\":null,"
+			       "\"llc_balancing_imb_pct\":null,\"llc_balancing_overaggr_pct\":null,"
+			       "\"llc_balancing_epoch_period\":null,"
+			       "\"llc_balancing_epoch_affinity_timeout\":null,\"llc_ids\":null}"));
 	assert_int_equal(run_file_parse(one, n1, NULL, &back, err, sizeof(err)), 0);
 	assert_true(back->env.rules.checked);
 	assert_string_equal(back->env.rules.scx_state, "enabled");
