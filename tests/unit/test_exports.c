@@ -225,9 +225,10 @@ static void test_csv(void **state)
 	(void)state;
 	s = capture(r, "migrations.csv", NULL);
 	assert_true(!strncmp(s, "ts_ns,pid,tgid,comm,src_cpu,dst_cpu,cause,", 42));
-	/* a comma and quotes quoted, a missing kernel age empty */
+	/* a comma and quotes quoted, a missing kernel age empty, a preferred LLC not read
+	 * empty */
 	assert_non_null(strstr(s,
-			       ",\"x,\"\"y\"\"\",0,1,wakeup,running,0,0,400000,0,,0,0,,,unknown\n"));
+			       ",\"x,\"\"y\"\"\",0,1,wakeup,running,0,0,400000,0,,0,0,,,unknown,\n"));
 	free(s);
 	s = capture(r, "correlation.csv", NULL);
 	assert_non_null(strstr(s, "\ncontrolled,50000,0,"));
@@ -247,8 +248,8 @@ static void test_csv(void **state)
 		if (!strstr(s, want))
 			fail_msg("%s is not in %s", want, s);
 	}
-	/* by_comm, before wait_ns (empty) and the level */
-	assert_non_null(strstr(s, ",0,'=by,,unknown\n"));
+	/* by_comm, before wait_ns (empty), the level and the preferred LLC (empty) */
+	assert_non_null(strstr(s, ",0,'=by,,unknown,\n"));
 	assert_null(strstr(s, ",="));
 	free(s);
 	s = capture(r, "histograms.csv", NULL);

@@ -210,6 +210,7 @@ static void rules_besides_the_age(void **state)
 	r->env.rules.core_cookie_tasks = 3;
 	r->env.rules.traced_cookie_tasks = 1;
 	r->env.rules.preferred_llc = RUN_BTF_PRESENT;
+	r->env.rules.llc = (struct run_llc_knobs){ 1, 1, 20, 50, 2, 5 };
 	t = text_of(r);
 	has(t, "  kernel's value:         500 µs  (read from /proc/x)\n"
 	       "  NUMA balancing:        on (kernel.numa_balancing = 1, 2 nodes): for a pull "

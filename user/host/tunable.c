@@ -21,14 +21,45 @@
 #include "atomic_file.h"
 #include "tunable.h"
 
-#define SYSCTL_PATH "/proc/sys/kernel/sched_migration_cost_ns"
 #define DEBUGFS_DIR "/sys/kernel/debug"
-#define DEBUGFS_PATH DEBUGFS_DIR "/sched/migration_cost_ns"
 #define DEBUGFS_MAGIC_NR 0x64626720
 #define RECORD_DIR "/run/migtrace"
-#define RECORD_PATH RECORD_DIR "/migration_cost.restore"
 #define SYSCTL_KEY "kernel.sched_migration_cost_ns"
 #define TUNED_KEY "sched_migration_cost_ns"
+
+#define LLC_ABSENT "a kernel without cache-aware scheduling (CONFIG_SCHED_CACHE, 7.2)"
+#define LLC_KNOB(n, unit, def, lo, hi)							\
+	{ "llc_balancing/" n, "llc_balancing/" n, NULL, "llc_balancing." n ".restore", unit,	\
+	  LLC_ABSENT, def, lo, hi }
+
+/* The migration cost first: TUNABLE_MIGRATION_COST.  The llc_balancing defaults are
+ * kernel/sched/fair.c's of 7.2 (epoch_period: HZ / 100 jiffies, 2 at HZ 250). */
+const struct tunable_knob tunable_knobs[] = {
+	{ "migration_cost_ns", "migration_cost_ns", "kernel/sched_migration_cost_ns",
+	  "migration_cost.restore", "ns", "a kernel without CONFIG_SCHED_DEBUG",
+	  MT_KERNEL_DEFAULT_MIGRATION_COST_NS, -1, UINT32_MAX },
+	LLC_KNOB("enabled", "", 1, 0, 1),
+	LLC_KNOB("aggr_tolerance", "", 1, 0, 100),
+	LLC_KNOB("imb_pct", "%", 20, 0, 100),
+	LLC_KNOB("overaggr_pct", "%", 50, 0, 100),
+	LLC_KNOB("epoch_period", "jiffies", 2, 1, INT32_MAX),
+	LLC_KNOB("epoch_affinity_timeout", "epochs", 5, 0, INT32_MAX),
+};
+const int tunable_nknobs = (int)(sizeof(tunable_knobs) / sizeof(tunable_knobs[0]));
+
+const struct tunable_knob *tunable_knob_find(const char *name)
+{
+	for (int i = 0; i < tunable_nknobs; i++)
+		if (!strcmp(tunable_knobs[i].name, name))
+			return &tunable_knobs[i];
+	return NULL;
+}
+
+char *tunable_fmt(const struct tunable_knob *k, int64_t v, char *buf, size_t len)
+{
+	snprintf(buf, len, "%" PRId64 "%s%s", v, k->unit[0] ? " " : "", k->unit);
+	return buf;
+}
 
 static bool debugfs_mounted(void)
 {
@@ -238,6 +269,15 @@ static void describe_origin(struct tunable *t)
 	char note[400] = "";
 	int64_t v = t->value_ns;
 
+	if (t->knob != TUNABLE_MIGRATION_COST) {
+		if (!t->readable)
+			snprintf(t->origin, sizeof(t->origin), "unknown: the value cannot be read");
+		else
+			snprintf(t->origin, sizeof(t->origin), v == t->knob->kernel_default ?
+				 "the kernel's default" : "changed at run time: not the kernel's "
+				 "default");
+		return;
+	}
 	find_sysctl_claim(t->root, &sys);
 	find_tuned_claim(t->root, &tuned);
 	/* Since 5.13 there is no such sysctl: an entry for it fails at boot, silently. */
@@ -267,25 +307,28 @@ static void describe_origin(struct tunable *t)
 			 "default, and no sysctl.d entry or TuneD profile here sets it%s", note);
 }
 
-void tunable_probe_at(const char *root, struct tunable *t)
+void tunable_probe_knob_at(const char *root, const struct tunable_knob *k, struct tunable *t)
 {
 	char mode[64], sysctl[256];
 	bool real;
 	int err;
 
 	memset(t, 0, sizeof(*t));
+	t->knob = k;
 	snprintf(t->root, sizeof(t->root), "%s", root ? root : "");
 	real = !t->root[0];
-	t->value_ns = MT_KERNEL_DEFAULT_MIGRATION_COST_NS;
+	t->value_ns = k->kernel_default;
 	t->assumed = true;
 	snprintf(t->source, sizeof(t->source), "kernel default, assumed: tunable not readable");
 
-	snprintf(sysctl, sizeof(sysctl), "%s%s", t->root, SYSCTL_PATH);
-	if (access(sysctl, F_OK) == 0) {
+	if (k->sysctl)
+		snprintf(sysctl, sizeof(sysctl), "%s/proc/sys/%s", t->root, k->sysctl);
+	if (k->sysctl && access(sysctl, F_OK) == 0) {
 		snprintf(t->path, sizeof(t->path), "%s", sysctl);
 		t->exists = true;
 	} else {
-		snprintf(t->path, sizeof(t->path), "%s%s", t->root, DEBUGFS_PATH);
+		snprintf(t->path, sizeof(t->path), "%s%s/sched/%s", t->root, DEBUGFS_DIR,
+			 k->debugfs);
 		t->debugfs = true;
 		if (real && !debugfs_mounted() && geteuid() == 0)
 			mount("debugfs", DEBUGFS_DIR, "debugfs", 0, NULL);
@@ -300,7 +343,7 @@ void tunable_probe_at(const char *root, struct tunable *t)
 
 	err = read_value(t->path, &t->value_ns);
 	if (err) {
-		t->value_ns = MT_KERNEL_DEFAULT_MIGRATION_COST_NS;
+		t->value_ns = k->kernel_default;
 		lockdown_mode(t->root, mode, sizeof(mode));
 		if (err == -EPERM && mode[0] && strcmp(mode, "none") != 0)
 			snprintf(t->why, sizeof(t->why), "%s: EPERM, kernel lockdown is '%s'",
@@ -310,8 +353,8 @@ void tunable_probe_at(const char *root, struct tunable *t)
 				 "%s: EPERM even as root: debugfs is locked down on this kernel "
 				 "(lockdown or debugfs= boot option)", t->path);
 		else if (err == -ENOENT)
-			snprintf(t->why, sizeof(t->why), "%s does not exist (kernel without "
-				 "CONFIG_SCHED_DEBUG?)", t->path);
+			snprintf(t->why, sizeof(t->why), "%s does not exist (%s?)", t->path,
+				 k->absent);
 		else
 			snprintf(t->why, sizeof(t->why), "%s: %s", t->path, strerror(-err));
 		goto out;
@@ -328,6 +371,11 @@ out:
 	describe_origin(t);
 }
 
+void tunable_probe_at(const char *root, struct tunable *t)
+{
+	tunable_probe_knob_at(root, TUNABLE_MIGRATION_COST, t);
+}
+
 void tunable_probe(struct tunable *t)
 {
 	tunable_probe_at(NULL, t);
@@ -335,12 +383,13 @@ void tunable_probe(struct tunable *t)
 
 int tunable_write(const struct tunable *t, int64_t ns)
 {
+	const struct tunable_knob *k = t->knob ? t->knob : TUNABLE_MIGRATION_COST;
 	FILE *f;
 	int err = 0;
 
 	if (!t->exists)
 		return -ENOENT;
-	if (ns < 0 && t->debugfs)
+	if ((ns < 0 && t->debugfs) || ns < k->min || ns > k->max)
 		return -ERANGE;	/* a u32 since 5.13: "always hot" (-1) cannot be expressed */
 	f = fopen(t->path, "w");
 	if (!f)
@@ -359,8 +408,9 @@ int tunable_set(struct tunable *t, int64_t ns)
 
 	if (err) {
 		fprintf(stderr, "migtrace: writing %" PRId64 " to %s failed: %s\n", ns, t->path,
-			err == -ERANGE ? "it is a u32 on this kernel (-1 cannot be written)" :
-			strerror(-err));
+			err != -ERANGE ? strerror(-err) : t->knob != TUNABLE_MIGRATION_COST ?
+			"out of the knob's range" :
+			"it is a u32 on this kernel (-1 cannot be written)");
 		return err;
 	}
 	err = read_value(t->path, &back);
@@ -386,9 +436,9 @@ void tunable_record(const struct tunable *t, struct tunable_state *s)
 	snprintf(s->origin, sizeof(s->origin), "%s", t->origin);
 }
 
-static void record_path(const char *root, char *buf, size_t len)
+static void record_path(const char *root, const struct tunable_knob *k, char *buf, size_t len)
 {
-	snprintf(buf, len, "%s%s", root, RECORD_PATH);
+	snprintf(buf, len, "%s%s/%s", root, RECORD_DIR, k->record);
 }
 
 /* When pid started, in clock ticks since boot (/proc/PID/stat's 22nd field), or 0 when it
@@ -426,6 +476,12 @@ static bool record_holder_alive(const struct tunable_record *rec)
 
 int tunable_record_read(const char *root, struct tunable_record *rec)
 {
+	return tunable_record_read_knob(root, TUNABLE_MIGRATION_COST, rec);
+}
+
+int tunable_record_read_knob(const char *root, const struct tunable_knob *k,
+			     struct tunable_record *rec)
+{
 	char path[600];
 	long long v;
 	unsigned long long started = 0;
@@ -433,7 +489,7 @@ int tunable_record_read(const char *root, struct tunable_record *rec)
 	FILE *f;
 	int n;
 
-	record_path(root ? root : "", path, sizeof(path));
+	record_path(root ? root : "", k, path, sizeof(path));
 	if (!(f = fopen(path, "r")))
 		return -errno;
 	/* "started" and "values" are absent from the records of migtraces before they were
@@ -461,23 +517,26 @@ int tunable_record_read(const char *root, struct tunable_record *rec)
 
 /* The record exists already: one line saying whose it is and what to do.  -EBUSY while the
  * migtrace that wrote it runs, -EEXIST when it was killed (or -errno of reading it). */
-static int refuse_held(const char *root)
+static int refuse_held(const char *root, const struct tunable_knob *k)
 {
 	struct tunable_record old;
-	int err = tunable_record_read(root, &old);
+	int err = tunable_record_read_knob(root, k, &old);
+	char path[600], v[48];
 	bool alive;
 
 	if (err)
 		return err;
+	record_path("", k, path, sizeof(path));
+	tunable_fmt(k, old.original_ns, v, sizeof(v));
 	alive = record_holder_alive(&old);
 	if (alive)
 		fprintf(stderr, "migtrace: %s: another migtrace (pid %d) is sweeping %s (its "
-			"original value %" PRId64 " ns recorded); nothing was changed: wait for it "
-			"to end\n", RECORD_PATH, (int)old.pid, old.path, old.original_ns);
+			"original value %s recorded); nothing was changed: wait for it to end\n",
+			path, (int)old.pid, old.path, v);
 	else
 		fprintf(stderr, "migtrace: %s: a killed migtrace (pid %d) changed %s and recorded "
-			"its original value %" PRId64 " ns; run `migtrace sweep --restore` to put "
-			"it back\n", RECORD_PATH, (int)old.pid, old.path, old.original_ns);
+			"its original value %s; run `migtrace sweep --restore` to put it back\n",
+			path, (int)old.pid, old.path, v);
 	return alive ? -EBUSY : -EEXIST;
 }
 
@@ -532,7 +591,7 @@ int tunable_guard_begin(struct tunable *t, const int64_t *values, int nvalues)
 			strerror(-err));
 		return err;
 	}
-	record_path(t->root, path, sizeof(path));
+	record_path(t->root, t->knob, path, sizeof(path));
 	/* A holder that ends between our link and our read of its record leaves the way free:
 	 * try again, a few times. */
 	for (int attempt = 0; attempt < 3; attempt++) {
@@ -540,13 +599,13 @@ int tunable_guard_begin(struct tunable *t, const int64_t *values, int nvalues)
 		err = record_create(path, text);
 		if (err != -EEXIST)
 			break;
-		err = refuse_held(t->root);
+		err = refuse_held(t->root, t->knob);
 		if (err != -ENOENT)
 			return err;
 	}
 	if (err == -ENOENT) {
 		fprintf(stderr, "migtrace: %s: other migtraces kept taking and releasing the "
-			"tunable; nothing was changed: try again\n", RECORD_PATH);
+			"tunable; nothing was changed: try again\n", path);
 		return -EBUSY;
 	}
 	if (err) {
@@ -584,13 +643,14 @@ static bool left_by_sweep(const struct tunable_record *rec, int64_t now_ns)
 	return false;
 }
 
-static int restore_record(const char *root, const struct tunable_record *rec, bool force)
+static int restore_record(const char *root, const struct tunable_knob *k,
+			  const struct tunable_record *rec, bool force)
 {
 	struct tunable t;
-	char path[600];
+	char path[600], now[48], orig[48];
 	int err;
 
-	tunable_probe_at(root, &t);
+	tunable_probe_knob_at(root, k, &t);
 	if (strcmp(t.path, rec->path) != 0) {
 		fprintf(stderr, "migtrace: the restore record names %s, but the tunable is at %s "
 			"now: set it by hand\n", rec->path, t.path);
@@ -598,16 +658,18 @@ static int restore_record(const char *root, const struct tunable_record *rec, bo
 	}
 	/* someone set it after the kill: writing the original over that would undo them */
 	if (!force && t.readable && !t.assumed && !left_by_sweep(rec, t.value_ns)) {
-		fprintf(stderr, "migtrace: %s holds %" PRId64 " ns, neither the original %" PRId64
-			" ns the record keeps nor a value the killed sweep set: someone set it "
-			"since; left as it is (`migtrace sweep --restore --force` writes %" PRId64
-			" ns over it)\n", t.path, t.value_ns, rec->original_ns, rec->original_ns);
+		tunable_fmt(k, t.value_ns, now, sizeof(now));
+		tunable_fmt(k, rec->original_ns, orig, sizeof(orig));
+		fprintf(stderr, "migtrace: %s holds %s, neither the original %s the record keeps "
+			"nor a value the killed sweep set: someone set it since; left as it is "
+			"(`migtrace sweep --restore --force` writes %s over it)\n", t.path, now,
+			orig, orig);
 		return -EEXIST;
 	}
 	err = tunable_set(&t, rec->original_ns);
 	if (err)
 		return err;
-	record_path(root, path, sizeof(path));
+	record_path(root, k, path, sizeof(path));
 	if (unlink(path) && errno != ENOENT) {
 		err = -errno;
 		fprintf(stderr, "migtrace: restored %s, but removing %s failed: %s\n", rec->path,
@@ -620,7 +682,7 @@ static int restore_record(const char *root, const struct tunable_record *rec, bo
 int tunable_guard_restore(struct tunable *t)
 {
 	struct tunable_record rec;
-	int err = tunable_record_read(t->root, &rec);
+	int err = tunable_record_read_knob(t->root, t->knob, &rec);
 
 	if (err)
 		return err;
@@ -630,16 +692,17 @@ int tunable_guard_restore(struct tunable *t)
 			"(pid %d): left to it; check %s\n", (int)rec.pid, (int)getpid(), rec.path);
 		return -EPERM;
 	}
-	err = restore_record(t->root, &rec, true);	/* our own values: always ours to undo */
+	err = restore_record(t->root, t->knob, &rec, true);	/* our own: always ours to undo */
 	if (!err)
 		t->value_ns = rec.original_ns;
 	return err;
 }
 
-int tunable_restore_from_record(const char *root, bool force)
+/* One knob's record, if there is one: 0 when there was nothing to restore. */
+static int restore_knob(const char *root, const struct tunable_knob *k, bool force)
 {
 	struct tunable_record rec;
-	int err = tunable_record_read(root ? root : "", &rec);
+	int err = tunable_record_read_knob(root, k, &rec);
 
 	if (err == -ENOENT)
 		return 0;
@@ -651,5 +714,19 @@ int tunable_restore_from_record(const char *root, bool force)
 			(int)rec.pid);
 		return -EBUSY;
 	}
-	return restore_record(root ? root : "", &rec, force);
+	return restore_record(root, k, &rec, force);
+}
+
+int tunable_restore_from_record(const char *root, bool force)
+{
+	int first = 0;
+
+	/* every knob's, whatever one of them says: each is undone on its own */
+	for (int i = 0; i < tunable_nknobs; i++) {
+		int err = restore_knob(root ? root : "", &tunable_knobs[i], force);
+
+		if (err && !first)
+			first = err;
+	}
+	return first;
 }

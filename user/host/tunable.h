@@ -17,7 +17,33 @@
 /* The value the kernel has used since 2.6.24 (sysctl_sched_migration_cost). */
 #define MT_KERNEL_DEFAULT_MIGRATION_COST_NS 500000LL
 
+/*
+ * A knob sweep can change: the migration cost (the default), or one of cache-aware
+ * scheduling's (7.2, debugfs sched/llc_balancing/).  The same read, write, guard and restore
+ * serve each; values are integers in the knob's unit.
+ */
+struct tunable_knob {
+	const char *name;		/* as --knob names it: "migration_cost_ns",
+					 * "llc_balancing/enabled" */
+	const char *debugfs;		/* under debugfs sched/ */
+	const char *sysctl;		/* under /proc/sys before 5.13; NULL: none */
+	const char *record;		/* the restore record's name under /run/migtrace */
+	const char *unit;		/* "ns", "%", "jiffies", "epochs", "" */
+	const char *absent;		/* why it may be missing: which kernels have it */
+	int64_t kernel_default;		/* what the kernel starts with */
+	int64_t min, max;		/* what may be written */
+};
+
+extern const struct tunable_knob tunable_knobs[];
+extern const int tunable_nknobs;
+#define TUNABLE_MIGRATION_COST (&tunable_knobs[0])
+/* The knob named name, or NULL. */
+const struct tunable_knob *tunable_knob_find(const char *name);
+/* "500000 ns", "1", "20 %" of a knob's value v, into buf. */
+char *tunable_fmt(const struct tunable_knob *k, int64_t v, char *buf, size_t len);
+
 struct tunable {
+	const struct tunable_knob *knob;	/* which one; never NULL after a probe */
 	char root[200];		/* "" for this machine; a fake tree's root in the tests */
 	char path[256];		/* where the tunable lives on this kernel, root included */
 	bool exists;
@@ -40,6 +66,8 @@ struct tunable {
  * whether the value is the kernel's default or what a sysctl.d file or TuneD profile set.
  */
 void tunable_probe_at(const char *root, struct tunable *t);
+/* The same for knob k (the migration cost's sysctl.d and TuneD origins are its own). */
+void tunable_probe_knob_at(const char *root, const struct tunable_knob *k, struct tunable *t);
 void tunable_probe(struct tunable *t);
 /* Writes ns (a u32 on 5.13+: -1 cannot be written there).  0 or -errno. */
 int tunable_write(const struct tunable *t, int64_t ns);
@@ -79,10 +107,13 @@ int tunable_guard_begin(struct tunable *t, const int64_t *values, int nvalues);
 /* Puts the recorded original value back, verifies it, removes the record; a record that
  * another migtrace wrote is left alone (-EPERM).  0 or -errno. */
 int tunable_guard_restore(struct tunable *t);
-/* Reads the record under root.  0, -ENOENT when there is none, or -errno. */
+/* Reads the migration cost's record under root.  0, -ENOENT when there is none, or -errno. */
 int tunable_record_read(const char *root, struct tunable_record *rec);
+/* The same for knob k's record. */
+int tunable_record_read_knob(const char *root, const struct tunable_knob *k,
+			     struct tunable_record *rec);
 /*
- * `sweep --restore`: the value of a record left by a killed migtrace is written back and
+ * `sweep --restore`: for each knob, the value of a record left by a killed migtrace is written back and
  * verified, and the record removed.  A tunable that holds neither the original nor a value
  * the sweep set was changed by someone since the kill: it is left as it is (-EEXIST, one
  * line showing both values) unless force.  0 (also when there was nothing to restore) or
