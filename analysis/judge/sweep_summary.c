@@ -47,7 +47,7 @@ static void tstar_of(struct sweep *s)
 	s->tstar_ns = -1;
 	s->tstar_runs = 0;
 	s->tstar_in_best = -1;
-	s->best_lo_ns = s->best_hi_ns = 0;
+	s->best_lo = s->best_hi = 0;
 	for (int i = 0; i < s->nruns && n < (int)(sizeof(ts) / sizeof(ts[0])); i++)
 		if (s->runs[i].tstar_ns >= 0)
 			ts[n++] = s->runs[i].tstar_ns;
@@ -57,18 +57,19 @@ static void tstar_of(struct sweep *s)
 	if (s->best < 0)
 		return;
 	b = &s->sv[s->best];
-	s->best_lo_ns = s->best_hi_ns = b->value_ns;
+	s->best_lo = s->best_hi = b->value;
 	for (int v = 0; v < s->nvalues; v++) {
 		const struct sweep_value *x = &s->sv[v];
 
 		if (!x->n || x->tmax < b->tmin)
 			continue;
-		s->best_lo_ns = x->value_ns < s->best_lo_ns ? x->value_ns : s->best_lo_ns;
-		s->best_hi_ns = x->value_ns > s->best_hi_ns ? x->value_ns : s->best_hi_ns;
+		s->best_lo = x->value < s->best_lo ? x->value : s->best_lo;
+		s->best_hi = x->value > s->best_hi ? x->value : s->best_hi;
 	}
-	if (s->tstar_ns >= 0)
-		s->tstar_in_best = s->tstar_ns >= (double)s->best_lo_ns &&
-				   s->tstar_ns <= (double)s->best_hi_ns;
+	/* T* is a time: against the values only when they are the migration cost's */
+	if (s->tstar_ns >= 0 && s->in_ns)
+		s->tstar_in_best = s->tstar_ns >= (double)s->best_lo &&
+				   s->tstar_ns <= (double)s->best_hi;
 }
 
 void sweep_summarize(struct sweep *s)
@@ -78,20 +79,23 @@ void sweep_summarize(struct sweep *s)
 
 	s->schedstats = s->schedstats_orig >= 0;
 	/* the kernel's per-task counts mean nothing on a kernel without schedstats */
-	for (int i = 0; i < s->nruns; i++)
+	for (int i = 0; i < s->nruns; i++) {
 		s->runs[i].witness = s->runs[i].witness && s->schedstats;
+		s->runs[i].in_ns = s->in_ns;
+	}
 	for (int v = 0; v < s->nvalues; v++) {
 		struct sweep_value *x = &s->sv[v];
 		int ni = 0;
 
 		memset(x, 0, sizeof(*x));
-		x->value_ns = s->values[v];
+		x->value = s->values[v];
+		x->in_ns = s->in_ns;
 		x->unit = s->nruns ? s->runs[0].tput.unit : "";
 		x->source = s->nruns ? s->runs[0].tput.source : "";
 		for (int i = 0; i < s->nruns; i++) {
 			const struct sweep_run *sr = &s->runs[i];
 
-			if (sr->value_ns != x->value_ns || x->n == SWEEP_MAX_REPS)
+			if (sr->value != x->value || x->n == SWEEP_MAX_REPS)
 				continue;
 			w50[x->n] = sr->wake_p50_us;
 			w99[x->n] = sr->wake_p99_us;

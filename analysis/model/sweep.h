@@ -23,13 +23,14 @@
 /* A workload's throughput: what it reported, or 1 / wall time (user/host/sweep_parse.h). */
 struct sweep_tput {
 	double value;		/* higher is better, in unit */
-	const char *unit;	/* "tps", "runs/s", "ops/s", "units/s" */
+	const char *unit;	/* "tps", "runs/s", "ops/s", "units/s", "cycles/s" */
 	const char *source;	/* what it was read from: "pgbench tps", "1 / wall time", … */
 };
 
 /* One run at one value. */
 struct sweep_run {
-	int64_t value_ns;
+	int64_t value;			/* the knob's, in its unit (struct sweep) */
+	bool in_ns;			/* the knob is the migration cost: value is ns */
 	int rep;
 	double wall_s;			/* s */
 	struct sweep_tput tput;
@@ -55,7 +56,8 @@ struct sweep_run {
 
 /* Over the runs of one value. */
 struct sweep_value {
-	int64_t value_ns;
+	int64_t value;			/* the knob's, in its unit */
+	bool in_ns;			/* value is ns (sweep_summarize()) */
 	int n;				/* runs that finished */
 	double tmin, tmed, tmax;	/* throughput, in the runs' unit */
 	double normalised;		/* tmed / the first value's tmed; 0 when that is 0 */
@@ -73,10 +75,14 @@ struct sweep {
 	char *const *argv;		/* the workload's command line */
 	const char *cpus_arg;		/* --cpus as given; NULL: all online */
 	long reps;
-	int64_t values[SWEEP_MAX_VALUES];	/* ns, in --values order */
+	/* the knob swept (user/host/tunable.h): its name, its values' unit ("ns" for the
+	 * migration cost), and whether that is ns (the exports and the T* comparison) */
+	const char *knob, *unit;
+	bool in_ns;
+	int64_t values[SWEEP_MAX_VALUES];	/* in unit, in --values order */
 	int nvalues;
 	char tunable_path[256];
-	int64_t original_ns;		/* ns, restored at the end */
+	int64_t original;		/* in unit, restored at the end */
 	const char *root;		/* --root; NULL for this machine */
 	int schedstats_orig;		/* sched_schedstats before; -1: absent */
 	bool schedstats;		/* schedstats_orig >= 0 (sweep_summarize()) */
@@ -90,7 +96,7 @@ struct sweep {
 	 * lies between the best values (those whose best run reaches the best value's worst) */
 	double tstar_ns;		/* ns; -1: no run found one */
 	int tstar_runs;			/* runs that found one */
-	int64_t best_lo_ns, best_hi_ns;	/* the best values' range, ns */
+	int64_t best_lo, best_hi;	/* the best values' range, in unit */
 	int tstar_in_best;		/* 1 within, 0 outside, -1 not known */
 };
 

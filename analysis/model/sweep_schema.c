@@ -16,15 +16,22 @@ static const struct rs_field sweep_f[] = {
 	FLD("reps", RS_LONG, S, reps, 0),
 	FLD("tstar_ns", RS_DBL, S, tstar_ns, RS_NULL_NEG),
 	FLD("tstar_runs", RS_INT, S, tstar_runs, 0),
-	FLD("best_lo_ns", RS_S64, S, best_lo_ns, 0),
-	FLD("best_hi_ns", RS_S64, S, best_hi_ns, 0),
+	PRS("best_lo_ns", RS_S64, S, best_lo, in_ns),
+	PRS("best_hi_ns", RS_S64, S, best_hi, in_ns),
+	/* from 0.2: in the knob's unit (tunable.unit) */
+	FLD("best_lo", RS_S64, S, best_lo, 0),
+	FLD("best_hi", RS_S64, S, best_hi, 0),
 	FLD("tstar_in_best", RS_INT, S, tstar_in_best, RS_NULL_NEG),
 };
 TABLE(rs_sweep, "sweep", sweep_f);
 
 static const struct rs_field tunable_f[] = {
 	FLD("path", RS_STR, S, tunable_path, 0),
-	FLD("original_ns", RS_S64, S, original_ns, 0),
+	PRS("original_ns", RS_S64, S, original, in_ns),
+	/* from 0.2: the knob swept and its unit; the original value in it */
+	FLD("knob", RS_CSTR, S, knob, 0),
+	FLD("unit", RS_CSTR, S, unit, 0),
+	FLD("original", RS_S64, S, original, 0),
 	FLD("root", RS_CSTR, S, root, 0),
 };
 TABLE(rs_sweep_tunable, "tunable", tunable_f);
@@ -41,7 +48,8 @@ TABLE(rs_sweep_schedstats, "schedstats", schedstats_f);
  * /proc/schedstat. */
 #define R struct sweep_run
 static const struct rs_field run_f[] = {
-	FLD("value_ns", RS_S64, R, value_ns, 0),
+	PRS("value_ns", RS_S64, R, value, in_ns),
+	FLD("value", RS_S64, R, value, 0),
 	FLD("rep", RS_INT, R, rep, 0),
 	FLD("wall_s", RS_DBL, R, wall_s, 0),
 	FLD("throughput", RS_DBL, R, tput.value, 0),
@@ -71,7 +79,8 @@ TABLE(rs_sweep_run, "runs[]", run_f);
  */
 #define V struct sweep_value
 static const struct rs_field value_f[] = {
-	FLD("value_ns", RS_S64, V, value_ns, 0),
+	PRS("value_ns", RS_S64, V, value, in_ns),
+	FLD("value", RS_S64, V, value, 0),
 	FLD("runs", RS_INT, V, n, 0),
 	PRS_FL("throughput_min", RS_DBL, V, tmin, n, RS_EXPORTS_NULL),
 	PRS_FL("throughput_median", RS_DBL, V, tmed, n, RS_EXPORTS_NULL),

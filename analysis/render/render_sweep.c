@@ -26,6 +26,15 @@ char *sweep_fmt_value(char *buf, size_t len, int64_t ns)
 	return buf;
 }
 
+char *sweep_fmt_knob(const struct sweep *s, char *buf, size_t len, int64_t v)
+{
+	if (s->in_ns)
+		return sweep_fmt_value(buf, len, v);
+	snprintf(buf, len, "%lld%s%s", (long long)v, s->unit && s->unit[0] ? " " : "",
+		 s->unit ? s->unit : "");
+	return buf;
+}
+
 /* s left-aligned in a column of width characters: µ is two bytes but one column. */
 static void column(FILE *f, const char *s, int width)
 {
@@ -53,6 +62,8 @@ static void print_tstar(FILE *f, const struct sweep *s)
 {
 	char a[32], b[32], c[32];
 
+	if (!s->in_ns)
+		return;	/* a time, against values that are not */
 	if (s->tstar_ns < 0) {
 		fprintf(f, "T*: no run found one (it needs load-balancer pulls with units timed, "
 			"and the run's waits: docs/design.md \"The wait side\")\n");
@@ -62,8 +73,8 @@ static void print_tstar(FILE *f, const struct sweep *s)
 		"(those whose best run reaches the best value's worst)\n",
 		sweep_fmt_value(a, sizeof(a), llround(s->tstar_ns)), s->tstar_runs,
 		s->tstar_in_best ? "lies within" : "lies outside",
-		sweep_fmt_value(b, sizeof(b), s->best_lo_ns),
-		sweep_fmt_value(c, sizeof(c), s->best_hi_ns));
+		sweep_fmt_value(b, sizeof(b), s->best_lo),
+		sweep_fmt_value(c, sizeof(c), s->best_hi));
 }
 
 void render_sweep_text(FILE *f, const struct sweep *s)
@@ -74,9 +85,9 @@ void render_sweep_text(FILE *f, const struct sweep *s)
 	double base = sv[0].n ? sv[0].tmed : 0;
 	char v[32];
 
-	fprintf(f, "\nmigtrace sweep: %d values x %ld repetitions; throughput from %s (%s, "
-		"higher is better), normalised to %s\n\n", s->nvalues, s->reps, src, unit,
-		sweep_fmt_value(v, sizeof(v), s->values[0]));
+	fprintf(f, "\nmigtrace sweep of %s: %d values x %ld repetitions; throughput from %s (%s, "
+		"higher is better), normalised to %s\n\n", s->knob ? s->knob : "migration_cost_ns",
+		s->nvalues, s->reps, src, unit, sweep_fmt_knob(s, v, sizeof(v), s->values[0]));
 	fprintf(f, "%-10s %6s %9s  %-32s %7s %10s %15s %9s %9s %9s  ", "value", "runs", "norm.",
 		"throughput min / median / max", "idle %", "migrations", "lb hot/judged",
 		"k:hotfail", "k:forced", "k:lbhot");
@@ -102,7 +113,7 @@ void render_sweep_text(FILE *f, const struct sweep *s)
 			snprintf(k3, sizeof(k3), "%llu", (unsigned long long)x->lb_hot_gained);
 		delay_pair(wake, sizeof(wake), x->wake_p50_us, x->wake_p99_us);
 		delay_pair(wait, sizeof(wait), x->wait_p50_us, x->wait_p99_us);
-		column(f, sweep_fmt_value(v, sizeof(v), x->value_ns), 10);
+		column(f, sweep_fmt_knob(s, v, sizeof(v), x->value), 10);
 		fprintf(f, " %6d %9.3f  %-32s %7s %10llu %15s %9s %9s %9s  ", x->n,
 			base > 0 ? x->tmed / base : 0, tp, idle, (unsigned long long)x->migrations,
 			lb, k1, k2, k3);
@@ -131,13 +142,13 @@ void render_sweep_text(FILE *f, const struct sweep *s)
 	if (s->best < 0)
 		return;
 	print_tstar(f, s);
-	sweep_fmt_value(v, sizeof(v), sv[s->best].value_ns);
+	sweep_fmt_knob(s, v, sizeof(v), sv[s->best].value);
 	fprintf(f, "best: %s (median %.4g %s, %.3f x the first value)", v, sv[s->best].tmed, unit,
 		base > 0 ? sv[s->best].tmed / base : 0);
 	if (s->second >= 0) {
 		char v2[32];
 
-		sweep_fmt_value(v2, sizeof(v2), sv[s->second].value_ns);
+		sweep_fmt_knob(s, v2, sizeof(v2), sv[s->second].value);
 		if (sweep_best_beyond_noise(s))
 			fprintf(f, "; beyond the noise: its worst run (%.4g) beats the runner-up "
 				"%s's best (%.4g)\n", sv[s->best].tmin, v2, sv[s->second].tmax);
@@ -183,11 +194,15 @@ int render_sweep_json(FILE *f, const struct sweep *s)
 		json_object(&w, NULL, &s->sv[i], &rs_sweep_value);
 	jw_end_array(&w);
 	/* the summary's finding, not a member of the model */
+	if (s->best >= 0 && s->in_ns)
+		jw_field_s64(&w, "best_ns", s->sv[s->best].value);
+	else
+		jw_field_null(&w, "best_ns");
 	if (s->best >= 0) {
-		jw_field_s64(&w, "best_ns", s->sv[s->best].value_ns);
+		jw_field_s64(&w, "best", s->sv[s->best].value);	/* in tunable.unit */
 		jw_field_bool(&w, "best_beyond_noise", sweep_best_beyond_noise(s));
 	} else {
-		jw_field_null(&w, "best_ns");
+		jw_field_null(&w, "best");
 		jw_field_null(&w, "best_beyond_noise");
 	}
 	jw_end_object(&w);

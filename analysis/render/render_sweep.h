@@ -11,6 +11,8 @@
 
 /* A value as the table shows it: "5 ms", "2.5 ms", "50 µs", "500 ns". */
 char *sweep_fmt_value(char *buf, size_t len, int64_t ns);
+/* A value of the knob s swept: a duration for the migration cost, else "1", "20 %". */
+char *sweep_fmt_knob(const struct sweep *s, char *buf, size_t len, int64_t v);
 
 /* The table sweep prints. */
 void render_sweep_text(FILE *f, const struct sweep *s);

@@ -153,7 +153,7 @@ static void gauge(FILE *f, const char *name, const struct sweep_value *x, const 
 	char a[40], b[40];
 
 	fprintf(f, "%s{value_seconds=\"%s\"%s%s} %s\n", name,
-		fmt_shortest(a, sizeof(a), (double)x->value_ns / 1e9), extra ? "," : "",
+		fmt_shortest(a, sizeof(a), (double)x->value / 1e9), extra ? "," : "",
 		extra ? extra : "", fmt_shortest(b, sizeof(b), v));
 }
 
@@ -209,7 +209,7 @@ void render_sweep_openmetrics(FILE *f, const struct sweep *s)
 	om_family(f, "migtrace_sweep_original_value_seconds", "gauge", "The migration cost before "
 		  "the sweep, restored after it.");
 	fprintf(f, "migtrace_sweep_original_value_seconds %s\n",
-		fmt_shortest(a, sizeof(a), (double)s->original_ns / 1e9));
+		fmt_shortest(a, sizeof(a), (double)s->original / 1e9));
 	for (size_t k = 0; k < sizeof(gauges) / sizeof(gauges[0]); k++) {
 		const struct sweep_gauge *g = &gauges[k];
 		bool any = !g->if_any;
@@ -229,7 +229,7 @@ void render_sweep_openmetrics(FILE *f, const struct sweep *s)
 			  "runner-up's best.");
 		fprintf(f, "migtrace_sweep_best_value_seconds{beyond_noise=\"%s\"} %s\n",
 			sweep_best_beyond_noise(s) ? "true" : "false",
-			fmt_shortest(a, sizeof(a), (double)s->sv[s->best].value_ns / 1e9));
+			fmt_shortest(a, sizeof(a), (double)s->sv[s->best].value / 1e9));
 	}
 }
 
@@ -255,7 +255,7 @@ static int write_plot(const char *tmp, FILE *g, const void *ctx)
 	fprintf(d, "# value_ms norm_median norm_min norm_max idle_pct_median\n");
 	for (int i = 0; i < s->nvalues; i++) {
 		const struct sweep_value *x = &s->sv[i];
-		double ms = (double)x->value_ns / 1e6;
+		double ms = (double)x->value / 1e6;
 
 		lo = fmin(lo, ms);
 		hi = fmax(hi, ms);
@@ -275,7 +275,7 @@ static int write_plot(const char *tmp, FILE *g, const void *ctx)
 		return -errno;
 	fprintf(d, "# value_ms norm\n");
 	for (int i = 0; i < s->nruns; i++)
-		fprintf(d, "%g %g\n", (double)s->runs[i].value_ns / 1e6,
+		fprintf(d, "%g %g\n", (double)s->runs[i].value / 1e6,
 			s->runs[i].tput.value / base);
 	if (fclose(d))
 		return -errno;
@@ -283,7 +283,7 @@ static int write_plot(const char *tmp, FILE *g, const void *ctx)
 	fprintf(g, "  set title \"Sweep of the migration cost: throughput and idle time by value "
 		"(%ld repetitions each)\\nthroughput from %s\" noenhanced\n", s->reps,
 		s->runs[0].tput.source);
-	orig_ms = (double)s->original_ns / 1e6;
+	orig_ms = (double)s->original / 1e6;
 	fprintf(g, "  set logscale x\n  set xrange [%g:%g]\n", fmin(lo, orig_ms) / 1.5,
 		fmax(hi, orig_ms) * 1.5);
 	/* a tic at each value swept, named as the table names it */
@@ -297,7 +297,7 @@ static int write_plot(const char *tmp, FILE *g, const void *ctx)
 			"lc rgb \"#7570b3\" lw 2 dt 2 front\n"
 			"  set label 1 \"original %s (restored)\" at first %g, graph 0.96 left "
 			"offset 0.5,0 tc rgb \"#7570b3\"\n", orig_ms,
-			orig_ms, sweep_fmt_value(a, sizeof(a), s->original_ns), orig_ms);
+			orig_ms, sweep_fmt_value(a, sizeof(a), s->original), orig_ms);
 	fprintf(g, "  set xlabel \"migration cost set (log scale)\"\n"
 		"  set ylabel \"throughput / the first value's median (%s)\"\n"
 		"  set y2label \"idle + iowait of the CPU set (%%)\"\n"

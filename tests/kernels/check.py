@@ -1088,7 +1088,7 @@ class Judge:
         llc_balancing enabled, none with it disabled (or, if the kernel's heuristic did not
         engage, the run saying why from the knobs)."""
         names = ["cache_aware_two_llcs", "cache_aware_exact", "cache_aware_enabled",
-                 "cache_aware_disabled"]
+                 "cache_aware_disabled", "cache_aware_sweep", "cache_aware_sweep_restored"]
 
         def fn(c):
             if c.text("absent"):
@@ -1135,6 +1135,26 @@ class Judge:
                 "knob %s; %s" % (knob["0"], one_line(out["0"][-400:])))
             if none0:
                 print("FIG cache_aware disabled: none of %s moves had a preference" % none0.group(1))
+            # sweep --knob: both values run, recorded in the knob's unit, the knob put back
+            sw = c.json("sweep.json") or {}
+            tun = sw.get("tunable") or {}
+            runs = sw.get("runs") or []
+            got["cache_aware_sweep"] = (
+                c.rc("sweep") == 0 and tun.get("knob") == "llc_balancing/enabled" and
+                sorted(r.get("value") for r in runs) == [0, 1] and
+                all(r.get("value_ns") is None for r in runs),
+                "sweep exit %s, knob %s, runs %s: %s" % (
+                    c.rc("sweep"), tun.get("knob"), [(r.get("value"), r.get("value_ns")) for r in runs],
+                    one_line((c.text("sweep.err") or "")[-300:])))
+            orig, after = (c.text("knob_orig") or "").strip(), (c.text("knob_after_sweep") or "").strip()
+            got["cache_aware_sweep_restored"] = (
+                orig != "" and orig == after and
+                re.search(r"restored llc_balancing/enabled to", c.text("sweep.err") or "") is not None,
+                "llc_balancing/enabled %r before the sweep, %r after" % (orig, after))
+            if runs:
+                print("FIG cache_aware sweep: %s" % ", ".join(
+                    "enabled %s: %s migrations" % (r.get("value"), sum((r.get("migrations") or {}).values()))
+                    for r in runs))
             return got
         self.checks("cache_aware", names, fn)
 

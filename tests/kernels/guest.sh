@@ -486,7 +486,8 @@ c_sweep() {
 # (matrix.sh: two sockets of two CPUs): three threads of one process that run 300 µs and
 # sleep 700 µs, with llc_balancing enabled and then disabled, each a run whose text says what
 # the moves did to the tasks' preferred LLC.  The run files stay here (a few MB over the
-# serial port); the text says all check.py judges.  The knob is put back as it was.
+# serial port); the text says all check.py judges.  The knob is put back as it was; then
+# `sweep --knob llc_balancing/enabled` changes it and must put it back itself.
 c_cache_aware() {
 	case_begin cache_aware
 	knob=/sys/kernel/debug/sched/llc_balancing/enabled
@@ -500,6 +501,12 @@ c_cache_aware() {
 			rm -f "$WORK/cache_aware$en.json"
 		done
 		echo "$orig" >"$knob"
+		# sweep sets the knob, reads it back and restores it, as for the migration cost
+		run_to "$CDIR" sweep "$MT" sweep --knob llc_balancing/enabled --values 0,1 \
+			--reps 1 -o "$CDIR/sweep.json" -- "$MT_ROOT/.output/workloads/wakeup" \
+			-t 3 -r 300 -s 700 -d 2
+		cat "$knob" >"$CDIR/knob_after_sweep"
+		echo "$orig" >"$CDIR/knob_orig"
 	else
 		echo "no $knob" >"$CDIR/absent"
 	fi

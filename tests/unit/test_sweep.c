@@ -35,7 +35,10 @@ static void made_up(struct sweep *s, struct sweep_run *runs)
 	s->reps = 2;
 	s->nvalues = 3;
 	memcpy(s->values, v, sizeof(v));
-	s->original_ns = 500000;
+	s->original = 500000;
+	s->knob = "migration_cost_ns";
+	s->unit = "ns";
+	s->in_ns = true;
 	s->schedstats_orig = 0;
 	for (int rep = 0; rep < 2; rep++)
 		for (int k = 0; k < 3; k++) {
@@ -45,7 +48,7 @@ static void made_up(struct sweep *s, struct sweep_run *runs)
 			memset(r, 0, sizeof(*r));
 			r->wake_p50_us = r->wake_p99_us = r->wait_p50_us = r->wait_p99_us = -1;
 			r->tstar_ns = -1;
-			r->value_ns = v[i];
+			r->value = v[i];
 			r->rep = rep;
 			r->wall_s = 1.5;
 			r->tput = (struct sweep_tput){ tput[i][rep], "runs/s",
@@ -187,7 +190,10 @@ static void header(struct sweep *s, char *const *argv, long reps, const int64_t 
 	s->nvalues = nv;
 	memcpy(s->values, v, (size_t)nv * sizeof(*v));
 	snprintf(s->tunable_path, sizeof(s->tunable_path), "%s", path);
-	s->original_ns = original_ns;
+	s->original = original_ns;
+	s->knob = "migration_cost_ns";
+	s->unit = "ns";
+	s->in_ns = true;
 }
 
 /* Every branch of the three renderers: idle unknown for a run, a value the kernel's
@@ -212,7 +218,7 @@ static void fixture_full(struct sweep *s, struct sweep_run *runs)
 			struct sweep_run *r = &runs[n];
 
 			memset(r, 0, sizeof(*r));
-			r->value_ns = v[i];
+			r->value = v[i];
 			r->rep = rep;
 			r->wall_s = 2.000001 + n;
 			r->tput = (struct sweep_tput){ tput[i][rep], "tps",
@@ -251,7 +257,7 @@ static void fixture_stopped(struct sweep *s, struct sweep_run *runs)
 	s->schedstats_orig = -1;
 	for (int i = 0; i < 2; i++) {
 		memset(&runs[i], 0, sizeof(runs[i]));
-		runs[i].value_ns = v[i];
+		runs[i].value = v[i];
 		runs[i].wall_s = 0.125 * (i + 1);
 		runs[i].tput = (struct sweep_tput){ 1 / runs[i].wall_s, "runs/s", "1 / wall time" };
 		runs[i].idle_pct = -1;
@@ -273,7 +279,7 @@ static void fixture_unnormalised(struct sweep *s, struct sweep_run *runs)
 	header(s, NULL, 1, v, 2, "", 0);
 	s->schedstats_orig = 1;
 	memset(&runs[0], 0, sizeof(runs[0]));
-	runs[0].value_ns = 2000;
+	runs[0].value = 2000;
 	runs[0].tput = (struct sweep_tput){ INFINITY, "ops/s", "perf bench ops/sec" };
 	runs[0].idle_pct = 0;
 	runs[0].wake_p50_us = runs[0].wake_p99_us = 0;	/* seen, and none waited */

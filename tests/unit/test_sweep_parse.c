@@ -77,6 +77,22 @@ static void perf_messaging(void **state)
 	assert_string_equal(t.unit, "runs/s");
 }
 
+/* migtrace's own wakeup workload: its run/sleep cycles over the seconds it ran */
+static void wakeup(void **state)
+{
+	struct sweep_tput t;
+
+	(void)state;
+	assert_int_equal(sweep_parse_throughput("wakeup: 3 threads, 2725 run/sleep cycles in 2 s; "
+						"2699 of the sleeps blocked (voluntary "
+						"switches)\n", 2.4, &t), 0);
+	assert_float_equal(t.value, 1362.5, 1e-9);
+	assert_string_equal(t.unit, "cycles/s");
+	/* not at a line's start: another program's words */
+	assert_int_equal(sweep_parse_throughput("not wakeup: 3 threads, 2725 run/sleep cycles in "
+						"2 s\n", 2.0, &t), -ENOENT);
+}
+
 static void cachewalk(void **state)
 {
 	struct sweep_tput t;
@@ -175,6 +191,7 @@ int main(void)
 		cmocka_unit_test(hackbench),
 		cmocka_unit_test(perf_pipe),
 		cmocka_unit_test(perf_messaging),
+		cmocka_unit_test(wakeup),
 		cmocka_unit_test(cachewalk),
 		cmocka_unit_test(fallback),
 		cmocka_unit_test(proc_stat),

@@ -248,6 +248,58 @@ static void stale_record_after_kill(void **state)
 	assert_int_equal(tunable_guard_restore(&t), 0);
 }
 
+/*
+ * Cache-aware scheduling's knobs (7.2): found by name, probed, written within their range,
+ * guarded by a record of their own beside the migration cost's, and put back by --restore
+ * after a kill alongside it; a kernel without them says which kernels have them.
+ */
+static void llc_knob(void **state)
+{
+	const struct tunable_knob *k = tunable_knob_find("llc_balancing/enabled");
+	struct tunable_record rec;
+	struct tunable t, mc;
+	char text[512], buf[32];
+
+	(void)state;
+	assert_non_null(k);
+	assert_null(tunable_knob_find("llc_balancing/nope"));
+	assert_string_equal(tunable_fmt(tunable_knob_find("llc_balancing/imb_pct"), 20, buf,
+					sizeof(buf)), "20 %");
+	tunable_probe_knob_at(root, k, &t);
+	assert_false(t.readable);
+	assert_non_null(strstr(t.why, "cache-aware scheduling"));
+	put("sys/kernel/debug/sched/llc_balancing/enabled", "1\n");
+	put(DEBUGFS, "500000\n");
+	tunable_probe_knob_at(root, k, &t);
+	assert_true(t.readable && t.writable && !t.assumed);
+	assert_int_equal(t.value_ns, 1);
+	assert_string_equal(t.origin, "the kernel's default");
+	assert_int_equal(tunable_guard_begin(&t, NULL, 0), 0);
+	assert_int_equal(tunable_record_read_knob(root, k, &rec), 0);
+	assert_int_equal(rec.original_ns, 1);
+	/* the migration cost's record is another: both may be held at once */
+	tunable_probe_at(root, &mc);
+	assert_int_equal(tunable_guard_begin(&mc, NULL, 0), 0);
+	assert_int_equal(tunable_set(&t, 2), -ERANGE);	/* a switch: 0 or 1 */
+	assert_int_equal(tunable_set(&t, 0), 0);
+	assert_int_equal(value_in("sys/kernel/debug/sched/llc_balancing/enabled"), 0);
+	assert_int_equal(tunable_guard_restore(&t), 0);
+	assert_int_equal(tunable_guard_restore(&mc), 0);
+	assert_int_equal(value_in("sys/kernel/debug/sched/llc_balancing/enabled"), 1);
+	/* killed with both changed: --restore puts back each */
+	put("sys/kernel/debug/sched/llc_balancing/enabled", "0\n");
+	put(DEBUGFS, "25000000\n");
+	snprintf(text, sizeof(text), "path %s/sys/kernel/debug/sched/llc_balancing/enabled\n"
+		 "original_ns 1\npid 999999\n", root);
+	put("run/migtrace/llc_balancing.enabled.restore", text);
+	snprintf(text, sizeof(text), "path %s/" DEBUGFS "\noriginal_ns 500000\npid 999999\n", root);
+	put("run/migtrace/migration_cost.restore", text);
+	assert_int_equal(tunable_restore_from_record(root, false), 0);
+	assert_int_equal(value_in("sys/kernel/debug/sched/llc_balancing/enabled"), 1);
+	assert_int_equal(value_in(DEBUGFS), 500000);
+	assert_int_equal(tunable_record_read_knob(root, k, &rec), -ENOENT);
+}
+
 /* Probed while another sweep held the tunable at 1 ms, which it restored before our record
  * was written: the original recorded is what the kernel holds once the record is ours. */
 static void guard_rereads_original(void **state)
@@ -366,6 +418,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(set_refused_read_back, setup, teardown),
 		cmocka_unit_test_setup_teardown(guard_restores, setup, teardown),
 		cmocka_unit_test_setup_teardown(stale_record_after_kill, setup, teardown),
+		cmocka_unit_test_setup_teardown(llc_knob, setup, teardown),
 		cmocka_unit_test_setup_teardown(guard_rereads_original, setup, teardown),
 		cmocka_unit_test_setup_teardown(reused_pid_is_stale, setup, teardown),
 		cmocka_unit_test_setup_teardown(restore_keeps_a_later_value, setup, teardown),

@@ -44,11 +44,13 @@ static const char doc[] =
 "USAGE: migtrace sweep --values LIST [--reps N] [--cpus LIST] [-o FILE]\n"
 "                      [--csv DIR] [--openmetrics FILE] [--plot DIR]\n"
 "                      [--root DIR] (WORKLOAD [ARGS] | -- CMD ARGS)\n"
+"       migtrace sweep --knob NAME --values LIST [--reps N] [--cpus LIST]\n"
+"                      [-o FILE] (WORKLOAD [ARGS] | -- CMD ARGS)\n"
 "       migtrace sweep --restore [--root DIR]\n"
 "\n"
 "Each value is set and read back before its run; the runs go value by value,\n"
 "the order rotated each repetition.  Throughput is the workload's own report\n"
-"where it prints one (pgbench tps, hackbench Time, perf bench sched,\n"
+"where it prints one (pgbench tps, hackbench Time, perf bench sched, wakeup,\n"
 "cachewalk), else 1 / wall time.  Where schedstats exist, sched_schedstats is\n"
 "set to 1 for the sweep and the kernel's own counts (nr_failed_migrations_hot,\n"
 "nr_forced_migrations, lb_hot_gained) are shown beside migtrace's hot pulls.\n"
@@ -65,6 +67,12 @@ static const char doc[] =
 "a summary row per value), --openmetrics FILE gauges labelled by value, --plot\n"
 "DIR sweep.png and sweep.svg (throughput and idle % against the value).\n"
 "\n"
+"--knob NAME sweeps another knob the same way (set, read back, restored,\n"
+"guarded by its own record): cache-aware scheduling's, on 7.2 and later,\n"
+"llc_balancing/enabled (0,1), aggr_tolerance, imb_pct, overaggr_pct,\n"
+"epoch_period and epoch_affinity_timeout, with integer --values; the table\n"
+"and -o only.  `sweep --restore` puts back every knob a killed sweep left.\n"
+"\n"
 "--root DIR is a test aid: the tunable, the records and the schedstat files\n"
 "are read and written under DIR (a fake tree), while the workload still runs\n"
 "for real under the real tracer.\n"
@@ -74,13 +82,20 @@ static const char doc[] =
 "         -- hackbench -g 4 -l 2000\n"
 "    sudo migtrace sweep --values 0.5ms,5ms,50ms --reps 5 --cpus 0-3 \\\n"
 "         -o sweep.json -- pgbench -c 8 -j 4 -T 30 bench\n"
+"    sudo migtrace sweep --knob llc_balancing/enabled --values 0,1 --reps 3 \\\n"
+"         -- hackbench -T -g 2 -l 2000\n"
 "    sudo migtrace sweep --restore            # after a kill -9\n";
 
-enum { OPT_VALUES = 1000, OPT_ROOT, OPT_RESTORE, OPT_FORCE };
+enum { OPT_VALUES = 1000, OPT_ROOT, OPT_RESTORE, OPT_FORCE, OPT_KNOB };
 
 static const struct argp_option opts[] = {
 	{ "values", OPT_VALUES, "LIST", 0, "Migration costs to sweep, comma-separated durations "
-	  "(0.5ms,5ms,50ms; 2 to 32 values)", 0 },
+	  "(0.5ms,5ms,50ms; 2 to 32 values); with --knob, the knob's integers (0,1)", 0 },
+	{ "knob", OPT_KNOB, "NAME", 0, "The knob to sweep: migration_cost_ns (default), or "
+	  "cache-aware scheduling's (7.2) llc_balancing/enabled, llc_balancing/aggr_tolerance, "
+	  "llc_balancing/imb_pct, llc_balancing/overaggr_pct, llc_balancing/epoch_period, "
+	  "llc_balancing/epoch_affinity_timeout; its table and -o only (the exports are the "
+	  "migration cost's)", 0 },
 	{ "reps", 'r', "N", 0, "Repetitions of every value (default 3)", 0 },
 	{ "cpus", 'C', "LIST", 0, "Pin the workload to these CPUs (default: all online); idle "
 	  "time is theirs", 0 },
@@ -102,7 +117,8 @@ struct sweep_env {
 	struct run_config cfg;		/* the template every run starts from */
 	struct export_opts exports;	/* --csv, --openmetrics, --plot */
 	const char *values_arg;
-	int64_t values[SWEEP_MAX_VALUES];	/* ns */
+	const struct tunable_knob *knob;	/* --knob; the migration cost by default */
+	int64_t values[SWEEP_MAX_VALUES];	/* in the knob's unit */
 	int nvalues;
 	long reps;
 	const char *root;
@@ -110,7 +126,7 @@ struct sweep_env {
 	bool force;			/* --restore --force */
 	/* the sweep */
 	struct tunable tun;
-	int64_t original_ns;
+	int64_t original;		/* in the knob's unit */
 	struct schedstats_hold schedstats;	/* on for the sweep, then put back */
 	bool has_schedstat;		/* /proc/schedstat readable */
 	struct sweep_run *runs;
@@ -136,18 +152,28 @@ static void catch_signals(void)
 	sigaction(SIGHUP, &sa, NULL);
 }
 
+/* --values in the knob's unit: durations for the migration cost, integers in the knob's
+ * range for another. */
 static int parse_values(const char *arg, struct sweep_env *env, char *bad, size_t len)
 {
+	const struct tunable_knob *k = env->knob;
 	char buf[1024], *save = NULL, *tok;
 
 	snprintf(buf, sizeof(buf), "%s", arg);
 	env->nvalues = 0;
 	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		uint64_t ns;
+		uint64_t ns = 0;
+		long v = 0;
+		bool bad_value;
 
 		/* the debugfs file is a u32 of ns: 4.29 s at most */
-		if (parse_duration(tok, &ns) || ns > UINT32_MAX ||
-		    env->nvalues == SWEEP_MAX_VALUES) {
+		if (k == TUNABLE_MIGRATION_COST)
+			bad_value = parse_duration(tok, &ns) || ns > UINT32_MAX;
+		else
+			bad_value = parse_long(tok, (long)k->min, (long)k->max, &v) != 0;
+		if (k != TUNABLE_MIGRATION_COST)
+			ns = (uint64_t)v;
+		if (bad_value || env->nvalues == SWEEP_MAX_VALUES) {
 			snprintf(bad, len, "%s", tok);
 			return -EINVAL;
 		}
@@ -172,10 +198,19 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		return 0;
 	switch (key) {
 	case OPT_VALUES:
-		env->values_arg = arg;
-		if (parse_values(arg, env, bad, sizeof(bad)))
-			argp_error(state, "--values: '%s' is not a list of 2 to %d different "
-				   "durations up to 4.29s (0.5ms,5ms,50ms)", bad, SWEEP_MAX_VALUES);
+		env->values_arg = arg;	/* read at the end: --knob says how */
+		break;
+	case OPT_KNOB:
+		env->knob = tunable_knob_find(arg);
+		if (!env->knob) {
+			char names[512];
+			size_t used = 0;
+
+			for (int i = 0; i < tunable_nknobs && used < sizeof(names); i++)
+				used += (size_t)snprintf(names + used, sizeof(names) - used, "%s%s",
+							 i ? ", " : "", tunable_knobs[i].name);
+			argp_error(state, "--knob: no knob '%s'; the knobs: %s", arg, names);
+		}
 		break;
 	case 'r':
 		if (parse_long(arg, 1, SWEEP_MAX_REPS, &env->reps))
@@ -231,6 +266,25 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 			argp_error(state, "--force goes with --restore only");
 		if (!env->restore && !env->values_arg)
 			argp_error(state, "give --values LIST (e.g. 0.5ms,5ms,50ms)");
+		if (!env->knob)
+			env->knob = TUNABLE_MIGRATION_COST;
+		if (env->restore && env->knob != TUNABLE_MIGRATION_COST)
+			argp_error(state, "--restore puts back every knob a killed sweep left: no "
+				   "--knob");
+		if (env->values_arg && parse_values(env->values_arg, env, bad, sizeof(bad))) {
+			if (env->knob == TUNABLE_MIGRATION_COST)
+				argp_error(state, "--values: '%s' is not a list of 2 to %d different "
+					   "durations up to 4.29s (0.5ms,5ms,50ms)", bad,
+					   SWEEP_MAX_VALUES);
+			argp_error(state, "--values: '%s' is not a list of 2 to %d different "
+				   "integers from %lld to %lld, %s's range", bad, SWEEP_MAX_VALUES,
+				   (long long)env->knob->min, (long long)env->knob->max,
+				   env->knob->name);
+		}
+		if (env->knob != TUNABLE_MIGRATION_COST && export_files_wanted(&env->exports))
+			argp_error(state, "--csv, --openmetrics and --plot are the migration cost's "
+				   "(their values are durations): a sweep of %s writes its table and "
+				   "-o FILE", env->knob->name);
 		if (!env->restore && !env->cfg.argv)
 			argp_error(state, "give a WORKLOAD or '-- CMD ARGS'");
 		break;
@@ -301,7 +355,9 @@ static int sweep_one(struct sweep_env *env, struct sweep_run *sr, int *sig)
 			"workload's output (%s)", strerror(errno));
 		goto cleanup;
 	}
-	cfg.hot_ns = sr->value_ns;
+	/* the tracer's hot threshold: the value swept, or the migration cost as it stands */
+	if (env->knob == TUNABLE_MIGRATION_COST)
+		cfg.hot_ns = sr->value;
 	rc = run_config_resolve(&cfg, r);
 	if (rc)
 		goto cleanup;
@@ -369,10 +425,13 @@ static void to_model(const struct sweep_env *env, bool complete, struct sweep *s
 	s->argv = env->cfg.argv;
 	s->cpus_arg = env->cfg.cpus_arg;
 	s->reps = env->reps;
+	s->knob = env->knob->name;
+	s->unit = env->knob->unit;
+	s->in_ns = env->knob == TUNABLE_MIGRATION_COST;
 	memcpy(s->values, env->values, sizeof(s->values));
 	s->nvalues = env->nvalues;
 	snprintf(s->tunable_path, sizeof(s->tunable_path), "%s", env->tun.path);
-	s->original_ns = env->original_ns;
+	s->original = env->original;
 	s->root = env->root;
 	s->schedstats_orig = env->schedstats.orig;
 	s->has_schedstat = env->has_schedstat;
@@ -404,10 +463,17 @@ static int save(const struct sweep_env *env, const struct sweep *s)
 	return export_sweep_files(&env->exports, s, "migtrace sweep") ? MT_EXIT_FAIL : 0;
 }
 
+/* A value of the knob swept as the table shows it: "2.5 ms", "1", "20 %". */
+static char *fmt_knob(const struct sweep_env *env, int64_t v, char *buf, size_t len)
+{
+	return env->knob == TUNABLE_MIGRATION_COST ? sweep_fmt_value(buf, len, v) :
+						     tunable_fmt(env->knob, v, buf, len);
+}
+
 /* Every value, each repetition in a rotated order.  0, or the exit status to end with. */
 static int sweep_all(struct sweep_env *env)
 {
-	char v[32];
+	char v[48], got[48];
 
 	for (int rep = 0; rep < env->reps; rep++) {
 		for (int k = 0; k < env->nvalues; k++) {
@@ -417,14 +483,14 @@ static int sweep_all(struct sweep_env *env)
 			if (sweep_signal)
 				return 128 + sweep_signal;
 			memset(sr, 0, sizeof(*sr));
-			sr->value_ns = env->values[i];
+			sr->value = env->values[i];
 			sr->rep = rep;
-			sweep_fmt_value(v, sizeof(v), sr->value_ns);
-			if (tunable_set(&env->tun, sr->value_ns))
+			fmt_knob(env, sr->value, v, sizeof(v));
+			if (tunable_set(&env->tun, sr->value))
 				return MT_EXIT_FAIL;
-			mt_info("repetition %d/%ld, value %s (%lld ns, "
-				"read back from %s)", rep + 1, env->reps, v,
-				(long long)env->tun.value_ns, env->tun.path);
+			tunable_fmt(env->knob, env->tun.value_ns, got, sizeof(got));
+			mt_info("repetition %d/%ld, value %s (%s, read back from %s)", rep + 1,
+				env->reps, v, got, env->tun.path);
 			rc = sweep_one(env, sr, &sig);
 			if (sig || sweep_signal)
 				return 128 + (sig ? sig : sweep_signal);
@@ -450,8 +516,8 @@ static int sweep_restore(const struct sweep_env *env)
 		err = -EIO;
 	if (err)
 		return MT_EXIT_FAIL;
-	mt_info("--restore: the migration cost is as the record "
-		"left it (or there was nothing to restore)");
+	mt_info("--restore: the migration cost and cache-aware scheduling's knobs are as the "
+		"records left them (or there was nothing to restore)");
 	return 0;
 }
 
@@ -463,7 +529,7 @@ int cmd_sweep(int argc, char **argv)
 	static struct sweep model;
 	struct sweep_env *env = calloc(1, sizeof(*env));
 	struct mt_cli_path own;
-	char v[32];
+	char v[48], got[48];
 	int rc, rrc, err;
 
 	if (!env) {
@@ -486,12 +552,17 @@ int cmd_sweep(int argc, char **argv)
 		rc = MT_EXIT_USAGE;
 		goto out;
 	}
-	tunable_probe_at(env->root, &env->tun);
+	tunable_probe_knob_at(env->root, env->knob, &env->tun);
 	if (!env->tun.writable || env->tun.assumed) {
-		mt_err("cannot sweep: the migration cost cannot be "
-			"written here: %s; nothing was run or changed; `migtrace report "
-			"--what-if` judges other values from one traced run instead",
-			env->tun.why[0] ? env->tun.why : "not writable");
+		if (env->knob == TUNABLE_MIGRATION_COST)
+			mt_err("cannot sweep: the migration cost cannot be "
+				"written here: %s; nothing was run or changed; `migtrace report "
+				"--what-if` judges other values from one traced run instead",
+				env->tun.why[0] ? env->tun.why : "not writable");
+		else
+			mt_err("cannot sweep: %s cannot be written here: %s; "
+				"nothing was run or changed", env->knob->name,
+				env->tun.why[0] ? env->tun.why : "not writable");
 		rc = MT_EXIT_FAIL;
 		goto out;
 	}
@@ -509,7 +580,7 @@ int cmd_sweep(int argc, char **argv)
 		rc = err == -EBUSY ? MT_EXIT_BUSY : MT_EXIT_FAIL;
 		goto out;
 	}
-	env->original_ns = env->tun.value_ns;
+	env->original = env->tun.value_ns;
 	catch_signals();
 	schedstats_hold_begin(&env->schedstats, env->root);
 	env->has_schedstat = schedstat_readable(env->root);
@@ -518,10 +589,12 @@ int cmd_sweep(int argc, char **argv)
 	/* Every path from here restores, whatever rc says. */
 	rrc = tunable_guard_restore(&env->tun);
 	schedstats_hold_end(&env->schedstats);
-	sweep_fmt_value(v, sizeof(v), env->original_ns);
+	fmt_knob(env, env->original, v, sizeof(v));
+	tunable_fmt(env->knob, env->tun.value_ns, got, sizeof(got));
 	if (!rrc)
-		mt_info("restored the migration cost to %s (%lld ns, "
-			"read back from %s)", v, (long long)env->tun.value_ns, env->tun.path);
+		mt_info("restored %s to %s (%s, read back from %s)",
+			env->knob == TUNABLE_MIGRATION_COST ? "the migration cost" :
+			env->knob->name, v, got, env->tun.path);
 	else if (!rc)
 		rc = MT_EXIT_FAIL;
 	if (env->nruns) {

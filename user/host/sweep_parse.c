@@ -72,6 +72,19 @@ int sweep_parse_throughput(const char *out, double wall_s, struct sweep_tput *t)
 			return 0;
 		}
 	}
+	/* the project's own wakeup workload: its cycles over the seconds it ran them */
+	cw = strstr(out, "wakeup: ");
+	if (cw && (cw == out || cw[-1] == '\n') &&
+	    number_before(cw, " run/sleep cycles in", &v)) {
+		double secs;
+
+		if (!number_after(cw, "run/sleep cycles in ", &secs))
+			secs = wall_s;
+		if (secs > 0) {
+			*t = (struct sweep_tput){ v / secs, "cycles/s", "wakeup cycles / s" };
+			return 0;
+		}
+	}
 	cw = strstr(out, "cachewalk: natural,");
 	if (cw && wall_s > 0 && number_before(cw, " units,", &v)) {
 		*t = (struct sweep_tput){ v / wall_s, "units/s", "cachewalk units / wall time" };

@@ -51,7 +51,7 @@ struct tunable {
 	bool writable;
 	bool assumed;		/* value_ns is the kernel default, not read */
 	bool debugfs;		/* the 5.13+ debugfs file (a u32), not the sysctl */
-	int64_t value_ns;	/* ns */
+	int64_t value_ns;	/* ns for the migration cost; another knob's in its unit */
 	char why[512];		/* when not readable or not writable: why, and what to do */
 	char source[300];	/* short: "read from PATH" or "kernel default, assumed: …" */
 	char origin[600];	/* where the value came from: default, sysctl.d, TuneD, … */
