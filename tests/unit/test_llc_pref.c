@@ -158,12 +158,52 @@ static void text(void **state)
 	run_free(r);
 }
 
+/*
+ * The verdict's last line: the stickiness against the cost of leaving an LLC, from validate's
+ * verdict when its two CPUs are in different LLCs; said unmeasured when they share one; the
+ * knob off said so.
+ */
+static void verdict_line(void **state)
+{
+	struct run *r = two_llc_run();
+	char *t;
+
+	(void)state;
+	r->setup.kind = RUN_KIND_VALIDATE;
+	r->has_verdict = r->has_levels = true;
+	r->topo.ncpus = 4;
+	for (int cpu = 0; cpu < 4; cpu++) {
+		r->topo.core[cpu] = cpu;
+		r->topo.llc[cpu] = cpu < 2 ? 0 : 2;
+	}
+	r->setup.cw.cpu_a = 0;
+	r->setup.cw.cpu_b = 2;
+	r->verdict.kind = VERDICT_TOO_LOW;
+	r->verdict.hot_ns = 8.59e6;
+	t = text_of(r, render_text_llc_verdict);
+	assert_non_null(strstr(t, "a move out of an LLC stays costly for 8.59 ms (the verdict "
+			       "above: validate's two CPUs are in different LLCs)"));
+	assert_non_null(strstr(t, "holds older ones whose cache there has gone cold"));
+	free(t);
+	r->setup.cw.cpu_b = 1;	/* one LLC: not the cost of leaving it */
+	t = text_of(r, render_text_llc_verdict);
+	assert_non_null(strstr(t, "not measured here (validate --cpus A,B with A and B in "
+			       "different LLCs measures it)"));
+	free(t);
+	r->env.rules.llc.enabled = 0;
+	t = text_of(r, render_text_llc_verdict);
+	assert_non_null(strstr(t, "cache-aware scheduling is off (llc_balancing enabled 0)"));
+	free(t);
+	run_free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(llc_ids),
 		cmocka_unit_test(classes),
 		cmocka_unit_test(text),
+		cmocka_unit_test(verdict_line),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
