@@ -221,7 +221,8 @@ $(OUTPUT)/user/cli/main.o $(OUTPUT)/san/user/cli/main.o: $(OUTPUT)/version.h
 $(foreach v,/ /san/ /fuzz/obj/,$(OUTPUT)$(v)user/capture/run_config.o): $(OUTPUT)/install_dirs.h
 $(foreach v,/ /san/ /fuzz/obj/,$(foreach o,trace_dat sched_decode,$(OUTPUT)$(v)user/capture/$(o).o)): \
 	CFLAGS += $(TRACECMD_CFLAGS)
-$(foreach v,/ /san/ /fuzz/obj/,$(OUTPUT)$(v)user/capture/ftrace_tracer.o): CFLAGS += $(TRACEFS_CFLAGS)
+$(foreach v,/ /san/ /fuzz/obj/,$(foreach o,ftrace_tracer trace_keep,$(OUTPUT)$(v)user/capture/$(o).o)): \
+	CFLAGS += $(TRACEFS_CFLAGS)
 
 # The native Perfetto export's encoder, made by protoc-c from the .proto the project writes
 # (analysis/render/perfetto_trace.proto); perfetto_trace_pb.c compiles it in that layer.

@@ -224,6 +224,40 @@ check ftrace_group_kill_cleaned no_instance_of "${gpid:-x}"
 check ftrace_group_kill_probes_cleaned bash -c 'for _ in $(seq 30); do
 	grep -q "migtrace_$1/" /sys/kernel/tracing/uprobe_events || exit 0; sleep 0.1; done
 	grep "migtrace_$1/" /sys/kernel/tracing/uprobe_events; exit 1' _ "${gpid:-x}"
+# --keep-trace: the backend's raw capture as a trace-cmd file.  trace-cmd report reads it and
+# finds the run's moves, fork placements aside (the replay infers them from sched_wakeup_new:
+# no sched_migrate_task fires for them); migtrace report reads it as a capture and finds them
+# too; --backend bpf and a directory that cannot be written are refused before anything runs.
+"$MT" run --keep-trace "$MT_TMP/kept.dat" -o "$MT_TMP/kept.json" wakeup -t 4 -d 1 \
+	>"$MT_TMP/kept.out" 2>"$MT_TMP/kept.err"
+check keep_trace_written bash -c '[ -s "$1" ] && grep -q "^migtrace: kept the capture in $1 (" "$2" &&
+	grep -q "^Backend: ftrace" "$3"' _ "$MT_TMP/kept.dat" "$MT_TMP/kept.err" "$MT_TMP/kept.out"
+trace-cmd report "$MT_TMP/kept.dat" >"$MT_TMP/kept.report" 2>"$MT_TMP/kept.report.err"
+"$MT" report -o "$MT_TMP/kept.reread.json" "$MT_TMP/kept.dat" >"$MT_TMP/kept.reread.txt" 2>&1
+check keep_trace_counts python3 - "$MT_TMP/kept.json" "$MT_TMP/kept.report" \
+	"$MT_TMP/kept.reread.json" <<'PY'
+import json, re, sys
+run = json.load(open(sys.argv[1]))
+moves = [(m["pid"], m["src_cpu"], m["dst_cpu"]) for m in run["migrations"] if m["cause"] != "fork"]
+pids = {p for p, _, _ in moves}
+seen = []
+for line in open(sys.argv[2]):
+    m = re.search(r"sched_migrate_task: .*pid=(\d+) prio=-?\d+ orig_cpu=(\d+) dest_cpu=(\d+)", line)
+    if m and m.group(2) != m.group(3) and int(m.group(1)) in pids:
+        seen.append((int(m.group(1)), int(m.group(2)), int(m.group(3))))
+again = [(m["pid"], m["src_cpu"], m["dst_cpu"]) for m in json.load(open(sys.argv[3]))["migrations"]
+         if m["pid"] in pids and m["cause"] != "fork"]
+print("FIG run %d moves of %d tasks; trace-cmd report %d; migtrace report %d"
+      % (len(moves), len(pids), len(seen), len(again)))
+sys.exit(0 if moves and sorted(moves) == sorted(seen) == sorted(again) else 1)
+PY
+"$MT" run --backend bpf --keep-trace "$MT_TMP/no.dat" -- true >"$MT_TMP/kb.out" 2>&1
+check keep_trace_not_bpf bash -c '[ "$1" = 2 ] && [ ! -e "$2" ] &&
+	grep -q "keep-trace keeps the ftrace backend.s capture: not with --backend bpf" "$3"' \
+	_ "$?" "$MT_TMP/no.dat" "$MT_TMP/kb.out"
+"$MT" run --keep-trace "$MT_TMP/none/x.dat" -- true >"$MT_TMP/kd.out" 2>&1
+check keep_trace_bad_dir bash -c '[ "$1" = 2 ] && grep -q "keep-trace" "$2"' _ "$?" "$MT_TMP/kd.out"
+
 # an orphan: an instance named for a pid that is no migtrace, recording sched_switch
 true &
 dead=$!

@@ -271,6 +271,7 @@ struct capture *capture__open(const struct run_config *cfg, struct run *r, int *
 	topts.unit_probes = !cap->join && cfg->unit_arg;
 	topts.ctx = cap;
 	topts.backend = cfg->backend;
+	topts.keep_trace = cfg->keep_trace;
 	set_scope(cfg, r, &topts);
 	if (tracer_load(&cap->tr, &topts) ||
 	    (!run_config_scoped(cfg) &&

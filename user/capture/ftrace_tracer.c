@@ -48,6 +48,7 @@
 #include "sched_decode.h"
 #include "sched_replay.h"
 #include "tracer.h"
+#include "trace_keep.h"
 #include "tracer_backend.h"
 #include "u32_table.h"
 #include "unit_join.h"
@@ -124,6 +125,8 @@ struct ftrace_tracer {
 	tracer_offcpu_fn on_offcpu;
 	tracer_unit_fn on_unit;
 	void *ctx;
+	struct trace_keep *keep;		/* --keep-trace: every event read, spooled */
+	const char *keep_path;
 	pid_t guard;				/* -1: none */
 	int guard_fd;
 	int read_every_ms;			/* READ_EVERY_MS, or the tests' own */
@@ -577,6 +580,15 @@ static int ftrace_tracer_load(struct tracer *tr, const struct tracer_opts *o)
 		ro.no_records = false;
 	}
 	ft->all = o->scope == MT_SCOPE_ALL;
+	if (o->keep_trace) {
+		ft->keep_path = o->keep_trace;
+		ft->keep = trace_keep_new(FT_NR_INST, nr_cpus);
+		if (!ft->keep) {
+			fprintf(stderr, "migtrace: --keep-trace: no spool files for the capture: "
+				"%s\n", strerror(errno));
+			return -errno ? -errno : -ENOMEM;
+		}
+	}
 	if (o->scope == MT_SCOPE_CGROUP) {
 		fprintf(stderr, "migtrace: --cgroup needs the BPF backend (ftrace cannot filter "
 			"by cgroup here): use --backend bpf or -p/-a\n");
@@ -817,6 +829,9 @@ static int read_cpu(struct ftrace_tracer *ft, int i, int cpu, bool flush)
 			break;
 		for (data = kbuffer_read_event(c->kbuf, &ts); data;
 		     data = kbuffer_next_event(c->kbuf, &ts)) {
+			if (ft->keep && (err = trace_keep_event(ft->keep, i, cpu, ts, data,
+								(unsigned)kbuffer_event_size(c->kbuf))))
+				return err;
 			err = decode(ft, data, kbuffer_event_size(c->kbuf), ts, cpu);
 			if (err)
 				return err;
@@ -961,6 +976,17 @@ static int ftrace_tracer_stop(struct tracer *tr)
 		n = read_all(ft, true);
 	if (n < 0)
 		return n;
+	/* every event is read: the capture can be written whole */
+	if (ft->keep) {
+		n = trace_keep_write(ft->keep, ft->tep, ft->keep_path);
+		if (n)
+			return n;
+		fprintf(stderr, "migtrace: kept the capture in %s (%llu events; trace-cmd report "
+			"reads it)\n", ft->keep_path,
+			(unsigned long long)trace_keep_events(ft->keep));
+		trace_keep_free(ft->keep);
+		ft->keep = NULL;
+	}
 	n = replay_upto(ft, UINT64_MAX);
 	/* the stopper's moves still waiting for an exec are active balance now */
 	if (!n)
@@ -1081,6 +1107,7 @@ static void ftrace_tracer_destroy(struct tracer *tr)
 		tracefs_dynevent_destroy(ft->unit_probe[i], true);
 		tracefs_dynevent_free(ft->unit_probe[i]);
 	}
+	trace_keep_free(ft->keep);	/* a run that ended before its stop: nothing written */
 	guard_dismiss(ft);
 	unit_join_free(ft->join);
 	u32_table_free(&ft->unit_threads);

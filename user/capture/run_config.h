@@ -41,6 +41,7 @@ struct run_config {
 	int64_t hot_ns;			/* --hot-ns, ns; RUN_NO_HOT_ARG: the kernel's value */
 	uint64_t ringbuf_bytes;		/* a power of two, bytes */
 	uint8_t backend;		/* --backend: enum tracer_backend_id (0: auto) */
+	const char *keep_trace;		/* --keep-trace FILE: the ftrace capture kept; NULL */
 	long max_records;		/* records of each kind kept; 0: all */
 	/* analysis and output */
 	const char *calibration;	/* --calibration FILE (a calibrate --json result) */

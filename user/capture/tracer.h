@@ -49,6 +49,8 @@ struct tracer_opts {
 	/* no ring-buffer record per migration: in-kernel aggregates only (on_migrate unused) */
 	bool no_records;
 	uint8_t backend;		/* enum tracer_backend_id */
+	/* ftrace: the raw capture kept as a trace-cmd file here at the stop (trace_keep.h) */
+	const char *keep_trace;
 };
 
 /* Zeroed ({ 0 }) before use: tracer_destroy is then safe whether tracer_load ran or not. */

@@ -72,7 +72,7 @@ static const char doc[] =
 "then checks DIR again and writes the file instead of ending the run.\n";
 
 enum { OPT_HOT = 1000, OPT_RINGBUF, OPT_UNIT, OPT_CALIB, OPT_MAXREC, OPT_INTERVAL, OPT_COUNT,
-       OPT_TEXTFILE, OPT_BACKEND, OPT_LISTEN };
+       OPT_TEXTFILE, OPT_BACKEND, OPT_LISTEN, OPT_KEEP_TRACE };
 
 static const struct argp_option opts[] = {
 	{ "pid", 'p', "PID", 0, "Trace an existing process (all its threads)", 0 },
@@ -96,6 +96,9 @@ static const struct argp_option opts[] = {
 	  "verdict", 0 },
 	{ "backend", OPT_BACKEND, "NAME", 0, "Record with bpf, ftrace (a tracefs instance, for "
 	  "kernels or policies without BPF) or auto (default: bpf where its programs load)", 0 },
+	{ "keep-trace", OPT_KEEP_TRACE, "FILE", 0, "Keep the ftrace backend's raw capture as a "
+	  "trace-cmd file (trace.dat) for `trace-cmd report`, KernelShark or `migtrace report`; "
+	  "takes the ftrace backend", 0 },
 	MT_CLI_OPT_VERBOSE_LIBBPF,
 	{ NULL, 0, NULL, 0, "Live intervals and the Prometheus textfile:", 1 },
 	{ "interval-ms", 'I', "MSECS", 0, "--interval in milliseconds, as perf's -I (1000: "
@@ -275,6 +278,9 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 			argp_error(state, "--backend: '%s' is not bpf, ftrace or auto", arg);
 		c->backend = (uint8_t)tracer_backend_parse(arg);
 		break;
+	case OPT_KEEP_TRACE:
+		c->keep_trace = arg;
+		break;
 	case OPT_MAXREC:
 		if (parse_long(arg, 0, LONG_MAX, &c->max_records))
 			argp_error(state, "--max-records: '%s' is not a count", arg);
@@ -342,6 +348,12 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 			c->all = true;
 		check_scope(state, c);
 		check_live(state, env);
+		/* the capture kept is the ftrace backend's: auto takes it */
+		if (c->keep_trace && c->backend == TRACER_BACKEND_BPF)
+			argp_error(state, "--keep-trace keeps the ftrace backend's capture: not with "
+				   "--backend bpf");
+		if (c->keep_trace)
+			c->backend = TRACER_BACKEND_FTRACE;
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;
@@ -361,7 +373,7 @@ int cmd_run(int argc, char **argv)
 		{ 0 },
 	};
 	struct run_env env = { 0 };
-	struct mt_cli_path own[3];
+	struct mt_cli_path own[4];
 	char textfile[PATH_MAX];
 	int rc;
 
@@ -386,7 +398,10 @@ int cmd_run(int argc, char **argv)
 		return MT_EXIT_USAGE;
 	}
 	own[2] = mt_cli_path_of("--textfile", env.live.dir ? textfile : NULL, MT_PATH_FILE);
-	if (export_check(&env.exports, "migtrace run", false, own, 3))
+	own[3] = mt_cli_path_of("--keep-trace", env.cfg.keep_trace, MT_PATH_FILE);
+	if (export_check(&env.exports, "migtrace run", false, own, 4) ||
+	    (env.cfg.keep_trace && atomic_file_check_named(env.cfg.keep_trace,
+							   "migtrace run: --keep-trace")))
 		return MT_EXIT_USAGE;
 	if (env.live.dir) {
 		if (interval_out_check_dir(env.live.dir) || interval_out_lock_dir(env.live.dir))
