@@ -65,6 +65,7 @@ const volatile __s16 cpu_llc[MT_MAX_CPUS] = {};	/* the same for CPUs sharing the
 							 * not known */
 const volatile bool numa_balancing = false;	/* kernel.numa_balancing was on at start */
 const volatile bool offcpu_records = false;	/* the workload logs its own units */
+const volatile bool switch_records = false;	/* --perfetto: what ran on each CPU */
 /* --unit's probes will be attached: only then do migrations note what the next unit record
  * needs, in the task's unit storage. */
 const volatile bool unit_probes = false;
@@ -826,6 +827,34 @@ out:
 	t->runtime_since_mig_ns = 0;
 }
 
+/* A switch with a traced task on a side (struct mt_switch): only with switch_records. */
+static __always_inline void emit_switch(struct task_struct *prev, struct task_struct *next,
+					bool preempt, struct mt_counts *c, __u64 now)
+{
+	struct mt_switch *r = bpf_ringbuf_reserve(&events, sizeof(*r), 0);
+	long state = task_state_of(prev);
+
+	if (!r) {
+		c->stats.switch_dropped++;
+		return;
+	}
+	r->kind = MT_REC_SWITCH;
+	r->cpu = bpf_get_smp_processor_id();
+	r->preempted = preempt || state == TASK_RUNNING;
+	r->pad = 0;
+	r->ts_ns = now;
+	r->prev_pid = prev->pid;
+	r->prev_tgid = prev->tgid;
+	r->next_pid = next->pid;
+	r->next_tgid = next->tgid;
+	r->prev_prio = prev->prio;
+	r->next_prio = next->prio;
+	r->prev_state = r->preempted ? 0 : state;
+	copy_comm(r->prev_comm, prev);
+	copy_comm(r->next_comm, next);
+	bpf_ringbuf_submit(r, rb_flags(c->stats.switch_records++));
+}
+
 /* An off-CPU period, for the join of self-timed units (struct mt_offcpu). */
 static __always_inline void emit_offcpu(struct task_struct *p, struct task_ctx *t,
 					struct mt_counts *c, __u64 now)
@@ -952,6 +981,8 @@ int BPF_PROG(mt_switch, bool preempt, struct task_struct *prev, struct task_stru
 		t->wakeup_clock_ns = 0;
 		c->stats.switches_in++;
 	}
+	if (switch_records && c && now)
+		emit_switch(prev, next, preempt, c, now);
 	return 0;
 }
 

@@ -55,6 +55,7 @@ enum mt_rec_kind {
 	MT_REC_MIGRATE = 1,
 	MT_REC_UNIT = 2,
 	MT_REC_OFFCPU = 3,
+	MT_REC_SWITCH = 4,
 };
 
 enum mt_rec_flags {
@@ -170,6 +171,25 @@ struct mt_unit {
 };
 
 /*
+ * A context switch with a traced task on either side, sent only for a per-CPU "what ran"
+ * view (run --perfetto): who left the CPU in which state, who took it.
+ */
+struct mt_switch {
+	__u32 kind;			/* MT_REC_SWITCH */
+	__u16 cpu;
+	__u8 preempted;			/* prev was preempted: runnable, whatever its state */
+	__u8 pad;
+	__u64 ts_ns;			/* CLOCK_MONOTONIC */
+	__u32 prev_pid, prev_tgid;
+	__u32 next_pid, next_tgid;
+	__s32 prev_prio, next_prio;
+	__s64 prev_state;		/* prev's __state (TASK_* bits); 0 when preempted; user
+					 * space keeps it as sched_switch reports it */
+	char prev_comm[MT_COMM_LEN];
+	char next_comm[MT_COMM_LEN];
+};
+
+/*
  * One off-CPU period of a traced thread, sent at its switch-in, and only in runs whose units
  * the workload timed itself (the unit log, workloads/unit_log.h): user space joins those
  * units with these periods and the migration records by time, per thread.
@@ -264,6 +284,8 @@ struct mt_stats {
 					 * found at the task's next switch-out */
 	__u64 offcpu_records;		/* off-CPU records submitted (self-timed units only) */
 	__u64 offcpu_dropped;		/* ... lost: ring buffer full */
+	__u64 switch_records;		/* switch records submitted (run --perfetto only) */
+	__u64 switch_dropped;		/* ... lost: ring buffer full */
 	/* the judged pulls by the rule that decided them (sum: lb_judged) */
 	__u64 lb_rule[MT_NR_RULES];
 	__u64 lb_delayed;		/* judged pulls with MT_RF_DELAYED */

@@ -140,6 +140,7 @@ void run_free(struct run *r)
 		return;
 	free(r->recs);
 	free(r->units);
+	free(r->switches);
 	free(r->pairs);
 	calib_free(&r->calib.cal);
 	free(r);
@@ -170,6 +171,12 @@ int run_record_add_unit(struct run *r, const struct mt_unit *u)
 {
 	return keep((void **)&r->units, &r->ucap, &r->nunits, &r->units_not_kept, r->max_kept,
 		    u, sizeof(*u), 4096);
+}
+
+int run_record_add_switch(struct run *r, const struct mt_switch *s)
+{
+	return keep((void **)&r->switches, &r->swcap, &r->nswitches, &r->switches_not_kept,
+		    r->max_kept, s, sizeof(*s), 4096);
 }
 
 int run_alloc_pairs(struct run *r, int nr_cpus)

@@ -356,6 +356,10 @@ struct run {
 	struct mt_unit *units;
 	size_t nunits, ucap;
 	uint64_t units_not_kept;
+	/* switches with a traced task on a side (run --perfetto): what ran on each CPU */
+	struct mt_switch *switches;
+	size_t nswitches, swcap;
+	uint64_t switches_not_kept;
 	size_t max_kept;		/* 0: all */
 	struct run_tally tally;		/* a run file's records, counted as read */
 	/* the kernel's rule and the topology levels (docs/design.md, "What the kernel does"):
@@ -409,6 +413,7 @@ void run_free(struct run *r);
 /* Capture's consumers: one more record, kept or (past max_kept) only counted. */
 int run_record_add(struct run *r, const struct mt_migrate *m);
 int run_record_add_unit(struct run *r, const struct mt_unit *u);
+int run_record_add_switch(struct run *r, const struct mt_switch *s);
 /* The pair matrix for nr_cpus CPUs, zeroed.  0 or -ENOMEM / -EINVAL. */
 int run_alloc_pairs(struct run *r, int nr_cpus);
 uint64_t run_total_migrations(const struct run *r);

@@ -43,16 +43,18 @@ struct file_reader {
 /* The top-level sections, each required once. */
 enum section {
 	S_SCHEMA, S_ENVIRONMENT, S_CONFIG, S_CALIBRATION, S_META, S_STATS, S_COST,
-	S_HISTOGRAMS, S_PAIRS, S_CORRELATION, S_VERDICT, S_MIGRATIONS, S_UNITS, S_LEVELS, S_NR,
+	S_HISTOGRAMS, S_PAIRS, S_CORRELATION, S_VERDICT, S_MIGRATIONS, S_UNITS, S_LEVELS,
+	S_SWITCHES, S_NR,
 };
 
 static const char *const section_names[S_NR] = {
 	"schema", "environment", "config", "calibration", "meta", "stats", "cost",
 	"histograms", "cpu_pairs", "correlation", "verdict", "migrations", "units", "levels",
+	"switches",
 };
 
 /* Sections a file written before them does not have (migtrace.run/3's levels). */
-#define SECTIONS_OPTIONAL (1u << S_LEVELS)
+#define SECTIONS_OPTIONAL (1u << S_LEVELS | 1u << S_SWITCHES)
 
 #define FAIL(fr, ...) jr_fail(&(fr)->jr, __VA_ARGS__)
 #define LLU(v) ((unsigned long long)(v))
@@ -1090,6 +1092,35 @@ static int read_records(struct file_reader *fr, bool units)
 	return more;
 }
 
+/* The switches (run --perfetto), kept when fr->keep; their count is checked against stats. */
+static int read_switches(struct file_reader *fr)
+{
+	struct run *r = fr->r;
+	struct mt_switch s;
+	uint64_t n = 0;
+	int more;
+
+	if (jr_array_begin(&fr->jr)) {
+		jr_context(&fr->jr, "switches");
+		return -1;
+	}
+	while ((more = jr_array_next(&fr->jr)) > 0) {
+		memset(&s, 0, sizeof(s));
+		s.kind = MT_REC_SWITCH;
+		if (rs_read_object(&fr->jr, &s, &rs_switch, "switches[]"))
+			return -1;
+		n++;
+		if (fr->keep && run_record_add_switch(r, &s)) {
+			fr->oom = true;
+			return FAIL(fr, "out of memory keeping the switches (%llu read)", LLU(n));
+		}
+	}
+	if (!more && n > r->stats.switch_records)
+		return FAIL(fr, "switches: %llu records, more than stats.switch_records %llu", LLU(n),
+			    LLU(r->stats.switch_records));
+	return more;
+}
+
 /* ---- the document ---- */
 
 static int read_schema(struct file_reader *fr)
@@ -1146,6 +1177,8 @@ static int read_section(struct file_reader *fr, enum section s, const char *key)
 		return read_records(fr, true);
 	case S_LEVELS:
 		return read_levels(fr);
+	case S_SWITCHES:
+		return read_switches(fr);
 	default:
 		return jr_skip(&fr->jr) ? skip_failed(fr, "", key) : 0;
 	}

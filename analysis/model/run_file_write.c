@@ -418,6 +418,10 @@ int run_file_write(FILE *f, const struct run *r)
 	write_verdict(&w, r);
 	write_records(&w, "migrations", r->recs, r->nrecs, sizeof(*r->recs), &rs_migration);
 	write_records(&w, "units", r->units, r->nunits, sizeof(*r->units), &rs_unit);
+	/* optional: only a run that recorded them (run --perfetto) */
+	if (r->nswitches)
+		write_records(&w, "switches", r->switches, r->nswitches, sizeof(*r->switches),
+			      &rs_switch);
 	jw_end_object(&w);
 	return jw_finish(&w);
 }

@@ -446,6 +446,9 @@ static const struct rs_field stats_f[] = {
 	FLD("units_not_kept", RS_U64, R, units_not_kept, 0),
 	FLD("offcpu_records", RS_U64, R, stats.offcpu_records, RS_OPTIONAL),
 	FLD("offcpu_records_lost", RS_U64, R, stats.offcpu_dropped, RS_OPTIONAL),
+	/* from 0.2: switch records (run --perfetto) */
+	FLD("switch_records", RS_U64, R, stats.switch_records, RS_OPTIONAL),
+	FLD("switch_records_lost", RS_U64, R, stats.switch_dropped, RS_OPTIONAL),
 	FLD("wakeup_records", RS_U64, R, sum.wakeup_records, 0),
 	FLD("wakeup_hot", RS_U64, R, sum.wakeup_hot, 0),
 };
@@ -745,6 +748,25 @@ static const struct rs_field unit_f[] = {
 TABLE(rs_unit, "units[]", unit_f);
 #undef U
 
+/* from 0.2, run --perfetto: the switches with a traced task on a side */
+#define W struct mt_switch
+static const struct rs_field switch_f[] = {
+	FLD("ts_ns", RS_U64, W, ts_ns, 0),
+	FLD("cpu", RS_U16, W, cpu, 0),
+	FLD("prev_pid", RS_U32, W, prev_pid, 0),
+	FLD("prev_tgid", RS_U32, W, prev_tgid, 0),
+	FLD("prev_comm", RS_BYTES, W, prev_comm, 0),
+	FLD("prev_prio", RS_INT, W, prev_prio, 0),
+	FLD("prev_state", RS_S64, W, prev_state, 0),
+	FLD("preempted", RS_U8, W, preempted, 0),
+	FLD("next_pid", RS_U32, W, next_pid, 0),
+	FLD("next_tgid", RS_U32, W, next_tgid, 0),
+	FLD("next_comm", RS_BYTES, W, next_comm, 0),
+	FLD("next_prio", RS_INT, W, next_prio, 0),
+};
+TABLE(rs_switch, "switches[]", switch_f);
+#undef W
+
 #define LC struct run_level_cost
 static const struct rs_field level_cost_f[] = {
 	FLD("pulls", RS_U64, LC, pulls, 0),
@@ -781,7 +803,7 @@ const struct rs_table *const rs_all_tables[] = {
 	&rs_calibration, &rs_calibration_measured, &rs_calib_cell, &rs_footprint,
 	&rs_footprint_point, &rs_footprint_level, &rs_footprint_hint, &rs_meta, &rs_backend,
 	&rs_stats, &rs_completeness, &rs_cost, &rs_correlation, &rs_cell, &rs_corr_rate, &rs_verdict,
-	&rs_verdict_rate, &rs_verdict_model, &rs_migration, &rs_unit, &rs_level_cost,
+	&rs_verdict_rate, &rs_verdict_model, &rs_migration, &rs_unit, &rs_level_cost, &rs_switch,
 };
 const int rs_ntables = (int)(sizeof(rs_all_tables) / sizeof(rs_all_tables[0]));
 const struct rs_table *const rs_calib_file_tables[] = {

@@ -11,9 +11,11 @@
  *   - counter tracks: migrations per second and, of the judged load-balancer pulls, the
  *     share task_hot() called hot, in bins over the run.
  * Each TracePacket is written as it is made, as field 1 of Trace (the file is the
- * concatenation), on one packet sequence.  Times are the records' CLOCK_MONOTONIC ns.  The
- * run file holds no context switches, so there is no per-CPU "what ran" track: the CPU
- * tracks hold what migtrace saw arrive.
+ * concatenation), on one packet sequence.  Times are the records' CLOCK_MONOTONIC ns.
+ *   - when the run recorded them (`run --perfetto FILE.pftrace`, the run file's switches),
+ *     the context switches with a traced task on a side, as ftrace sched_switch events in
+ *     per-CPU bundles: Perfetto's sched table and its per-CPU "what ran" tracks.  Without
+ *     them the CPU tracks hold what migtrace saw arrive.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -35,6 +37,7 @@
 #define COUNTER_BINS 2000		/* at most, over the run */
 #define COUNTER_MIN_BIN_NS 100000000ULL	/* 100 ms */
 #define MAX_ANNOTATIONS 8
+#define SWITCH_BUNDLE 1024	/* sched_switch events a packet, at most */
 
 typedef Perfetto__Protos__TracePacket Packet;
 typedef Perfetto__Protos__TrackEvent Event;
@@ -346,6 +349,87 @@ bool render_perfetto_native(const char *path)
 	return path_has_suffix(path, ".pftrace") || path_has_suffix(path, ".perfetto-trace");
 }
 
+static int by_cpu_time(const void *a, const void *b)
+{
+	const struct mt_switch *x = *(const struct mt_switch *const *)a;
+	const struct mt_switch *y = *(const struct mt_switch *const *)b;
+
+	if (x->cpu != y->cpu)
+		return x->cpu < y->cpu ? -1 : 1;
+	return x->ts_ns < y->ts_ns ? -1 : x->ts_ns > y->ts_ns;
+}
+
+/*
+ * The switches (run --perfetto) as ftrace sched_switch events, a bundle of at most
+ * SWITCH_BUNDLE per packet, each CPU's in time order: Perfetto's sched table, its per-CPU
+ * "what ran" tracks and thread states are made from them.
+ */
+static void switches(struct pb_writer *w, const struct run *r)
+{
+	Perfetto__Protos__FtraceEvent *ev = NULL, **evp = NULL;
+	Perfetto__Protos__SchedSwitchFtraceEvent *sw = NULL;
+	const struct mt_switch **order = NULL;
+	char (*comm)[2][MT_COMM_LEN + 1] = NULL;
+	size_t n = r->nswitches;
+
+	if (!n)
+		return;
+	order = malloc(n * sizeof(*order));
+	ev = calloc(SWITCH_BUNDLE, sizeof(*ev));
+	evp = calloc(SWITCH_BUNDLE, sizeof(*evp));
+	sw = calloc(SWITCH_BUNDLE, sizeof(*sw));
+	comm = calloc(SWITCH_BUNDLE, sizeof(*comm));
+	if (!order || !ev || !evp || !sw || !comm) {
+		w->err = -ENOMEM;
+		goto out;
+	}
+	for (size_t i = 0; i < n; i++)
+		order[i] = &r->switches[i];
+	qsort(order, n, sizeof(*order), by_cpu_time);
+	for (size_t i = 0; i < n && !w->err;) {
+		Perfetto__Protos__FtraceEventBundle b = PERFETTO__PROTOS__FTRACE_EVENT_BUNDLE__INIT;
+		Packet p = PERFETTO__PROTOS__TRACE_PACKET__INIT;
+		size_t k = 0;
+
+		b.has_cpu = 1;
+		b.cpu = order[i]->cpu;
+		for (; i < n && k < SWITCH_BUNDLE && order[i]->cpu == b.cpu; i++, k++) {
+			const struct mt_switch *s = order[i];
+
+			ev[k] = (Perfetto__Protos__FtraceEvent)PERFETTO__PROTOS__FTRACE_EVENT__INIT;
+			sw[k] = (Perfetto__Protos__SchedSwitchFtraceEvent)
+				PERFETTO__PROTOS__SCHED_SWITCH_FTRACE_EVENT__INIT;
+			memcpy(comm[k][0], s->prev_comm, MT_COMM_LEN);
+			memcpy(comm[k][1], s->next_comm, MT_COMM_LEN);
+			comm[k][0][MT_COMM_LEN] = comm[k][1][MT_COMM_LEN] = 0;
+			ev[k].has_timestamp = ev[k].has_pid = 1;
+			ev[k].timestamp = s->ts_ns;
+			ev[k].pid = s->prev_pid;	/* the task running when it fired */
+			sw[k].prev_comm = comm[k][0];
+			sw[k].has_prev_pid = sw[k].has_prev_prio = sw[k].has_prev_state = 1;
+			sw[k].prev_pid = (int32_t)s->prev_pid;
+			sw[k].prev_prio = s->prev_prio;
+			sw[k].prev_state = s->prev_state;
+			sw[k].next_comm = comm[k][1];
+			sw[k].has_next_pid = sw[k].has_next_prio = 1;
+			sw[k].next_pid = (int32_t)s->next_pid;
+			sw[k].next_prio = s->next_prio;
+			ev[k].sched_switch = &sw[k];
+			evp[k] = &ev[k];
+		}
+		b.n_event = k;
+		b.event = evp;
+		p.ftrace_events = &b;
+		put(w, &p);
+	}
+out:
+	free(order);
+	free(ev);
+	free(evp);
+	free(sw);
+	free(comm);
+}
+
 int render_perfetto_pb(FILE *f, const struct run *r)
 {
 	bool *cpu_seen = calloc(RUN_MAX_NR_CPUS, sizeof(bool));
@@ -370,6 +454,7 @@ int render_perfetto_pb(FILE *f, const struct run *r)
 			migration_instant(&w, r, &r->recs[i], true);
 	}
 	counters(&w, r);
+	switches(&w, r);
 	if (!w.err && (fflush(f) || ferror(f)))
 		w.err = -EIO;
 out:

@@ -253,6 +253,19 @@ PFPROTO=$MT_ROOT/analysis/render/perfetto_trace.proto
 "$MT" report --perfetto "$E/trace.pftrace" "$DATA/sample-run.json" >/dev/null
 check perfetto_native_counts python3 "$MT_ROOT/tests/integration/pftrace_counts.py" "$PFPROTO" \
 	"$E/trace.pftrace" "$DATA/sample-run.json"
+#    A run made with --perfetto FILE.pftrace records the context switches of its tasks
+#    (either side), kept in its run file: per-CPU sched_switch bundles, by both backends,
+#    and report makes the same bytes from the file.
+for b in bpf ftrace; do
+	"$MT" run --backend "$b" --perfetto "$E/sw-$b.pftrace" -o "$E/sw-$b.json" wakeup -t 4 -d 1 \
+		>/dev/null 2>"$E/sw-$b.err"
+	check "perfetto_native_switches_$b" bash -c 'python3 "$1" "$2" "$3" "$4" &&
+		python3 -c "import json, sys; d = json.load(open(sys.argv[1])); sys.exit(not (d[\"switches\"] and
+			len(d[\"switches\"]) == d[\"stats\"][\"switch_records\"]))" "$4" &&
+		"$5" report --perfetto "$3.again.pftrace" "$4" >/dev/null && cmp "$3" "$3.again.pftrace"' \
+		_ "$MT_ROOT/tests/integration/pftrace_counts.py" "$PFPROTO" "$E/sw-$b.pftrace" \
+		"$E/sw-$b.json" "$MT"
+done
 #    and trace-event JSON (any other name) with a track per thread, units as slices,
 #    migrations as instants carrying src/dst/age/cause, and a track per CPU; counted
 #    against the records.

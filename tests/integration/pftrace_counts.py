@@ -23,6 +23,7 @@ got = {
     "slices": len(re.findall(r"^    type: TYPE_SLICE_BEGIN$", text, re.M)),
     "slice_ends": len(re.findall(r"^    type: TYPE_SLICE_END$", text, re.M)),
     "counters": len(re.findall(r"^    type: TYPE_COUNTER$", text, re.M)),
+    "switches": len(re.findall(r"^      sched_switch \{$", text, re.M)),
 }
 want = {
     "threads": len({(m["pid"]) for m in d["migrations"]} | {u["pid"] for u in d["units"]}),
@@ -30,6 +31,7 @@ want = {
     "arrivals": len(d["migrations"]),
     "slices": len(d["units"]),
     "slice_ends": len(d["units"]),
+    "switches": len(d.get("switches", [])),
 }
 bad = ["%s: %d in the trace, %d in the run" % (k, got[k], v) for k, v in want.items() if got[k] != v]
 if d["migrations"] and not got["counters"]:
@@ -38,6 +40,19 @@ if d["migrations"] and not got["counters"]:
 for m in d["migrations"][:50]:
     if 'string_value: "%s"' % m["cause"] not in text:
         bad.append("cause %s missing" % m["cause"])
+        break
+# the switches: per CPU bundles in time order, a traced task on a side of each
+traced = {m["pid"] for m in d["migrations"]} | {u["pid"] for u in d["units"]} | \
+    {s["prev_pid"] for s in d.get("switches", []) if s["prev_tgid"] == d["meta"]["pid"]} | \
+    {s["next_pid"] for s in d.get("switches", []) if s["next_tgid"] == d["meta"]["pid"]}
+for bundle in re.findall(r"^  ftrace_events \{\n(.*?)^  \}$", text, re.M | re.S):
+    stamps = [int(t) for t in re.findall(r"^      timestamp: (\d+)$", bundle, re.M)]
+    if stamps != sorted(stamps):
+        bad.append("a CPU's switches out of time order")
+        break
+    pairs = re.findall(r"prev_pid: (\d+)$.*?next_pid: (\d+)$", bundle, re.M | re.S)
+    if any(int(p) not in traced and int(n) not in traced for p, n in pairs):
+        bad.append("a switch with no traced task on either side")
         break
 args = d["meta"]["command"].split()[1:]
 if any(a in text for a in args if len(a) > 3):

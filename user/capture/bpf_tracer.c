@@ -50,6 +50,24 @@ static struct bpf_tracer *bpf_of(const struct tracer *tr)
 	return tr->backend_state;
 }
 
+/*
+ * A task's __state as sched_switch's prev_state reports it (the kernel's
+ * __trace_sched_switch_state()): 0 runnable; else one bit, 1 << (the highest of the state's
+ * TASK_REPORT bits - 1), TASK_IDLE (TASK_UNINTERRUPTIBLE | TASK_NOLOAD) as its own, 0x80.
+ * The ftrace backend's records carry the event's own; so do the BPF ones after this.
+ */
+static __s64 reported_state(__s64 state)
+{
+	__s64 report = state & 0x7f;	/* TASK_REPORT */
+	int bit = 0;
+
+	if ((state & 0x402) == 0x402)
+		return 0x80;		/* TASK_REPORT_IDLE */
+	while (report >> bit)
+		bit++;
+	return bit ? (__s64)1 << (bit - 1) : 0;
+}
+
 static int handle_record(void *ctx, void *data, size_t len)
 {
 	struct tracer *tr = ctx;
@@ -66,6 +84,12 @@ static int handle_record(void *ctx, void *data, size_t len)
 		return tr->on_unit(tr->ctx, data);
 	if (kind == MT_REC_OFFCPU && len >= sizeof(struct mt_offcpu) && tr->on_offcpu)
 		return tr->on_offcpu(tr->ctx, data);
+	if (kind == MT_REC_SWITCH && len >= sizeof(struct mt_switch) && tr->on_switch) {
+		struct mt_switch s = *(const struct mt_switch *)data;
+
+		s.prev_state = s.preempted ? 0 : reported_state(s.prev_state);
+		return tr->on_switch(tr->ctx, &s);
+	}
 	return 0;
 }
 
@@ -257,6 +281,7 @@ static int bpf_tracer_load(struct tracer *tr, const struct tracer_opts *o)
 	skel->rodata->nr_cpus = (__u32)tr->nr_cpus;
 	skel->rodata->hot_ns = o->hot_ns;
 	skel->rodata->offcpu_records = o->on_offcpu != NULL;
+	skel->rodata->switch_records = o->on_switch != NULL;
 	skel->rodata->unit_probes = o->unit_probes;
 	skel->rodata->slot_mask = nr_slots - 1;
 	skel->rodata->scope = o->scope;

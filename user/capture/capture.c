@@ -141,6 +141,13 @@ static int on_offcpu(void *ctx, const struct mt_offcpu *o)
 	return 0;
 }
 
+static int on_switch(void *ctx, const struct mt_switch *s)
+{
+	struct capture *cap = ctx;
+
+	return run_record_add_switch(cap->r, s);
+}
+
 static int on_logged_unit(void *ctx, const struct mt_unit_slot *s)
 {
 	struct capture *cap = ctx;
@@ -268,6 +275,7 @@ struct capture *capture__open(const struct run_config *cfg, struct run *r, int *
 	topts.on_migrate = on_migrate;
 	topts.on_unit = on_unit;
 	topts.on_offcpu = cap->join ? on_offcpu : NULL;
+	topts.on_switch = cfg->switch_records ? on_switch : NULL;
 	topts.unit_probes = !cap->join && cfg->unit_arg;
 	topts.ctx = cap;
 	topts.backend = cfg->backend;

@@ -78,6 +78,7 @@ struct run_config {
 	bool all;			/* -a */
 	const char *cgroup_arg;		/* --cgroup PATH; NULL: none */
 	bool records_wanted;		/* an export reads the migration records (--csv, ...) */
+	bool switch_records;		/* the native Perfetto trace: what ran on each CPU */
 	uint64_t cgroup_id;		/* --cgroup's kernfs id, resolved */
 };
 

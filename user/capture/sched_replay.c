@@ -396,16 +396,50 @@ static int replay_switch_in(struct sched_replay *rp, const struct sched_event *e
 	return err;
 }
 
+/* The switch as a record (bpf: emit_switch()), when a traced task is on a side. */
+static int send_switch(struct sched_replay *rp, const struct sched_event *e, bool prev_traced,
+		       bool next_traced)
+{
+	const struct rp_task *p = task_get(rp, e->pid), *n = task_get(rp, e->pid2);
+	bool preempted = sched_replay_preempted(e->prev_state);
+	struct mt_switch s = {
+		.kind = MT_REC_SWITCH,
+		.cpu = (__u16)e->cpu,
+		.preempted = preempted,
+		.ts_ns = e->ts_ns,
+		.prev_pid = e->pid,
+		.prev_tgid = p && p->tgid ? p->tgid : e->pid,
+		.next_pid = e->pid2,
+		.next_tgid = n && n->tgid ? n->tgid : e->pid2,
+		.prev_prio = e->has_prio ? e->prio : 120,
+		.next_prio = 120,	/* the event's next_prio is not decoded: the fair default */
+		.prev_state = preempted ? 0 : e->prev_state,
+	};
+
+	if (!prev_traced && !next_traced)
+		return 0;
+	memcpy(s.prev_comm, e->comm, sizeof(s.prev_comm));
+	memcpy(s.next_comm, e->comm2, sizeof(s.next_comm));
+	rp->stats.switch_records++;
+	return rp->o.on_switch(rp->o.ctx, &s);
+}
+
 static int replay_switch(struct sched_replay *rp, const struct sched_event *e)
 {
+	bool prev_traced, next_traced;
 	int err;
 
 	note_stopper(rp, e->pid, e->comm, e->cpu);
 	note_stopper(rp, e->pid2, e->comm2, e->cpu);
+	/* before the replay: a task's final switch-out frees it */
+	prev_traced = rp->o.on_switch && traced(rp, e->pid, e->cpu);
+	next_traced = rp->o.on_switch && traced(rp, e->pid2, e->cpu);
 	err = replay_switch_out(rp, e);
-	if (err)
-		return err;
-	return replay_switch_in(rp, e);
+	if (!err)
+		err = replay_switch_in(rp, e);
+	if (!err && rp->o.on_switch)
+		err = send_switch(rp, e, prev_traced, next_traced);
+	return err;
 }
 
 /* The current task is the stopper of the source CPU (bpf: is_stopper && cpu == src). */

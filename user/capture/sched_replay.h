@@ -73,6 +73,7 @@ struct sched_replay_opts {
 	uint32_t (*tgid_of)(void *ctx, uint32_t pid);
 	tracer_migrate_fn on_migrate;	/* NULL: none sent */
 	tracer_offcpu_fn on_offcpu;	/* NULL: none sent */
+	tracer_switch_fn on_switch;	/* NULL: none sent */
 	void *ctx;
 	bool no_records;		/* aggregates only (-a without exports) */
 };

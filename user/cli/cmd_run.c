@@ -384,6 +384,8 @@ int cmd_run(int argc, char **argv)
 	mt_cli_json_errors(env.cfg.json_lines ||
 			   (env.cfg.output && atomic_file_to_stdout(env.cfg.output)));
 	/* -P names processes from the migration records */
+	/* the native Perfetto trace shows what ran on each CPU: the switches are recorded */
+	env.cfg.switch_records = env.exports.perfetto && render_perfetto_native(env.exports.perfetto);
 	env.cfg.records_wanted = env.exports.csv_dir || env.exports.perfetto ||
 				 env.exports.whatif_arg || env.cfg.per_pid;
 	/* an export that cannot be written, or an output over the calibration read or over
