@@ -1113,6 +1113,34 @@ int BPF_PROG(mt_wakeup, struct task_struct *p)
 	return 0;
 }
 
+/* Attached only for the switches' view (switch_records): a traced task being woken. */
+SEC("tp_btf/sched_waking")
+int BPF_PROG(mt_waking, struct task_struct *p)
+{
+	struct task_ctx *t = traced(p);
+	struct mt_counts *c;
+	struct mt_waking *r;
+
+	if (!t || !(c = this_cpu_counts()))
+		return 0;
+	r = bpf_ringbuf_reserve(&events, sizeof(*r), 0);
+	if (!r) {
+		c->stats.waking_dropped++;
+		return 0;
+	}
+	r->kind = MT_REC_WAKING;
+	r->cpu = bpf_get_smp_processor_id();
+	r->pad = 0;
+	r->ts_ns = bpf_ktime_get_ns();
+	r->pid = p->pid;
+	r->tgid = p->tgid;
+	r->prio = p->prio;
+	r->target_cpu = task_cpu_of(p);
+	copy_comm(r->comm, p);
+	bpf_ringbuf_submit(r, rb_flags(c->stats.waking_records++));
+	return 0;
+}
+
 SEC("tp_btf/sched_process_fork")
 int BPF_PROG(mt_fork, struct task_struct *parent, struct task_struct *child)
 {

@@ -56,6 +56,7 @@ enum mt_rec_kind {
 	MT_REC_UNIT = 2,
 	MT_REC_OFFCPU = 3,
 	MT_REC_SWITCH = 4,
+	MT_REC_WAKING = 5,
 };
 
 enum mt_rec_flags {
@@ -189,6 +190,18 @@ struct mt_switch {
 	char next_comm[MT_COMM_LEN];
 };
 
+/* A traced task being woken (sched_waking), sent with the switches (run --perfetto). */
+struct mt_waking {
+	__u32 kind;			/* MT_REC_WAKING */
+	__u16 cpu;			/* the waker's CPU */
+	__u16 pad;
+	__u64 ts_ns;			/* CLOCK_MONOTONIC */
+	__u32 pid, tgid;
+	__s32 prio;
+	__s32 target_cpu;		/* the CPU it last ran on, as the event reports it */
+	char comm[MT_COMM_LEN];
+};
+
 /*
  * One off-CPU period of a traced thread, sent at its switch-in, and only in runs whose units
  * the workload timed itself (the unit log, workloads/unit_log.h): user space joins those
@@ -286,6 +299,8 @@ struct mt_stats {
 	__u64 offcpu_dropped;		/* ... lost: ring buffer full */
 	__u64 switch_records;		/* switch records submitted (run --perfetto only) */
 	__u64 switch_dropped;		/* ... lost: ring buffer full */
+	__u64 waking_records;		/* waking records submitted (run --perfetto only) */
+	__u64 waking_dropped;		/* ... lost: ring buffer full */
 	/* the judged pulls by the rule that decided them (sum: lb_judged) */
 	__u64 lb_rule[MT_NR_RULES];
 	__u64 lb_delayed;		/* judged pulls with MT_RF_DELAYED */

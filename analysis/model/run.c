@@ -141,6 +141,7 @@ void run_free(struct run *r)
 	free(r->recs);
 	free(r->units);
 	free(r->switches);
+	free(r->wakings);
 	free(r->pairs);
 	calib_free(&r->calib.cal);
 	free(r);
@@ -177,6 +178,12 @@ int run_record_add_switch(struct run *r, const struct mt_switch *s)
 {
 	return keep((void **)&r->switches, &r->swcap, &r->nswitches, &r->switches_not_kept,
 		    r->max_kept, s, sizeof(*s), 4096);
+}
+
+int run_record_add_waking(struct run *r, const struct mt_waking *w)
+{
+	return keep((void **)&r->wakings, &r->wkcap, &r->nwakings, &r->wakings_not_kept,
+		    r->max_kept, w, sizeof(*w), 4096);
 }
 
 int run_alloc_pairs(struct run *r, int nr_cpus)

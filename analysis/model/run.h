@@ -360,6 +360,9 @@ struct run {
 	struct mt_switch *switches;
 	size_t nswitches, swcap;
 	uint64_t switches_not_kept;
+	struct mt_waking *wakings;	/* their wakings, for the same view */
+	size_t nwakings, wkcap;
+	uint64_t wakings_not_kept;
 	size_t max_kept;		/* 0: all */
 	struct run_tally tally;		/* a run file's records, counted as read */
 	/* the kernel's rule and the topology levels (docs/design.md, "What the kernel does"):
@@ -414,6 +417,7 @@ void run_free(struct run *r);
 int run_record_add(struct run *r, const struct mt_migrate *m);
 int run_record_add_unit(struct run *r, const struct mt_unit *u);
 int run_record_add_switch(struct run *r, const struct mt_switch *s);
+int run_record_add_waking(struct run *r, const struct mt_waking *w);
 /* The pair matrix for nr_cpus CPUs, zeroed.  0 or -ENOMEM / -EINVAL. */
 int run_alloc_pairs(struct run *r, int nr_cpus);
 uint64_t run_total_migrations(const struct run *r);

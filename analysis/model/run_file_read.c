@@ -44,17 +44,17 @@ struct file_reader {
 enum section {
 	S_SCHEMA, S_ENVIRONMENT, S_CONFIG, S_CALIBRATION, S_META, S_STATS, S_COST,
 	S_HISTOGRAMS, S_PAIRS, S_CORRELATION, S_VERDICT, S_MIGRATIONS, S_UNITS, S_LEVELS,
-	S_SWITCHES, S_NR,
+	S_SWITCHES, S_WAKINGS, S_NR,
 };
 
 static const char *const section_names[S_NR] = {
 	"schema", "environment", "config", "calibration", "meta", "stats", "cost",
 	"histograms", "cpu_pairs", "correlation", "verdict", "migrations", "units", "levels",
-	"switches",
+	"switches", "wakings",
 };
 
 /* Sections a file written before them does not have (migtrace.run/3's levels). */
-#define SECTIONS_OPTIONAL (1u << S_LEVELS | 1u << S_SWITCHES)
+#define SECTIONS_OPTIONAL (1u << S_LEVELS | 1u << S_SWITCHES | 1u << S_WAKINGS)
 
 #define FAIL(fr, ...) jr_fail(&(fr)->jr, __VA_ARGS__)
 #define LLU(v) ((unsigned long long)(v))
@@ -1121,6 +1121,35 @@ static int read_switches(struct file_reader *fr)
 	return more;
 }
 
+/* The wakings (run --perfetto), kept when fr->keep; their count is checked against stats. */
+static int read_wakings(struct file_reader *fr)
+{
+	struct run *r = fr->r;
+	struct mt_waking w;
+	uint64_t n = 0;
+	int more;
+
+	if (jr_array_begin(&fr->jr)) {
+		jr_context(&fr->jr, "wakings");
+		return -1;
+	}
+	while ((more = jr_array_next(&fr->jr)) > 0) {
+		memset(&w, 0, sizeof(w));
+		w.kind = MT_REC_WAKING;
+		if (rs_read_object(&fr->jr, &w, &rs_waking, "wakings[]"))
+			return -1;
+		n++;
+		if (fr->keep && run_record_add_waking(r, &w)) {
+			fr->oom = true;
+			return FAIL(fr, "out of memory keeping the wakings (%llu read)", LLU(n));
+		}
+	}
+	if (!more && n > r->stats.waking_records)
+		return FAIL(fr, "wakings: %llu records, more than stats.waking_records %llu", LLU(n),
+			    LLU(r->stats.waking_records));
+	return more;
+}
+
 /* ---- the document ---- */
 
 static int read_schema(struct file_reader *fr)
@@ -1179,6 +1208,8 @@ static int read_section(struct file_reader *fr, enum section s, const char *key)
 		return read_levels(fr);
 	case S_SWITCHES:
 		return read_switches(fr);
+	case S_WAKINGS:
+		return read_wakings(fr);
 	default:
 		return jr_skip(&fr->jr) ? skip_failed(fr, "", key) : 0;
 	}

@@ -422,6 +422,9 @@ int run_file_write(FILE *f, const struct run *r)
 	if (r->nswitches)
 		write_records(&w, "switches", r->switches, r->nswitches, sizeof(*r->switches),
 			      &rs_switch);
+	if (r->nwakings)
+		write_records(&w, "wakings", r->wakings, r->nwakings, sizeof(*r->wakings),
+			      &rs_waking);
 	jw_end_object(&w);
 	return jw_finish(&w);
 }

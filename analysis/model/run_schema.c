@@ -449,6 +449,8 @@ static const struct rs_field stats_f[] = {
 	/* from 0.2: switch records (run --perfetto) */
 	FLD("switch_records", RS_U64, R, stats.switch_records, RS_OPTIONAL),
 	FLD("switch_records_lost", RS_U64, R, stats.switch_dropped, RS_OPTIONAL),
+	FLD("waking_records", RS_U64, R, stats.waking_records, RS_OPTIONAL),
+	FLD("waking_records_lost", RS_U64, R, stats.waking_dropped, RS_OPTIONAL),
 	FLD("wakeup_records", RS_U64, R, sum.wakeup_records, 0),
 	FLD("wakeup_hot", RS_U64, R, sum.wakeup_hot, 0),
 };
@@ -767,6 +769,20 @@ static const struct rs_field switch_f[] = {
 TABLE(rs_switch, "switches[]", switch_f);
 #undef W
 
+/* from 0.2, run --perfetto: the traced tasks' wakings */
+#define K struct mt_waking
+static const struct rs_field waking_f[] = {
+	FLD("ts_ns", RS_U64, K, ts_ns, 0),
+	FLD("cpu", RS_U16, K, cpu, 0),
+	FLD("pid", RS_U32, K, pid, 0),
+	FLD("tgid", RS_U32, K, tgid, 0),
+	FLD("comm", RS_BYTES, K, comm, 0),
+	FLD("prio", RS_INT, K, prio, 0),
+	FLD("target_cpu", RS_INT, K, target_cpu, 0),
+};
+TABLE(rs_waking, "wakings[]", waking_f);
+#undef K
+
 #define LC struct run_level_cost
 static const struct rs_field level_cost_f[] = {
 	FLD("pulls", RS_U64, LC, pulls, 0),
@@ -804,6 +820,7 @@ const struct rs_table *const rs_all_tables[] = {
 	&rs_footprint_point, &rs_footprint_level, &rs_footprint_hint, &rs_meta, &rs_backend,
 	&rs_stats, &rs_completeness, &rs_cost, &rs_correlation, &rs_cell, &rs_corr_rate, &rs_verdict,
 	&rs_verdict_rate, &rs_verdict_model, &rs_migration, &rs_unit, &rs_level_cost, &rs_switch,
+	&rs_waking,
 };
 const int rs_ntables = (int)(sizeof(rs_all_tables) / sizeof(rs_all_tables[0]));
 const struct rs_table *const rs_calib_file_tables[] = {

@@ -12,9 +12,10 @@
  *     share task_hot() called hot, in bins over the run.
  * Each TracePacket is written as it is made, as field 1 of Trace (the file is the
  * concatenation), on one packet sequence.  Times are the records' CLOCK_MONOTONIC ns.
- *   - when the run recorded them (`run --perfetto FILE.pftrace`, the run file's switches),
- *     the context switches with a traced task on a side, as ftrace sched_switch events in
- *     per-CPU bundles: Perfetto's sched table and its per-CPU "what ran" tracks.  Without
+ *   - when the run recorded them (`run --perfetto FILE.pftrace`, the run file's switches
+ *     and wakings), the context switches with a traced task on a side and the traced
+ *     tasks' wakings, as ftrace sched_switch and sched_waking events in per-CPU bundles:
+ *     Perfetto's sched table, its per-CPU "what ran" tracks and the threads' states.  Without
  *     them the CPU tracks hold what migtrace saw arrive.
  */
 #include <errno.h>
@@ -37,7 +38,7 @@
 #define COUNTER_BINS 2000		/* at most, over the run */
 #define COUNTER_MIN_BIN_NS 100000000ULL	/* 100 ms */
 #define MAX_ANNOTATIONS 8
-#define SWITCH_BUNDLE 1024	/* sched_switch events a packet, at most */
+#define SWITCH_BUNDLE 1024	/* sched_switch and sched_waking events a packet, at most */
 
 typedef Perfetto__Protos__TracePacket Packet;
 typedef Perfetto__Protos__TrackEvent Event;
@@ -349,72 +350,111 @@ bool render_perfetto_native(const char *path)
 	return path_has_suffix(path, ".pftrace") || path_has_suffix(path, ".perfetto-trace");
 }
 
+/* A switch or a waking, for the per-CPU bundles. */
+struct sched_item {
+	uint64_t ts_ns;
+	uint16_t cpu;
+	const struct mt_switch *sw;	/* or */
+	const struct mt_waking *wk;
+};
+
 static int by_cpu_time(const void *a, const void *b)
 {
-	const struct mt_switch *x = *(const struct mt_switch *const *)a;
-	const struct mt_switch *y = *(const struct mt_switch *const *)b;
+	const struct sched_item *x = a, *y = b;
 
 	if (x->cpu != y->cpu)
 		return x->cpu < y->cpu ? -1 : 1;
 	return x->ts_ns < y->ts_ns ? -1 : x->ts_ns > y->ts_ns;
 }
 
+/* The event of item it into ev, with its payload in sw or wk and its comms in comm. */
+static void sched_event(const struct sched_item *it, Perfetto__Protos__FtraceEvent *ev,
+			Perfetto__Protos__SchedSwitchFtraceEvent *sw,
+			Perfetto__Protos__SchedWakingFtraceEvent *wk, char comm[2][MT_COMM_LEN + 1])
+{
+	*ev = (Perfetto__Protos__FtraceEvent)PERFETTO__PROTOS__FTRACE_EVENT__INIT;
+	ev->has_timestamp = ev->has_pid = 1;
+	ev->timestamp = it->ts_ns;
+	comm[0][MT_COMM_LEN] = comm[1][MT_COMM_LEN] = 0;
+	if (it->sw) {
+		const struct mt_switch *s = it->sw;
+
+		*sw = (Perfetto__Protos__SchedSwitchFtraceEvent)
+			PERFETTO__PROTOS__SCHED_SWITCH_FTRACE_EVENT__INIT;
+		memcpy(comm[0], s->prev_comm, MT_COMM_LEN);
+		memcpy(comm[1], s->next_comm, MT_COMM_LEN);
+		ev->pid = s->prev_pid;	/* the task running when it fired */
+		sw->prev_comm = comm[0];
+		sw->has_prev_pid = sw->has_prev_prio = sw->has_prev_state = 1;
+		sw->prev_pid = (int32_t)s->prev_pid;
+		sw->prev_prio = s->prev_prio;
+		sw->prev_state = s->prev_state;
+		sw->next_comm = comm[1];
+		sw->has_next_pid = sw->has_next_prio = 1;
+		sw->next_pid = (int32_t)s->next_pid;
+		sw->next_prio = s->next_prio;
+		ev->sched_switch = sw;
+	} else {
+		const struct mt_waking *w = it->wk;
+
+		*wk = (Perfetto__Protos__SchedWakingFtraceEvent)
+			PERFETTO__PROTOS__SCHED_WAKING_FTRACE_EVENT__INIT;
+		memcpy(comm[0], w->comm, MT_COMM_LEN);
+		ev->pid = 0;		/* the waker is not recorded */
+		ev->has_pid = 0;
+		wk->comm = comm[0];
+		wk->has_pid = wk->has_prio = wk->has_success = wk->has_target_cpu = 1;
+		wk->pid = (int32_t)w->pid;
+		wk->prio = w->prio;
+		wk->success = 1;
+		wk->target_cpu = w->target_cpu;
+		ev->sched_waking = wk;
+	}
+}
+
 /*
- * The switches (run --perfetto) as ftrace sched_switch events, a bundle of at most
- * SWITCH_BUNDLE per packet, each CPU's in time order: Perfetto's sched table, its per-CPU
- * "what ran" tracks and thread states are made from them.
+ * The switches and wakings (run --perfetto) as ftrace sched_switch and sched_waking events,
+ * a bundle of at most SWITCH_BUNDLE per packet, each CPU's in time order: Perfetto's sched
+ * table, its per-CPU "what ran" tracks and thread states are made from them.
  */
 static void switches(struct pb_writer *w, const struct run *r)
 {
 	Perfetto__Protos__FtraceEvent *ev = NULL, **evp = NULL;
 	Perfetto__Protos__SchedSwitchFtraceEvent *sw = NULL;
-	const struct mt_switch **order = NULL;
+	Perfetto__Protos__SchedWakingFtraceEvent *wk = NULL;
 	char (*comm)[2][MT_COMM_LEN + 1] = NULL;
-	size_t n = r->nswitches;
+	struct sched_item *items = NULL;
+	size_t n = r->nswitches + r->nwakings;
 
 	if (!n)
 		return;
-	order = malloc(n * sizeof(*order));
+	items = malloc(n * sizeof(*items));
 	ev = calloc(SWITCH_BUNDLE, sizeof(*ev));
 	evp = calloc(SWITCH_BUNDLE, sizeof(*evp));
 	sw = calloc(SWITCH_BUNDLE, sizeof(*sw));
+	wk = calloc(SWITCH_BUNDLE, sizeof(*wk));
 	comm = calloc(SWITCH_BUNDLE, sizeof(*comm));
-	if (!order || !ev || !evp || !sw || !comm) {
+	if (!items || !ev || !evp || !sw || !wk || !comm) {
 		w->err = -ENOMEM;
 		goto out;
 	}
-	for (size_t i = 0; i < n; i++)
-		order[i] = &r->switches[i];
-	qsort(order, n, sizeof(*order), by_cpu_time);
+	for (size_t i = 0; i < r->nswitches; i++)
+		items[i] = (struct sched_item){ r->switches[i].ts_ns, r->switches[i].cpu,
+						&r->switches[i], NULL };
+	for (size_t i = 0; i < r->nwakings; i++)
+		items[r->nswitches + i] = (struct sched_item){ r->wakings[i].ts_ns,
+							       r->wakings[i].cpu, NULL,
+							       &r->wakings[i] };
+	qsort(items, n, sizeof(*items), by_cpu_time);
 	for (size_t i = 0; i < n && !w->err;) {
 		Perfetto__Protos__FtraceEventBundle b = PERFETTO__PROTOS__FTRACE_EVENT_BUNDLE__INIT;
 		Packet p = PERFETTO__PROTOS__TRACE_PACKET__INIT;
 		size_t k = 0;
 
 		b.has_cpu = 1;
-		b.cpu = order[i]->cpu;
-		for (; i < n && k < SWITCH_BUNDLE && order[i]->cpu == b.cpu; i++, k++) {
-			const struct mt_switch *s = order[i];
-
-			ev[k] = (Perfetto__Protos__FtraceEvent)PERFETTO__PROTOS__FTRACE_EVENT__INIT;
-			sw[k] = (Perfetto__Protos__SchedSwitchFtraceEvent)
-				PERFETTO__PROTOS__SCHED_SWITCH_FTRACE_EVENT__INIT;
-			memcpy(comm[k][0], s->prev_comm, MT_COMM_LEN);
-			memcpy(comm[k][1], s->next_comm, MT_COMM_LEN);
-			comm[k][0][MT_COMM_LEN] = comm[k][1][MT_COMM_LEN] = 0;
-			ev[k].has_timestamp = ev[k].has_pid = 1;
-			ev[k].timestamp = s->ts_ns;
-			ev[k].pid = s->prev_pid;	/* the task running when it fired */
-			sw[k].prev_comm = comm[k][0];
-			sw[k].has_prev_pid = sw[k].has_prev_prio = sw[k].has_prev_state = 1;
-			sw[k].prev_pid = (int32_t)s->prev_pid;
-			sw[k].prev_prio = s->prev_prio;
-			sw[k].prev_state = s->prev_state;
-			sw[k].next_comm = comm[k][1];
-			sw[k].has_next_pid = sw[k].has_next_prio = 1;
-			sw[k].next_pid = (int32_t)s->next_pid;
-			sw[k].next_prio = s->next_prio;
-			ev[k].sched_switch = &sw[k];
+		b.cpu = items[i].cpu;
+		for (; i < n && k < SWITCH_BUNDLE && items[i].cpu == b.cpu; i++, k++) {
+			sched_event(&items[i], &ev[k], &sw[k], &wk[k], comm[k]);
 			evp[k] = &ev[k];
 		}
 		b.n_event = k;
@@ -423,10 +463,11 @@ static void switches(struct pb_writer *w, const struct run *r)
 		put(w, &p);
 	}
 out:
-	free(order);
+	free(items);
 	free(ev);
 	free(evp);
 	free(sw);
+	free(wk);
 	free(comm);
 }
 

@@ -260,8 +260,9 @@ for b in bpf ftrace; do
 	"$MT" run --backend "$b" --perfetto "$E/sw-$b.pftrace" -o "$E/sw-$b.json" wakeup -t 4 -d 1 \
 		>/dev/null 2>"$E/sw-$b.err"
 	check "perfetto_native_switches_$b" bash -c 'python3 "$1" "$2" "$3" "$4" &&
-		python3 -c "import json, sys; d = json.load(open(sys.argv[1])); sys.exit(not (d[\"switches\"] and
-			len(d[\"switches\"]) == d[\"stats\"][\"switch_records\"]))" "$4" &&
+		python3 -c "import json, sys; d = json.load(open(sys.argv[1])); s = d[\"stats\"]; sys.exit(not (
+			d[\"switches\"] and len(d[\"switches\"]) == s[\"switch_records\"] and
+			d[\"wakings\"] and len(d[\"wakings\"]) == s[\"waking_records\"]))" "$4" &&
 		"$5" report --perfetto "$3.again.pftrace" "$4" >/dev/null && cmp "$3" "$3.again.pftrace"' \
 		_ "$MT_ROOT/tests/integration/pftrace_counts.py" "$PFPROTO" "$E/sw-$b.pftrace" \
 		"$E/sw-$b.json" "$MT"

@@ -24,6 +24,7 @@ got = {
     "slice_ends": len(re.findall(r"^    type: TYPE_SLICE_END$", text, re.M)),
     "counters": len(re.findall(r"^    type: TYPE_COUNTER$", text, re.M)),
     "switches": len(re.findall(r"^      sched_switch \{$", text, re.M)),
+    "wakings": len(re.findall(r"^      sched_waking \{$", text, re.M)),
 }
 want = {
     "threads": len({(m["pid"]) for m in d["migrations"]} | {u["pid"] for u in d["units"]}),
@@ -32,6 +33,7 @@ want = {
     "slices": len(d["units"]),
     "slice_ends": len(d["units"]),
     "switches": len(d.get("switches", [])),
+    "wakings": len(d.get("wakings", [])),
 }
 bad = ["%s: %d in the trace, %d in the run" % (k, got[k], v) for k, v in want.items() if got[k] != v]
 if d["migrations"] and not got["counters"]:

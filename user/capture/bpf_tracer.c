@@ -90,6 +90,8 @@ static int handle_record(void *ctx, void *data, size_t len)
 		s.prev_state = s.preempted ? 0 : reported_state(s.prev_state);
 		return tr->on_switch(tr->ctx, &s);
 	}
+	if (kind == MT_REC_WAKING && len >= sizeof(struct mt_waking) && tr->on_waking)
+		return tr->on_waking(tr->ctx, data);
 	return 0;
 }
 
@@ -322,6 +324,7 @@ static int bpf_tracer_load(struct tracer *tr, const struct tracer_opts *o)
 	skel->bss->wakeup_from_queued = tr->wakeup_from_queued;
 	/* loaded either way (doctor verifies every program), attached only when needed */
 	bpf_program__set_autoattach(skel->progs.mt_wakeup, !tr->wakeup_from_queued);
+	bpf_program__set_autoattach(skel->progs.mt_waking, o->on_switch != NULL);
 	/* moves between cgroups matter to --cgroup only */
 	bpf_program__set_autoattach(skel->progs.mt_cgroup_attach, o->scope == MT_SCOPE_CGROUP);
 	return 0;

@@ -148,6 +148,13 @@ static int on_switch(void *ctx, const struct mt_switch *s)
 	return run_record_add_switch(cap->r, s);
 }
 
+static int on_waking(void *ctx, const struct mt_waking *w)
+{
+	struct capture *cap = ctx;
+
+	return run_record_add_waking(cap->r, w);
+}
+
 static int on_logged_unit(void *ctx, const struct mt_unit_slot *s)
 {
 	struct capture *cap = ctx;
@@ -276,6 +283,7 @@ struct capture *capture__open(const struct run_config *cfg, struct run *r, int *
 	topts.on_unit = on_unit;
 	topts.on_offcpu = cap->join ? on_offcpu : NULL;
 	topts.on_switch = cfg->switch_records ? on_switch : NULL;
+	topts.on_waking = cfg->switch_records ? on_waking : NULL;
 	topts.unit_probes = !cap->join && cfg->unit_arg;
 	topts.ctx = cap;
 	topts.backend = cfg->backend;

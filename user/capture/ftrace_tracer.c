@@ -550,6 +550,7 @@ static int ftrace_tracer_load(struct tracer *tr, const struct tracer_opts *o)
 	struct sched_replay_opts ro = {
 		.hot_ns = o->hot_ns, .topo = o->topo, .nr_cpus = nr_cpus, .scope = o->scope,
 		.tgid_of = tgid_of, .on_migrate = o->on_migrate, .on_offcpu = o->on_offcpu, .on_switch = o->on_switch,
+		.on_waking = o->on_waking,
 		.ctx = o->ctx, .no_records = o->no_records,
 	};
 	char why[256];

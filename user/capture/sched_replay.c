@@ -538,6 +538,22 @@ static int replay_waking(struct sched_replay *rp, const struct sched_event *e)
 		t->waker_pid = e->cur_pid;
 		t->waker_cpu = (int32_t)e->cpu;
 	}
+	/* the switches' view (bpf: mt_waking) */
+	if (t && rp->o.on_waking) {
+		struct mt_waking w = {
+			.kind = MT_REC_WAKING,
+			.cpu = (__u16)e->cpu,
+			.ts_ns = e->ts_ns,
+			.pid = e->pid,
+			.tgid = t->tgid,
+			.prio = e->has_prio ? e->prio : 120,
+			.target_cpu = (__s32)e->dest_cpu,
+		};
+
+		memcpy(w.comm, e->comm, sizeof(w.comm));
+		rp->stats.waking_records++;
+		return rp->o.on_waking(rp->o.ctx, &w);
+	}
 	return 0;
 }
 

@@ -74,6 +74,7 @@ struct sched_replay_opts {
 	tracer_migrate_fn on_migrate;	/* NULL: none sent */
 	tracer_offcpu_fn on_offcpu;	/* NULL: none sent */
 	tracer_switch_fn on_switch;	/* NULL: none sent */
+	tracer_waking_fn on_waking;	/* NULL: none sent */
 	void *ctx;
 	bool no_records;		/* aggregates only (-a without exports) */
 };

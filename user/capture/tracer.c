@@ -59,6 +59,7 @@ static int tracer_load_with(struct tracer *tr, const struct tracer_opts *o,
 	tr->on_unit = o->on_unit;
 	tr->on_offcpu = o->on_offcpu;
 	tr->on_switch = o->on_switch;
+	tr->on_waking = o->on_waking;
 	tr->ctx = o->ctx;
 	tr->nr_cpus = libbpf_num_possible_cpus();
 	if (tr->nr_cpus <= 0) {

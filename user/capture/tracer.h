@@ -30,6 +30,7 @@ typedef int (*tracer_migrate_fn)(void *ctx, const struct mt_migrate *rec);
 typedef int (*tracer_unit_fn)(void *ctx, const struct mt_unit *rec);
 typedef int (*tracer_offcpu_fn)(void *ctx, const struct mt_offcpu *rec);
 typedef int (*tracer_switch_fn)(void *ctx, const struct mt_switch *rec);
+typedef int (*tracer_waking_fn)(void *ctx, const struct mt_waking *rec);
 
 struct tracer_opts {
 	int64_t hot_ns;			/* threshold task_hot() is judged at, ns */
@@ -41,8 +42,10 @@ struct tracer_opts {
 	tracer_unit_fn on_unit;
 	/* set: traced threads' off-CPU periods are sent too, for self-timed units */
 	tracer_offcpu_fn on_offcpu;
-	/* set: switches with a traced task on a side are sent (run --perfetto) */
+	/* set: switches with a traced task on a side, and the traced tasks' wakings, are sent
+	 * (run --perfetto); on_waking goes with on_switch */
 	tracer_switch_fn on_switch;
+	tracer_waking_fn on_waking;
 	void *ctx;
 	bool unit_probes;		/* tracer_attach_unit() will be called */
 	bool quiet_load;		/* the caller reports a refused load itself (doctor) */
@@ -63,6 +66,7 @@ struct tracer {
 	tracer_unit_fn on_unit;
 	tracer_offcpu_fn on_offcpu;
 	tracer_switch_fn on_switch;
+	tracer_waking_fn on_waking;
 	void *ctx;
 	/* BPF: the wake-up latency comes from the kernel's enqueue stamp, and the sched_wakeup
 	 * program is left unattached (bpf_tracer.c decides: wakeup_from_queued) */
