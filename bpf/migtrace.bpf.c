@@ -755,10 +755,8 @@ static __always_inline void emit(struct task_struct *p, struct task_ctx *t,
 				 __u8 state, __u8 on_rq, __u32 flags, __u64 now, __u64 age_ns,
 				 __s64 kage_ns, __u64 wait_ns)
 {
-	bool pref_read;
-	int pref_llc = task_pref_llc_of(p, &pref_read);
-
 	struct mt_migrate *r;
+	bool pref_read;
 	/* 64 bits, as level: the test must bound the register that indexes */
 	__u64 cause_idx = cause;
 
@@ -809,8 +807,9 @@ static __always_inline void emit(struct task_struct *p, struct task_ctx *t,
 	r->state = state;
 	r->on_rq = on_rq;
 	r->level = level;
+	/* cache-aware scheduling's preference, read for the record alone */
+	r->pref_llc = task_pref_llc_of(p, &pref_read);
 	r->flags = flags | (pref_read ? MT_RF_PREF_LLC : 0);
-	r->pref_llc = pref_llc;
 	r->ts_ns = now;
 	r->age_ns = age_ns;
 	r->kernel_age_ns = kage_ns;
