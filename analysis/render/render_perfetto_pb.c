@@ -6,7 +6,8 @@
  *   - a process track per traced process, a thread track under it per thread (its comm);
  *   - on each thread track, its units as slices and its migrations as instants whose debug
  *     annotations carry source and destination CPU, cause, topology level, age, the kernel's
- *     age and whether task_hot() called it hot at the run's threshold;
+ *     age, whether task_hot() called it hot at the run's threshold and, where a unit
+ *     followed it, its refill: that unit less its thread's warm baseline (refill_ns);
  *   - a track per CPU with the migrations arriving there;
  *   - counter tracks: migrations per second and, of the judged load-balancer pulls, the
  *     share task_hot() called hot, in bins over the run.
@@ -24,6 +25,7 @@
 
 #include "parse.h"
 #include "perfetto_trace.pb-c.h"
+#include "stats.h"
 #include "render_export.h"
 #include "render_perfetto.h"
 #include "unit.h"
@@ -37,7 +39,7 @@
 #define HOT_UUID ((3ULL << 32) | 1)
 #define COUNTER_BINS 2000		/* at most, over the run */
 #define COUNTER_MIN_BIN_NS 100000000ULL	/* 100 ms */
-#define MAX_ANNOTATIONS 8
+#define MAX_ANNOTATIONS 10
 #define SWITCH_BUNDLE 1024	/* sched_switch and sched_waking events a packet, at most */
 
 typedef Perfetto__Protos__TracePacket Packet;
@@ -220,7 +222,91 @@ static void tracks(struct pb_writer *w, const struct run *r, const struct perfet
 	}
 }
 
-static void unit_slice(struct pb_writer *w, const struct mt_unit *u)
+/*
+ * The refill a migration cost its thread: the unit that follows it (clean inside) less the
+ * thread's warm baseline, the median of its warm units (unit.h), as the correlation has it.
+ * One per migrated unit, found by thread and the migration's stamp.
+ */
+struct refill {
+	uint32_t pid;
+	uint64_t mig_ts_ns;
+	int64_t refill_ns;
+};
+
+static int by_pid_ts(const void *a, const void *b)
+{
+	const struct refill *x = a, *y = b;
+
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	return x->mig_ts_ns < y->mig_ts_ns ? -1 : x->mig_ts_ns > y->mig_ts_ns;
+}
+
+static int unit_by_pid(const void *a, const void *b)
+{
+	const struct mt_unit *x = *(const struct mt_unit *const *)a;
+	const struct mt_unit *y = *(const struct mt_unit *const *)b;
+
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	return x->start_ns < y->start_ns ? -1 : x->start_ns > y->start_ns;
+}
+
+/* The refills of r's migrated units, sorted by (pid, stamp), into *out.  0 or -ENOMEM. */
+static int refills_of(const struct run *r, struct refill **out, size_t *nout)
+{
+	const struct mt_unit **u = malloc((r->nunits ? r->nunits : 1) * sizeof(*u));
+	double *warm = malloc((r->nunits ? r->nunits : 1) * sizeof(*warm));
+	struct refill *f = malloc((r->nunits ? r->nunits : 1) * sizeof(*f));
+	size_t nf = 0;
+
+	*out = NULL;
+	*nout = 0;
+	if (!u || !warm || !f) {
+		free(u);
+		free(warm);
+		free(f);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < r->nunits; i++)
+		u[i] = &r->units[i];
+	qsort(u, r->nunits, sizeof(*u), unit_by_pid);
+	for (size_t lo = 0, hi; lo < r->nunits; lo = hi) {
+		size_t nw = 0;
+		double base;
+
+		for (hi = lo; hi < r->nunits && u[hi]->pid == u[lo]->pid; hi++)
+			if (unit_warm(u[hi]))
+				warm[nw++] = (double)(u[hi]->end_ns - u[hi]->start_ns);
+		if (!nw)
+			continue;	/* no warm unit: nothing to measure against */
+		base = median_inplace(warm, nw);
+		for (size_t i = lo; i < hi; i++)
+			if (unit_migrated(u[i]) && unit_clean_inside(u[i]))
+				f[nf++] = (struct refill){ u[i]->pid, u[i]->mig_ts_ns,
+							   (int64_t)((double)(u[i]->end_ns -
+									      u[i]->start_ns) -
+								     base) };
+	}
+	qsort(f, nf, sizeof(*f), by_pid_ts);
+	free(u);
+	free(warm);
+	*out = f;
+	*nout = nf;
+	return 0;
+}
+
+/* The refill after the migration of pid at ts, or NULL. */
+static const struct refill *refill_of(const struct refill *f, size_t n, uint32_t pid,
+				      uint64_t ts)
+{
+	struct refill key = { .pid = pid, .mig_ts_ns = ts };
+
+	return n ? bsearch(&key, f, n, sizeof(*f), by_pid_ts) : NULL;
+}
+
+static void unit_slice(struct pb_writer *w, const struct mt_unit *u, const struct refill *f,
+		       size_t nf)
 {
 	static char *cats[] = { "unit" };
 	Event e = PERFETTO__PROTOS__TRACK_EVENT__INIT;
@@ -238,9 +324,13 @@ static void unit_slice(struct pb_writer *w, const struct mt_unit *u)
 	note_uint(&n, "migs_before", u->migs_before);
 	note_uint(&n, "switches_during", u->switches_during);
 	if (unit_migrated(u)) {
+		const struct refill *rf = refill_of(f, nf, u->pid, u->mig_ts_ns);
+
 		note_uint(&n, "mig_age_ns", u->mig_age_ns);
 		note_str(&n, "mig_cause", u->mig_cause < MT_NR_CAUSES ?
 			 mt_cause_names[u->mig_cause] : "?");
+		if (rf)
+			note_int(&n, "refill_ns", rf->refill_ns);
 	}
 	e.n_debug_annotations = n.n;
 	e.debug_annotations = n.p;
@@ -254,8 +344,10 @@ static void unit_slice(struct pb_writer *w, const struct mt_unit *u)
 
 /* A migration: on its thread's track, and (on_cpu) on its destination CPU's. */
 static void migration_instant(struct pb_writer *w, const struct run *r,
-			      const struct mt_migrate *m, bool on_cpu)
+			      const struct mt_migrate *m, bool on_cpu, const struct refill *f,
+			      size_t nf)
 {
+	const struct refill *rf = refill_of(f, nf, m->pid, m->ts_ns);
 	static char *thread_cat[] = { "migration" }, *cpu_cat[] = { "migration_in" };
 	const char *cause = m->cause < MT_NR_CAUSES ? mt_cause_names[m->cause] : "?";
 	Event e = PERFETTO__PROTOS__TRACK_EVENT__INIT;
@@ -284,6 +376,9 @@ static void migration_instant(struct pb_writer *w, const struct run *r,
 		/* task_hot()'s age test at the run's threshold (-1: always hot) */
 		note_bool(&n, "hot", r->meta.hot_ns < 0 || m->kernel_age_ns < r->meta.hot_ns);
 	}
+	/* what it cost: the unit after it against its thread's warm ones */
+	if (rf)
+		note_int(&n, "refill_ns", rf->refill_ns);
 	e.n_debug_annotations = n.n;
 	e.debug_annotations = n.p;
 	put_event(w, m->ts_ns, &e);
@@ -476,10 +571,11 @@ int render_perfetto_pb(FILE *f, const struct run *r)
 	bool *cpu_seen = calloc(RUN_MAX_NR_CPUS, sizeof(bool));
 	struct pb_writer w = { .f = f, .first = true };
 	struct perfetto_thread *t;
-	size_t nt;
+	struct refill *fills = NULL;
+	size_t nt, nf = 0;
 
 	t = render_perfetto_threads(r, &nt);
-	if (!cpu_seen || (!t && (r->nrecs || r->nunits))) {
+	if (!cpu_seen || (!t && (r->nrecs || r->nunits)) || refills_of(r, &fills, &nf)) {
 		w.err = -ENOMEM;
 		goto out;
 	}
@@ -488,11 +584,11 @@ int render_perfetto_pb(FILE *f, const struct run *r)
 			cpu_seen[r->recs[i].dst_cpu] = true;
 	tracks(&w, r, t, nt, cpu_seen);
 	for (size_t i = 0; i < r->nunits; i++)
-		unit_slice(&w, &r->units[i]);
+		unit_slice(&w, &r->units[i], fills, nf);
 	for (size_t i = 0; i < r->nrecs; i++) {
-		migration_instant(&w, r, &r->recs[i], false);
+		migration_instant(&w, r, &r->recs[i], false, fills, nf);
 		if (r->recs[i].dst_cpu < RUN_MAX_NR_CPUS)
-			migration_instant(&w, r, &r->recs[i], true);
+			migration_instant(&w, r, &r->recs[i], true, fills, nf);
 	}
 	counters(&w, r);
 	switches(&w, r);
@@ -502,5 +598,6 @@ out:
 	free(w.buf);
 	free(cpu_seen);
 	free(t);
+	free(fills);
 	return w.err;
 }

@@ -38,6 +38,16 @@ want = {
 bad = ["%s: %d in the trace, %d in the run" % (k, got[k], v) for k, v in want.items() if got[k] != v]
 if d["migrations"] and not got["counters"]:
     bad.append("no counter value")
+# each migration a clean unit followed, on a thread with warm units, carries its refill: on
+# the unit's slice and on the migration's two instants
+warm = {u["pid"] for u in d["units"] if not u["migs_before"] and not u["switches_before"]
+        and not u["migs_during"] and not u["switches_during"] and u["prev_end_ns"]}
+refills = [u for u in d["units"] if u["migs_before"] and not u["migs_during"]
+           and not u["switches_during"] and u["pid"] in warm]
+got["refills"] = text.count('name: "refill_ns"')
+if got["refills"] != 3 * len(refills):
+    bad.append("refill_ns: %d annotations, %d expected (3 a migrated unit)"
+               % (got["refills"], 3 * len(refills)))
 # every migration's figures are there: its cause and CPUs, on its thread's track
 for m in d["migrations"][:50]:
     if 'string_value: "%s"' % m["cause"] not in text:
