@@ -769,8 +769,8 @@ class Judge:
 
     def ftrace_cross(self):
         """Each workload case traced by both backends at once: the ftrace run sees the
-        migrations the BPF run sees, move by move (the same task and CPUs, stamped within
-        TOL_NS of each other, ages within TOL_NS), and as many as the kernel counted
+        migrations the BPF run sees, move by move (the same task and CPUs, in the same order,
+        ages within TOL_NS; stamps more than TOL_NS apart are said), and as many as the kernel counted
         (se.nr_migrations, read by the BPF run), give or take the moves BPF found at a
         switch-in without seeing their event (unseen): a move the kernel made without a
         sched_migrate_task event ftrace cannot see either, but one whose event BPF's program
@@ -796,52 +796,50 @@ class Judge:
                       and m["ts_ns"] <= b_until]
                 mb = [m for m in b["migrations"] if m["cause"] != "fork" and m["ts_ns"] <= a_until]
                 used, worst, unmatched, late, stalled, aged = set(), 0, [], [], [], []
-                for m in ma:
-                    # the same task's move between the same CPUs: by time alone, moves 2.7
-                    # ms apart under TCG (selfmig running) paired with their neighbours
-                    # once one of them was stamped 13 ms apart (a vCPU stopped between the
-                    # two probes, on 5.10), and every pair after it said "other CPUs"; a
-                    # move ftrace saw between other CPUs is left over, one BPF did not see
-                    near = [j for j, n in enumerate(mb) if j not in used and n["pid"] == m["pid"]
-                            and (n["src_cpu"], n["dst_cpu"]) == (m["src_cpu"], m["dst_cpu"])
-                            and abs(n["ts_ns"] - m["ts_ns"]) <= tol]
-                    # ftrace's replay missed the move's event but found the move where the
-                    # task next ran (unseen, as BPF counts its own misses): the count holds,
-                    # the event is lost; a few are allowed and said (FIG below)
-                    found = [j for j, n in enumerate(mb) if j not in used and n["pid"] == m["pid"]
-                             and n["cause"] == "unseen" and (n["src_cpu"], n["dst_cpu"]) ==
-                             (m["src_cpu"], m["dst_cpu"]) and 0 <= n["ts_ns"] - m["ts_ns"] <= 100000000]
-                    if not near and found:
-                        used.add(found[0])
-                        late.append((m["pid"], m["cause"], m["src_cpu"], m["dst_cpu"]))
-                        continue
-                    # the same move stamped up to 1 ms apart: the host stopped the vCPU
-                    # between the tracepoint's two callbacks, BPF's and ftrace's (a VM's
-                    # steal; 61 and 82 us for 2 of 303 lb_pulls on an EPYC host once): a
-                    # few are allowed and said, as the late ones
-                    stall = [j for j, n in enumerate(mb) if j not in used and n["pid"] == m["pid"]
-                             and (n["src_cpu"], n["dst_cpu"]) == (m["src_cpu"], m["dst_cpu"])
-                             and abs(n["ts_ns"] - m["ts_ns"]) <= stall_ns]
-                    if not near and stall:
-                        j = min(stall, key=lambda j: abs(mb[j]["ts_ns"] - m["ts_ns"]))
+                # Paired in order, task by task (align(): the same CPUs, stamped within
+                # stall_ns): both backends trace the same run at once, so a task's moves come
+                # in the same sequence in both.  Pairing each move with the nearest stamp
+                # failed once one of selfmig's moves was stamped 45 ms apart (6.1 under TCG,
+                # the fuzzers beside it): it took its neighbour's partner, and ten more
+                # pairs after it were 16-35 ms apart in a chain.
+                for pid in sorted({m["pid"] for m in ma} | {n["pid"] for n in mb}):
+                    ia = [i for i, m in enumerate(ma) if m["pid"] == pid]
+                    ib = [j for j, n in enumerate(mb) if n["pid"] == pid]
+                    ia.sort(key=lambda i: ma[i]["ts_ns"])
+                    ib.sort(key=lambda j: mb[j]["ts_ns"])
+                    paired = set()
+                    for ka, kb in align(ma, ia, mb, ib, stall_ns):
+                        m, j = ma[ia[ka]], ib[kb]
+                        n = mb[j]
+                        d = abs(n["ts_ns"] - m["ts_ns"])
                         used.add(j)
-                        stalled.append((m["pid"], m["cause"], abs(mb[j]["ts_ns"] - m["ts_ns"]) // 1000))
-                        continue
-                    if not near:
-                        unmatched.append((m["pid"], m["cause"], m["src_cpu"], m["dst_cpu"]))
-                        continue
-                    j = min(near, key=lambda j: abs(mb[j]["ts_ns"] - m["ts_ns"]))
-                    used.add(j)
-                    n = mb[j]
-                    if m.get("age_ns") and n.get("age_ns") is not None and m["state"] != "running":
-                        # an age stretched past the tolerance by the same stall (a run beside
-                        # stress-ng --cpu 1: one of selfmig's 23 ages 191 us apart) counts
-                        # with the stalled stamps' allowance; beyond stall_ns it is a defect
-                        d = abs(n["age_ns"] - m["age_ns"])
-                        if tol < d <= stall_ns:
-                            aged.append(d // 1000)
-                        else:
-                            worst = max(worst, d)
+                        paired.add(ka)
+                        # ftrace's replay missed the move's event but found it where the
+                        # task next ran (unseen, as BPF counts its own misses): the count
+                        # holds, the event is lost; a few are allowed and said (FIG below)
+                        if n["cause"] == "unseen":
+                            late.append((m["pid"], m["cause"], m["src_cpu"], m["dst_cpu"]))
+                            continue
+                        # the same move stamped apart: a vCPU stopped between the
+                        # tracepoint's two callbacks, BPF's and ftrace's (61 and 82 us for 2
+                        # of 303 lb_pulls on an EPYC host once; 45 ms for one of selfmig's
+                        # moves on 6.1 under TCG beside the fuzzers): said, the ages judged
+                        if d > tol:
+                            stalled.append((m["pid"], m["cause"], d // 1000))
+                        if m.get("age_ns") and n.get("age_ns") is not None and \
+                                m["state"] != "running":
+                            # an age stretched past the tolerance by the same stall (a run
+                            # beside stress-ng --cpu 1: one of selfmig's 23 ages 191 us
+                            # apart) is allowed as a few; beyond stall_ns it is a defect
+                            da = abs(n["age_ns"] - m["age_ns"])
+                            if tol < da <= stall_ns:
+                                aged.append(da // 1000)
+                            else:
+                                worst = max(worst, da)
+                    for k, i in enumerate(ia):
+                        if k not in paired:
+                            m = ma[i]
+                            unmatched.append((m["pid"], m["cause"], m["src_cpu"], m["dst_cpu"]))
                 # a move BPF found only at the switch-in (unseen: its program did not run at
                 # the event, a nested BPF program's recursion guard say) may be one ftrace saw
                 unseen_moves = [(m["pid"], m["src_cpu"], m["dst_cpu"]) for m in a["migrations"]
@@ -868,10 +866,11 @@ class Judge:
                 few = max(1, len(ma) // 100)
                 return {
                     names[0]: (not unmatched and not extra and worst <= tol and
-                               len(late) <= few and len(stalled) <= few and len(aged) <= few,
+                               len(late) <= few and len(aged) <= few,
                                "%d BPF moves: %d without an ftrace move within %d ns or with other CPUs %s; "
-                               "%d ftrace moves BPF did not see %s; %d found late, unseen %s, %d stamped "
-                               "up to %d ns apart %s, %d ages stalled so %s (each at most 1 %%, or 1); "
+                               "%d ftrace moves BPF did not see %s; %d found late, unseen %s (at most "
+                               "1 %%, or 1), %d stamped apart, up to %d ns, %s; %d ages stalled so %s "
+                               "(at most 1 %%, or 1); "
                                "ages differ by up to %d ns besides (tolerance %d); not judged: %s" % (
                                    len(ma), len(unmatched), tol, unmatched[:5], len(extra), extra[:5],
                                    len(late), late[:5], len(stalled), stall_ns, stalled[:5],
@@ -1370,6 +1369,40 @@ def backend_of(d, text=""):
         b = b.get("name") or b.get("used")
     m = re.search(r"^Backend: (\S+)", text or "", re.M)
     return b or (m.group(1) if m else None)
+
+
+def align(ma, ia, mb, ib, within):
+    """The longest pairing in order of a task's moves as BPF (ma[ia]) and ftrace (mb[ib]) saw
+    them, both in time order: a pair has the same CPUs and stamps within `within` ns; of the
+    longest, the one whose stamps are closest in sum.  [(index into ia, index into ib)]."""
+    n, m = len(ia), len(ib)
+    # best[i][j]: (pairs, -sum of stamp gaps) of ia[:i] with ib[:j]
+    best = [[(0, 0)] * (m + 1) for _ in range(n + 1)]
+    for i in range(1, n + 1):
+        a = ma[ia[i - 1]]
+        row, prev = best[i], best[i - 1]
+        for j in range(1, m + 1):
+            b = mb[ib[j - 1]]
+            cand = max(prev[j], row[j - 1])
+            d = abs(a["ts_ns"] - b["ts_ns"])
+            if d <= within and (a["src_cpu"], a["dst_cpu"]) == (b["src_cpu"], b["dst_cpu"]):
+                diag = prev[j - 1]
+                cand = max(cand, (diag[0] + 1, diag[1] - d))
+            row[j] = cand
+    pairs, i, j = [], n, m
+    while i and j:
+        a, b = ma[ia[i - 1]], mb[ib[j - 1]]
+        d = abs(a["ts_ns"] - b["ts_ns"])
+        diag = best[i - 1][j - 1]
+        if d <= within and (a["src_cpu"], a["dst_cpu"]) == (b["src_cpu"], b["dst_cpu"]) and \
+                best[i][j] == (diag[0] + 1, diag[1] - d):
+            pairs.append((i - 1, j - 1))
+            i, j = i - 1, j - 1
+        elif best[i][j] == best[i - 1][j]:
+            i -= 1
+        else:
+            j -= 1
+    return pairs[::-1]
 
 
 def causes_of(migs):
