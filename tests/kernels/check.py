@@ -1115,9 +1115,17 @@ class Judge:
             if m:
                 print("FIG cache_aware enabled: %s of %s moves with a preferred LLC, %s within, "
                       "%s into, %s out of it" % m.groups())
+                # the kernel's heuristic engaged: some moves were of tasks it gave a
+                # preference (how many, and where they went, is the kernel's: under a busy
+                # host 4 of 48 once, all between the other LLC's CPUs; 1773 of 1776 within
+                # the preferred LLC on a quiet one), and the report says where each went
+                per = re.search(r"per preferred LLC \(the kernel's id\):\n +LLC \d+ \(CPUs [0-9,-]+\)",
+                                out["1"])
                 got["cache_aware_enabled"] = (
-                    knob["1"] == "1" and int(m.group(3)) + int(m.group(4)) > 0,
-                    "knob %s; %s" % (knob["1"], m.group(0)))
+                    knob["1"] == "1" and int(m.group(1)) > 0 and per is not None and
+                    "per task (" in out["1"],
+                    "knob %s; %s; per LLC and per task %s" % (
+                        knob["1"], m.group(0), "shown" if per else "not shown"))
             else:
                 # the heuristic did not engage: the run must say why, and not "disabled"
                 got["cache_aware_enabled"] = (
