@@ -497,14 +497,14 @@ c_cache_aware() {
 			echo "$en" >"$knob" 2>"$CDIR/knob$en.err"
 			cat "$knob" >"$CDIR/knob$en"
 			run_to "$CDIR" "run$en" "$MT" run $BK_BPF -o "$WORK/cache_aware$en.json" -- \
-				"$MT_ROOT/.output/workloads/wakeup" -t 3 -r 300 -s 700 -d 3
+				"$MT_ROOT/.output/workloads/wakeup" -t 3 -r 300 -s 700 -d 2
 			rm -f "$WORK/cache_aware$en.json"
 		done
 		echo "$orig" >"$knob"
 		# sweep sets the knob, reads it back and restores it, as for the migration cost
 		run_to "$CDIR" sweep "$MT" sweep --knob llc_balancing/enabled --values 0,1 \
 			--reps 1 -o "$CDIR/sweep.json" -- "$MT_ROOT/.output/workloads/wakeup" \
-			-t 3 -r 300 -s 700 -d 2
+			-t 3 -r 300 -s 700 -d 1
 		cat "$knob" >"$CDIR/knob_after_sweep"
 		echo "$orig" >"$CDIR/knob_orig"
 	else
