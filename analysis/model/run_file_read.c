@@ -1092,61 +1092,52 @@ static int read_records(struct file_reader *fr, bool units)
 	return more;
 }
 
-/* The switches (run --perfetto), kept when fr->keep; their count is checked against stats. */
-static int read_switches(struct file_reader *fr)
-{
-	struct run *r = fr->r;
-	struct mt_switch s;
-	uint64_t n = 0;
-	int more;
+/* Adds one record of an optional array to the model: run_record_add_switch, ..._waking. */
+typedef int (*add_record_fn)(struct run *r, const void *rec);
 
-	if (jr_array_begin(&fr->jr)) {
-		jr_context(&fr->jr, "switches");
-		return -1;
-	}
-	while ((more = jr_array_next(&fr->jr)) > 0) {
-		memset(&s, 0, sizeof(s));
-		s.kind = MT_REC_SWITCH;
-		if (rs_read_object(&fr->jr, &s, &rs_switch, "switches[]"))
-			return -1;
-		n++;
-		if (fr->keep && run_record_add_switch(r, &s)) {
-			fr->oom = true;
-			return FAIL(fr, "out of memory keeping the switches (%llu read)", LLU(n));
-		}
-	}
-	if (!more && n > r->stats.switch_records)
-		return FAIL(fr, "switches: %llu records, more than stats.switch_records %llu", LLU(n),
-			    LLU(r->stats.switch_records));
-	return more;
+static int add_switch(struct run *r, const void *rec)
+{
+	return run_record_add_switch(r, rec);
 }
 
-/* The wakings (run --perfetto), kept when fr->keep; their count is checked against stats. */
-static int read_wakings(struct file_reader *fr)
+static int add_waking(struct run *r, const void *rec)
 {
-	struct run *r = fr->r;
-	struct mt_waking w;
+	return run_record_add_waking(r, rec);
+}
+
+/*
+ * An optional record array of run --perfetto (switches, wakings): each record read with its
+ * table (its kind set first), kept when fr->keep, and no more of them than stats says were
+ * sent (`limit`, named by `stat`).
+ */
+static int read_view_records(struct file_reader *fr, const char *name, const struct rs_table *t,
+			     size_t size, uint32_t kind, add_record_fn add, uint64_t limit,
+			     const char *stat)
+{
+	_Alignas(8) unsigned char rec[128];	/* the largest record, aligned as its u64s */
 	uint64_t n = 0;
 	int more;
 
+	if (size > sizeof(rec))
+		return FAIL(fr, "%s: a record of %zu bytes", name, size);
 	if (jr_array_begin(&fr->jr)) {
-		jr_context(&fr->jr, "wakings");
+		jr_context(&fr->jr, name);
 		return -1;
 	}
 	while ((more = jr_array_next(&fr->jr)) > 0) {
-		memset(&w, 0, sizeof(w));
-		w.kind = MT_REC_WAKING;
-		if (rs_read_object(&fr->jr, &w, &rs_waking, "wakings[]"))
+		memset(rec, 0, size);
+		memcpy(rec, &kind, sizeof(kind));	/* every record starts with its kind */
+		if (rs_read_object(&fr->jr, rec, t, t->object))
 			return -1;
 		n++;
-		if (fr->keep && run_record_add_waking(r, &w)) {
+		if (fr->keep && add(fr->r, rec)) {
 			fr->oom = true;
-			return FAIL(fr, "out of memory keeping the wakings (%llu read)", LLU(n));
+			return FAIL(fr, "out of memory keeping the %s (%llu read)", name, LLU(n));
 		}
 	}
-	if (!more && n > r->stats.waking_records)
-		return FAIL(fr, "wakings: %llu records, more than stats.waking_records %llu", LLU(n),
-			    LLU(r->stats.waking_records));
+	if (!more && n > limit)
+		return FAIL(fr, "%s: %llu records, more than stats.%s %llu", name, LLU(n), stat,
+			    LLU(limit));
 	return more;
 }
 
@@ -1207,9 +1198,13 @@ static int read_section(struct file_reader *fr, enum section s, const char *key)
 	case S_LEVELS:
 		return read_levels(fr);
 	case S_SWITCHES:
-		return read_switches(fr);
+		return read_view_records(fr, "switches", &rs_switch, sizeof(struct mt_switch),
+					 MT_REC_SWITCH, add_switch, fr->r->stats.switch_records,
+					 "switch_records");
 	case S_WAKINGS:
-		return read_wakings(fr);
+		return read_view_records(fr, "wakings", &rs_waking, sizeof(struct mt_waking),
+					 MT_REC_WAKING, add_waking, fr->r->stats.waking_records,
+					 "waking_records");
 	default:
 		return jr_skip(&fr->jr) ? skip_failed(fr, "", key) : 0;
 	}
