@@ -182,6 +182,29 @@ static bool leaving_hot(const struct run *r, double *hot_ns, const char **how)
 	return false;
 }
 
+/* Per preferred LLC of this run's moves: how often it held, against the hot time `hot`. */
+static void print_llc_held(FILE *f, const struct run *r, const char *hot)
+{
+	struct llc_pref *p = calloc(1, sizeof(*p));
+
+	if (!p || llc_pref_compute(r, p) || !p->mapped) {
+		free(p);
+		return;
+	}
+	for (int i = 0; i < p->nllcs; i++) {
+		const struct llc_pref_llc *l = &p->llc[i];
+		double held = llc_pref_held(l->moves);
+
+		if (!isfinite(held))
+			continue;
+		fprintf(f, "     LLC %d (CPUs %s): held %.1f %% of its tasks' moves, %llu left it; "
+			"each of those paid the refill of leaving, hot for %s\n", l->id,
+			l->cpus[0] ? l->cpus : "?", 100 * held,
+			(unsigned long long)l->moves[LLC_MOVE_LEAVES], hot);
+	}
+	free(p);
+}
+
 void render_text_llc_verdict(FILE *f, const struct run *r)
 {
 	const struct run_sched_rules *s = &r->env.rules;
@@ -203,8 +226,12 @@ void render_text_llc_verdict(FILE *f, const struct run *r)
 		return;
 	}
 	fprintf(f, "  => cache-aware scheduling against the cost of leaving an LLC: a move out of "
-		"an LLC stays costly for %s (%s); the kernel refuses to pull a task out of its "
-		"preferred LLC whatever its age: that matches the cost for tasks that ran less "
-		"than %s ago, and holds older ones whose cache there has gone cold\n",
-		fmt_ns(a, sizeof(a), hot_ns), how, a);
+		"an LLC stays costly for %s (%s", fmt_ns(a, sizeof(a), hot_ns), how);
+	if (r->setup.kind == RUN_KIND_VALIDATE && s->llc_ids[0])
+		fprintf(f, ": LLC %d to LLC %d in the kernel's ids",
+			run_llc_of_cpu(s, r->setup.cw.cpu_a), run_llc_of_cpu(s, r->setup.cw.cpu_b));
+	fprintf(f, "); the kernel refuses to pull a task out of its preferred LLC whatever its "
+		"age: that matches the cost for tasks that ran less than %s ago, and holds older "
+		"ones whose cache there has gone cold\n", a);
+	print_llc_held(f, r, a);
 }

@@ -180,10 +180,16 @@ static void verdict_line(void **state)
 	r->setup.cw.cpu_b = 2;
 	r->verdict.kind = VERDICT_TOO_LOW;
 	r->verdict.hot_ns = 8.59e6;
+	add(r, 1, 2, 3, MT_CAUSE_WAKEUP, 1);
+	add(r, 1, 2, 0, MT_CAUSE_LB_PULL, 1);
 	t = text_of(r, render_text_llc_verdict);
 	assert_non_null(strstr(t, "a move out of an LLC stays costly for 8.59 ms (the verdict "
-			       "above: validate's two CPUs are in different LLCs)"));
+			       "above: validate's two CPUs are in different LLCs: LLC 0 to LLC 1 "
+			       "in the kernel's ids)"));
 	assert_non_null(strstr(t, "holds older ones whose cache there has gone cold"));
+	/* per preferred LLC: how often it held, how many left it */
+	assert_non_null(strstr(t, "     LLC 1 (CPUs 2-3): held 50.0 % of its tasks' moves, 1 left "
+			       "it; each of those paid the refill of leaving, hot for 8.59 ms\n"));
 	free(t);
 	r->setup.cw.cpu_b = 1;	/* one LLC: not the cost of leaving it */
 	t = text_of(r, render_text_llc_verdict);
