@@ -585,8 +585,10 @@ static int ftrace_tracer_load(struct tracer *tr, const struct tracer_opts *o)
 		ft->keep_path = o->keep_trace;
 		ft->keep = trace_keep_new(FT_NR_INST, nr_cpus);
 		if (!ft->keep) {
-			fprintf(stderr, "migtrace: --keep-trace: no spool files for the capture: "
-				"%s\n", strerror(errno));
+			fprintf(stderr, "migtrace: --keep-trace: no spool files for the capture "
+				"(one a CPU and instance, %d): %s%s\n", FT_NR_INST * nr_cpus,
+				strerror(errno), errno == EMFILE ? "; raise the open-file limit "
+				"(`ulimit -n`) and try again" : "");
 			return -errno ? -errno : -ENOMEM;
 		}
 	}
