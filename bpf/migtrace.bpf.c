@@ -69,6 +69,8 @@ const volatile bool switch_records = false;	/* --perfetto: what ran on each CPU 
 /* --unit's probes will be attached: only then do migrations note what the next unit record
  * needs, in the task's unit storage. */
 const volatile bool unit_probes = false;
+/* --probe-moves of a program without units: the armed threads' runs are recorded (arms). */
+const volatile bool probe_runs = false;
 const volatile __u32 slot_mask = 0;		/* slots' max_entries - 1, a power of two */
 /* Which tasks are traced (enum mt_scope). */
 const volatile __u8 scope = MT_SCOPE_TGIDS;
@@ -163,6 +165,18 @@ struct {
 	__type(key, int);
 	__type(value, struct unit_ctx);
 } unit_tasks SEC(".maps");
+
+/*
+ * --probe-moves without units: the threads a probe moment drew, by thread id, until their
+ * next run from a switch-in to a block is sent (struct mt_probe_arm).  A handful at a time:
+ * user space arms one per moment and takes back what a thread never ran.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 256);
+	__type(key, __u32);
+	__type(value, struct mt_probe_arm);
+} probe_arms SEC(".maps");
 
 /* tgids to trace, filled by user space before attach: MT_TRACK_NOW or MT_TRACK_AT_EXEC. */
 struct {
@@ -750,6 +764,97 @@ static __always_inline void judge_pull(struct mt_counts *c, __u32 flags, __u64 l
 }
 
 /* Counts, histograms and the record of one real migration. */
+/* A probed thread moved (probe_runs): before its run, the move the run follows. */
+static __always_inline void probe_migrated(struct task_struct *p, __u32 src, __u32 dst,
+					   __u8 cause, __u64 now, __u64 age_ns)
+{
+	__u32 pid = p->pid;
+	struct mt_probe_arm *a = bpf_map_lookup_elem(&probe_arms, &pid);
+
+	if (!a)
+		return;
+	if (a->started) {
+		a->migs_during++;
+		return;
+	}
+	a->migs_before++;
+	a->mig_age_ns = age_ns;
+	a->mig_ts_ns = now;
+	a->mig_src_cpu = src;
+	a->mig_dst_cpu = dst;
+	a->mig_cause = cause;
+}
+
+/* A probed thread switched in after its moment: its run begins (probe_runs). */
+static __always_inline void probe_switch_in(struct task_struct *p, struct task_ctx *t,
+					    __u64 now)
+{
+	__u32 pid = p->pid;
+	struct mt_probe_arm *a = bpf_map_lookup_elem(&probe_arms, &pid);
+
+	if (!a || a->started || now < a->moment_ns)
+		return;
+	a->started = 1;
+	a->start_ns = now;
+	a->exec_start_ns = p->se.sum_exec_runtime;
+	a->off_ns = t->switched_out_ns && now > t->switched_out_ns ? now - t->switched_out_ns : 0;
+	a->cpu_start = bpf_get_smp_processor_id();
+}
+
+/*
+ * A probed thread switched out: a preemption inside its run is counted, a block ends it and
+ * sends it (an MT_REC_PROBE_UNIT record: struct mt_unit, as bpf/migtrace.h lays it out).
+ * The run's length is the CPU time it took (se.sum_exec_runtime, updated when the thread
+ * was dequeued, before this tracepoint), so that a preemption's wait is not in it.
+ */
+static __always_inline void probe_switch_out(struct task_struct *p, bool preempted,
+					     struct mt_counts *c, __u64 now)
+{
+	__u32 pid = p->pid;
+	struct mt_probe_arm *a = bpf_map_lookup_elem(&probe_arms, &pid);
+	__u64 exec;
+	struct mt_unit *u;
+
+	if (!a || !a->started)
+		return;
+	if (preempted) {
+		a->preempts++;
+		return;
+	}
+	exec = p->se.sum_exec_runtime;
+	u = bpf_ringbuf_reserve(&events, sizeof(*u), 0);
+	if (!u) {
+		c->stats.units_dropped++;
+		goto out;
+	}
+	u->kind = MT_REC_PROBE_UNIT;
+	u->pid = pid;
+	u->tgid = p->tgid;
+	u->cpu_start = a->cpu_start;
+	u->cpu_end = bpf_get_smp_processor_id();
+	u->start_ns = a->start_ns;
+	u->end_ns = a->start_ns + (exec > a->exec_start_ns ? exec - a->exec_start_ns : 0);
+	u->prev_end_ns = 0;
+	u->tag = a->kind;
+	u->nominal_age_ns = a->moment_ns;
+	u->migs_before = a->migs_before;
+	u->switches_before = 1;
+	u->migs_during = a->migs_during;
+	u->switches_during = a->preempts;
+	u->last_off_ns = a->off_ns;
+	u->mig_age_ns = a->mig_age_ns;
+	u->mig_ts_ns = a->mig_ts_ns;
+	u->mig_src_cpu = a->mig_src_cpu;
+	u->mig_dst_cpu = a->mig_dst_cpu;
+	u->mig_cause = a->mig_cause;
+	u->streamed_bytes = 0;
+	u->round = 0;
+	u->rate_mbps = 0;
+	bpf_ringbuf_submit(u, rb_flags(0));
+out:
+	bpf_map_delete_elem(&probe_arms, &pid);
+}
+
 static __always_inline void emit(struct task_struct *p, struct task_ctx *t,
 				 struct mt_counts *c, __u32 src, __u32 dst, __u64 level, __u8 cause,
 				 __u8 state, __u8 on_rq, __u32 flags, __u64 now, __u64 age_ns,
@@ -773,6 +878,8 @@ static __always_inline void emit(struct task_struct *p, struct task_ctx *t,
 	hist_add(c->hists.age[cause_idx], age_ns);
 	/* for the next unit record: the join of migrations with units */
 	t->migs_since++;
+	if (probe_runs)
+		probe_migrated(p, src, dst, cause_idx, now, age_ns);
 	if (unit_probes) {
 		struct unit_ctx *u = bpf_task_storage_get(&unit_tasks, p, 0,
 							  BPF_LOCAL_STORAGE_GET_F_CREATE);
@@ -939,6 +1046,8 @@ int BPF_PROG(mt_switch, bool preempt, struct task_struct *prev, struct task_stru
 		t->switched_in_ns = 0;
 		t->preempted = preempt || task_state_of(prev) == TASK_RUNNING;
 		t->switches_since++;
+		if (probe_runs && c)
+			probe_switch_out(prev, t->preempted, c, now);
 	}
 	t = traced(next);
 	if (t) {
@@ -948,6 +1057,8 @@ int BPF_PROG(mt_switch, bool preempt, struct task_struct *prev, struct task_stru
 			c = this_cpu_counts();
 		if (!c)
 			return 0;
+		if (probe_runs)
+			probe_switch_in(next, t, now);
 		t->switched_in_ns = now;
 		t->off_cpu = 0;
 		if (offcpu_records && t->switched_out_ns)

@@ -57,6 +57,40 @@ enum mt_rec_kind {
 	MT_REC_OFFCPU = 3,
 	MT_REC_SWITCH = 4,
 	MT_REC_WAKING = 5,
+	MT_REC_PROBE_UNIT = 6,	/* struct mt_unit: a probed thread's run from a wake to a block */
+};
+
+/*
+ * run --probe-moves: what a probe moment did to the thread it drew (docs/design.md, "Probed
+ * moves"): a move to another CPU of its mask, or a sham, the same moment with no move.
+ */
+enum mt_probe_kind {
+	MT_PROBE_SHAM = 1,
+	MT_PROBE_MOVE = 2,
+};
+
+/*
+ * A thread armed by a probe moment (the probe_arms map, by thread id), for a program without
+ * units: its next run from a switch-in to a block is sent as an MT_REC_PROBE_UNIT record.
+ * User space writes moment_ns and kind, zeroes the rest; BPF fills the rest.
+ */
+struct mt_probe_arm {
+	__u64 moment_ns;		/* CLOCK_MONOTONIC: when user space drew the thread */
+	__u32 kind;			/* enum mt_probe_kind */
+	__u32 started;			/* the run began: switched in after the moment */
+	__u64 start_ns;			/* its switch-in */
+	__u64 exec_start_ns;		/* se.sum_exec_runtime then */
+	__u64 off_ns;			/* the off-CPU period it ended */
+	__u64 mig_age_ns;		/* the last migration between the moment and the run */
+	__u64 mig_ts_ns;
+	__u32 migs_before;		/* migrations from the moment to the switch-in */
+	__u32 migs_during;		/* migrations inside the run (none while it runs) */
+	__u32 preempts;			/* involuntary switch-outs inside the run */
+	__u16 cpu_start;
+	__u16 mig_src_cpu;
+	__u16 mig_dst_cpu;
+	__u8 mig_cause;
+	__u8 pad[5];
 };
 
 enum mt_rec_flags {
@@ -141,10 +175,12 @@ struct mt_migrate {
 /*
  * One unit of work of a traced thread: the traced function's entry to its return (uprobe +
  * uretprobe), with what happened to the thread since its previous unit ended.  The join of
- * migrations with units is done here, in the thread's own order of events.
+ * migrations with units is done here, in the thread's own order of events.  A probed run
+ * (MT_REC_PROBE_UNIT) has the same layout: start_ns its switch-in, end_ns start_ns plus the
+ * CPU time it ran to its block, tag its enum mt_probe_kind, nominal_age_ns its moment.
  */
 struct mt_unit {
-	__u32 kind;			/* MT_REC_UNIT */
+	__u32 kind;			/* MT_REC_UNIT, MT_REC_PROBE_UNIT */
 	__u32 pid;
 	__u32 tgid;
 	__u16 cpu_start;

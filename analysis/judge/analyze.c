@@ -8,6 +8,7 @@
 #include "analyze.h"
 #include "correlate.h"
 #include "levels.h"
+#include "probe_judge.h"
 #include "verdict.h"
 #include "wait.h"
 
@@ -177,6 +178,8 @@ int run_analyze(struct run *r)
 	summarize(r);
 	r->has_corr = false;
 	r->has_verdict = false;
+	if (probe_judge(r))
+		return -ENOMEM;
 	if (!r->nunits)
 		return 0;
 	if (correlate(r))

@@ -107,6 +107,7 @@ struct corr_work {
 	size_t ns;
 	double *thread_base;	/* nthreads warm baselines, ns */
 	size_t nthreads;
+	double probed_base;	/* probed: the median unit, every thread's baseline, ns */
 	double *base;		/* n: one thread's warm units */
 	double *scratch;	/* n: for estimators that sort */
 	double *v;		/* vcap: one arm's penalties, or a resample of them */
@@ -166,6 +167,12 @@ static int cmp_cell(const void *a, const void *b)
 static bool warm_unit(const struct mt_unit *u, enum corr_mode mode)
 {
 	return unit_warm(u) && (mode == CORR_NATURAL || u->tag == CW_TAG_BASELINE);
+}
+
+/* Cells by measured age: the scheduler's moves, or the probe moments' (run --probe-moves). */
+static bool age_buckets(enum corr_mode mode)
+{
+	return mode == CORR_NATURAL || mode == CORR_PROBED;
 }
 
 /* A controlled grid with a polluter on A whose trials say what it streamed (a file of an
@@ -263,7 +270,7 @@ static int find_cell(struct corr_work *w, const struct mt_unit *u, double age)
 {
 	struct corr_result *r = w->r;
 
-	if (w->o->mode == CORR_CONTROLLED) {
+	if (!age_buckets(w->o->mode)) {
 		double rate = displaced_axis(w) ? (double)u->rate_mbps : NAN;
 
 		for (int c = 0; c < r->ncells; c++)
@@ -290,7 +297,7 @@ static bool event_unit(struct corr_work *w, const struct mt_unit *x)
 {
 	bool mig = unit_migrated(x);
 
-	if (w->o->mode == CORR_CONTROLLED) {
+	if (w->o->mode != CORR_NATURAL) {
 		if (x->tag != CW_TAG_MIGRATED && x->tag != CW_TAG_STAYED)
 			return false;
 		if (x->tag == CW_TAG_MIGRATED && !mig) {
@@ -326,7 +333,7 @@ static int sample_arm(const struct corr_work *w, const struct mt_unit *x)
 {
 	if (!unit_migrated(x))
 		return ARM_STAY;
-	if (w->o->mode == CORR_CONTROLLED)
+	if (w->o->mode != CORR_NATURAL)
 		return ARM_MIG;
 	return x->mig_cause == MT_CAUSE_LB_PULL ? ARM_MIG : ARM_OTHER;
 }
@@ -352,6 +359,9 @@ static double evidence_age(struct corr_work *w, const struct mt_unit *x)
 
 	if (w->o->mode == CORR_CONTROLLED)
 		return (double)x->mig_age_ns;
+	/* probed: the same age as the shams', the off-CPU period the unit ended */
+	if (w->o->mode == CORR_PROBED)
+		return (double)x->last_off_ns;
 	while (lo < hi) {
 		size_t mid = (lo + hi) / 2;
 		const struct mt_migrate *m = w->pulls[mid];
@@ -424,10 +434,17 @@ static void thread_samples(struct corr_work *w, size_t lo, size_t hi)
 	for (size_t i = lo; i < hi; i++)
 		if (warm_unit(&w->u[i], w->o->mode))
 			w->base[nb++] = (double)(w->u[i].end_ns - w->u[i].start_ns);
+	/*
+	 * Probed: the units are the moments' next units alone, a few a thread, and the arms
+	 * were drawn by a coin: one baseline for all (any constant cancels in the difference;
+	 * a thread's own median of one or two units would pull its samples to 0).
+	 */
+	if (w->o->mode == CORR_PROBED)
+		nb = hi - lo;
 	w->r->n_baseline += nb;
 	if (!nb)
 		return;		/* no warm unit: nothing to compare this thread with */
-	b = median_inplace(w->base, nb);
+	b = w->o->mode == CORR_PROBED ? w->probed_base : median_inplace(w->base, nb);
 	w->thread_base[w->nthreads++] = b;
 	for (size_t i = lo; i < hi; i++) {
 		const struct mt_unit *x = &w->u[i];
@@ -487,12 +504,17 @@ static void natural_blocks(struct corr_work *w)
 
 static void collect_samples(struct corr_work *w)
 {
+	if (w->o->mode == CORR_PROBED) {
+		for (size_t i = 0; i < w->n; i++)
+			w->base[i] = (double)(w->u[i].end_ns - w->u[i].start_ns);
+		w->probed_base = w->n ? median_inplace(w->base, w->n) : NAN;
+	}
 	for (size_t lo = 0, hi; lo < w->n; lo = hi) {
 		for (hi = lo; hi < w->n && w->u[hi].pid == w->u[lo].pid; hi++)
 			;
 		thread_samples(w, lo, hi);
 	}
-	if (w->o->mode == CORR_NATURAL)
+	if (age_buckets(w->o->mode))
 		natural_blocks(w);
 	w->nothing_streamed = true;
 	for (size_t i = 0; i < w->ns; i++)
@@ -1273,7 +1295,7 @@ int correlate_units(const struct mt_unit *units, size_t n, const struct corr_opt
 		err = index_pulls(&w);
 	if (err)
 		goto cleanup;
-	if (o->mode == CORR_NATURAL)
+	if (age_buckets(o->mode))
 		natural_cells(&w);
 	collect_samples(&w);
 	sort_cells(&w);

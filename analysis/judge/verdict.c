@@ -269,12 +269,15 @@ void verdict_decide(const struct verdict_in *in, struct verdict *v)
 	if (r->stay_decay.state != CORR_HOT_NO_DATA)
 		v->decay_kind = judge(K, r->stay_decay.at, r->stay_decay.lo, r->stay_decay.hi,
 				      &v->decay_factor, &v->decay_factor_lo, &v->decay_factor_hi);
-	if (r->mode == CORR_NATURAL) {
+	/* natural runs judge the kernel's pulls, probed runs the moves made (run
+	 * --probe-moves): as many of either as a verdict needs; a probed run's arms were drawn
+	 * by a coin, so its cost has no selection to be biased by */
+	if (r->mode == CORR_NATURAL || r->mode == CORR_PROBED) {
 		v->min_judged = VERDICT_MIN_PULLS;
 		for (int c = 0; c < r->ncells; c++)
 			if (r->cells[c].n_stay)
 				v->judged += r->cells[c].n_mig;
-		v->bias = r->bias_cells > 0;
+		v->bias = r->mode == CORR_NATURAL && r->bias_cells > 0;
 		if (v->judged < v->min_judged || v->bias)
 			return;		/* undetermined: the text says which */
 	}

@@ -227,7 +227,8 @@ void wait_decide(const struct run *r, struct corr_result *c, struct verdict *v, 
 	for (int k = 0; k < c->ncells; k++)
 		c->cells[k].wait_avoided_ns = c->cells[k].gain_ns = c->cells[k].gain_lo_ns =
 			c->cells[k].gain_hi_ns = NAN;
-	if (c->mode != CORR_NATURAL)
+	/* natural or probed: the pulls' waits against a refill measured by age */
+	if (c->mode != CORR_NATURAL && c->mode != CORR_PROBED)
 		return;
 	wait_life(r->hists.runwait, r->hists.runwait_pulled, &l);
 	if (!l.done)

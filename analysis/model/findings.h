@@ -26,6 +26,8 @@
 enum corr_mode {
 	CORR_NATURAL,		/* the scheduler decided: bucket by measured age */
 	CORR_CONTROLLED,	/* cachewalk --controlled: cells by the age it aimed at */
+	CORR_PROBED,		/* run --probe-moves: the units after moves and shams (their
+				 * tags), bucketed by measured age */
 };
 
 enum corr_hot_state {

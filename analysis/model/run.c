@@ -17,6 +17,8 @@ const char *const mt_cause_titles[MT_NR_CAUSES] = {
 };
 
 const char *const mt_state_names[4] = { "running", "queued", "waking", "new" };
+const char *const probe_kind_names[3] = { "", "sham", "move" };
+const char *const probe_outcome_names[PROBE_NR_OUTCOMES] = { "done", "not_run", "gone" };
 const char *const mt_level_names[MT_NR_LEVELS] = {
 	"unknown", "smt", "llc", "cross_llc", "cross_node",
 };
@@ -141,6 +143,8 @@ void run_free(struct run *r)
 	free(r->recs);
 	free(r->units);
 	free(r->switches);
+	free(r->moments);
+	free(r->probe_units);
 	free(r->wakings);
 	free(r->pairs);
 	calib_free(&r->calib.cal);
@@ -184,6 +188,18 @@ int run_record_add_waking(struct run *r, const struct mt_waking *w)
 {
 	return keep((void **)&r->wakings, &r->wkcap, &r->nwakings, &r->wakings_not_kept,
 		    r->max_kept, w, sizeof(*w), 4096);
+}
+
+/* The intervention's records are few (a moment every 50 ms by default): all are kept. */
+int run_record_add_moment(struct run *r, const struct probe_moment *m)
+{
+	return keep((void **)&r->moments, &r->mcap, &r->nmoments, NULL, 0, m, sizeof(*m), 1024);
+}
+
+int run_record_add_probe_unit(struct run *r, const struct mt_unit *u)
+{
+	return keep((void **)&r->probe_units, &r->pucap, &r->nprobe_units, NULL, 0, u,
+		    sizeof(*u), 1024);
 }
 
 int run_alloc_pairs(struct run *r, int nr_cpus)

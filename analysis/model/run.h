@@ -22,6 +22,7 @@
 #include "footprint.h"
 #include "migtrace.h"
 #include "parse.h"
+#include "probe.h"
 
 #define RUN_SCHEMA "migtrace.run/3"
 /* The oldest schema this migtrace reads: /3 only added members, optional when read. */
@@ -379,6 +380,15 @@ struct run {
 	bool has_verdict;
 	struct verdict verdict;
 	struct run_sequence seq;	/* setup.budget_s > 0: the looks that led to it */
+	/* run --probe-moves (probe.h): the moments made and, for a program without units, the
+	 * runs they timed (MT_REC_PROBE_UNIT); what the judge found of them */
+	struct probe_setup probe;
+	struct probe_moment *moments;
+	size_t nmoments, mcap;
+	struct mt_unit *probe_units;
+	size_t nprobe_units, pucap;
+	bool has_probe_result;
+	struct probe_result probe_result;
 	/* -a or --cgroup without -o: no migration record was sent, the counts, histograms and
 	 * pairs are the kernel's alone (never in a run file: -o turns records on) */
 	bool records_off;
@@ -418,6 +428,8 @@ int run_record_add(struct run *r, const struct mt_migrate *m);
 int run_record_add_unit(struct run *r, const struct mt_unit *u);
 int run_record_add_switch(struct run *r, const struct mt_switch *s);
 int run_record_add_waking(struct run *r, const struct mt_waking *w);
+int run_record_add_moment(struct run *r, const struct probe_moment *m);
+int run_record_add_probe_unit(struct run *r, const struct mt_unit *u);
 /* The pair matrix for nr_cpus CPUs, zeroed.  0 or -ENOMEM / -EINVAL. */
 int run_alloc_pairs(struct run *r, int nr_cpus);
 uint64_t run_total_migrations(const struct run *r);

@@ -44,17 +44,17 @@ struct file_reader {
 enum section {
 	S_SCHEMA, S_ENVIRONMENT, S_CONFIG, S_CALIBRATION, S_META, S_STATS, S_COST,
 	S_HISTOGRAMS, S_PAIRS, S_CORRELATION, S_VERDICT, S_MIGRATIONS, S_UNITS, S_LEVELS,
-	S_SWITCHES, S_WAKINGS, S_NR,
+	S_SWITCHES, S_WAKINGS, S_PROBES, S_NR,
 };
 
 static const char *const section_names[S_NR] = {
 	"schema", "environment", "config", "calibration", "meta", "stats", "cost",
 	"histograms", "cpu_pairs", "correlation", "verdict", "migrations", "units", "levels",
-	"switches", "wakings",
+	"switches", "wakings", "probes",
 };
 
 /* Sections a file written before them does not have (migtrace.run/3's levels). */
-#define SECTIONS_OPTIONAL (1u << S_LEVELS | 1u << S_SWITCHES | 1u << S_WAKINGS)
+#define SECTIONS_OPTIONAL (1u << S_LEVELS | 1u << S_SWITCHES | 1u << S_WAKINGS | 1u << S_PROBES)
 
 #define FAIL(fr, ...) jr_fail(&(fr)->jr, __VA_ARGS__)
 #define LLU(v) ((unsigned long long)(v))
@@ -1141,6 +1141,51 @@ static int read_view_records(struct file_reader *fr, const char *name, const str
 	return more;
 }
 
+/* probes: its counts, its moments, its probed runs (units of kind MT_REC_PROBE_UNIT). */
+static int probes_member(struct file_reader *fr, const char *key, void *ctx)
+{
+	struct run *r = fr->r;
+	bool moments = !strcmp(key, "moments");
+	int more, err = 0;
+
+	if (!moments && strcmp(key, "units"))
+		return rs_read(&fr->jr, &r->probe, &rs_probe, key, ctx);
+	if (jr_array_begin(&fr->jr)) {
+		jr_context(&fr->jr, moments ? "probes.moments" : "probes.units");
+		return -1;
+	}
+	while ((more = jr_array_next(&fr->jr)) > 0) {
+		struct probe_moment m = { 0 };
+		struct mt_unit u = { .kind = MT_REC_PROBE_UNIT };
+
+		if (moments && rs_read_object(&fr->jr, &m, &rs_probe_moment, "probes.moments[]"))
+			return -1;
+		if (!moments && rs_read_object(&fr->jr, &u, &rs_unit, "probes.units[]"))
+			return -1;
+		if (moments && (m.kind != MT_PROBE_SHAM && m.kind != MT_PROBE_MOVE))
+			return FAIL(fr, "probes.moments[]: kind %u is neither sham nor move",
+				    m.kind);
+		/* always kept, a few thousand at most: report judges the probed moves again */
+		err = moments ? run_record_add_moment(r, &m) : run_record_add_probe_unit(r, &u);
+		if (err) {
+			fr->oom = true;
+			return FAIL(fr, "out of memory keeping the probes");
+		}
+	}
+	return more < 0 ? -1 : 1;
+}
+
+static int read_probes(struct file_reader *fr)
+{
+	uint64_t seen = 0;
+
+	if (each_member(fr, "probes", probes_member, &seen) ||
+	    rs_check(&fr->jr, &rs_probe, seen, "probes"))
+		return -1;
+	fr->r->probe.on = true;
+	return 0;
+}
+
 /* ---- the document ---- */
 
 static int read_schema(struct file_reader *fr)
@@ -1205,6 +1250,8 @@ static int read_section(struct file_reader *fr, enum section s, const char *key)
 		return read_view_records(fr, "wakings", &rs_waking, sizeof(struct mt_waking),
 					 MT_REC_WAKING, add_waking, fr->r->stats.waking_records,
 					 "waking_records");
+	case S_PROBES:
+		return read_probes(fr);
 	default:
 		return jr_skip(&fr->jr) ? skip_failed(fr, "", key) : 0;
 	}

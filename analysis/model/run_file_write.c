@@ -398,6 +398,19 @@ static void write_records(struct json_writer *w, const char *name, const void *r
 	jw_end_array(w);
 }
 
+/* run --probe-moves: what was asked, the mover's counts, its moments and probed runs. */
+static void write_probes(struct json_writer *w, const struct run *r)
+{
+	jw_name(w, "probes");
+	jw_start_object_lines(w);
+	rs_write(w, &r->probe, &rs_probe);
+	write_records(w, "moments", r->moments, r->nmoments, sizeof(*r->moments),
+		      &rs_probe_moment);
+	write_records(w, "units", r->probe_units, r->nprobe_units, sizeof(*r->probe_units),
+		      &rs_unit);
+	jw_end_object(w);
+}
+
 int run_file_write(FILE *f, const struct run *r)
 {
 	struct json_writer w;
@@ -425,6 +438,8 @@ int run_file_write(FILE *f, const struct run *r)
 	if (r->nwakings)
 		write_records(&w, "wakings", r->wakings, r->nwakings, sizeof(*r->wakings),
 			      &rs_waking);
+	if (r->probe.on)
+		write_probes(&w, r);
 	jw_end_object(&w);
 	return jw_finish(&w);
 }

@@ -814,13 +814,48 @@ static const struct rs_field level_cost_f[] = {
 TABLE(rs_level_cost, "levels.cost[]", level_cost_f);
 #undef LC
 
+/* from 0.2, run --probe-moves: what was asked, and the mover's counts */
+#define PB struct probe_setup
+static const struct rs_field probe_f[] = {
+	FLD("rate_hz", RS_DBL, PB, rate_hz, RS_NONNEG),
+	FLD("max_share", RS_DBL, PB, max_share, RS_NONNEG),
+	FLD("seed", RS_U64, PB, seed, 0),
+	FLD("by_runs", RS_BOOL, PB, by_runs, 0),
+	FLD("drawn", RS_U64, PB, drawn, 0),
+	FLD("moves", RS_U64, PB, moves, 0),
+	FLD("shams", RS_U64, PB, shams, 0),
+	FLD("skipped_awake", RS_U64, PB, skipped_awake, 0),
+	FLD("skipped_narrowed", RS_U64, PB, skipped_narrowed, 0),
+	FLD("skipped_budget", RS_U64, PB, skipped_budget, 0),
+	FLD("skipped_one_cpu", RS_U64, PB, skipped_one_cpu, 0),
+	FLD("masks_narrowed", RS_U64, PB, masks_narrowed, 0),
+	FLD("masks_restored", RS_U64, PB, masks_restored, 0),
+	FLD("workload_cpu_s", RS_DBL, PB, workload_cpu_s, RS_NULL_NEG),
+};
+TABLE(rs_probe, "probes", probe_f);
+#undef PB
+
+#define PM struct probe_moment
+static const struct rs_field probe_moment_f[] = {
+	FLD("ts_ns", RS_U64, PM, ts_ns, 0),
+	FLD("tid", RS_U32, PM, tid, 0),
+	FLD("tgid", RS_U32, PM, tgid, 0),
+	ENM("kind", RS_ENUM_U8, PM, kind, probe_kind_names, 0),
+	ENM("outcome", RS_ENUM_U8, PM, outcome, probe_outcome_names, 0),
+	FLD("src_cpu", RS_INT, PM, src_cpu, 0),
+	FLD("dst_cpu", RS_INT, PM, dst_cpu, RS_NULL_NEG),
+	FLD("held_ns", RS_U64, PM, held_ns, 0),
+};
+TABLE(rs_probe_moment, "probes.moments[]", probe_moment_f);
+#undef PM
+
 const struct rs_table *const rs_all_tables[] = {
 	&rs_environment, &rs_tunable, &rs_sched_rules, &rs_cache, &rs_config, &rs_cachewalk,
 	&rs_calibration, &rs_calibration_measured, &rs_calib_cell, &rs_footprint,
 	&rs_footprint_point, &rs_footprint_level, &rs_footprint_hint, &rs_meta, &rs_backend,
 	&rs_stats, &rs_completeness, &rs_cost, &rs_correlation, &rs_cell, &rs_corr_rate, &rs_verdict,
 	&rs_verdict_rate, &rs_verdict_model, &rs_migration, &rs_unit, &rs_level_cost, &rs_switch,
-	&rs_waking,
+	&rs_waking, &rs_probe, &rs_probe_moment,
 };
 const int rs_ntables = (int)(sizeof(rs_all_tables) / sizeof(rs_all_tables[0]));
 const struct rs_table *const rs_calib_file_tables[] = {

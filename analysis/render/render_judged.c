@@ -461,9 +461,10 @@ static void print_slice_share(FILE *f, const struct corr_result *c)
 }
 
 /* The age axis: the kernel's value against the observed hot time. */
-static void print_by_age(FILE *f, const struct run *r, const struct verdict *v)
+static void print_by_age(FILE *f, const struct run *r, const struct corr_result *c,
+			 const struct verdict *v)
 {
-	const struct corr_result *c = &r->corr;
+	bool probed = c->mode == CORR_PROBED;
 	char a[32], b[32], d[32], e[32], g[160];
 
 	if (c->stay_decay.state != CORR_HOT_NO_DATA) {
@@ -491,13 +492,17 @@ static void print_by_age(FILE *f, const struct run *r, const struct verdict *v)
 			 .lo = c->hot_lo_ns, .hi = c->hot_hi_ns }, CORR_AXIS_AGE));
 	print_wait_side(f, v);
 	if (v->min_judged) {
-		fprintf(f, "  judged:              %llu load-balancer pulls in ages with same-CPU "
-			"wakes (a verdict needs %llu)\n", (unsigned long long)v->judged,
+		fprintf(f, "  judged:              %llu %s in ages with %s (a verdict needs "
+			"%llu)\n", (unsigned long long)v->judged, probed ? "probed moves" :
+			"load-balancer pulls", probed ? "shams" : "same-CPU wakes",
 			(unsigned long long)v->min_judged);
 		if (v->judged < v->min_judged) {
-			fprintf(f, "  => undetermined: %llu pulls timed, fewer than the %llu a verdict "
-				"needs (the other moves are not what task_hot() judges)\n",
-				(unsigned long long)v->judged, (unsigned long long)v->min_judged);
+			fprintf(f, "  => undetermined: %llu %s timed, fewer than the %llu a verdict "
+				"needs (%s)\n", (unsigned long long)v->judged,
+				probed ? "moves" : "pulls", (unsigned long long)v->min_judged,
+				probed ? "a longer run, or a higher --probe-moves rate or "
+				"--probe-share, would time more" :
+				"the other moves are not what task_hot() judges");
 			return;
 		}
 		if (v->bias) {
@@ -536,7 +541,8 @@ static void print_by_age(FILE *f, const struct run *r, const struct verdict *v)
 				fmt_ns(a, sizeof(a), v->kernel_ns),
 				fmt_factor(b, sizeof(b), v->factor, v->factor_lo, v->factor_hi,
 					   true), c->mode == CORR_NATURAL ? "a longer run, with more "
-				"pulls at the ages past the edge," : "--ages wider, or more samples,");
+				"pulls at the ages past the edge," : probed ? "a longer run, with more "
+				"moves at the ages past the edge," : "--ages wider, or more samples,");
 		else
 			fprintf(f, "  => undetermined: the observed hot time's %s %% interval, %s, "
 				"contains the kernel's %s and spans more than a factor %.0f\n",
@@ -854,7 +860,7 @@ void render_text_verdict(FILE *f, const struct run *r)
 			"displacement; its moves are affinity changes of a sleeping task, not the "
 			"balancer's decisions\n");
 	} else
-		print_by_age(f, r, v);
+		print_by_age(f, r, &r->corr, v);
 	if (isfinite(v->calib_over_observed))
 		fprintf(f, "     the calibrated value is %.2fx the observed hot time\n",
 			v->calib_over_observed);
@@ -869,4 +875,61 @@ void render_text_verdict(FILE *f, const struct run *r)
 		"rq->max_idle_balance_cost, which caps avg_idle, and gates the nohz newly-idle "
 		"kick; newly-idle balancing itself is gated by sd->max_newidle_lb_cost since "
 		"5.16)\n");
+}
+
+/* run --probe-moves: what the mover did, the two arms by age, and the verdict from them. */
+void render_text_probe(FILE *f, const struct run *r)
+{
+	const struct probe_setup *ps = &r->probe;
+	const struct probe_result *pr = &r->probe_result;
+	const struct corr_result *c = &pr->corr;
+	struct verdict shown = pr->verdict;
+	char a[32], b[160];
+
+	if (!ps->on)
+		return;
+	set_level(c);
+	fprintf(f, "\nprobed moves: a randomised experiment inside the run (--probe-moves %.3g/s, "
+		"seed %llu): a sleeping thread drawn at random moved to another CPU of its mask, "
+		"or by a coin flip left where it was (a sham)\n", ps->rate_hz,
+		(unsigned long long)ps->seed);
+	fprintf(f, "  moments:  %llu drawn: %llu moves, %llu shams; not used: %llu awake, %llu "
+		"whose mask the workload narrowed itself, %llu with one CPU, %llu over the %.3g %% "
+		"share\n", (unsigned long long)ps->drawn, (unsigned long long)ps->moves,
+		(unsigned long long)ps->shams, (unsigned long long)ps->skipped_awake,
+		(unsigned long long)ps->skipped_narrowed, (unsigned long long)ps->skipped_one_cpu,
+		(unsigned long long)ps->skipped_budget, 100 * ps->max_share);
+	fprintf(f, "  masks:    %llu narrowed to one CPU, %llu given back%s\n",
+		(unsigned long long)ps->masks_narrowed, (unsigned long long)ps->masks_restored,
+		ps->masks_restored == ps->masks_narrowed ? " (every one)" :
+		" (the rest: threads gone before)");
+	fprintf(f, "  measured: %s\n", ps->by_runs ?
+		"each moment's next run from a switch-in to a block, its CPU time (no units)" :
+		"each moment's next unit");
+	if (!r->has_probe_result)
+		return;
+	fprintf(f, "  timed:    %llu moves, %llu shams; left out: %llu awake at the moment "
+		"(their sleep began after it), %llu moves not run before the mask came back, "
+		"%llu shams the kernel moved, %llu switched out or moved inside, %llu with no "
+		"unit after\n", (unsigned long long)pr->timed_moves,
+		(unsigned long long)pr->timed_shams, (unsigned long long)pr->awake,
+		(unsigned long long)pr->unseen, (unsigned long long)pr->kernel_moved,
+		(unsigned long long)pr->spanning, (unsigned long long)pr->no_unit);
+	if (c->ncells) {
+		print_table(f, c);
+		fprintf(f, "  observed hot time, where the cost falls under %.0f %% of its %s "
+			"maximum: %s\n", 100 * c->cold_fraction, fmt_ns(a, sizeof(a), c->max_cost_ns),
+			fmt_fall(b, sizeof(b), &(struct corr_fall){ .state = c->hot_state,
+				 .at = c->hot_ns, .lo = c->hot_lo_ns, .hi = c->hot_hi_ns },
+				 CORR_AXIS_AGE));
+	}
+	if (isfinite(pr->cost_share))
+		fprintf(f, "  what probing cost: ~%.2g %% of the workload's CPU time (%llu moves at "
+			"their measured cost, over %.3g s)\n", 100 * pr->cost_share,
+			(unsigned long long)ps->masks_narrowed, ps->workload_cpu_s);
+	if (shown.kind != VERDICT_NONE && run_rules_scx(&r->env.rules))
+		verdict_not_applicable(&shown);
+	fprintf(f, "\nverdict from the probed moves\n");
+	fprintf(f, "  kernel's value:      %10s\n", fmt_ns(a, sizeof(a), shown.kernel_ns));
+	print_by_age(f, r, c, &shown);
 }

@@ -396,6 +396,7 @@ void render_text_results(FILE *f, const struct run *r)
 		render_text_correlation(f, r);
 	if (r->has_verdict)
 		render_text_verdict(f, r);
+	render_text_probe(f, r);
 }
 
 void render_text(FILE *f, const struct run *r)

@@ -92,6 +92,8 @@ static int handle_record(void *ctx, void *data, size_t len)
 	}
 	if (kind == MT_REC_WAKING && len >= sizeof(struct mt_waking) && tr->on_waking)
 		return tr->on_waking(tr->ctx, data);
+	if (kind == MT_REC_PROBE_UNIT && len >= sizeof(struct mt_unit) && tr->on_probe_unit)
+		return tr->on_probe_unit(tr->ctx, data);
 	return 0;
 }
 
@@ -285,6 +287,7 @@ static int bpf_tracer_load(struct tracer *tr, const struct tracer_opts *o)
 	skel->rodata->offcpu_records = o->on_offcpu != NULL;
 	skel->rodata->switch_records = o->on_switch != NULL;
 	skel->rodata->unit_probes = o->unit_probes;
+	skel->rodata->probe_runs = o->on_probe_unit != NULL;
 	skel->rodata->slot_mask = nr_slots - 1;
 	skel->rodata->scope = o->scope;
 	skel->bss->scope_cgroup_id = o->cgroup_id;
@@ -529,6 +532,18 @@ static int bpf_tracer_scope_cgroup(struct tracer *tr, uint64_t cgroup_id)
 	return 0;
 }
 
+/* --probe-moves: a thread armed for its next run, or (kind 0) the arm taken back. */
+static int bpf_tracer_probe_arm(struct tracer *tr, uint32_t tid, uint64_t moment_ns,
+				uint32_t kind)
+{
+	int fd = bpf_map__fd(bpf_of(tr)->skel->maps.probe_arms);
+	struct mt_probe_arm arm = { .moment_ns = moment_ns, .kind = kind };
+
+	if (!kind)
+		return bpf_map_delete_elem(fd, &tid) ? -errno : 0;
+	return bpf_map_update_elem(fd, &tid, &arm, BPF_ANY) ? -errno : 0;
+}
+
 /* A reduced mode is named in the run, never silent: after why the backend was chosen. */
 static void bpf_tracer_describe(const struct tracer *tr, struct run_backend *b)
 {
@@ -557,5 +572,6 @@ const struct tracer_backend bpf_tracer_backend = {
 	.prog_stats = bpf_tracer_prog_stats,
 	.describe = bpf_tracer_describe,
 	.scope_cgroup = bpf_tracer_scope_cgroup,
+	.probe_arm = bpf_tracer_probe_arm,
 	.destroy = bpf_tracer_destroy,
 };

@@ -24,6 +24,7 @@
 #include "launch.h"
 #include "llc_ids.h"
 #include "probe_cost.h"
+#include "probe_moves.h"
 #include "sched_rules.h"
 #include "tracer.h"
 #include "unit_join.h"
@@ -73,6 +74,7 @@ struct capture {
 	uint64_t cgroup_id;
 	uint64_t cgroup_next_ns;
 	bool cgroup_gone;
+	struct probe_mover *mover;	/* --probe-moves; NULL: none */
 };
 
 static volatile sig_atomic_t got_signal;
@@ -155,6 +157,13 @@ static int on_waking(void *ctx, const struct mt_waking *w)
 	return run_record_add_waking(cap->r, w);
 }
 
+static int on_probe_unit(void *ctx, const struct mt_unit *u)
+{
+	struct capture *cap = ctx;
+
+	return run_record_add_probe_unit(cap->r, u);
+}
+
 static int on_logged_unit(void *ctx, const struct mt_unit_slot *s)
 {
 	struct capture *cap = ctx;
@@ -221,6 +230,30 @@ static void set_scope(const struct run_config *cfg, struct run *r, struct tracer
 	o->no_records = r->records_off = run_config_aggregates_only(cfg);
 }
 
+/*
+ * --probe-moves: the mover and its guard, ready to draw once the workload is released.  A
+ * program without units has its probed runs timed by the BPF programs alone.
+ */
+static int start_mover(struct capture *cap)
+{
+	struct run *r = cap->r;
+	struct probe_mover_opts po = {
+		.setup = &r->probe,
+		.root = (pid_t)r->meta.pid,
+		.cpus = r->meta.attached ? NULL : &r->meta.cpus,
+		.tr = &cap->tr,
+	};
+
+	if (r->probe.by_runs && cap->tr.backend != TRACER_BACKEND_BPF) {
+		fprintf(stderr, "migtrace run: --probe-moves times a program without units by its "
+			"runs to the next block, which only the BPF programs record: give --unit "
+			"BINARY:FUNCTION, or --backend bpf\n");
+		return -EOPNOTSUPP;
+	}
+	cap->mover = probe_mover_new(&po);
+	return cap->mover ? 0 : -ENOMEM;
+}
+
 struct capture *capture__open(const struct run_config *cfg, struct run *r, int *status)
 {
 	struct capture *cap = calloc(1, sizeof(*cap));
@@ -285,6 +318,7 @@ struct capture *capture__open(const struct run_config *cfg, struct run *r, int *
 	topts.on_switch = cfg->switch_records ? on_switch : NULL;
 	topts.on_waking = cfg->switch_records ? on_waking : NULL;
 	topts.unit_probes = !cap->join && cfg->unit_arg;
+	topts.on_probe_unit = r->probe.on && r->probe.by_runs ? on_probe_unit : NULL;
 	topts.ctx = cap;
 	topts.backend = cfg->backend;
 	topts.keep_trace = cfg->keep_trace;
@@ -306,6 +340,8 @@ struct capture *capture__open(const struct run_config *cfg, struct run *r, int *
 			fprintf(stderr, "migtrace run: cache-aware scheduling: the CPUs of each "
 				"preferred LLC are not known: %s\n", why);
 	}
+	if (r->probe.on && start_mover(cap))
+		goto fail;
 	tracer_describe(&cap->tr, &r->meta.backend);	/* the text's header says it */
 	/* auto took another backend than the probe cost's own load did: not this run's cost */
 	if (r->meta.unit_probe_ns >= 0 && cap->probe_backend != cap->tr.backend) {
@@ -638,7 +674,15 @@ int capture__run(struct capture *cap)
 			return 127;
 		}
 	}
+	/* a mover that cannot start said why: the run goes on, its probe counts stay 0 */
+	if (cap->mover)
+		probe_mover_go(cap->mover);
 	trace_loop(cap);
+	/* every mask given back before tracing stops: the last probed runs are recorded */
+	err = probe_mover_finish(cap->mover, r);
+	cap->mover = NULL;
+	if (err)
+		return MT_EXIT_FAIL;
 	t_end = now_ns();
 	r->meta.duration_s = (double)(t_end - t0) / 1e9;
 	/* what is stamped up to here is recorded: tracing stops after it (a move by a thread
@@ -689,6 +733,7 @@ void capture__free(struct capture *cap)
 {
 	if (!cap)
 		return;
+	probe_mover_finish(cap->mover, NULL);	/* an error path: masks given back first */
 	if (cap->child.pid > 0)
 		launch_abort(&cap->child);
 	launch_dismiss_guard(&cap->child);	/* the workload was reaped: nothing to kill */

@@ -55,6 +55,8 @@ void run_config_default(struct run_config *c, enum run_kind kind)
 	c->hot_ns = RUN_NO_HOT_ARG;
 	c->max_records = 200000;
 	c->ringbuf_bytes = default_ringbuf_bytes();	/* counted twice in RSS (mapped twice) */
+	c->probe_share = PROBE_DEFAULT_SHARE;
+	c->probe_seed = 0x70726f6265ULL;	/* "probe": the draws repeat run to run */
 	cachewalk_config_default(&c->cw);
 }
 
@@ -417,6 +419,21 @@ static void record_setup(const struct run_config *c, struct run_setup *s)
 	s->cw = c->cw;
 }
 
+/* --probe-moves as the run file keeps it: what was asked (the mover adds its counts). */
+static void record_probe(const struct run_config *c, struct probe_setup *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->on = c->probe_rate_hz > 0;
+	if (!p->on)
+		return;
+	p->rate_hz = c->probe_rate_hz;
+	p->max_share = c->probe_share;
+	p->seed = c->probe_seed;
+	/* without units (--unit, or cachewalk's own), a thread's run to its next block */
+	p->by_runs = !c->unit_arg && !c->cachewalk;
+	p->workload_cpu_s = -1;
+}
+
 static void record_threshold(const struct run_config *c, const struct tunable *k,
 			     struct run_meta *m)
 {
@@ -582,6 +599,7 @@ int run_config_resolve(struct run_config *c, struct run *r)
 	environment_probe(&r->env, &t, &kern);
 	record_topo(&t, r);
 	record_setup(c, &r->setup);
+	record_probe(c, &r->probe);
 	record_threshold(c, &kern, &r->meta);
 	if (c->calibration) {
 		/* a file given names the calibration to judge by; the model owns it now */

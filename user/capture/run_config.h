@@ -79,6 +79,10 @@ struct run_config {
 	const char *cgroup_arg;		/* --cgroup PATH; NULL: none */
 	bool records_wanted;		/* an export reads the migration records (--csv, ...) */
 	bool switch_records;		/* the native Perfetto trace: what ran on each CPU */
+	/* --probe-moves RATE (docs/design.md, "Probed moves"): moments a second; 0: none */
+	double probe_rate_hz;
+	double probe_share;		/* --probe-share: of the workload's CPU time */
+	uint64_t probe_seed;		/* --probe-seed */
 	uint64_t cgroup_id;		/* --cgroup's kernfs id, resolved */
 };
 

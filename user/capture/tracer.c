@@ -60,6 +60,7 @@ static int tracer_load_with(struct tracer *tr, const struct tracer_opts *o,
 	tr->on_offcpu = o->on_offcpu;
 	tr->on_switch = o->on_switch;
 	tr->on_waking = o->on_waking;
+	tr->on_probe_unit = o->on_probe_unit;
 	tr->ctx = o->ctx;
 	tr->nr_cpus = libbpf_num_possible_cpus();
 	if (tr->nr_cpus <= 0) {
@@ -151,6 +152,12 @@ int tracer_scope_cgroup(struct tracer *tr, uint64_t cgroup_id)
 {
 	return tr->backend_ops && tr->backend_ops->scope_cgroup ?
 		tr->backend_ops->scope_cgroup(tr, cgroup_id) : -EOPNOTSUPP;
+}
+
+int tracer_probe_arm(struct tracer *tr, uint32_t tid, uint64_t moment_ns, uint32_t kind)
+{
+	return tr->backend_ops && tr->backend_ops->probe_arm ?
+		tr->backend_ops->probe_arm(tr, tid, moment_ns, kind) : -EOPNOTSUPP;
 }
 
 int tracer_attach(struct tracer *tr)

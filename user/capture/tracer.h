@@ -46,6 +46,9 @@ struct tracer_opts {
 	 * (run --perfetto); on_waking goes with on_switch */
 	tracer_switch_fn on_switch;
 	tracer_waking_fn on_waking;
+	/* set: --probe-moves of a program without units: the runs of the threads armed with
+	 * tracer_probe_arm() are sent (MT_REC_PROBE_UNIT) */
+	tracer_unit_fn on_probe_unit;
 	void *ctx;
 	bool unit_probes;		/* tracer_attach_unit() will be called */
 	bool quiet_load;		/* the caller reports a refused load itself (doctor) */
@@ -67,6 +70,7 @@ struct tracer {
 	tracer_offcpu_fn on_offcpu;
 	tracer_switch_fn on_switch;
 	tracer_waking_fn on_waking;
+	tracer_unit_fn on_probe_unit;
 	void *ctx;
 	/* BPF: the wake-up latency comes from the kernel's enqueue stamp, and the sched_wakeup
 	 * program is left unattached (bpf_tracer.c decides: wakeup_from_queued) */
@@ -106,6 +110,13 @@ int tracer_stop(struct tracer *tr);
 /* --cgroup: the subtree is now the cgroup of this id (its path's directory created again).
  * 0, or -EOPNOTSUPP for a backend without --cgroup. */
 int tracer_scope_cgroup(struct tracer *tr, uint64_t cgroup_id);
+/*
+ * --probe-moves: arms thread tid, drawn by a probe moment at moment_ns (CLOCK_MONOTONIC), so
+ * that its next run from a switch-in to a block is sent to on_probe_unit, tagged kind (enum
+ * mt_probe_kind); kind 0 takes an arm back.  Thread-safe.  0, -ENOENT (kind 0: not armed),
+ * or -EOPNOTSUPP: the backend records no such runs (the ftrace backend).
+ */
+int tracer_probe_arm(struct tracer *tr, uint32_t tid, uint64_t moment_ns, uint32_t kind);
 /* Sums the per-CPU counters and histograms.  0 or -errno. */
 int tracer_read_counts(const struct tracer *tr, struct mt_stats *stats, struct mt_hists *hists);
 struct tracer_prog_stat {

@@ -23,6 +23,7 @@
 #include "compare.h"
 #include "export.h"
 #include "gz_stream.h"
+#include "probe_judge.h"
 #include "render_compare.h"
 #include "render_text.h"
 #include "run_file.h"
@@ -250,6 +251,22 @@ static int read_input(const struct report_env *env, const char *path,
 		return -EINVAL;
 	}
 	e = run_file_read(path, o, out, err, len);
+	/* run --probe-moves: its arms are judged again from the moments and units kept, and
+	 * the wait side beside them from the pulls' records, so those are read again, kept */
+	if (!e && (*out)->probe.on && o->drop_records) {
+		struct run_read_opts keep = *o;
+
+		keep.drop_records = false;
+		run_free(*out);
+		*out = NULL;
+		e = run_file_read(path, &keep, out, err, len);
+	}
+	if (!e && (*out)->probe.on && probe_judge(*out)) {
+		run_free(*out);
+		*out = NULL;
+		snprintf(err, len, "out of memory judging its probed moves");
+		return -ENOMEM;
+	}
 	if (e == -EINVAL && !looks_like_json(path))
 		snprintf(err, len, "not a migtrace run file (migtrace run -o), nor a trace-cmd "
 			 "capture (trace.dat)");

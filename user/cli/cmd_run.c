@@ -72,7 +72,8 @@ static const char doc[] =
 "then checks DIR again and writes the file instead of ending the run.\n";
 
 enum { OPT_HOT = 1000, OPT_RINGBUF, OPT_UNIT, OPT_CALIB, OPT_MAXREC, OPT_INTERVAL, OPT_COUNT,
-       OPT_TEXTFILE, OPT_BACKEND, OPT_LISTEN, OPT_KEEP_TRACE };
+       OPT_TEXTFILE, OPT_BACKEND, OPT_LISTEN, OPT_KEEP_TRACE, OPT_PROBE_MOVES, OPT_PROBE_SHARE,
+       OPT_PROBE_SEED };
 
 static const struct argp_option opts[] = {
 	{ "pid", 'p', "PID", 0, "Trace an existing process (all its threads)", 0 },
@@ -100,6 +101,16 @@ static const struct argp_option opts[] = {
 	  "trace-cmd file (trace.dat) for `trace-cmd report`, KernelShark or `migtrace report`; "
 	  "takes the ftrace backend", 0 },
 	MT_CLI_OPT_VERBOSE_LIBBPF,
+	{ NULL, 0, NULL, 0, "Probed moves, the workload's own cost of a move (docs/design.md, "
+	  "\"Probed moves\"):", 2 },
+	{ "probe-moves", OPT_PROBE_MOVES, "RATE", 0, "At RATE random moments a second (20 is a "
+	  "good start), move a sleeping thread of the workload to another CPU of its mask, or "
+	  "by a coin flip leave it (a sham), and compare what it does next: a randomised "
+	  "experiment; masks are given back, also if migtrace is killed", 2 },
+	{ "probe-share", OPT_PROBE_SHARE, "PCT", 0, "Charge each move 1 ms of the workload's "
+	  "CPU time and make moves only while they stay within PCT % of it (default 2)", 2 },
+	{ "probe-seed", OPT_PROBE_SEED, "N", 0, "Seed of the draws (default fixed: a run "
+	  "repeats its draws)", 2 },
 	{ NULL, 0, NULL, 0, "Live intervals and the Prometheus textfile:", 1 },
 	{ "interval-ms", 'I', "MSECS", 0, "--interval in milliseconds, as perf's -I (1000: "
 	  "1 s)", 1 },
@@ -332,6 +343,30 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	case 'P':
 		c->per_pid = true;
 		break;
+	case OPT_PROBE_MOVES: {
+		char *end;
+
+		c->probe_rate_hz = strtod(arg, &end);
+		if (end == arg || *end || !(c->probe_rate_hz > 0) || c->probe_rate_hz > 1000)
+			argp_error(state, "--probe-moves: '%s' is not a rate of moments a second, "
+				   "above 0 and at most 1000", arg);
+		break;
+	}
+	case OPT_PROBE_SHARE: {
+		char *end;
+		double pct = strtod(arg, &end);
+
+		if (end == arg || (*end && strcmp(end, "%")) || !(pct > 0) || pct > 50)
+			argp_error(state, "--probe-share: '%s' is not a percentage above 0 and at "
+				   "most 50", arg);
+		c->probe_share = pct / 100;
+		break;
+	}
+	case OPT_PROBE_SEED:
+		if (parse_long(arg, 0, LONG_MAX, &l))
+			argp_error(state, "--probe-seed: '%s' is not a number", arg);
+		c->probe_seed = (uint64_t)l;
+		break;
 	case ARGP_KEY_ARG:
 		/* runqlat's [INTERVAL [COUNT]]: numbers, not after `--' */
 		if (!c->argv && numeric(arg) && strcmp(state->argv[state->next - 2], "--")) {
@@ -354,6 +389,9 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 				   "--backend bpf");
 		if (c->keep_trace)
 			c->backend = TRACER_BACKEND_FTRACE;
+		if (c->probe_rate_hz > 0 && (c->all || c->cgroup_arg))
+			argp_error(state, "--probe-moves moves the threads of one workload: give a "
+				   "WORKLOAD or -p PID, not %s", c->all ? "-a" : "--cgroup");
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;

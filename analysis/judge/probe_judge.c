@@ -1,0 +1,201 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The judge of run --probe-moves (probe_judge.h).
+ *
+ * Which unit a moment measures.  With units: the thread's first unit that starts after the
+ * moment, copied into the probed units.  Without: the run BPF recorded for the moment
+ * (bpf/migtrace.h, MT_REC_PROBE_UNIT).
+ * Either is a sample only if the off-CPU period it ends began before the moment: the thread
+ * was asleep when it was drawn, which the mover checked but could not hold still.  The rule
+ * is the same for both arms, so a moment is void or not whatever the coin said.  Then a move
+ * whose unit does not follow a move was not run (its thread slept past the hold) and a sham
+ * whose unit follows a move of the kernel's is left out, each counted: the arms compare a
+ * move made with a move not made.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "correlate.h"
+#include "probe_judge.h"
+#include "unit.h"
+#include "verdict.h"
+#include "wait.h"
+
+static int cmp_unit(const void *a, const void *b)
+{
+	const struct mt_unit *x = a, *y = b;
+
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	return x->start_ns < y->start_ns ? -1 : x->start_ns > y->start_ns;
+}
+
+/* The first unit of tid starting after ts_ns, in units sorted by cmp_unit; NULL if none. */
+static const struct mt_unit *unit_after(const struct mt_unit *u, size_t n, uint32_t tid,
+					uint64_t ts_ns)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (u[mid].pid < tid || (u[mid].pid == tid && u[mid].start_ns <= ts_ns))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && u[lo].pid == tid ? &u[lo] : NULL;
+}
+
+/*
+ * Whether unit x measures a moment at ts_ns of kind, counted in pr when not; a sample's tag
+ * is then set to the arm.
+ */
+static bool probe_sample(const struct mt_unit *x, uint64_t ts_ns, uint32_t kind,
+			 struct probe_result *pr, struct mt_unit *out)
+{
+	/* the sleep it ends began before the moment (start - off is no later than when the
+	 * off-CPU period began, the switch-in being no later than the unit's start) */
+	if (unit_clean_before(x) || !x->last_off_ns || x->start_ns - x->last_off_ns > ts_ns) {
+		pr->awake++;
+		return false;
+	}
+	if (!unit_clean_inside(x)) {
+		pr->spanning++;
+		return false;
+	}
+	if (kind == MT_PROBE_MOVE && !(unit_migrated(x) && x->mig_ts_ns > ts_ns)) {
+		pr->unseen++;
+		return false;
+	}
+	if (kind == MT_PROBE_SHAM && unit_migrated(x)) {
+		pr->kernel_moved++;
+		return false;
+	}
+	*out = *x;
+	out->tag = kind == MT_PROBE_MOVE ? CW_TAG_MIGRATED : CW_TAG_STAYED;
+	if (kind == MT_PROBE_MOVE)
+		pr->timed_moves++;
+	else
+		pr->timed_shams++;
+	return true;
+}
+
+/*
+ * Units: each moment's next unit, copied into the probed units as the BPF programs send a
+ * probed run (tag the moment's kind, nominal_age_ns its time), so that the run file keeps
+ * them and `report` judges them again without the whole units array.  A unit that is the
+ * next of two moments (drawn twice while it slept) counts for the first.  0, or -ENOMEM.
+ */
+static int probe_units_of_units(struct run *r)
+{
+	struct mt_unit *units = malloc((r->nunits ? r->nunits : 1) * sizeof(*units));
+	const struct mt_unit *claimed = NULL;
+	int err = 0;
+
+	if (!units)
+		return -ENOMEM;
+	memcpy(units, r->units, r->nunits * sizeof(*units));
+	qsort(units, r->nunits, sizeof(*units), cmp_unit);
+	for (size_t i = 0; i < r->nmoments && !err; i++) {
+		const struct probe_moment *m = &r->moments[i];
+		const struct mt_unit *x;
+		struct mt_unit u;
+
+		if (m->outcome == PROBE_GONE)
+			continue;
+		x = unit_after(units, r->nunits, m->tid, m->ts_ns);
+		if (!x || x == claimed)
+			continue;
+		claimed = x;
+		u = *x;
+		u.kind = MT_REC_PROBE_UNIT;
+		u.tag = m->kind;
+		u.nominal_age_ns = m->ts_ns;
+		err = run_record_add_probe_unit(r, &u);
+	}
+	free(units);
+	return err;
+}
+
+/* The samples: the probed units that measure their moment.  Their count, or -ENOMEM. */
+static long collect(const struct run *r, struct probe_result *pr, struct mt_unit **out)
+{
+	struct mt_unit *smp = malloc((r->nprobe_units ? r->nprobe_units : 1) * sizeof(*smp));
+	uint64_t live = 0;
+	size_t n = 0;
+
+	if (!smp)
+		return -ENOMEM;
+	for (size_t i = 0; i < r->nprobe_units; i++) {
+		const struct mt_unit *x = &r->probe_units[i];
+
+		n += probe_sample(x, x->nominal_age_ns, (uint32_t)x->tag, pr, &smp[n]);
+	}
+	for (size_t i = 0; i < r->nmoments; i++)
+		live += r->moments[i].outcome != PROBE_GONE;
+	pr->no_unit = live > r->nprobe_units ? live - r->nprobe_units : 0;
+	*out = smp;
+	return (long)n;
+}
+
+/*
+ * What probing cost the workload: the moves made times the measured cost of one (the cells'
+ * costs weighed by their moves, none below 0), over the workload's CPU time.
+ */
+static double cost_share(const struct run *r, const struct corr_result *c)
+{
+	double cost = 0, moves = 0;
+
+	for (int i = 0; i < c->ncells; i++) {
+		if (!c->cells[i].n_mig || !c->cells[i].n_stay || !isfinite(c->cells[i].cost_ns))
+			continue;
+		cost += (double)c->cells[i].n_mig * fmax(c->cells[i].cost_ns, 0);
+		moves += (double)c->cells[i].n_mig;
+	}
+	if (!moves || !(r->probe.workload_cpu_s > 0))
+		return NAN;
+	return (double)r->probe.masks_narrowed * (cost / moves) / 1e9 / r->probe.workload_cpu_s;
+}
+
+int probe_judge(struct run *r)
+{
+	struct probe_result *pr = &r->probe_result;
+	struct verdict_in vin = { .kernel_ns = (double)r->meta.hot_ns };
+	struct mt_unit *smp = NULL;
+	struct corr_opts co;
+	long n;
+	int err;
+
+	r->has_probe_result = false;
+	if (!r->probe.on)
+		return 0;
+	memset(pr, 0, sizeof(*pr));
+	/* a run with units: its moments' next units, found once (a file has them already) */
+	if (!r->probe.by_runs && !r->nprobe_units && r->nunits && probe_units_of_units(r))
+		return -ENOMEM;
+	n = collect(r, pr, &smp);
+	if (n < 0)
+		return (int)n;
+	corr_default_opts(&co, CORR_PROBED);
+	co.cold_fraction = r->setup.cold_fraction > 0 ? r->setup.cold_fraction : co.cold_fraction;
+	if (r->setup.bootstrap > 0)
+		co.bootstrap = r->setup.bootstrap;
+	err = correlate_units(smp, (size_t)n, &co, &pr->corr);
+	free(smp);
+	if (err)
+		return err;
+	vin.corr = &pr->corr;
+	vin.has_calib = r->calib.valid;
+	vin.calib_ns = r->calib.hot_ns;
+	verdict_decide(&vin, &pr->verdict);
+	/* the wait side beside it: the run's pulls' waits against the probed refill */
+	wait_decide(r, &pr->corr, &pr->verdict, -1);
+	if (run_rules_scx(&r->env.rules))
+		verdict_not_applicable(&pr->verdict);
+	pr->cost_share = cost_share(r, &pr->corr);
+	r->has_probe_result = true;
+	return 0;
+}

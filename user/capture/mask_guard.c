@@ -1,0 +1,184 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The masks' guard (mask_guard.h).  Its messages are fixed-size records, each written whole
+ * in one write() (well under PIPE_BUF, so never split); it keeps the masks held in a small
+ * table.  It is forked before any thread exists and uses only open, read, close,
+ * sched_setaffinity and _exit, so nothing it inherited can deadlock it.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "launch.h"
+#include "mask_guard.h"
+
+/* The masks held at once: the mover holds one; room for a few more. */
+#define GUARD_MAX_HELD 64
+
+struct guard_msg {
+	char op;			/* 'h' hold, 'r' release, 'd' dismissed */
+	pid_t tid;
+	uint64_t start_time;
+	cpu_set_t mask;
+};
+
+struct held_mask {
+	pid_t tid;			/* 0: a free entry */
+	uint64_t start_time;
+	cpu_set_t mask;
+};
+
+int mask_guard_start_time(pid_t tid, uint64_t *start_time)
+{
+	char path[64], buf[1024], *p;
+	ssize_t n;
+	int fd, field;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)tid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT ? -ESRCH : -errno;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -ESRCH;
+	buf[n] = 0;
+	/* comm may hold spaces and parentheses: the fields start after the last ')' */
+	p = strrchr(buf, ')');
+	if (!p)
+		return -EINVAL;
+	/* field 3 (state) follows ") "; the start time is field 22 */
+	for (field = 2; field < 22 && *p; p++)
+		if (*p == ' ')
+			field++;
+	*start_time = 0;
+	for (; *p >= '0' && *p <= '9'; p++)
+		*start_time = *start_time * 10 + (uint64_t)(*p - '0');
+	return field == 22 ? 0 : -EINVAL;
+}
+
+/* Gives every mask still held back to its thread, if the thread is the one it was. */
+static void restore_all(struct held_mask *held)
+{
+	for (int i = 0; i < GUARD_MAX_HELD; i++) {
+		uint64_t st;
+
+		if (!held[i].tid)
+			continue;
+		if (!mask_guard_start_time(held[i].tid, &st) && st == held[i].start_time)
+			sched_setaffinity(held[i].tid, sizeof(held[i].mask), &held[i].mask);
+		held[i].tid = 0;
+	}
+}
+
+static void hold(struct held_mask *held, const struct guard_msg *m)
+{
+	int free_at = -1;
+
+	for (int i = 0; i < GUARD_MAX_HELD; i++) {
+		if (held[i].tid == m->tid)
+			return;		/* held again: the mask first noted is the one to give back */
+		if (!held[i].tid && free_at < 0)
+			free_at = i;
+	}
+	if (free_at < 0)
+		return;
+	held[free_at].tid = m->tid;
+	held[free_at].start_time = m->start_time;
+	held[free_at].mask = m->mask;
+}
+
+static void release(struct held_mask *held, pid_t tid)
+{
+	for (int i = 0; i < GUARD_MAX_HELD; i++)
+		if (held[i].tid == tid)
+			held[i].tid = 0;
+}
+
+/* The guard's life: detached from migtrace's session, reads messages until 'd' or EOF. */
+static void guard_main(int fd)
+{
+	static struct held_mask held[GUARD_MAX_HELD];
+	struct guard_msg m;
+	ssize_t n;
+
+	launch_guard_detach(fd);
+	for (;;) {
+		n = read(fd, &m, sizeof(m));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n != (ssize_t)sizeof(m))
+			break;		/* EOF: migtrace ended without dismissing the guard */
+		if (m.op == 'd')
+			break;
+		if (m.op == 'h')
+			hold(held, &m);
+		else if (m.op == 'r')
+			release(held, m.tid);
+	}
+	restore_all(held);
+	_exit(0);
+}
+
+int mask_guard_start(struct mask_guard *g)
+{
+	int p[2], err;
+
+	g->pid = -1;
+	g->fd = -1;
+	if (pipe2(p, O_CLOEXEC))
+		return -errno;
+	g->pid = fork();
+	if (g->pid == 0)
+		guard_main(p[0]);
+	err = errno;
+	close(p[0]);
+	if (g->pid < 0) {
+		close(p[1]);
+		return -err;
+	}
+	g->fd = p[1];
+	return 0;
+}
+
+static int send_msg(struct mask_guard *g, const struct guard_msg *m)
+{
+	ssize_t n;
+
+	do {
+		n = write(g->fd, m, sizeof(*m));
+	} while (n < 0 && errno == EINTR);
+	return n == (ssize_t)sizeof(*m) ? 0 : n < 0 ? -errno : -EIO;
+}
+
+int mask_guard_hold(struct mask_guard *g, pid_t tid, uint64_t start_time,
+		    const cpu_set_t *mask)
+{
+	struct guard_msg m = { .op = 'h', .tid = tid, .start_time = start_time, .mask = *mask };
+
+	return g->fd < 0 ? -EBADF : send_msg(g, &m);
+}
+
+int mask_guard_release(struct mask_guard *g, pid_t tid)
+{
+	struct guard_msg m = { .op = 'r', .tid = tid };
+
+	return g->fd < 0 ? -EBADF : send_msg(g, &m);
+}
+
+void mask_guard_stop(struct mask_guard *g)
+{
+	struct guard_msg m = { .op = 'd' };
+
+	if (g->pid <= 0)
+		return;
+	send_msg(g, &m);	/* a guard already gone has restored what it held */
+	close(g->fd);
+	waitpid(g->pid, NULL, 0);
+	g->pid = -1;
+	g->fd = -1;
+}

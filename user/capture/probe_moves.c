@@ -1,0 +1,515 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The mover of run --probe-moves (probe_moves.h).  One thread, which owns everything below
+ * until probe_mover_finish() joins it.
+ *
+ * Whom it draws.  Once a second it lists the workload's processes (the root and its
+ * descendants, as the programs trace them) and their threads, and keeps the threads that ran
+ * since the last listing: a thread that sleeps for minutes (a server's housekeeping) would
+ * hold its narrowed mask without ever running, measuring nothing.  A moment draws one of
+ * them at random; then, only if it is asleep now (state S or D) and its mask is the
+ * workload's, a fair coin decides move or sham.  Every check is made before the coin, so
+ * that both arms are drawn from the same moments.
+ *
+ * The budget.  Each move is charged PROBE_CHARGE_NS; a move is made only while the moves'
+ * charge stays within max_share of the CPU time the workload used since probing began.
+ *
+ * A move.  The mask first goes to the guard, then is narrowed to the new CPU; the mover
+ * polls the thread (every PROBE_POLL_NS) until it has run on that CPU, up to
+ * PROBE_HOLD_MAX_NS, and gives the mask back.  A mask given back to a running thread does not
+ * move it: it stays where it runs.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "array.h"
+#include "clock.h"
+#include "mask_guard.h"
+#include "probe_moves.h"
+#include "splitmix.h"
+#include "tracer.h"
+
+#define PROBE_POLL_NS 1000000ULL	/* 1 ms between looks at a moved thread */
+#define PROBE_LIST_NS 1000000000ULL	/* the workload's threads listed again every 1 s */
+#define PROBE_MAX_PROCS 4096		/* processes of the workload followed */
+#define PROBE_MAX_ARMS 256		/* arms remembered, to take back at the end */
+
+/* A thread as /proc shows it. */
+struct thread_stat {
+	char state;			/* R, S, D, ... */
+	int cpu;			/* the CPU it last ran on (field 39) */
+	uint64_t cpu_ticks;		/* utime + stime, clock ticks */
+	uint64_t start_time;		/* clock ticks since boot (field 22) */
+	uint64_t runs;			/* times it was switched in (schedstat's third field;
+					 * its CPU ticks where schedstat is missing) */
+};
+
+struct proc_seen {
+	pid_t pid;
+	uint64_t first_ticks;		/* its CPU time when first listed */
+	uint64_t last_ticks;		/* and at the last listing */
+};
+
+struct candidate {
+	pid_t tid, tgid;
+	uint64_t runs;			/* thread_stat.runs at the listing */
+	bool ran;			/* it ran since the listing before (drawn from) */
+};
+
+struct probe_mover {
+	struct probe_mover_opts o;
+	struct mask_guard guard;
+	cpu_set_t reference;		/* the workload's mask */
+	pthread_t thread;
+	bool started;
+	volatile bool stop;		/* set by probe_mover_finish, read by the mover */
+	uint64_t rng;
+	/* the workload's processes, and the threads that ran since the listing before */
+	struct proc_seen *procs;
+	size_t nprocs, pcap;
+	struct candidate *cands, *prev;	/* every thread, at this listing and the one before */
+	size_t ncands, ccap, nprev, prevcap, nran;
+	uint64_t listed_ns;
+	double workload_cpu_s;		/* since probing began */
+	uint64_t charged_ns;
+	/* what it did */
+	struct probe_moment *moments;
+	size_t nmoments, mcap;
+	int err;			/* the first failure: -ENOMEM */
+	uint32_t arm_tids[PROBE_MAX_ARMS];
+	size_t narms;
+};
+
+/* /proc/PID/task/TID/stat (or /proc/PID/stat with tid 0): 0, or -errno. */
+static int read_stat(pid_t pid, pid_t tid, struct thread_stat *ts, pid_t *ppid)
+{
+	char path[96], buf[1024], *p;
+	unsigned long long v[40] = { 0 };
+	FILE *f;
+	int field = 3, n;
+
+	if (tid)
+		snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", (int)pid, (int)tid);
+	else
+		snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	n = fgets(buf, sizeof(buf), f) != NULL;
+	fclose(f);
+	if (!n || !(p = strrchr(buf, ')')))
+		return -EINVAL;
+	p += 2;
+	ts->state = *p;
+	for (p += 1; *p && field < 40; field++) {
+		while (*p == ' ')
+			p++;
+		v[field] = strtoull(p, &p, 10);
+	}
+	if (field < 40)
+		return -EINVAL;
+	/* v[k] is field k + 1 of proc(5): field 4 ppid, 14 utime, 15 stime, 22 starttime,
+	 * 39 processor */
+	if (ppid)
+		*ppid = (pid_t)v[3];
+	ts->cpu_ticks = v[13] + v[14];
+	ts->start_time = v[21];
+	ts->cpu = (int)v[38];
+	ts->runs = ts->cpu_ticks;
+	if (tid) {
+		unsigned long long run_ns, wait_ns, runs;
+
+		snprintf(path, sizeof(path), "/proc/%d/task/%d/schedstat", (int)pid, (int)tid);
+		if ((f = fopen(path, "re"))) {
+			if (fscanf(f, "%llu %llu %llu", &run_ns, &wait_ns, &runs) == 3)
+				ts->runs = runs;
+			fclose(f);
+		}
+	}
+	return 0;
+}
+
+static bool known_proc(const struct probe_mover *pm, pid_t pid)
+{
+	for (size_t i = 0; i < pm->nprocs; i++)
+		if (pm->procs[i].pid == pid)
+			return true;
+	return false;
+}
+
+/* A process newly seen among the workload's: its CPU time counts from here. */
+static int add_proc(struct probe_mover *pm, pid_t pid, uint64_t ticks)
+{
+	if (known_proc(pm, pid) || pm->nprocs >= PROBE_MAX_PROCS)
+		return 0;
+	if (array_grow((void **)&pm->procs, &pm->pcap, pm->nprocs, sizeof(*pm->procs), 64))
+		return -ENOMEM;
+	pm->procs[pm->nprocs++] = (struct proc_seen){ pid, ticks, ticks };
+	return 0;
+}
+
+/* The workload's processes: the root and every process whose parent is one of them. */
+static int list_procs(struct probe_mover *pm)
+{
+	bool grew = true;
+	struct thread_stat ts;
+	pid_t ppid;
+	int err = 0;
+
+	if (!read_stat(pm->o.root, 0, &ts, NULL))
+		err = add_proc(pm, pm->o.root, ts.cpu_ticks);
+	/* a child listed before its parent is found on the next pass */
+	while (grew && !err) {
+		struct dirent *d;
+		DIR *dir = opendir("/proc");
+		size_t before = pm->nprocs;
+
+		if (!dir)
+			return -errno;
+		while ((d = readdir(dir)) && !err) {
+			pid_t pid = (pid_t)atoi(d->d_name);
+
+			if (pid <= 0 || known_proc(pm, pid) || read_stat(pid, 0, &ts, &ppid))
+				continue;
+			if (known_proc(pm, ppid))
+				err = add_proc(pm, pid, ts.cpu_ticks);
+		}
+		closedir(dir);
+		grew = pm->nprocs > before;
+	}
+	return err;
+}
+
+/* The runs a thread had at the last listing; UINT64_MAX when not listed then. */
+static uint64_t prev_runs(const struct probe_mover *pm, pid_t tid)
+{
+	for (size_t i = 0; i < pm->nprev; i++)
+		if (pm->prev[i].tid == tid)
+			return pm->prev[i].runs;
+	return UINT64_MAX;
+}
+
+/*
+ * Lists the workload's threads again; those drawn from are the ones that ran since the last
+ * listing (at the first listing, every thread).  The workload's CPU time is summed.
+ */
+static int list_threads(struct probe_mover *pm)
+{
+	struct candidate *swap;
+	size_t swapcap, k = 0, nran = 0;
+	uint64_t ticks = 0;
+	long hz = sysconf(_SC_CLK_TCK);
+	bool first = !pm->listed_ns;
+	int err = list_procs(pm);
+
+	if (err)
+		return err;
+	swap = pm->prev;
+	swapcap = pm->prevcap;
+	pm->prev = pm->cands;
+	pm->prevcap = pm->ccap;
+	pm->nprev = pm->ncands;
+	pm->cands = swap;
+	pm->ccap = swapcap;
+	for (size_t i = 0; i < pm->nprocs; i++) {
+		struct proc_seen *ps = &pm->procs[i];
+		struct thread_stat ts;
+		char path[64];
+		struct dirent *d;
+		DIR *dir;
+
+		if (!read_stat(ps->pid, 0, &ts, NULL))
+			ps->last_ticks = ts.cpu_ticks;
+		ticks += ps->last_ticks - ps->first_ticks;
+		snprintf(path, sizeof(path), "/proc/%d/task", (int)ps->pid);
+		if (!(dir = opendir(path)))
+			continue;	/* exited */
+		while ((d = readdir(dir))) {
+			pid_t tid = (pid_t)atoi(d->d_name);
+			uint64_t before;
+			bool ran;
+
+			if (tid <= 0 || read_stat(ps->pid, tid, &ts, NULL))
+				continue;
+			before = prev_runs(pm, tid);
+			ran = first || before == UINT64_MAX || ts.runs != before;
+			if (array_grow((void **)&pm->cands, &pm->ccap, k, sizeof(*pm->cands), 64)) {
+				closedir(dir);
+				return -ENOMEM;
+			}
+			pm->cands[k++] = (struct candidate){ tid, ps->pid, ts.runs, ran };
+			nran += ran;
+		}
+		closedir(dir);
+	}
+	pm->ncands = k;
+	pm->nran = nran;
+	pm->workload_cpu_s = hz > 0 ? (double)ticks / (double)hz : -1;
+	pm->listed_ns = now_ns();
+	return 0;
+}
+
+/* A uniform double in (0, 1]. */
+static double uniform(struct probe_mover *pm)
+{
+	return ((double)(splitmix64_next(&pm->rng) >> 11) + 1.0) / 9007199254740992.0;
+}
+
+/* Sleeps up to ns, in steps short enough to see a stop. */
+static void nap(struct probe_mover *pm, uint64_t ns)
+{
+	uint64_t until = now_ns() + ns;
+
+	while (!pm->stop) {
+		uint64_t now = now_ns(), step;
+		struct timespec t;
+
+		if (now >= until)
+			return;
+		step = until - now < 10000000ULL ? until - now : 10000000ULL;
+		t.tv_sec = 0;
+		t.tv_nsec = (long)step;
+		nanosleep(&t, NULL);
+	}
+}
+
+static int note(struct probe_mover *pm, const struct probe_moment *m)
+{
+	if (array_grow((void **)&pm->moments, &pm->mcap, pm->nmoments, sizeof(*m), 256))
+		return -ENOMEM;
+	pm->moments[pm->nmoments++] = *m;
+	return 0;
+}
+
+/* by_runs: the thread's next run is timed, tagged with the moment. */
+static void arm(struct probe_mover *pm, pid_t tid, uint64_t ts_ns, uint32_t kind)
+{
+	if (!pm->o.setup->by_runs || !pm->o.tr)
+		return;
+	if (!tracer_probe_arm(pm->o.tr, (uint32_t)tid, ts_ns, kind))
+		pm->arm_tids[pm->narms++ % PROBE_MAX_ARMS] = (uint32_t)tid;
+}
+
+/* A CPU of the reference mask other than src, at random; -1 when there is none. */
+static int other_cpu(struct probe_mover *pm, int src)
+{
+	int n = CPU_COUNT(&pm->reference) - (src >= 0 && CPU_ISSET(src, &pm->reference));
+	int pick, cpu;
+
+	if (n < 1)
+		return -1;
+	pick = (int)(splitmix64_next(&pm->rng) % (uint64_t)n);
+	for (cpu = 0; cpu < CPU_SETSIZE; cpu++) {
+		if (!CPU_ISSET(cpu, &pm->reference) || cpu == src)
+			continue;
+		if (!pick--)
+			return cpu;
+	}
+	return -1;
+}
+
+/*
+ * A move: the mask to the guard, narrowed to dst, held until the thread ran there (or for
+ * PROBE_HOLD_MAX_NS), given back.
+ */
+static void move(struct probe_mover *pm, struct probe_moment *m, const struct thread_stat *ts,
+		 const cpu_set_t *mask)
+{
+	struct probe_setup *s = pm->o.setup;
+	cpu_set_t one;
+	uint64_t t0;
+
+	CPU_ZERO(&one);
+	CPU_SET(m->dst_cpu, &one);
+	if (mask_guard_hold(&pm->guard, m->tid, ts->start_time, mask)) {
+		m->outcome = PROBE_GONE;	/* no guard, no move */
+		return;
+	}
+	arm(pm, m->tid, m->ts_ns, MT_PROBE_MOVE);
+	if (sched_setaffinity(m->tid, sizeof(one), &one)) {
+		m->outcome = PROBE_GONE;
+		mask_guard_release(&pm->guard, m->tid);
+		return;
+	}
+	s->masks_narrowed++;
+	pm->charged_ns += PROBE_CHARGE_NS;
+	t0 = now_ns();
+	m->outcome = PROBE_NOT_RUN;
+	for (;;) {
+		struct thread_stat now;
+
+		if (read_stat(m->tgid, m->tid, &now, NULL)) {
+			m->outcome = PROBE_GONE;
+			break;
+		}
+		/* switched in since, on the new CPU: the only one its mask allows */
+		if (now.cpu == m->dst_cpu && now.runs != ts->runs) {
+			m->outcome = PROBE_DONE;
+			break;
+		}
+		if (now_ns() - t0 >= PROBE_HOLD_MAX_NS || pm->stop)
+			break;
+		nap(pm, PROBE_POLL_NS);
+	}
+	m->held_ns = now_ns() - t0;
+	if (!sched_setaffinity(m->tid, sizeof(*mask), mask))
+		s->masks_restored++;
+	else if (errno == ESRCH)
+		m->outcome = PROBE_GONE;
+	mask_guard_release(&pm->guard, m->tid);
+}
+
+/* One moment: a thread drawn, checked, and moved or left. */
+static int moment(struct probe_mover *pm)
+{
+	struct probe_setup *s = pm->o.setup;
+	struct probe_moment m = { .dst_cpu = -1 };
+	const struct candidate *c;
+	struct thread_stat ts;
+	cpu_set_t mask;
+
+	size_t pick;
+
+	if (!pm->nran)
+		return 0;
+	s->drawn++;
+	pick = splitmix64_next(&pm->rng) % pm->nran;
+	for (c = pm->cands; !c->ran || pick--; c++)
+		;
+	if (read_stat(c->tgid, c->tid, &ts, NULL))
+		return 0;	/* exited since the listing */
+	if (ts.state != 'S' && ts.state != 'D') {
+		s->skipped_awake++;
+		return 0;
+	}
+	if (sched_getaffinity(c->tid, sizeof(mask), &mask))
+		return 0;
+	if (!CPU_EQUAL(&mask, &pm->reference)) {
+		s->skipped_narrowed++;
+		return 0;
+	}
+	if (other_cpu(pm, ts.cpu) < 0) {
+		s->skipped_one_cpu++;
+		return 0;
+	}
+	/* a move only while its charge fits in the share of the workload's CPU time; checked
+	 * before the coin, so that a spent share leaves out shams and moves alike */
+	if ((double)(pm->charged_ns + PROBE_CHARGE_NS) / 1e9 > s->max_share * pm->workload_cpu_s) {
+		s->skipped_budget++;
+		return 0;
+	}
+	m.tid = (uint32_t)c->tid;
+	m.tgid = (uint32_t)c->tgid;
+	m.src_cpu = ts.cpu;
+	if (splitmix64_next(&pm->rng) & 1) {
+		m.kind = MT_PROBE_MOVE;
+		m.dst_cpu = other_cpu(pm, ts.cpu);
+		m.ts_ns = now_ns();
+		move(pm, &m, &ts, &mask);
+		s->moves++;
+	} else {
+		m.kind = MT_PROBE_SHAM;
+		m.ts_ns = now_ns();
+		arm(pm, m.tid, m.ts_ns, MT_PROBE_SHAM);
+		s->shams++;
+	}
+	return note(pm, &m);
+}
+
+static void *mover_main(void *arg)
+{
+	struct probe_mover *pm = arg;
+
+	while (!pm->stop && !pm->err) {
+		/* Poisson moments: exponential gaps */
+		nap(pm, (uint64_t)(-log(uniform(pm)) / pm->o.setup->rate_hz * 1e9));
+		if (pm->stop)
+			break;
+		if (now_ns() - pm->listed_ns >= PROBE_LIST_NS)
+			pm->err = list_threads(pm);
+		if (!pm->err)
+			pm->err = moment(pm);
+	}
+	return NULL;
+}
+
+struct probe_mover *probe_mover_new(const struct probe_mover_opts *o)
+{
+	struct probe_mover *pm = calloc(1, sizeof(*pm));
+	int err;
+
+	if (!pm) {
+		fprintf(stderr, "migtrace run: --probe-moves: no memory for the mover\n");
+		return NULL;
+	}
+	pm->o = *o;
+	pm->rng = o->setup->seed;
+	CPU_ZERO(&pm->reference);
+	if (o->cpus && o->cpus->n) {
+		for (int i = 0; i < o->cpus->n; i++)
+			if (o->cpus->cpu[i] >= 0 && o->cpus->cpu[i] < CPU_SETSIZE)
+				CPU_SET(o->cpus->cpu[i], &pm->reference);
+	} else if (sched_getaffinity(o->root, sizeof(pm->reference), &pm->reference)) {
+		fprintf(stderr, "migtrace run: --probe-moves: reading the CPU mask of %d "
+			"failed: %s\n", (int)o->root, strerror(errno));
+		free(pm);
+		return NULL;
+	}
+	err = mask_guard_start(&pm->guard);
+	if (err) {
+		fprintf(stderr, "migtrace run: --probe-moves: starting the guard of the masks "
+			"failed: %s\n", strerror(-err));
+		free(pm);
+		return NULL;
+	}
+	return pm;
+}
+
+int probe_mover_go(struct probe_mover *pm)
+{
+	int err = pthread_create(&pm->thread, NULL, mover_main, pm);
+
+	if (err) {
+		fprintf(stderr, "migtrace run: --probe-moves: starting the mover failed: %s\n",
+			strerror(err));
+		return -err;
+	}
+	pm->started = true;
+	return 0;
+}
+
+int probe_mover_finish(struct probe_mover *pm, struct run *r)
+{
+	int err = 0;
+
+	if (!pm)
+		return 0;
+	pm->stop = true;
+	if (pm->started)
+		pthread_join(pm->thread, NULL);
+	/* the runs of the threads that did not run again are not coming */
+	for (size_t i = 0; i < pm->narms && i < PROBE_MAX_ARMS; i++)
+		tracer_probe_arm(pm->o.tr, pm->arm_tids[i], 0, 0);
+	mask_guard_stop(&pm->guard);
+	pm->o.setup->workload_cpu_s = pm->workload_cpu_s;
+	err = pm->err;
+	if (err)
+		fprintf(stderr, "migtrace run: --probe-moves: the mover stopped early: %s\n",
+			strerror(-err));
+	for (size_t i = 0; i < pm->nmoments && r; i++)
+		if (!err)
+			err = run_record_add_moment(r, &pm->moments[i]);
+	free(pm->moments);
+	free(pm->procs);
+	free(pm->cands);
+	free(pm->prev);
+	free(pm);
+	return err;
+}
