@@ -1148,6 +1148,8 @@ static int probes_member(struct file_reader *fr, const char *key, void *ctx)
 	bool moments = !strcmp(key, "moments");
 	int more, err = 0;
 
+	if (!strcmp(key, "result"))
+		return 0;	/* judged again from the moments and units (skipped) */
 	if (!moments && strcmp(key, "units"))
 		return rs_read(&fr->jr, &r->probe, &rs_probe, key, ctx);
 	if (jr_array_begin(&fr->jr)) {

@@ -408,6 +408,26 @@ static void write_probes(struct json_writer *w, const struct run *r)
 		      &rs_probe_moment);
 	write_records(w, "units", r->probe_units, r->nprobe_units, sizeof(*r->probe_units),
 		      &rs_unit);
+	if (r->has_probe_result) {
+		const struct probe_result *pr = &r->probe_result;
+
+		jw_name(w, "result");
+		jw_start_object_lines(w);
+		rs_write(w, pr, &rs_probe_result);
+		jw_name(w, "verdict");
+		jw_start_object(w);
+		rs_write(w, &pr->verdict, &rs_verdict);
+		jw_end_object(w);
+		jw_name(w, "cells");
+		jw_start_array_lines(w);
+		for (int i = 0; i < pr->corr.ncells; i++) {
+			jw_start_object(w);
+			rs_write(w, &pr->corr.cells[i], &rs_cell);
+			jw_end_object(w);
+		}
+		jw_end_array(w);
+		jw_end_object(w);
+	}
 	jw_end_object(w);
 }
 

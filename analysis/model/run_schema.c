@@ -849,13 +849,28 @@ static const struct rs_field probe_moment_f[] = {
 TABLE(rs_probe_moment, "probes.moments[]", probe_moment_f);
 #undef PM
 
+/* what the judge found: written for readers of the file, judged again when it is read */
+#define PR struct probe_result
+static const struct rs_field probe_result_f[] = {
+	FLD("timed_moves", RS_U64, PR, timed_moves, 0),
+	FLD("timed_shams", RS_U64, PR, timed_shams, 0),
+	FLD("left_awake", RS_U64, PR, awake, 0),
+	FLD("left_not_run", RS_U64, PR, unseen, 0),
+	FLD("left_kernel_moved", RS_U64, PR, kernel_moved, 0),
+	FLD("left_spanning", RS_U64, PR, spanning, 0),
+	FLD("left_no_unit", RS_U64, PR, no_unit, 0),
+	FLD("cost_share", RS_DBL, PR, cost_share, RS_NONNEG),
+};
+TABLE(rs_probe_result, "probes.result", probe_result_f);
+#undef PR
+
 const struct rs_table *const rs_all_tables[] = {
 	&rs_environment, &rs_tunable, &rs_sched_rules, &rs_cache, &rs_config, &rs_cachewalk,
 	&rs_calibration, &rs_calibration_measured, &rs_calib_cell, &rs_footprint,
 	&rs_footprint_point, &rs_footprint_level, &rs_footprint_hint, &rs_meta, &rs_backend,
 	&rs_stats, &rs_completeness, &rs_cost, &rs_correlation, &rs_cell, &rs_corr_rate, &rs_verdict,
 	&rs_verdict_rate, &rs_verdict_model, &rs_migration, &rs_unit, &rs_level_cost, &rs_switch,
-	&rs_waking, &rs_probe, &rs_probe_moment,
+	&rs_waking, &rs_probe, &rs_probe_moment, &rs_probe_result,
 };
 const int rs_ntables = (int)(sizeof(rs_all_tables) / sizeof(rs_all_tables[0]));
 const struct rs_table *const rs_calib_file_tables[] = {

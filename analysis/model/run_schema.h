@@ -74,7 +74,7 @@ extern const struct rs_table rs_environment, rs_cache, rs_tunable, rs_sched_rule
 	rs_cachewalk, rs_calibration, rs_calibration_measured, rs_calib_cell, rs_meta, rs_backend, rs_stats,
 	rs_completeness, rs_cost, rs_correlation, rs_cell, rs_corr_rate, rs_verdict,
 	rs_verdict_rate, rs_verdict_model, rs_sequence, rs_seq_look, rs_migration, rs_unit,
-	rs_switch, rs_waking, rs_probe, rs_probe_moment, rs_level_cost, rs_footprint, rs_footprint_point, rs_footprint_level, rs_footprint_hint;
+	rs_switch, rs_waking, rs_probe, rs_probe_moment, rs_probe_result, rs_level_cost, rs_footprint, rs_footprint_point, rs_footprint_level, rs_footprint_hint;
 /*
  * The calibration file's own (docs/calibration-file.md); it shares rs_calibration_measured,
  * rs_calib_cell and rs_tunable with the run file.

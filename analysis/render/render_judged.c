@@ -541,8 +541,9 @@ static void print_by_age(FILE *f, const struct run *r, const struct corr_result 
 				fmt_ns(a, sizeof(a), v->kernel_ns),
 				fmt_factor(b, sizeof(b), v->factor, v->factor_lo, v->factor_hi,
 					   true), c->mode == CORR_NATURAL ? "a longer run, with more "
-				"pulls at the ages past the edge," : probed ? "a longer run, with more "
-				"moves at the ages past the edge," : "--ages wider, or more samples,");
+				"pulls at the ages past the edge," : probed ? "moves at ages past the "
+				"edge, which this workload's own sleeps did not reach," :
+				"--ages wider, or more samples,");
 		else
 			fprintf(f, "  => undetermined: the observed hot time's %s %% interval, %s, "
 				"contains the kernel's %s and spans more than a factor %.0f\n",

@@ -62,3 +62,19 @@ print("ok" if ok else "differ")
 PY
 sed 's/^/    /' "$MT_TMP/pg.check"
 check pgbench_units_in_backends grep -qx ok "$MT_TMP/pg.check"
+
+# run --probe-moves on the same server (docs/design.md, "Probed moves"): the backends' next
+# PortalRun after a move against after a sham.  A verdict, or an undetermined that states its
+# bound; never the natural run's "biased", which a coin's arms cannot be.
+"$MT" run -p "$postmaster" --unit "$pgbin/postgres:PortalRun" --probe-moves 50 --duration 14s \
+	-o "$MT_TMP/probe.json" >"$MT_TMP/probe.out" 2>&1 &
+mt=$!
+wait_for "$MT_TMP/probe.out" '^Tracing'
+as_pg "$pgbin/pgbench" -h 127.0.0.1 -p "$port" -c 2 -j 2 -T 12 postgres >"$pg/bench2.log" 2>&1
+wait "$mt"
+check pgbench_probe_run_ok test $? = 0
+check pgbench_probe_judged json "$MT_TMP/probe.json" \
+	"(p := d['probes'])['result']['timed_moves'] >= 10 and p['result']['timed_shams'] >= 10 and p['masks_restored'] == p['masks_narrowed'] > 0 and p['result']['verdict']['verdict'] in ('too low', 'about right', 'too high', 'undetermined') and not p['result']['verdict']['bias']" \
+	"{k: v for k, v in d['probes'].items() if k not in ('moments', 'units')}"
+sed -n '/^probed moves/,$p' "$MT_TMP/probe.out" >"$MT_TMP/probed.txt"
+check pgbench_probe_words bash -c 'grep -qE "^  => (the kernel.s .* is (too (low|high) by|about right)|undetermined: .*(at least|at most|fewer than|contains))" "$1" && ! grep -q biased "$1" || { grep "=>" "$1"; exit 1; }' _ "$MT_TMP/probed.txt"

@@ -4,9 +4,11 @@
  * THREADS threads each sleep SLEEP_US, then run one unit (mp_unit, a function for --unit) that
  * walks a 16 KiB array and, when it runs on another CPU than the thread's previous unit did,
  * spins PENALTY_US more.  The real refill of 16 KiB is a few µs, so a move costs PENALTY_US
- * and a little, whatever the host's caches do; a sham costs nothing.  Runs SECONDS.
+ * and a little, whatever the host's caches do; a sham costs nothing.  Runs SECONDS.  BUSY
+ * more threads only spin (CPU time, which --probe-share's budget grows with; never drawn:
+ * never asleep).
  *
- * usage: migpenalty THREADS SLEEP_US PENALTY_US SECONDS
+ * usage: migpenalty THREADS SLEEP_US PENALTY_US SECONDS [BUSY]
  */
 #include <pthread.h>
 #include <sched.h>
@@ -51,6 +53,16 @@ __attribute__((noinline)) unsigned mp_unit(struct mp_thread *t)
 	return sum;
 }
 
+static void *busy_main(void *arg)
+{
+	volatile unsigned long spins = 0;
+
+	(void)arg;
+	while (now_ns() < end_ns)
+		spins++;
+	return NULL;
+}
+
 static void *thread_main(void *arg)
 {
 	struct mp_thread *t = arg;
@@ -69,10 +81,11 @@ static void *thread_main(void *arg)
 int main(int argc, char **argv)
 {
 	struct mp_thread *threads;
-	int n;
+	pthread_t busy[8];
+	int n, nbusy = argc == 6 ? atoi(argv[5]) : 0;
 
-	if (argc != 5 || (n = atoi(argv[1])) < 1 || n > 64) {
-		fprintf(stderr, "usage: migpenalty THREADS SLEEP_US PENALTY_US SECONDS\n");
+	if (argc < 5 || argc > 6 || (n = atoi(argv[1])) < 1 || n > 64 || nbusy < 0 || nbusy > 8) {
+		fprintf(stderr, "usage: migpenalty THREADS SLEEP_US PENALTY_US SECONDS [BUSY]\n");
 		return 2;
 	}
 	sleep_ns = strtoull(argv[2], NULL, 10) * 1000;
@@ -88,8 +101,15 @@ int main(int argc, char **argv)
 			fprintf(stderr, "migpenalty: cannot start thread %d\n", i);
 			return 1;
 		}
+	for (int i = 0; i < nbusy; i++)
+		if (pthread_create(&busy[i], NULL, busy_main, NULL)) {
+			fprintf(stderr, "migpenalty: cannot start busy thread %d\n", i);
+			return 1;
+		}
 	for (int i = 0; i < n; i++)
 		pthread_join(threads[i].id, NULL);
+	for (int i = 0; i < nbusy; i++)
+		pthread_join(busy[i], NULL);
 	free(threads);
 	return 0;
 }

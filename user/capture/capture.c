@@ -131,6 +131,7 @@ static int on_unit(void *ctx, const struct mt_unit *u)
 {
 	struct capture *cap = ctx;
 
+	probe_mover_saw_unit(cap->mover, (pid_t)u->pid);
 	return run_record_add_unit(cap->r, u);
 }
 

@@ -40,6 +40,7 @@
 #define PROBE_LIST_NS 1000000000ULL	/* the workload's threads listed again every 1 s */
 #define PROBE_MAX_PROCS 4096		/* processes of the workload followed */
 #define PROBE_MAX_ARMS 256		/* arms remembered, to take back at the end */
+#define PROBE_UNIT_TIDS 4096		/* threads with a unit since the listing, noted */
 
 /* A thread as /proc shows it. */
 struct thread_stat {
@@ -85,6 +86,13 @@ struct probe_mover {
 	int err;			/* the first failure: -ENOMEM */
 	uint32_t arm_tids[PROBE_MAX_ARMS];
 	size_t narms;
+	/* a run with units: the threads that ran one since the listing, from the record
+	 * stream's thread (probe_mover_saw_unit), under unit_lock */
+	pthread_mutex_t unit_lock;
+	bool by_units;
+	pid_t unit_tids[PROBE_UNIT_TIDS];
+	size_t nunit_tids;
+	pid_t ran_tids[PROBE_UNIT_TIDS];	/* the mover's copy, at a listing */
 };
 
 /* /proc/PID/task/TID/stat (or /proc/PID/stat with tid 0): 0, or -errno. */
@@ -187,6 +195,29 @@ static int list_procs(struct probe_mover *pm)
 	return err;
 }
 
+void probe_mover_saw_unit(struct probe_mover *pm, pid_t tid)
+{
+	if (!pm || !pm->by_units)
+		return;
+	pthread_mutex_lock(&pm->unit_lock);
+	for (size_t i = 0; i < pm->nunit_tids; i++)
+		if (pm->unit_tids[i] == tid)
+			goto out;
+	if (pm->nunit_tids < PROBE_UNIT_TIDS)
+		pm->unit_tids[pm->nunit_tids++] = tid;
+out:
+	pthread_mutex_unlock(&pm->unit_lock);
+}
+
+/* A run with units: whether tid ran one since the listing (the noted threads in `ran`). */
+static bool ran_unit(const pid_t *ran, size_t n, pid_t tid)
+{
+	for (size_t i = 0; i < n; i++)
+		if (ran[i] == tid)
+			return true;
+	return false;
+}
+
 /* The runs a thread had at the last listing; UINT64_MAX when not listed then. */
 static uint64_t prev_runs(const struct probe_mover *pm, pid_t tid)
 {
@@ -207,10 +238,19 @@ static int list_threads(struct probe_mover *pm)
 	uint64_t ticks = 0;
 	long hz = sysconf(_SC_CLK_TCK);
 	bool first = !pm->listed_ns;
+	pid_t *ran_tids = pm->ran_tids;
+	size_t nran_units = 0;
 	int err = list_procs(pm);
 
 	if (err)
 		return err;
+	if (pm->by_units) {
+		pthread_mutex_lock(&pm->unit_lock);
+		nran_units = pm->nunit_tids;
+		memcpy(ran_tids, pm->unit_tids, nran_units * sizeof(*ran_tids));
+		pm->nunit_tids = 0;
+		pthread_mutex_unlock(&pm->unit_lock);
+	}
 	swap = pm->prev;
 	swapcap = pm->prevcap;
 	pm->prev = pm->cands;
@@ -240,6 +280,8 @@ static int list_threads(struct probe_mover *pm)
 				continue;
 			before = prev_runs(pm, tid);
 			ran = first || before == UINT64_MAX || ts.runs != before;
+			if (pm->by_units)
+				ran = ran_unit(ran_tids, nran_units, tid);
 			if (array_grow((void **)&pm->cands, &pm->ccap, k, sizeof(*pm->cands), 64)) {
 				closedir(dir);
 				return -ENOMEM;
@@ -451,6 +493,8 @@ struct probe_mover *probe_mover_new(const struct probe_mover_opts *o)
 	}
 	pm->o = *o;
 	pm->rng = o->setup->seed;
+	pm->by_units = !o->setup->by_runs;
+	pthread_mutex_init(&pm->unit_lock, NULL);
 	CPU_ZERO(&pm->reference);
 	if (o->cpus && o->cpus->n) {
 		for (int i = 0; i < o->cpus->n; i++)
@@ -510,6 +554,7 @@ int probe_mover_finish(struct probe_mover *pm, struct run *r)
 	free(pm->procs);
 	free(pm->cands);
 	free(pm->prev);
+	pthread_mutex_destroy(&pm->unit_lock);
 	free(pm);
 	return err;
 }

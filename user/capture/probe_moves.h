@@ -33,6 +33,12 @@ struct probe_mover_opts {
  * before probe_mover_go().  NULL with the reason on stderr.
  */
 struct probe_mover *probe_mover_new(const struct probe_mover_opts *o);
+/*
+ * A run with units: thread tid ran a unit (called from the record stream, any thread).  Only
+ * threads that ran one since the last listing are drawn then: a thread that never runs the
+ * unit function (a server's housekeeping) would give its moments no unit to measure.
+ */
+void probe_mover_saw_unit(struct probe_mover *pm, pid_t tid);
 /* Starts drawing.  0, or -errno with the reason on stderr. */
 int probe_mover_go(struct probe_mover *pm);
 /*
