@@ -92,11 +92,13 @@ static bool probe_sample(const struct mt_unit *x, uint64_t ts_ns, uint32_t kind,
 static int probe_units_of_units(struct run *r)
 {
 	struct mt_unit *units = malloc((r->nunits ? r->nunits : 1) * sizeof(*units));
-	const struct mt_unit *claimed = NULL;
+	bool *claimed = calloc(r->nunits ? r->nunits : 1, sizeof(*claimed));
 	int err = 0;
 
-	if (!units)
-		return -ENOMEM;
+	if (!units || !claimed) {
+		err = -ENOMEM;
+		goto out;
+	}
 	memcpy(units, r->units, r->nunits * sizeof(*units));
 	qsort(units, r->nunits, sizeof(*units), cmp_unit);
 	for (size_t i = 0; i < r->nmoments && !err; i++) {
@@ -107,15 +109,17 @@ static int probe_units_of_units(struct run *r)
 		if (m->outcome == PROBE_GONE)
 			continue;
 		x = unit_after(units, r->nunits, m->tid, m->ts_ns);
-		if (!x || x == claimed)
+		if (!x || claimed[x - units])
 			continue;
-		claimed = x;
+		claimed[x - units] = true;
 		u = *x;
 		u.kind = MT_REC_PROBE_UNIT;
 		u.tag = m->kind;
 		u.nominal_age_ns = m->ts_ns;
 		err = run_record_add_probe_unit(r, &u);
 	}
+out:
+	free(claimed);
 	free(units);
 	return err;
 }
