@@ -296,13 +296,33 @@ static void csv_whatif(FILE *f, const struct run *r, const struct whatif *w)
 	}
 }
 
+/* run --probe-moves: every moment, as the run file's probes.moments[]. */
+static void csv_probe_moments(FILE *f, const struct run *r, const struct whatif *w)
+{
+	(void)w;
+	csv_header(f, &rs_probe_moment, NULL);
+	for (size_t i = 0; i < r->nmoments; i++)
+		csv_row(f, &r->moments[i], &rs_probe_moment);
+}
+
+/* run --probe-moves: the cost of a move by age, as probes.result.cells[]. */
+static void csv_probe_cells(FILE *f, const struct run *r, const struct whatif *w)
+{
+	(void)w;
+	csv_header(f, &rs_cell, NULL);
+	for (int i = 0; r->has_probe_result && i < r->probe_result.corr.ncells; i++)
+		csv_row(f, &r->probe_result.corr.cells[i], &rs_cell);
+}
+
 const struct render_csv_file render_csv_files[] = {
-	{ "migrations.csv", csv_migrations, false },
-	{ "units.csv", csv_units, false },
-	{ "correlation.csv", csv_correlation, false },
-	{ "histograms.csv", csv_histograms, false },
-	{ "levels.csv", csv_levels, false },
-	{ "rules.csv", csv_rules, false },
-	{ "whatif.csv", csv_whatif, true },
+	{ "migrations.csv", csv_migrations, false, false },
+	{ "units.csv", csv_units, false, false },
+	{ "correlation.csv", csv_correlation, false, false },
+	{ "histograms.csv", csv_histograms, false, false },
+	{ "levels.csv", csv_levels, false, false },
+	{ "rules.csv", csv_rules, false, false },
+	{ "whatif.csv", csv_whatif, true, false },
+	{ "probe_moments.csv", csv_probe_moments, false, true },
+	{ "probe_cells.csv", csv_probe_cells, false, true },
 };
 const int render_csv_nfiles = (int)(sizeof(render_csv_files) / sizeof(render_csv_files[0]));

@@ -26,6 +26,7 @@ struct render_csv_file {
 	const char *name;		/* "migrations.csv" */
 	void (*write)(FILE *f, const struct run *r, const struct whatif *w);
 	bool whatif;			/* made of the what-if table: only with --what-if */
+	bool probes;			/* run --probe-moves': only for a run made with it */
 };
 extern const struct render_csv_file render_csv_files[];
 extern const int render_csv_nfiles;

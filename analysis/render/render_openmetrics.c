@@ -551,6 +551,63 @@ static void whatif(FILE *f, const struct whatif *w)
 	}
 }
 
+/* run --probe-moves: the moments by kind, the masks, and the cost of a move by age. */
+static void probes(FILE *f, const struct run *r)
+{
+	const struct probe_setup *p = &r->probe;
+	const struct probe_result *pr = &r->probe_result;
+
+	om_family(f, "migtrace_probe_moments_total", "counter", "run --probe-moves: moments made, "
+		  "by kind (move: the thread's mask narrowed to another CPU until it ran there; "
+		  "sham: left where it was).");
+	fprintf(f, "migtrace_probe_moments_total{kind=\"move\"} %llu\n",
+		(unsigned long long)p->moves);
+	fprintf(f, "migtrace_probe_moments_total{kind=\"sham\"} %llu\n",
+		(unsigned long long)p->shams);
+	om_family(f, "migtrace_probe_masks_total", "counter", "run --probe-moves: masks narrowed "
+		  "and given back by migtrace (a thread gone before is not given one back).");
+	fprintf(f, "migtrace_probe_masks_total{action=\"narrowed\"} %llu\n",
+		(unsigned long long)p->masks_narrowed);
+	fprintf(f, "migtrace_probe_masks_total{action=\"restored\"} %llu\n",
+		(unsigned long long)p->masks_restored);
+	if (!r->has_probe_result)
+		return;
+	om_family(f, "migtrace_probe_timed_total", "counter", "run --probe-moves: moments whose "
+		  "next unit measures them, by arm.");
+	fprintf(f, "migtrace_probe_timed_total{arm=\"move\"} %llu\n",
+		(unsigned long long)pr->timed_moves);
+	fprintf(f, "migtrace_probe_timed_total{arm=\"sham\"} %llu\n",
+		(unsigned long long)pr->timed_shams);
+	om_family(f, "migtrace_probe_cost_seconds", "gauge", "run --probe-moves: the cost of a "
+		  "move (after a move less after a sham) by age bucket (from: its lower edge, s), "
+		  "bound: estimate, lower, upper (the 95 % interval).");
+	for (int i = 0; i < pr->corr.ncells; i++) {
+		const struct corr_cell *c = &pr->corr.cells[i];
+		const double v[3] = { c->cost_ns, c->cost_lo_ns, c->cost_hi_ns };
+		static const char *const bound[3] = { "estimate", "lower", "upper" };
+		char from[40];
+
+		fmt_shortest(from, sizeof(from), c->age_ns / 1e9);
+		for (int k = 0; k < 3; k++) {
+			if (!isfinite(v[k]))
+				continue;
+			fprintf(f, "migtrace_probe_cost_seconds{from=\"%s\",bound=\"%s\"} ", from,
+				bound[k]);
+			value(f, v[k] / 1e9);
+		}
+	}
+	if (isfinite(pr->cost_share)) {
+		om_family(f, "migtrace_probe_cost_share", "gauge", "run --probe-moves: the moves "
+			  "made times the measured cost of one, over the workload's CPU time.");
+		fprintf(f, "migtrace_probe_cost_share ");
+		value(f, pr->cost_share);
+	}
+	om_family(f, "migtrace_probe_verdict_info", "gauge", "run --probe-moves: the verdict on "
+		  "the probed moves, in validate's words.");
+	fprintf(f, "migtrace_probe_verdict_info{verdict=\"%s\"} 1\n",
+		verdict_names[pr->verdict.kind]);
+}
+
 void render_openmetrics(FILE *f, const struct run *r, const struct whatif *w,
 			const char *version)
 {
@@ -563,6 +620,8 @@ void render_openmetrics(FILE *f, const struct run *r, const struct whatif *w,
 		levels(f, r);
 	if (w && w->n)
 		whatif(f, w);
+	if (r->probe.on)
+		probes(f, r);
 }
 
 /* A log2 µs histogram whose _sum is estimated from slot midpoints, seconds. */

@@ -97,3 +97,25 @@ wait "$wl" 2>/dev/null
 "$MT" report "$MT_TMP/runs.json" >"$MT_TMP/report.out" 2>&1
 check probe_report_same bash -c 'diff <(sed -n "/^probed moves/,\$p" "$1") <(sed -n "/^probed moves/,\$p" "$2")' _ \
 	"$MT_TMP/runs.out" "$MT_TMP/report.out"
+
+# 5. the exports carry it: the moments and the cost by age as CSV, the probe families in
+#    OpenMetrics; a run without probes writes no probe file
+mkdir -p "$MT_TMP/csv" "$MT_TMP/csv0"
+"$MT" report "$MT_TMP/runs.json" --csv "$MT_TMP/csv" --openmetrics "$MT_TMP/runs.om" >/dev/null 2>&1
+"$MT" report "$MT_ROOT/tests/data/sample-run.json" --csv "$MT_TMP/csv0" >/dev/null 2>&1
+check probe_exports python3 - "$MT_TMP/runs.json" "$MT_TMP/csv" "$MT_TMP/runs.om" "$MT_TMP/csv0" <<'PY'
+import csv, json, os, sys
+d = json.load(open(sys.argv[1]))["probes"]
+moments = list(csv.DictReader(open(os.path.join(sys.argv[2], "probe_moments.csv"))))
+cells = list(csv.DictReader(open(os.path.join(sys.argv[2], "probe_cells.csv"))))
+om = open(sys.argv[3]).read()
+ok = (len(moments) == len(d["moments"]) and
+      [int(m["tid"]) for m in moments] == [m["tid"] for m in d["moments"]] and
+      len(cells) == len(d["result"]["cells"]) and
+      'migtrace_probe_moments_total{kind="move"} %d' % d["moves"] in om and
+      'migtrace_probe_timed_total{arm="sham"} %d' % d["result"]["timed_shams"] in om and
+      "migtrace_probe_cost_seconds{" in om and
+      not any(f.startswith("probe_") for f in os.listdir(sys.argv[4])))
+print(len(moments), len(d["moments"]), len(cells), os.listdir(sys.argv[4]))
+sys.exit(0 if ok else 1)
+PY

@@ -78,7 +78,7 @@ static void plot_dir_files(bool sweep, struct mt_cli_path *p);
 #define ARG(m) offsetof(struct export_opts, m)
 static const struct exporter exporters[] = {
 	{ "csv", OPT_CSV, "DIR", "Write migrations.csv, units.csv, correlation.csv, "
-	  "histograms.csv (and whatif.csv) into DIR", EXPORT_DIR, ARG(csv_dir), csv_run,
+	  "histograms.csv (whatif.csv, probe_moments.csv, probe_cells.csv) into DIR", EXPORT_DIR, ARG(csv_dir), csv_run,
 	  csv_sweep, NULL, false, csv_dir_files, "Write sweep.csv (a row per value and run) "
 	  "into DIR" },
 	{ "openmetrics", OPT_OPENMETRICS, "FILE", "Write the metrics as OpenMetrics 1.0 "
@@ -402,7 +402,8 @@ static int csv_run(const struct export_dest *to, const struct export_of *x)
 	int err = 0;
 
 	for (int i = 0; !err && i < render_csv_nfiles; i++)
-		if (x->whatif || !render_csv_files[i].whatif)
+		if ((x->whatif || !render_csv_files[i].whatif) &&
+		    (x->run->probe.on || !render_csv_files[i].probes))
 			err = write_in_dir(to, render_csv_files[i].name, csv_file, x,
 					   &render_csv_files[i]);
 	return err;
