@@ -31,9 +31,8 @@ static bool pull_unit(const struct mt_unit *u)
 	return unit_migrated(u) && u->mig_cause == MT_CAUSE_LB_PULL;
 }
 
-/* The correlation's and verdict's numbers that one level's line states. */
-static void summarize_level(const struct corr_result *c, const struct verdict *v,
-			    struct run_level_cost *lc)
+void levels_summarize(const struct corr_result *c, const struct verdict *v,
+		      struct run_level_cost *lc)
 {
 	lc->pulls = c->n_mig_events;
 	lc->judged = v->judged;
@@ -99,7 +98,7 @@ static int judge_level(struct run *r, unsigned level, struct mt_unit *work)
 
 		verdict_decide(&vin, &v);
 		wait_decide(r, c, &v, (int)level);
-		summarize_level(c, &v, &r->level_cost[level]);
+		levels_summarize(c, &v, &r->level_cost[level]);
 	}
 	free(c);
 	return err;
@@ -133,7 +132,7 @@ int levels_cost(struct run *r)
 			continue;
 		if (pulls[l] == all) {
 			/* every pull is of this level: the run's own correlation and verdict */
-			summarize_level(&r->corr, &r->verdict, lc);
+			levels_summarize(&r->corr, &r->verdict, lc);
 			continue;
 		}
 		if (!work && !(work = malloc(r->nunits * sizeof(*work))))

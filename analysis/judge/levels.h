@@ -7,6 +7,7 @@
 #ifndef MIGTRACE_LEVELS_H
 #define MIGTRACE_LEVELS_H
 
+#include "correlate.h"
 #include "run.h"
 
 /*
@@ -14,5 +15,8 @@
  * has_level_cost false otherwise.  0, or -ENOMEM.
  */
 int levels_cost(struct run *r);
+/* The correlation's and verdict's numbers that one level's line states, into lc. */
+void levels_summarize(const struct corr_result *c, const struct verdict *v,
+		      struct run_level_cost *lc);
 
 #endif

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "correlate.h"
+#include "levels.h"
 #include "probe_judge.h"
 #include "unit.h"
 #include "verdict.h"
@@ -164,10 +165,79 @@ static double cost_share(const struct run *r, const struct corr_result *c)
 	return (double)r->probe.masks_narrowed * (cost / moves) / 1e9 / r->probe.workload_cpu_s;
 }
 
+/* The verdict on a probed correlation c, the wait side beside it (level -1: all levels). */
+static void judge_corr(struct run *r, struct corr_result *c, struct verdict *v, int level)
+{
+	struct verdict_in vin = {
+		.corr = c,
+		.kernel_ns = (double)r->meta.hot_ns,
+		.has_calib = r->calib.valid,
+		.calib_ns = r->calib.hot_ns,
+	};
+
+	verdict_decide(&vin, v);
+	/* the run's pulls' waits against the probed refill */
+	wait_decide(r, c, v, level);
+	if (run_rules_scx(&r->env.rules))
+		verdict_not_applicable(v);
+}
+
+/*
+ * Per topology level, when the moves timed spanned more than one (docs/design.md, "Topology
+ * levels"): each level's moves against every sham, correlated and judged apart.  0, or
+ * -ENOMEM.
+ */
+static int judge_levels(struct run *r, const struct mt_unit *smp, size_t n,
+			const struct corr_opts *co)
+{
+	uint64_t moves[MT_NR_LEVELS] = { 0 };
+	struct corr_result *c = NULL;
+	struct mt_unit *work = NULL;
+	int nlevels = 0, err = 0;
+
+	r->has_probe_level_cost = false;
+	memset(r->probe_level_cost, 0, sizeof(r->probe_level_cost));
+	for (size_t i = 0; i < n; i++)
+		if (smp[i].tag == CW_TAG_MIGRATED)
+			moves[run_topo_level(&r->topo, smp[i].mig_src_cpu, smp[i].mig_dst_cpu)]++;
+	for (int l = 0; l < MT_NR_LEVELS; l++)
+		nlevels += moves[l] > 0;
+	if (nlevels < 2)
+		return 0;
+	c = malloc(sizeof(*c));
+	work = malloc(n * sizeof(*work));
+	if (!c || !work) {
+		err = -ENOMEM;
+		goto out;
+	}
+	for (int l = 0; l < MT_NR_LEVELS && !err; l++) {
+		struct verdict v;
+		size_t k = 0;
+
+		if (!moves[l])
+			continue;
+		for (size_t i = 0; i < n; i++)
+			if (smp[i].tag == CW_TAG_STAYED ||
+			    run_topo_level(&r->topo, smp[i].mig_src_cpu, smp[i].mig_dst_cpu) ==
+				    (unsigned)l)
+				work[k++] = smp[i];
+		err = correlate_units(work, k, co, c);
+		if (err)
+			break;
+		judge_corr(r, c, &v, l);
+		levels_summarize(c, &v, &r->probe_level_cost[l]);
+		r->probe_level_cost[l].pulls = moves[l];
+	}
+	r->has_probe_level_cost = !err;
+out:
+	free(work);
+	free(c);
+	return err;
+}
+
 int probe_judge(struct run *r)
 {
 	struct probe_result *pr = &r->probe_result;
-	struct verdict_in vin = { .kernel_ns = (double)r->meta.hot_ns };
 	struct mt_unit *smp = NULL;
 	struct corr_opts co;
 	long n;
@@ -188,17 +258,12 @@ int probe_judge(struct run *r)
 	if (r->setup.bootstrap > 0)
 		co.bootstrap = r->setup.bootstrap;
 	err = correlate_units(smp, (size_t)n, &co, &pr->corr);
+	if (!err)
+		err = judge_levels(r, smp, (size_t)n, &co);
 	free(smp);
 	if (err)
 		return err;
-	vin.corr = &pr->corr;
-	vin.has_calib = r->calib.valid;
-	vin.calib_ns = r->calib.hot_ns;
-	verdict_decide(&vin, &pr->verdict);
-	/* the wait side beside it: the run's pulls' waits against the probed refill */
-	wait_decide(r, &pr->corr, &pr->verdict, -1);
-	if (run_rules_scx(&r->env.rules))
-		verdict_not_applicable(&pr->verdict);
+	judge_corr(r, &pr->corr, &pr->verdict, -1);
 	pr->cost_share = cost_share(r, &pr->corr);
 	r->has_probe_result = true;
 	return 0;

@@ -389,6 +389,10 @@ struct run {
 	size_t nprobe_units, pucap;
 	bool has_probe_result;
 	struct probe_result probe_result;
+	/* per topology level, when the moves timed spanned more than one (judge/probe_judge.c;
+	 * pulls counts the level's moves timed) */
+	bool has_probe_level_cost;
+	struct run_level_cost probe_level_cost[MT_NR_LEVELS];
 	/* -a or --cgroup without -o: no migration record was sent, the counts, histograms and
 	 * pairs are the kernel's alone (never in a run file: -o turns records on) */
 	bool records_off;

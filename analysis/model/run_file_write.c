@@ -426,6 +426,19 @@ static void write_probes(struct json_writer *w, const struct run *r)
 			jw_end_object(w);
 		}
 		jw_end_array(w);
+		/* per level, as levels.cost[] (pulls: the level's moves): only where the moves
+		 * spanned more than one */
+		if (r->has_probe_level_cost) {
+			jw_name(w, "levels");
+			jw_start_array_lines(w);
+			for (int l = 0; l < MT_NR_LEVELS; l++) {
+				jw_start_object(w);
+				jw_field_string(w, "level", mt_level_names[l]);
+				rs_write(w, &r->probe_level_cost[l], &rs_level_cost);
+				jw_end_object(w);
+			}
+			jw_end_array(w);
+		}
 		jw_end_object(w);
 	}
 	jw_end_object(w);

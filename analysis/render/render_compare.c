@@ -192,11 +192,12 @@ static char *bytes_interval(char *buf, int len, const struct cmp_value *v)
 	return buf;
 }
 
-static char *verdict(char *buf, int len, const struct run *r)
+/* A verdict in a few words: the run's own (v = &r->verdict, has = r->has_verdict) or its
+ * probed moves'. */
+static char *verdict_of(char *buf, int len, const struct run *r, const struct verdict *v,
+			bool has)
 {
-	const struct verdict *v = &r->verdict;
-
-	if (!r->has_verdict)
+	if (!has)
 		snprintf(buf, len, "-");
 	else if (v->kind == VERDICT_NONE)
 		snprintf(buf, len, "none (interrupted)");
@@ -213,6 +214,35 @@ static char *verdict(char *buf, int len, const struct run *r)
 			 v->factor_is_bound ? ">= " : "", v->factor);
 	else
 		snprintf(buf, len, "%s", verdict_names[v->kind]);
+	return buf;
+}
+
+static char *verdict(char *buf, int len, const struct run *r)
+{
+	return verdict_of(buf, len, r, &r->verdict, r->has_verdict);
+}
+
+/* run --probe-moves: the cost of a move at the youngest age with both arms, and that age. */
+static char *probed(char *buf, int len, const struct run *r)
+{
+	const struct probe_result *pr = &r->probe_result;
+	char a[32], b[32], d[32], e[32];
+
+	if (!r->has_probe_result) {
+		snprintf(buf, len, "-");
+		return buf;
+	}
+	for (int i = 0; i < pr->corr.ncells; i++) {
+		const struct corr_cell *c = &pr->corr.cells[i];
+
+		if (!c->n_mig || !c->n_stay)
+			continue;
+		snprintf(buf, len, "%s [%s, %s] >=%s", fmt_ns(b, sizeof(b), c->cost_ns),
+			 fmt_ns(d, sizeof(d), c->cost_lo_ns), fmt_ns(e, sizeof(e), c->cost_hi_ns),
+			 fmt_ns(a, sizeof(a), c->age_ns));
+		return buf;
+	}
+	snprintf(buf, len, "no age with both arms");
 	return buf;
 }
 
@@ -238,6 +268,15 @@ static void hot_times(FILE *f, const struct run_compare *c)
 		     MARK(c->dstar_differs));
 	line(f, "  %-17s %s  %s", "verdict", pad(pa, sizeof(pa), verdict(a, sizeof(a), c->a), 36,
 	     true), verdict(b, sizeof(b), c->b));
+	if (!c->a->probe.on && !c->b->probe.on)
+		return;
+	/* run --probe-moves: the randomised moves' cost and verdict, beside the natural's */
+	line(f, "  %-17s %s  %s", "probed (95 %)", pad(pa, sizeof(pa), probed(a, sizeof(a), c->a),
+	     36, true), probed(b, sizeof(b), c->b));
+	line(f, "  %-17s %s  %s", "probed verdict",
+	     pad(pa, sizeof(pa), verdict_of(a, sizeof(a), c->a, &c->a->probe_result.verdict,
+					    c->a->has_probe_result), 36, true),
+	     verdict_of(b, sizeof(b), c->b, &c->b->probe_result.verdict, c->b->has_probe_result));
 }
 
 /*

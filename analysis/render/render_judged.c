@@ -933,4 +933,5 @@ void render_text_probe(FILE *f, const struct run *r)
 	fprintf(f, "\nverdict from the probed moves\n");
 	fprintf(f, "  kernel's value:      %10s\n", fmt_ns(a, sizeof(a), shown.kernel_ns));
 	print_by_age(f, r, c, &shown);
+	render_text_probe_levels(f, r);
 }

@@ -7,6 +7,7 @@
  * none of it, and prints none of it.
  */
 #include <math.h>
+#include <string.h>
 
 #include "render_text.h"
 #include "units.h"
@@ -156,23 +157,27 @@ static void level_tstar(FILE *f, const struct run_level_cost *c)
 	}
 }
 
-/* One level's line of the verdict: its pulls, its youngest cell's cost, K judged on it. */
-static void level_verdict(FILE *f, const struct run *r, int l)
+/*
+ * One level's line of the verdict: its evidence (the kernel's pulls, or run --probe-moves'
+ * moves: `what`), its youngest cell's cost, K judged on it.
+ */
+static void level_verdict(FILE *f, const struct run *r, const struct run_level_cost *lc,
+			  int l, const char *what)
 {
-	const struct run_level_cost *c = &r->level_cost[l];
+	const struct run_level_cost *c = &lc[l];
 	char a[32], b[32], lo[32], hi[32], kn[32];
 
 	fprintf(f, "       %-12s ", mt_level_titles[l]);
 	if (!c->pulls) {
-		fprintf(f, "no unit after a pull of this level\n");
+		fprintf(f, "no unit after a %.*s of this level\n", (int)strlen(what) - 1, what);
 		return;
 	}
-	fprintf(f, "%llu pulls timed, %llu judged", (unsigned long long)c->pulls,
+	fprintf(f, "%llu %s timed, %llu judged", (unsigned long long)c->pulls, what,
 		(unsigned long long)c->judged);
 	if (c->cells)
-		fprintf(f, "; at %s-%s (%llu pulls) a move costs %s (95 %% interval %s to %s)",
+		fprintf(f, "; at %s-%s (%llu %s) a move costs %s (95 %% interval %s to %s)",
 			fmt_ns(a, sizeof(a), c->age_ns), fmt_ns(b, sizeof(b), c->age_hi_ns),
-			(unsigned long long)c->cell_pulls, fmt_ns(kn, sizeof(kn), c->cost_ns),
+			(unsigned long long)c->cell_pulls, what, fmt_ns(kn, sizeof(kn), c->cost_ns),
 			fmt_ns(lo, sizeof(lo), c->cost_lo_ns),
 			fmt_ns(hi, sizeof(hi), c->cost_hi_ns));
 	level_tstar(f, c);
@@ -180,8 +185,8 @@ static void level_verdict(FILE *f, const struct run *r, int l)
 	if (c->bias)
 		fprintf(f, ": biased (a cost below 0), no verdict\n");
 	else if (c->judged < c->min_judged)
-		fprintf(f, ": undetermined (fewer than %llu judged pulls)\n",
-			(unsigned long long)c->min_judged);
+		fprintf(f, ": undetermined (fewer than %llu judged %s)\n",
+			(unsigned long long)c->min_judged, what);
 	else if (c->kind == VERDICT_UNDETERMINED || !isfinite(c->factor))
 		fprintf(f, ": the kernel's %s is undetermined here (%s)\n", kn,
 			c->hot_state == CORR_HOT_ABOVE ? "the hot time lies past the oldest age "
@@ -203,7 +208,8 @@ static bool level_judged(const struct run_level_cost *c)
 }
 
 /* Which levels the one value fits, and which it does not: the levels with a verdict. */
-static void levels_summary(FILE *f, const struct run *r)
+static void levels_summary(FILE *f, const struct run *r, const struct run_level_cost *lc,
+			   const char *what)
 {
 	static const enum verdict_kind kinds[] = { VERDICT_ABOUT_RIGHT, VERDICT_TOO_HIGH,
 						   VERDICT_TOO_LOW };
@@ -216,7 +222,7 @@ static void levels_summary(FILE *f, const struct run *r)
 		int n = 0;
 
 		for (int i = 0; i < MT_NR_LEVELS; i++) {
-			const struct run_level_cost *c = &r->level_cost[level_at(i)];
+			const struct run_level_cost *c = &lc[level_at(i)];
 
 			if (!level_judged(c) || c->kind != kinds[k])
 				continue;
@@ -232,14 +238,14 @@ static void levels_summary(FILE *f, const struct run *r)
 		return;
 	}
 	for (int i = 0; i < MT_NR_LEVELS; i++) {
-		const struct run_level_cost *c = &r->level_cost[level_at(i)];
+		const struct run_level_cost *c = &lc[level_at(i)];
 
 		if (c->pulls && c->judged >= c->min_judged) {
 			fprintf(f, " undetermined at every level (each level's line says why)\n");
 			return;
 		}
 	}
-	fprintf(f, " no level has the pulls a verdict needs\n");
+	fprintf(f, " no level has the %s a verdict needs\n", what);
 }
 
 void render_text_levels_verdict(FILE *f, const struct run *r)
@@ -262,6 +268,17 @@ void render_text_levels_verdict(FILE *f, const struct run *r)
 		"same-CPU wake:\n");
 	for (int i = 0; i < MT_NR_LEVELS; i++)
 		if (level_total(r, level_at(i)) || r->level_cost[level_at(i)].pulls)
-			level_verdict(f, r, level_at(i));
-	levels_summary(f, r);
+			level_verdict(f, r, r->level_cost, level_at(i), "pulls");
+	levels_summary(f, r, r->level_cost, "pulls");
+}
+
+void render_text_probe_levels(FILE *f, const struct run *r)
+{
+	if (!r->has_probe_level_cost)
+		return;
+	fprintf(f, "     by topology level, each level's moves against every sham:\n");
+	for (int i = 0; i < MT_NR_LEVELS; i++)
+		if (r->probe_level_cost[level_at(i)].pulls)
+			level_verdict(f, r, r->probe_level_cost, level_at(i), "moves");
+	levels_summary(f, r, r->probe_level_cost, "moves");
 }

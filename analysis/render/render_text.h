@@ -28,6 +28,8 @@ void render_text(FILE *f, const struct run *r);
 void render_text_correlation(FILE *f, const struct run *r);
 /* The verdict (render_judged.c). */
 void render_text_verdict(FILE *f, const struct run *r);
+/* run --probe-moves: the verdict by topology level, when the moves spanned more than one. */
+void render_text_probe_levels(FILE *f, const struct run *r);
 /* run --probe-moves: the intervention, its two arms and the verdict from them. */
 void render_text_probe(FILE *f, const struct run *r);
 /* The kernel's rule: what decided each judged pull before its age (render_levels.c). */

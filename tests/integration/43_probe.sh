@@ -119,3 +119,7 @@ ok = (len(moments) == len(d["moments"]) and
 print(len(moments), len(d["moments"]), len(cells), os.listdir(sys.argv[4]))
 sys.exit(0 if ok else 1)
 PY
+
+# 6. report A B: both runs' probed cost and verdict side by side
+"$MT" report "$MT_TMP/unit.json" "$MT_TMP/runs.json" >"$MT_TMP/compare.out" 2>&1
+check probe_compare grep -qE '^  probed \(95 %\) +[0-9.]+ [mµn]?s \[' "$MT_TMP/compare.out"

@@ -208,6 +208,51 @@ static void units_matched_to_moments(void **state)
 	run_free(r);
 }
 
+/*
+ * Moves of two topology levels (4 CPUs, two LLCs): each level judged apart, its moves
+ * against every sham, with its own cost; one level alone gives no per-level lines.
+ */
+static void levels_apart(void **state)
+{
+	struct run *r = probed_run(true);
+	const struct run_level_cost *llc, *cross;
+
+	(void)state;
+	r->topo.ncpus = 4;
+	for (int cpu = 0; cpu < 4; cpu++) {
+		r->topo.core[cpu] = cpu;
+		r->topo.llc[cpu] = cpu < 2 ? 0 : 2;
+		r->topo.node[cpu] = 0;
+	}
+	add_runs(r, 240, 100 * US);
+	/* every other move crosses to the other LLC, and costs 400 µs more */
+	for (size_t i = 0, k = 0; i < r->nprobe_units; i++) {
+		struct mt_unit *u = &r->probe_units[i];
+
+		if (u->tag != MT_PROBE_MOVE || k++ % 2)
+			continue;
+		u->mig_dst_cpu = 2;
+		u->end_ns += 400 * US;
+	}
+	assert_int_equal(probe_judge(r), 0);
+	assert_true(r->has_probe_level_cost);
+	llc = &r->probe_level_cost[MT_LEVEL_LLC];
+	cross = &r->probe_level_cost[MT_LEVEL_CROSS_LLC];
+	assert_int_equal(llc->pulls, 60);
+	assert_int_equal(cross->pulls, 60);
+	assert_true(llc->cells && cross->cells);
+	assert_true(llc->cost_lo_ns <= 100 * US && llc->cost_hi_ns >= 100 * US);
+	assert_true(cross->cost_lo_ns <= 500 * US && cross->cost_hi_ns >= 500 * US);
+	assert_int_equal(r->probe_level_cost[MT_LEVEL_SMT].pulls, 0);
+	run_free(r);
+
+	r = probed_run(true);
+	add_runs(r, 60, 100 * US);
+	assert_int_equal(probe_judge(r), 0);
+	assert_false(r->has_probe_level_cost);
+	run_free(r);
+}
+
 /* Written and read back (a sample run's file, with probes added), the same result. */
 static void round_trip(void **state)
 {
@@ -256,6 +301,7 @@ int main(void)
 		cmocka_unit_test(runs_recover_cost),
 		cmocka_unit_test(samples_left_out),
 		cmocka_unit_test(units_matched_to_moments),
+		cmocka_unit_test(levels_apart),
 		cmocka_unit_test(round_trip),
 	};
 
