@@ -73,6 +73,10 @@ struct probe_setup {
 	uint64_t masks_narrowed;	/* sched_setaffinity to one CPU done */
 	uint64_t masks_restored;	/* given back, by the mover (the guard's are not
 					 * counted: it runs after migtrace ended) */
+	uint64_t masks_workload_set;	/* not given back: the workload set the thread's mask
+					 * itself while it was narrowed */
+	uint64_t masks_inherited;	/* threads or processes the moved thread started while
+					 * narrowed, given the workload's mask back */
 	double workload_cpu_s;		/* the workload's CPU time while probing, s; -1 not
 					 * read */
 };

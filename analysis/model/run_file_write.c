@@ -314,6 +314,19 @@ static void write_levels(struct json_writer *w, const struct run *r)
 	jw_end_object(w);
 }
 
+/* A correlation's cells: the run's own, or its probed moves'. */
+static void write_cells(struct json_writer *w, const struct corr_result *c)
+{
+	jw_name(w, "cells");
+	jw_start_array_lines(w);
+	for (int i = 0; i < c->ncells; i++) {
+		jw_start_object(w);
+		rs_write(w, &c->cells[i], &rs_cell);
+		jw_end_object(w);
+	}
+	jw_end_array(w);
+}
+
 static void write_correlation(struct json_writer *w, const struct run *r)
 {
 	jw_name(w, "correlation");
@@ -323,14 +336,7 @@ static void write_correlation(struct json_writer *w, const struct run *r)
 	}
 	jw_start_object(w);
 	rs_write(w, &r->corr, &rs_correlation);
-	jw_name(w, "cells");
-	jw_start_array_lines(w);
-	for (int i = 0; i < r->corr.ncells; i++) {
-		jw_start_object(w);
-		rs_write(w, &r->corr.cells[i], &rs_cell);
-		jw_end_object(w);
-	}
-	jw_end_array(w);
+	write_cells(w, &r->corr);
 	jw_name(w, "rates");
 	jw_start_array_lines(w);
 	for (int i = 0; i < r->corr.nrates; i++) {
@@ -418,14 +424,7 @@ static void write_probes(struct json_writer *w, const struct run *r)
 		jw_start_object(w);
 		rs_write(w, &pr->verdict, &rs_verdict);
 		jw_end_object(w);
-		jw_name(w, "cells");
-		jw_start_array_lines(w);
-		for (int i = 0; i < pr->corr.ncells; i++) {
-			jw_start_object(w);
-			rs_write(w, &pr->corr.cells[i], &rs_cell);
-			jw_end_object(w);
-		}
-		jw_end_array(w);
+		write_cells(w, &pr->corr);
 		/* per level, as levels.cost[] (pulls: the level's moves): only where the moves
 		 * spanned more than one */
 		if (r->has_probe_level_cost) {

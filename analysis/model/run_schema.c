@@ -830,6 +830,8 @@ static const struct rs_field probe_f[] = {
 	FLD("skipped_one_cpu", RS_U64, PB, skipped_one_cpu, 0),
 	FLD("masks_narrowed", RS_U64, PB, masks_narrowed, 0),
 	FLD("masks_restored", RS_U64, PB, masks_restored, 0),
+	FLD("masks_workload_set", RS_U64, PB, masks_workload_set, 0),
+	FLD("masks_inherited", RS_U64, PB, masks_inherited, 0),
 	FLD("workload_cpu_s", RS_DBL, PB, workload_cpu_s, RS_NULL_NEG),
 };
 TABLE(rs_probe, "probes", probe_f);

@@ -300,6 +300,18 @@ static void print_corunner(FILE *f, const struct corr_result *c)
 		fmt_rate(a, sizeof(a), c->corunner_mbps));
 }
 
+/* The observed hot time of correlation c, in one line. */
+static void print_hot_time(FILE *f, const struct corr_result *c)
+{
+	char a[32], b[160];
+
+	fprintf(f, "  observed hot time, where the cost falls under %.0f %% of its %s maximum: "
+		"%s\n", 100 * c->cold_fraction, fmt_ns(a, sizeof(a), c->max_cost_ns),
+		fmt_fall(b, sizeof(b), &(struct corr_fall){ .state = c->hot_state,
+			 .at = c->hot_ns, .lo = c->hot_lo_ns, .hi = c->hot_hi_ns },
+			 CORR_AXIS_AGE));
+}
+
 void render_text_correlation(FILE *f, const struct run *r)
 {
 	const struct corr_result *c = &r->corr;
@@ -339,11 +351,7 @@ void render_text_correlation(FILE *f, const struct run *r)
 			fmt_ns(b, sizeof(b), c->stay_decay.max_cost_ns), 100 * (1 - c->cold_fraction),
 			fmt_fall(d, sizeof(d), &c->stay_decay, CORR_AXIS_AGE));
 	print_corunner(f, c);
-	fprintf(f, "  observed hot time, where the cost falls under %.0f %% of its %s maximum: "
-		"%s\n", 100 * c->cold_fraction, fmt_ns(a, sizeof(a), c->max_cost_ns),
-		fmt_fall(b, sizeof(b), &(struct corr_fall){ .state = c->hot_state,
-			 .at = c->hot_ns, .lo = c->hot_lo_ns, .hi = c->hot_hi_ns },
-			 CORR_AXIS_AGE));
+	print_hot_time(f, c);
 	if (c->mode == CORR_NATURAL)
 		print_wait_table(f, c);
 }
@@ -885,7 +893,7 @@ void render_text_probe(FILE *f, const struct run *r)
 	const struct probe_result *pr = &r->probe_result;
 	const struct corr_result *c = &pr->corr;
 	struct verdict shown = pr->verdict;
-	char a[32], b[160];
+	char a[32];
 
 	if (!ps->on)
 		return;
@@ -900,10 +908,20 @@ void render_text_probe(FILE *f, const struct run *r)
 		(unsigned long long)ps->shams, (unsigned long long)ps->skipped_awake,
 		(unsigned long long)ps->skipped_narrowed, (unsigned long long)ps->skipped_one_cpu,
 		(unsigned long long)ps->skipped_budget, 100 * ps->max_share);
-	fprintf(f, "  masks:    %llu narrowed to one CPU, %llu given back%s\n",
+	fprintf(f, "  masks:    %llu narrowed to one CPU, %llu given back%s",
 		(unsigned long long)ps->masks_narrowed, (unsigned long long)ps->masks_restored,
-		ps->masks_restored == ps->masks_narrowed ? " (every one)" :
-		" (the rest: threads gone before)");
+		ps->masks_restored == ps->masks_narrowed ? " (every one)" : "");
+	if (ps->masks_workload_set)
+		fprintf(f, ", %llu left as the workload set them meanwhile",
+			(unsigned long long)ps->masks_workload_set);
+	if (ps->masks_restored + ps->masks_workload_set < ps->masks_narrowed)
+		fprintf(f, ", %llu of threads gone before",
+			(unsigned long long)(ps->masks_narrowed - ps->masks_restored -
+					     ps->masks_workload_set));
+	if (ps->masks_inherited)
+		fprintf(f, "; %llu started by a moved thread meanwhile given the workload's mask",
+			(unsigned long long)ps->masks_inherited);
+	fprintf(f, "\n");
 	fprintf(f, "  measured: %s\n", ps->by_runs ?
 		"each moment's next run from a switch-in to a block, its CPU time (no units)" :
 		"each moment's next unit");
@@ -918,11 +936,7 @@ void render_text_probe(FILE *f, const struct run *r)
 		(unsigned long long)pr->spanning, (unsigned long long)pr->no_unit);
 	if (c->ncells) {
 		print_table(f, c);
-		fprintf(f, "  observed hot time, where the cost falls under %.0f %% of its %s "
-			"maximum: %s\n", 100 * c->cold_fraction, fmt_ns(a, sizeof(a), c->max_cost_ns),
-			fmt_fall(b, sizeof(b), &(struct corr_fall){ .state = c->hot_state,
-				 .at = c->hot_ns, .lo = c->hot_lo_ns, .hi = c->hot_hi_ns },
-				 CORR_AXIS_AGE));
+		print_hot_time(f, c);
 	}
 	if (isfinite(pr->cost_share))
 		fprintf(f, "  what probing cost: ~%.2g %% of the workload's CPU time (%llu moves at "

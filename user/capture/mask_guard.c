@@ -22,12 +22,14 @@
 struct guard_msg {
 	char op;			/* 'h' hold, 'r' release, 'd' dismissed */
 	pid_t tid;
+	int cpu;			/* 'h': the one CPU the mask is narrowed to */
 	uint64_t start_time;
 	cpu_set_t mask;
 };
 
 struct held_mask {
 	pid_t tid;			/* 0: a free entry */
+	int cpu;
 	uint64_t start_time;
 	cpu_set_t mask;
 };
@@ -61,15 +63,19 @@ int mask_guard_start_time(pid_t tid, uint64_t *start_time)
 	return field == 22 ? 0 : -EINVAL;
 }
 
-/* Gives every mask still held back to its thread, if the thread is the one it was. */
+/* Gives every mask still held back to its thread, if the thread is the one it was and its
+ * mask still the narrowed one. */
 static void restore_all(struct held_mask *held)
 {
 	for (int i = 0; i < GUARD_MAX_HELD; i++) {
+		cpu_set_t now;
 		uint64_t st;
 
 		if (!held[i].tid)
 			continue;
-		if (!mask_guard_start_time(held[i].tid, &st) && st == held[i].start_time)
+		if (!mask_guard_start_time(held[i].tid, &st) && st == held[i].start_time &&
+		    !sched_getaffinity(held[i].tid, sizeof(now), &now) && CPU_COUNT(&now) == 1 &&
+		    held[i].cpu >= 0 && held[i].cpu < CPU_SETSIZE && CPU_ISSET(held[i].cpu, &now))
 			sched_setaffinity(held[i].tid, sizeof(held[i].mask), &held[i].mask);
 		held[i].tid = 0;
 	}
@@ -88,6 +94,7 @@ static void hold(struct held_mask *held, const struct guard_msg *m)
 	if (free_at < 0)
 		return;
 	held[free_at].tid = m->tid;
+	held[free_at].cpu = m->cpu;
 	held[free_at].start_time = m->start_time;
 	held[free_at].mask = m->mask;
 }
@@ -156,9 +163,10 @@ static int send_msg(struct mask_guard *g, const struct guard_msg *m)
 }
 
 int mask_guard_hold(struct mask_guard *g, pid_t tid, uint64_t start_time,
-		    const cpu_set_t *mask)
+		    const cpu_set_t *mask, int cpu)
 {
-	struct guard_msg m = { .op = 'h', .tid = tid, .start_time = start_time, .mask = *mask };
+	struct guard_msg m = { .op = 'h', .tid = tid, .cpu = cpu, .start_time = start_time,
+			       .mask = *mask };
 
 	return g->fd < 0 ? -EBADF : send_msg(g, &m);
 }

@@ -5,7 +5,8 @@
  * before it is narrowed and when it has been given back.  If the pipe closes without
  * mask_guard_stop() (migtrace was killed, SIGKILL included, or its whole group was), the
  * guard gives every mask still held back to its thread, unless that thread id now names
- * another thread (its start time differs), and exits.  User space only.
+ * another thread (its start time differs) or the thread's mask is no longer the narrowed
+ * one (the workload set its own), and exits.  User space only.
  */
 #ifndef MIGTRACE_MASK_GUARD_H
 #define MIGTRACE_MASK_GUARD_H
@@ -21,9 +22,10 @@ struct mask_guard {
 
 /* Forks the guard.  Call before any thread is started.  0, or -errno. */
 int mask_guard_start(struct mask_guard *g);
-/* Before tid's mask is narrowed: its mask now, and its start time (/proc's field 22). */
+/* Before tid's mask is narrowed to cpu alone: its mask now, and its start time (/proc's
+ * field 22). */
 int mask_guard_hold(struct mask_guard *g, pid_t tid, uint64_t start_time,
-		    const cpu_set_t *mask);
+		    const cpu_set_t *mask, int cpu);
 /* tid's mask was given back (or tid is gone): nothing to restore for it. */
 int mask_guard_release(struct mask_guard *g, pid_t tid);
 /* Dismisses the guard (nothing held) and reaps it.  Safe on a guard not started. */

@@ -357,6 +357,69 @@ static int other_cpu(struct probe_mover *pm, int src)
 	return -1;
 }
 
+/* Clock ticks since boot, as /proc's start times count them. */
+static uint64_t boot_ticks(void)
+{
+	struct timespec t;
+	long hz = sysconf(_SC_CLK_TCK);
+
+	clock_gettime(CLOCK_BOOTTIME, &t);
+	return hz > 0 ? ((uint64_t)t.tv_sec * (uint64_t)hz +
+			 (uint64_t)t.tv_nsec / (1000000000ULL / (uint64_t)hz)) : 0;
+}
+
+/* tid's mask back to mask if it is still the narrowed one: 1 given back, 0 not its (the
+ * workload set its own meanwhile), -errno. */
+static int give_back(pid_t tid, const cpu_set_t *narrowed, const cpu_set_t *mask)
+{
+	cpu_set_t now;
+
+	if (sched_getaffinity(tid, sizeof(now), &now))
+		return -errno;
+	if (!CPU_EQUAL(&now, narrowed))
+		return 0;
+	return sched_setaffinity(tid, sizeof(*mask), mask) ? -errno : 1;
+}
+
+/*
+ * What the moved thread started while its mask was narrowed inherited that mask: its new
+ * threads (started at since_ticks or later) and the processes it forked (/proc's children
+ * of the thread), each given the workload's mask back when it still has the narrowed one.
+ */
+static void give_back_inherited(struct probe_mover *pm, const struct probe_moment *m,
+				const cpu_set_t *narrowed, uint64_t since_ticks)
+{
+	char path[96];
+	struct dirent *d;
+	DIR *dir;
+	FILE *f;
+	int child;
+
+	snprintf(path, sizeof(path), "/proc/%u/task", m->tgid);
+	if ((dir = opendir(path))) {
+		while ((d = readdir(dir))) {
+			pid_t tid = (pid_t)atoi(d->d_name);
+			uint64_t st;
+
+			if (tid > 0 && tid != (pid_t)m->tid && !mask_guard_start_time(tid, &st) &&
+			    st >= since_ticks && give_back(tid, narrowed, &pm->reference) == 1)
+				pm->o.setup->masks_inherited++;
+		}
+		closedir(dir);
+	}
+	snprintf(path, sizeof(path), "/proc/%u/task/%u/children", m->tgid, m->tid);
+	if (!(f = fopen(path, "re")))
+		return;
+	while (fscanf(f, "%d", &child) == 1) {
+		uint64_t st;
+
+		if (!mask_guard_start_time(child, &st) && st >= since_ticks &&
+		    give_back(child, narrowed, &pm->reference) == 1)
+			pm->o.setup->masks_inherited++;
+	}
+	fclose(f);
+}
+
 /*
  * A move: the mask to the guard, narrowed to dst, held until the thread ran there (or for
  * PROBE_HOLD_MAX_NS), given back.
@@ -365,12 +428,13 @@ static void move(struct probe_mover *pm, struct probe_moment *m, const struct th
 		 const cpu_set_t *mask)
 {
 	struct probe_setup *s = pm->o.setup;
+	uint64_t t0, t0_ticks;
 	cpu_set_t one;
-	uint64_t t0;
+	int rc;
 
 	CPU_ZERO(&one);
 	CPU_SET(m->dst_cpu, &one);
-	if (mask_guard_hold(&pm->guard, m->tid, ts->start_time, mask)) {
+	if (mask_guard_hold(&pm->guard, m->tid, ts->start_time, mask, m->dst_cpu)) {
 		m->outcome = PROBE_GONE;	/* no guard, no move */
 		return;
 	}
@@ -383,6 +447,7 @@ static void move(struct probe_mover *pm, struct probe_moment *m, const struct th
 	s->masks_narrowed++;
 	pm->charged_ns += PROBE_CHARGE_NS;
 	t0 = now_ns();
+	t0_ticks = boot_ticks();
 	m->outcome = PROBE_NOT_RUN;
 	for (;;) {
 		struct thread_stat now;
@@ -401,11 +466,16 @@ static void move(struct probe_mover *pm, struct probe_moment *m, const struct th
 		nap(pm, PROBE_POLL_NS);
 	}
 	m->held_ns = now_ns() - t0;
-	if (!sched_setaffinity(m->tid, sizeof(*mask), mask))
+	/* a mask the workload set itself meanwhile is its own: left as it set it */
+	rc = give_back(m->tid, &one, mask);
+	if (rc == 1)
 		s->masks_restored++;
-	else if (errno == ESRCH)
+	else if (rc == 0)
+		s->masks_workload_set++;
+	else if (rc == -ESRCH)
 		m->outcome = PROBE_GONE;
 	mask_guard_release(&pm->guard, m->tid);
+	give_back_inherited(pm, m, &one, t0_ticks);
 }
 
 /* One moment: a thread drawn, checked, and moved or left. */
