@@ -301,6 +301,12 @@ bad run_interval_three "no third number" run 1 10 20
 bad run_interval_not_seconds "INTERVAL '0.001'" run 0.001
 bad run_interval_and_option "--interval is given already" run --interval 1s 2
 bad run_interval_with_workload "-a traces every task: not with a WORKLOAD" run -a -- true
+bad run_probe_rate "'0'" run --probe-moves 0 "${O[@]}" "${W[@]}"
+bad run_probe_rate_word "'fast'" run --probe-moves fast "${O[@]}" "${W[@]}"
+bad run_probe_share "'60'" run --probe-moves 20 --probe-share 60 "${O[@]}" "${W[@]}"
+bad run_probe_share_alone "give --probe-moves RATE" run --probe-share 5 "${O[@]}" "${W[@]}"
+bad run_probe_all "not -a" run -a --probe-moves 20 -d 1s "${O[@]}"
+bad run_probe_ftrace_runs "only the BPF programs record" run --backend ftrace --probe-moves 20 "${O[@]}" "${W[@]}"
 check run_interval_help_usage bash -c '"$1" run --help | grep -qF "migtrace run [OPTIONS] INTERVAL [COUNT]"' _ "$MT"
 check help_cmd_is_cmd_help bash -c 'cmp <("$1" help report) <("$1" report --help)' _ "$MT"
 check help_h_is_help bash -c 'for c in $("$1" --help | sed -n "s/^  \([a-z]*\) .*/\1/p"); do

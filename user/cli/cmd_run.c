@@ -5,6 +5,7 @@
  * workload held at a barrier until the tracer is attached), analyze, render, save.
  */
 #include <argp.h>
+#include <libgen.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -138,6 +139,7 @@ struct run_env {
 	struct export_opts exports;	/* --csv, --openmetrics, --perfetto, --plot, --what-if */
 	struct interval_out live;	/* --interval, -T, -j, --textfile */
 	int operands;			/* runqlat's INTERVAL and COUNT read: 0, 1 or 2 */
+	bool probe_tuned;		/* --probe-share or --probe-seed given */
 };
 
 /* The live options' combinations, at the end of the command line. */
@@ -191,6 +193,29 @@ static void check_scope(struct argp_state *state, const struct run_config *c)
 	if (c->backend == TRACER_BACKEND_FTRACE && c->cgroup_arg)
 		argp_error(state, "--cgroup needs --backend bpf: the ftrace backend cannot "
 			   "filter by cgroup (trace -a, or -p the cgroup's process)");
+}
+
+/* --probe-moves' combinations, at the end of the command line. */
+static void check_probe(struct argp_state *state, const struct run_env *env)
+{
+	const struct run_config *c = &env->cfg;
+
+	if (c->probe_rate_hz <= 0) {
+		if (env->probe_tuned)
+			argp_error(state, "--probe-share and --probe-seed tune --probe-moves: give "
+				   "--probe-moves RATE");
+		return;
+	}
+	if (c->all || c->cgroup_arg)
+		argp_error(state, "--probe-moves moves the threads of one workload: give a "
+			   "WORKLOAD or -p PID, not %s", c->all ? "-a" : "--cgroup");
+	/* without units the runs are timed by the BPF programs (a cachewalk times its own) */
+	if (c->backend == TRACER_BACKEND_FTRACE && !c->unit_arg &&
+	    !(c->argv && !strcmp(basename(strdupa(c->argv[0])), "cachewalk")))
+		argp_error(state, "--probe-moves times a program without units by its runs to the "
+			   "next block, which only the BPF programs record: give --unit "
+			   "BINARY:FUNCTION, or not --backend ftrace%s",
+			   c->keep_trace ? " (--keep-trace takes it)" : "");
 }
 
 /* Whether arg is a plain number (1, 0.5): runqlat's interval or count, not a program. */
@@ -360,12 +385,14 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 			argp_error(state, "--probe-share: '%s' is not a percentage above 0 and at "
 				   "most 50", arg);
 		c->probe_share = pct / 100;
+		env->probe_tuned = true;
 		break;
 	}
 	case OPT_PROBE_SEED:
 		if (parse_long(arg, 0, LONG_MAX, &l))
 			argp_error(state, "--probe-seed: '%s' is not a number", arg);
 		c->probe_seed = (uint64_t)l;
+		env->probe_tuned = true;
 		break;
 	case ARGP_KEY_ARG:
 		/* runqlat's [INTERVAL [COUNT]]: numbers, not after `--' */
@@ -389,9 +416,7 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 				   "--backend bpf");
 		if (c->keep_trace)
 			c->backend = TRACER_BACKEND_FTRACE;
-		if (c->probe_rate_hz > 0 && (c->all || c->cgroup_arg))
-			argp_error(state, "--probe-moves moves the threads of one workload: give a "
-				   "WORKLOAD or -p PID, not %s", c->all ? "-a" : "--cgroup");
+		check_probe(state, env);
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;
