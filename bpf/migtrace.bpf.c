@@ -178,6 +178,20 @@ struct {
 	__type(value, struct mt_probe_arm);
 } probe_arms SEC(".maps");
 
+/*
+ * How many arms probe_arms holds: user space adds one before it arms a thread, and whoever
+ * deletes an arm (this program when it sends the run, user space when it takes an arm
+ * back) takes one off.  While it is 0, which is most of the time, no switch looks the map
+ * up: a lookup on every switch of a hackbench-sized workload cost it ~5 % of its time.
+ */
+__u32 probe_armed = 0;
+
+/* Whether a thread may be armed now (probe_runs): the map is looked up only then. */
+static __always_inline bool probe_pending(void)
+{
+	return probe_runs && *(volatile __u32 *)&probe_armed;
+}
+
 /* tgids to trace, filled by user space before attach: MT_TRACK_NOW or MT_TRACK_AT_EXEC. */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -852,7 +866,8 @@ static __always_inline void probe_switch_out(struct task_struct *p, bool preempt
 	u->rate_mbps = 0;
 	bpf_ringbuf_submit(u, rb_flags(0));
 out:
-	bpf_map_delete_elem(&probe_arms, &pid);
+	if (!bpf_map_delete_elem(&probe_arms, &pid))
+		__sync_fetch_and_add(&probe_armed, -1);
 }
 
 static __always_inline void emit(struct task_struct *p, struct task_ctx *t,
@@ -878,7 +893,7 @@ static __always_inline void emit(struct task_struct *p, struct task_ctx *t,
 	hist_add(c->hists.age[cause_idx], age_ns);
 	/* for the next unit record: the join of migrations with units */
 	t->migs_since++;
-	if (probe_runs)
+	if (probe_pending())
 		probe_migrated(p, src, dst, cause_idx, now, age_ns);
 	if (unit_probes) {
 		struct unit_ctx *u = bpf_task_storage_get(&unit_tasks, p, 0,
@@ -1046,7 +1061,7 @@ int BPF_PROG(mt_switch, bool preempt, struct task_struct *prev, struct task_stru
 		t->switched_in_ns = 0;
 		t->preempted = preempt || task_state_of(prev) == TASK_RUNNING;
 		t->switches_since++;
-		if (probe_runs && c)
+		if (probe_pending() && c)
 			probe_switch_out(prev, t->preempted, c, now);
 	}
 	t = traced(next);
@@ -1057,7 +1072,7 @@ int BPF_PROG(mt_switch, bool preempt, struct task_struct *prev, struct task_stru
 			c = this_cpu_counts();
 		if (!c)
 			return 0;
-		if (probe_runs)
+		if (probe_pending())
 			probe_switch_in(next, t, now);
 		t->switched_in_ns = now;
 		t->off_cpu = 0;

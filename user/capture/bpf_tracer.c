@@ -536,12 +536,29 @@ static int bpf_tracer_scope_cgroup(struct tracer *tr, uint64_t cgroup_id)
 static int bpf_tracer_probe_arm(struct tracer *tr, uint32_t tid, uint64_t moment_ns,
 				uint32_t kind)
 {
-	int fd = bpf_map__fd(bpf_of(tr)->skel->maps.probe_arms);
+	struct migtrace_bpf *skel = bpf_of(tr)->skel;
+	int fd = bpf_map__fd(skel->maps.probe_arms), err = 0;
 	struct mt_probe_arm arm = { .moment_ns = moment_ns, .kind = kind };
 
-	if (!kind)
-		return bpf_map_delete_elem(fd, &tid) ? -errno : 0;
-	return bpf_map_update_elem(fd, &tid, &arm, BPF_ANY) ? -errno : 0;
+	/* probe_armed counts the arms (bpf/migtrace.bpf.c): up before one is added, so that
+	 * the programs look it up; down by whoever deletes one */
+	if (!kind) {
+		if (bpf_map_delete_elem(fd, &tid))
+			return -errno;
+		__atomic_fetch_sub(&skel->bss->probe_armed, 1, __ATOMIC_RELEASE);
+		return 0;
+	}
+	/* a thread armed again replaces its arm: one arm, counted once */
+	if (!bpf_map_lookup_elem(fd, &tid, &arm)) {
+		arm = (struct mt_probe_arm){ .moment_ns = moment_ns, .kind = kind };
+		return bpf_map_update_elem(fd, &tid, &arm, BPF_EXIST) ? -errno : 0;
+	}
+	__atomic_fetch_add(&skel->bss->probe_armed, 1, __ATOMIC_RELEASE);
+	if (bpf_map_update_elem(fd, &tid, &arm, BPF_NOEXIST)) {
+		err = -errno;
+		__atomic_fetch_sub(&skel->bss->probe_armed, 1, __ATOMIC_RELEASE);
+	}
+	return err;
 }
 
 /* A reduced mode is named in the run, never silent: after why the backend was chosen. */

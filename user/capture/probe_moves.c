@@ -79,6 +79,7 @@ struct probe_mover {
 	size_t ncands, ccap, nprev, prevcap, nran;
 	uint64_t listed_ns;
 	double workload_cpu_s;		/* since probing began */
+	uint64_t gone_ticks;		/* CPU time of the processes that exited, ticks */
 	uint64_t charged_ns;
 	/* what it did */
 	struct probe_moment *moments;
@@ -163,35 +164,50 @@ static int add_proc(struct probe_mover *pm, pid_t pid, uint64_t ticks)
 	return 0;
 }
 
-/* The workload's processes: the root and every process whose parent is one of them. */
+/* The children of each thread of process pid (/proc's task/TID/children) into the list. */
+static int add_children(struct probe_mover *pm, pid_t pid)
+{
+	char path[96];
+	struct dirent *d;
+	DIR *dir;
+	int err = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	if (!(dir = opendir(path)))
+		return 0;	/* exited */
+	while (!err && (d = readdir(dir))) {
+		int child, tid = atoi(d->d_name);
+		struct thread_stat ts;
+		FILE *f;
+
+		if (tid <= 0)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/task/%d/children", (int)pid, tid);
+		if (!(f = fopen(path, "re")))
+			continue;
+		while (!err && fscanf(f, "%d", &child) == 1)
+			if (!known_proc(pm, child) && !read_stat(child, 0, &ts, NULL))
+				err = add_proc(pm, child, ts.cpu_ticks);
+		fclose(f);
+	}
+	closedir(dir);
+	return err;
+}
+
+/*
+ * The workload's processes: the root and its descendants, found through each process's
+ * children (a walk of the workload's own tree, not of every process on the machine).
+ */
 static int list_procs(struct probe_mover *pm)
 {
-	bool grew = true;
 	struct thread_stat ts;
-	pid_t ppid;
 	int err = 0;
 
 	if (!read_stat(pm->o.root, 0, &ts, NULL))
 		err = add_proc(pm, pm->o.root, ts.cpu_ticks);
-	/* a child listed before its parent is found on the next pass */
-	while (grew && !err) {
-		struct dirent *d;
-		DIR *dir = opendir("/proc");
-		size_t before = pm->nprocs;
-
-		if (!dir)
-			return -errno;
-		while ((d = readdir(dir)) && !err) {
-			pid_t pid = (pid_t)atoi(d->d_name);
-
-			if (pid <= 0 || known_proc(pm, pid) || read_stat(pid, 0, &ts, &ppid))
-				continue;
-			if (known_proc(pm, ppid))
-				err = add_proc(pm, pid, ts.cpu_ticks);
-		}
-		closedir(dir);
-		grew = pm->nprocs > before;
-	}
+	/* the list grows as it is walked: each new process's children are looked at too */
+	for (size_t i = 0; i < pm->nprocs && !err; i++)
+		err = add_children(pm, pm->procs[i].pid);
 	return err;
 }
 
@@ -265,8 +281,14 @@ static int list_threads(struct probe_mover *pm)
 		struct dirent *d;
 		DIR *dir;
 
-		if (!read_stat(ps->pid, 0, &ts, NULL))
-			ps->last_ticks = ts.cpu_ticks;
+		/* an exited process: its CPU time is kept, its pid no longer followed (a new
+		 * process may take it) */
+		if (read_stat(ps->pid, 0, &ts, NULL)) {
+			pm->gone_ticks += ps->last_ticks - ps->first_ticks;
+			pm->procs[i--] = pm->procs[--pm->nprocs];
+			continue;
+		}
+		ps->last_ticks = ts.cpu_ticks;
 		ticks += ps->last_ticks - ps->first_ticks;
 		snprintf(path, sizeof(path), "/proc/%d/task", (int)ps->pid);
 		if (!(dir = opendir(path)))
@@ -293,7 +315,7 @@ static int list_threads(struct probe_mover *pm)
 	}
 	pm->ncands = k;
 	pm->nran = nran;
-	pm->workload_cpu_s = hz > 0 ? (double)ticks / (double)hz : -1;
+	pm->workload_cpu_s = hz > 0 ? (double)(ticks + pm->gone_ticks) / (double)hz : -1;
 	pm->listed_ns = now_ns();
 	return 0;
 }
