@@ -9,7 +9,7 @@ if reason=$(bpf_ok); then
 	check doctor_exit_0 test "$rc" = 0
 	# every program run uses is loaded, by name, not a stand-in probe, in both builds (the
 	# off-CPU records of self-timed units are code the verifier sees only when they are on)
-	check doctor_bpf_loads grep -qE '^ok +BPF load +the 12 programs run uses pass this kernel.s verifier, in both builds \(--unit.s, and with off-CPU and switch records\) \([0-9]+ ms\): mt_switch, mt_migrate, mt_features, mt_wakeup, mt_waking, mt_fork, mt_exec, mt_wakeup_new, mt_unit_enter, mt_unit_exit, mt_cgroup_attach, mt_free$' <<<"$out"
+	check doctor_bpf_loads grep -qE '^ok +BPF load +the 12 programs run uses pass this kernel.s verifier, in both builds \(--unit.s, and with off-CPU, switch and probed-run records\) \([0-9]+ ms\): mt_switch, mt_migrate, mt_features, mt_wakeup, mt_waking, mt_fork, mt_exec, mt_wakeup_new, mt_unit_enter, mt_unit_exit, mt_cgroup_attach, mt_free$' <<<"$out"
 	check doctor_tp_btf_fires grep -qE '^ok +tp_btf attach +this process was switched in [1-9][0-9]* times and migrated [1-9][0-9]* times' <<<"$out"
 	check doctor_uprobes grep -qE '^ok +uprobes +a unit timed on a function of this binary' <<<"$out"
 else

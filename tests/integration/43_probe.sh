@@ -35,14 +35,14 @@ PY
 # 1. the known cost, by units and by runs
 MP=$MT_PROGS/migpenalty
 "$MT" run --probe-moves 100 --probe-share 50 --unit "$MP:mp_unit" -o "$MT_TMP/unit.json" \
-	-- "$MP" 2 1000 1000 5 >"$MT_TMP/unit.out" 2>&1
+	-- "$MP" 2 1000 1000 4 >"$MT_TMP/unit.out" 2>&1
 check probe_unit_run_ok test $? = 0
 check probe_unit_recovers_known_cost recovers "$MT_TMP/unit.json" 1000000
 check probe_unit_masks_back json "$MT_TMP/unit.json" \
 	"(p := d['probes'])['masks_narrowed'] > 0 and p['masks_restored'] == p['masks_narrowed'] and p['by_runs'] is False and len(p['moments']) == p['moves'] + p['shams']" \
 	"{k: v for k, v in d['probes'].items() if k not in ('moments', 'units', 'result')}"
 "$MT" run --probe-moves 100 --probe-share 50 -o "$MT_TMP/runs.json" \
-	-- "$MP" 2 1000 1000 5 >"$MT_TMP/runs.out" 2>&1
+	-- "$MP" 2 1000 1000 4 >"$MT_TMP/runs.out" 2>&1
 check probe_runs_run_ok test $? = 0
 check probe_runs_recovers_known_cost recovers "$MT_TMP/runs.json" 1000000
 # the text says it in validate's words, never "biased"
@@ -55,7 +55,7 @@ if command -v hackbench >/dev/null; then
 	mt=$!
 	# hackbench runs until its loops are done: enough runs are timed well before
 	wait_for "$MT_TMP/hb.out" '^Tracing' 30
-	sleep 4
+	sleep 3
 	kill -INT "$mt"
 	wait "$mt"
 	check probe_hackbench_cost json "$MT_TMP/hb.json" \

@@ -66,11 +66,11 @@ check pgbench_units_in_backends grep -qx ok "$MT_TMP/pg.check"
 # run --probe-moves on the same server (docs/design.md, "Probed moves"): the backends' next
 # PortalRun after a move against after a sham.  A verdict, or an undetermined that states its
 # bound; never the natural run's "biased", which a coin's arms cannot be.
-"$MT" run -p "$postmaster" --unit "$pgbin/postgres:PortalRun" --probe-moves 50 --duration 14s \
+"$MT" run -p "$postmaster" --unit "$pgbin/postgres:PortalRun" --probe-moves 50 --duration 11s \
 	-o "$MT_TMP/probe.json" >"$MT_TMP/probe.out" 2>&1 &
 mt=$!
 wait_for "$MT_TMP/probe.out" '^Tracing'
-as_pg "$pgbin/pgbench" -h 127.0.0.1 -p "$port" -c 2 -j 2 -T 12 postgres >"$pg/bench2.log" 2>&1
+as_pg "$pgbin/pgbench" -h 127.0.0.1 -p "$port" -c 2 -j 2 -T 9 postgres >"$pg/bench2.log" 2>&1
 wait "$mt"
 check pgbench_probe_run_ok test $? = 0
 check pgbench_probe_judged json "$MT_TMP/probe.json" \

@@ -206,6 +206,13 @@ static int count_waking(void *ctx, const struct mt_waking *rec)
 	return 0;
 }
 
+static int count_probe_unit(void *ctx, const struct mt_unit *rec)
+{
+	(void)ctx;
+	(void)rec;
+	return 0;
+}
+
 /*
  * Loads the object as `run` or `validate` loads it (tracer_load) and, when the kernel refuses
  * it, prints the program and the verifier's decisive line.  BUILD names the build for that
@@ -245,7 +252,8 @@ static int load_checked(struct doctor *d, struct tracer *tr, const struct tracer
  * value rules out: a run of the built-in workloads (validate, `run cachewalk`) sets
  * offcpu_records (the off-CPU records in mt_switch), `run --perfetto FILE.pftrace` sets
  * switch_records (the switch records there: loaded here with the off-CPU ones, so that
- * both are verified), --unit sets unit_probes (the notes a
+ * both are verified), `run --probe-moves` without units sets probe_runs (the probed runs:
+ * loaded with them too), --unit sets unit_probes (the notes a
  * migration leaves for the next unit), run -- CMD sets neither: its code is --unit's less
  * those notes.  The first two are loaded; --unit's is then attached to this process for a
  * moment: its switches, its own migrations and a unit timed on a function of this binary
@@ -296,19 +304,21 @@ static void check_bpf(struct doctor *d)
 	oself.on_offcpu = count_offcpu;
 	oself.on_switch = count_switch;
 	oself.on_waking = count_waking;
+	oself.on_probe_unit = count_probe_unit;
 	oself.unit_probes = false;
 	t0 = now_ns();
 	err = load_checked(d, &tr, &o, "");
 	if (!err)
 		err = load_checked(d, &tself, &oself, " in the build validate and the built-in "
-				   "workloads load, and --perfetto's (with off-CPU and switch "
-				   "records)");
+				   "workloads load, and --perfetto's and --probe-moves' (with "
+				   "off-CPU, switch and probed-run records)");
 	tracer_destroy(&tself);
 	if (err)
 		goto cleanup;
 	nprogs = program_names(&tr, names, sizeof(names));
 	line(d, ST_OK, true, "BPF load", "the %d programs run uses pass this kernel's verifier, "
-	     "in both builds (%s, and with off-CPU and switch records) (%.0f ms): %s", nprogs,
+	     "in both builds (%s, and with off-CPU, switch and probed-run records) (%.0f ms): %s",
+	     nprogs,
 	     o.unit_probes ? "--unit's" : "run's", (double)(now_ns() - t0) / 1e6, names);
 
 	err = tracer_track(&tr, (uint32_t)getpid(), false);
