@@ -55,11 +55,17 @@ static const struct mt_unit *unit_after(const struct mt_unit *u, size_t n, uint3
  * is then set to the arm.
  */
 static bool probe_sample(const struct mt_unit *x, uint64_t ts_ns, uint32_t kind,
-			 struct probe_result *pr, struct mt_unit *out)
+			 bool by_runs, struct probe_result *pr, struct mt_unit *out)
 {
-	/* the sleep it ends began before the moment (start - off is no later than when the
-	 * off-CPU period began, the switch-in being no later than the unit's start) */
-	if (unit_clean_before(x) || !x->last_off_ns || x->start_ns - x->last_off_ns > ts_ns) {
+	/*
+	 * The thread was between units at the moment: a run's off-CPU period began before it
+	 * (start - off is when it began: a run starts at its switch-in); a unit's thread had
+	 * ended its previous unit before it, and was switched out since (a unit's last off-CPU
+	 * period may be a preemption after the wake, which began after the moment although the
+	 * thread slept through it).
+	 */
+	if (unit_clean_before(x) || !x->last_off_ns ||
+	    (by_runs ? x->start_ns - x->last_off_ns > ts_ns : x->prev_end_ns >= ts_ns)) {
 		pr->awake++;
 		return false;
 	}
@@ -88,7 +94,10 @@ static bool probe_sample(const struct mt_unit *x, uint64_t ts_ns, uint32_t kind,
  * Units: each moment's next unit, copied into the probed units as the BPF programs send a
  * probed run (tag the moment's kind, nominal_age_ns its time), so that the run file keeps
  * them and `report` judges them again without the whole units array.  A unit that is the
- * next of two moments (drawn twice while it slept) counts for the first.  0, or -ENOMEM.
+ * next of two moments (drawn twice while it slept) counts for the first.  A capture matches
+ * them as the units come (user/capture/probe_moves.c), which --max-records does not cut
+ * short; this is the same rule over the units kept, for a model filled otherwise.  0, or
+ * -ENOMEM.
  */
 static int probe_units_of_units(struct run *r)
 {
@@ -137,7 +146,8 @@ static long collect(const struct run *r, struct probe_result *pr, struct mt_unit
 	for (size_t i = 0; i < r->nprobe_units; i++) {
 		const struct mt_unit *x = &r->probe_units[i];
 
-		n += probe_sample(x, x->nominal_age_ns, (uint32_t)x->tag, pr, &smp[n]);
+		n += probe_sample(x, x->nominal_age_ns, (uint32_t)x->tag, r->probe.by_runs, pr,
+				  &smp[n]);
 	}
 	for (size_t i = 0; i < r->nmoments; i++)
 		live += r->moments[i].outcome != PROBE_GONE;

@@ -65,7 +65,7 @@ struct probe_setup {
 	/* the mover's counts */
 	uint64_t drawn;			/* moments drawn */
 	uint64_t moves, shams;		/* made */
-	uint64_t skipped_awake;		/* the thread drawn was not asleep */
+	uint64_t skipped_awake;		/* none of the threads drawn (4 at most) was asleep */
 	uint64_t skipped_narrowed;	/* its mask is not the workload's (the workload
 					 * narrowed it itself): never touched */
 	uint64_t skipped_budget;	/* the share was spent */
@@ -86,8 +86,9 @@ struct probe_result {
 	/* the moments' next units, by what they show */
 	uint64_t timed_moves;		/* a move, and the unit after it followed that move */
 	uint64_t timed_shams;		/* a sham, and the unit after it stayed on its CPU */
-	uint64_t awake;			/* the unit after the moment did not follow a sleep that
-					 * began before it: void, in both arms alike */
+	uint64_t awake;			/* the thread was not between units at the moment (its
+					 * previous unit ended after it; a run: its off-CPU period
+					 * began after it): void, in both arms alike */
 	uint64_t unseen;		/* a move the next unit does not follow (not run) */
 	uint64_t kernel_moved;		/* a sham after which the kernel moved the thread */
 	uint64_t no_unit;		/* no unit of that thread after the moment */

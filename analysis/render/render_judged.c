@@ -541,6 +541,14 @@ static void print_by_age(FILE *f, const struct run *r, const struct corr_result 
 		if (c->hot_state == CORR_HOT_NO_DATA)
 			fprintf(f, "  => undetermined: no age had units after both a migration and "
 				"a same-CPU wake\n");
+		else if ((!(v->hot_lo_ns > 0) || !isfinite(v->hot_hi_ns)) &&
+			 !(v->hot_lo_ns > v->kernel_ns) && !(v->hot_hi_ns < v->kernel_ns))
+			/* open at an edge and around K: no side, and no factor, is known */
+			fprintf(f, "  => undetermined: the observed hot time's %s %% interval, %s, "
+				"reaches the edge of the ages measured and contains the kernel's "
+				"%s\n", level_pct, fmt_interval(g, sizeof(g), v->hot_lo_ns,
+								v->hot_hi_ns, CORR_AXIS_AGE),
+				fmt_ns(a, sizeof(a), v->kernel_ns));
 		else if (!(v->hot_lo_ns > 0) || !isfinite(v->hot_hi_ns))
 			fprintf(f, "  => undetermined: the observed hot time's %s %% interval, %s, "
 				"reaches the edge of the ages measured; the kernel's %s is off by %s "
@@ -902,7 +910,8 @@ void render_text_probe(FILE *f, const struct run *r)
 		"seed %llu): a sleeping thread drawn at random moved to another CPU of its mask, "
 		"or by a coin flip left where it was (a sham)\n", ps->rate_hz,
 		(unsigned long long)ps->seed);
-	fprintf(f, "  moments:  %llu drawn: %llu moves, %llu shams; not used: %llu awake, %llu "
+	fprintf(f, "  moments:  %llu drawn: %llu moves, %llu shams; not used: %llu found no "
+		"thread asleep, %llu "
 		"whose mask the workload narrowed itself, %llu with one CPU, %llu over the %.3g %% "
 		"share\n", (unsigned long long)ps->drawn, (unsigned long long)ps->moves,
 		(unsigned long long)ps->shams, (unsigned long long)ps->skipped_awake,
@@ -927,8 +936,8 @@ void render_text_probe(FILE *f, const struct run *r)
 		"each moment's next unit");
 	if (!r->has_probe_result)
 		return;
-	fprintf(f, "  timed:    %llu moves, %llu shams; left out: %llu awake at the moment "
-		"(their sleep began after it), %llu moves not run before the mask came back, "
+	fprintf(f, "  timed:    %llu moves, %llu shams; left out: %llu not between units at "
+		"the moment, %llu moves not run before the mask came back, "
 		"%llu shams the kernel moved, %llu switched out or moved inside, %llu with no "
 		"unit after\n", (unsigned long long)pr->timed_moves,
 		(unsigned long long)pr->timed_shams, (unsigned long long)pr->awake,

@@ -130,8 +130,12 @@ static int on_migrate(void *ctx, const struct mt_migrate *m)
 static int on_unit(void *ctx, const struct mt_unit *u)
 {
 	struct capture *cap = ctx;
+	struct mt_unit probed;
 
-	probe_mover_saw_unit(cap->mover, (pid_t)u->pid);
+	/* --probe-moves: a moment's next unit, kept whatever --max-records keeps */
+	if (probe_mover_unit(cap->mover, u, &probed) &&
+	    run_record_add_probe_unit(cap->r, &probed))
+		return -ENOMEM;
 	return run_record_add_unit(cap->r, u);
 }
 

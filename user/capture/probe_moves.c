@@ -41,6 +41,8 @@
 #define PROBE_MAX_PROCS 4096		/* processes of the workload followed */
 #define PROBE_MAX_ARMS 256		/* arms remembered, to take back at the end */
 #define PROBE_UNIT_TIDS 4096		/* threads with a unit since the listing, noted */
+#define PROBE_DRAWS 4			/* threads drawn at a moment to find one asleep */
+#define PROBE_PENDING 256		/* moments whose next unit has not come yet */
 
 /* A thread as /proc shows it. */
 struct thread_stat {
@@ -93,6 +95,12 @@ struct probe_mover {
 	bool by_units;
 	pid_t unit_tids[PROBE_UNIT_TIDS];
 	size_t nunit_tids;
+	/* the moments still waiting for their thread's next unit (tid 0: a free entry) */
+	struct {
+		pid_t tid;
+		uint32_t kind;
+		uint64_t ts_ns;
+	} pending[PROBE_PENDING];
 	pid_t ran_tids[PROBE_UNIT_TIDS];	/* the mover's copy, at a listing */
 };
 
@@ -211,17 +219,59 @@ static int list_procs(struct probe_mover *pm)
 	return err;
 }
 
-void probe_mover_saw_unit(struct probe_mover *pm, pid_t tid)
+bool probe_mover_unit(struct probe_mover *pm, const struct mt_unit *u, struct mt_unit *probed)
 {
+	pid_t tid = (pid_t)u->pid;
+	bool matched = false, noted = false;
+
 	if (!pm || !pm->by_units)
+		return false;
+	pthread_mutex_lock(&pm->unit_lock);
+	for (size_t i = 0; i < pm->nunit_tids && !noted; i++)
+		noted = pm->unit_tids[i] == tid;
+	if (!noted && pm->nunit_tids < PROBE_UNIT_TIDS)
+		pm->unit_tids[pm->nunit_tids++] = tid;
+	for (int i = 0; i < PROBE_PENDING && !matched; i++) {
+		if (pm->pending[i].tid != tid || u->start_ns <= pm->pending[i].ts_ns)
+			continue;
+		*probed = *u;
+		probed->kind = MT_REC_PROBE_UNIT;
+		probed->tag = pm->pending[i].kind;
+		probed->nominal_age_ns = pm->pending[i].ts_ns;
+		pm->pending[i].tid = 0;
+		matched = true;
+	}
+	pthread_mutex_unlock(&pm->unit_lock);
+	return matched;
+}
+
+/*
+ * A run with units: a moment waits for its thread's next unit.  A thread with a moment still
+ * waiting (drawn twice while it slept) keeps the first: its unit measures that one.
+ */
+static void pending_add(struct probe_mover *pm, const struct probe_moment *m)
+{
+	int free_at = -1;
+
+	if (!pm->by_units)
 		return;
 	pthread_mutex_lock(&pm->unit_lock);
-	for (size_t i = 0; i < pm->nunit_tids; i++)
-		if (pm->unit_tids[i] == tid)
-			goto out;
-	if (pm->nunit_tids < PROBE_UNIT_TIDS)
-		pm->unit_tids[pm->nunit_tids++] = tid;
-out:
+	for (int i = 0; i < PROBE_PENDING; i++) {
+		/* a thread that ran no unit for 10 s since its moment: that moment has none */
+		if (pm->pending[i].tid && pm->pending[i].ts_ns + 10000000000ULL < m->ts_ns)
+			pm->pending[i].tid = 0;
+		if (pm->pending[i].tid == (pid_t)m->tid) {
+			free_at = -2;
+			break;
+		}
+		if (!pm->pending[i].tid && free_at == -1)
+			free_at = i;
+	}
+	if (free_at >= 0) {
+		pm->pending[free_at].tid = (pid_t)m->tid;
+		pm->pending[free_at].kind = m->kind;
+		pm->pending[free_at].ts_ns = m->ts_ns;
+	}
 	pthread_mutex_unlock(&pm->unit_lock);
 }
 
@@ -505,21 +555,26 @@ static int moment(struct probe_mover *pm)
 {
 	struct probe_setup *s = pm->o.setup;
 	struct probe_moment m = { .dst_cpu = -1 };
-	const struct candidate *c;
+	const struct candidate *c = NULL;
 	struct thread_stat ts;
 	cpu_set_t mask;
-
-	size_t pick;
+	int tries;
 
 	if (!pm->nran)
 		return 0;
 	s->drawn++;
-	pick = splitmix64_next(&pm->rng) % pm->nran;
-	for (c = pm->cands; !c->ran || pick--; c++)
-		;
-	if (read_stat(c->tgid, c->tid, &ts, NULL))
-		return 0;	/* exited since the listing */
-	if (ts.state != 'S' && ts.state != 'D') {
+	/* up to PROBE_DRAWS threads at random until one is asleep: a busy server's threads are
+	 * mostly running, and a moment that finds one awake measures nothing (the state alone
+	 * decides, before the coin) */
+	for (tries = 0; tries < PROBE_DRAWS; tries++) {
+		size_t pick = splitmix64_next(&pm->rng) % pm->nran;
+
+		for (c = pm->cands; !c->ran || pick--; c++)
+			;
+		if (!read_stat(c->tgid, c->tid, &ts, NULL) && (ts.state == 'S' || ts.state == 'D'))
+			break;
+	}
+	if (tries == PROBE_DRAWS) {
 		s->skipped_awake++;
 		return 0;
 	}
@@ -546,11 +601,13 @@ static int moment(struct probe_mover *pm)
 		m.kind = MT_PROBE_MOVE;
 		m.dst_cpu = other_cpu(pm, ts.cpu);
 		m.ts_ns = now_ns();
+		pending_add(pm, &m);
 		move(pm, &m, &ts, &mask);
 		s->moves++;
 	} else {
 		m.kind = MT_PROBE_SHAM;
 		m.ts_ns = now_ns();
+		pending_add(pm, &m);
 		arm(pm, m.tid, m.ts_ns, MT_PROBE_SHAM);
 		s->shams++;
 	}

@@ -34,11 +34,14 @@ struct probe_mover_opts {
  */
 struct probe_mover *probe_mover_new(const struct probe_mover_opts *o);
 /*
- * A run with units: thread tid ran a unit (called from the record stream, any thread).  Only
- * threads that ran one since the last listing are drawn then: a thread that never runs the
- * unit function (a server's housekeeping) would give its moments no unit to measure.
+ * A run with units: unit u was recorded (called from the record stream, any thread).  Only
+ * threads that ran one since the last listing are drawn: a thread that never runs the unit
+ * function (a server's housekeeping) would give its moments no unit to measure.  When u is
+ * the first unit of its thread to start after a moment, true, and *probed is u as a probed
+ * unit (tag the moment's kind, nominal_age_ns its time): matched as the units come, so that
+ * --max-records, which keeps the first units only, loses none of them.  NULL-safe.
  */
-void probe_mover_saw_unit(struct probe_mover *pm, pid_t tid);
+bool probe_mover_unit(struct probe_mover *pm, const struct mt_unit *u, struct mt_unit *probed);
 /* Starts drawing.  0, or -errno with the reason on stderr. */
 int probe_mover_go(struct probe_mover *pm);
 /*
