@@ -304,8 +304,9 @@ static bool event_unit(struct corr_work *w, const struct mt_unit *x)
 			w->r->n_unseen++;
 			return false;
 		}
-		if (x->tag == CW_TAG_STAYED && mig)
-			return false;	/* the scheduler moved it anyway */
+		/* controlled: the scheduler moved it anyway; probed: a sham stays a sham */
+		if (x->tag == CW_TAG_STAYED && mig && w->o->mode == CORR_CONTROLLED)
+			return false;
 	} else if (unit_clean_before(x)) {
 		return false;		/* a warm unit */
 	}
@@ -331,6 +332,9 @@ static double slice_from(const struct corr_work *w, size_t i, size_t hi)
 /* Which arm unit x joins (see ARM_STAY). */
 static int sample_arm(const struct corr_work *w, const struct mt_unit *x)
 {
+	/* probed: the coin's arm, whatever the kernel did after a sham */
+	if (w->o->mode == CORR_PROBED)
+		return x->tag == CW_TAG_MIGRATED ? ARM_MIG : ARM_STAY;
 	if (!unit_migrated(x))
 		return ARM_STAY;
 	if (w->o->mode != CORR_NATURAL)

@@ -69,18 +69,31 @@ static bool probe_sample(const struct mt_unit *x, uint64_t ts_ns, uint32_t kind,
 		pr->awake++;
 		return false;
 	}
+	/* a move's mask comes back after PROBE_HOLD_MAX_NS: a thread asleep longer was not
+	 * moved, so in both arms a unit starting later measures nothing */
+	if (x->start_ns > ts_ns + PROBE_HOLD_MAX_NS) {
+		pr->late++;
+		return false;
+	}
 	if (!unit_clean_inside(x)) {
 		pr->spanning++;
+		return false;
+	}
+	/* the kernel moved the thread before the moment (a sham's last move is before it; a
+	 * move's, the probe's, came after another): its cache was not where it slept */
+	if (unit_migrated(x) && (kind == MT_PROBE_SHAM ? x->mig_ts_ns <= ts_ns :
+				 x->migs_before > 1)) {
+		pr->kernel_moved++;
 		return false;
 	}
 	if (kind == MT_PROBE_MOVE && !(unit_migrated(x) && x->mig_ts_ns > ts_ns)) {
 		pr->unseen++;
 		return false;
 	}
-	if (kind == MT_PROBE_SHAM && unit_migrated(x)) {
-		pr->kernel_moved++;
-		return false;
-	}
+	/* a sham the kernel moved after the moment stays a sham: what happens without a probe
+	 * (leaving it out would choose the arm's units after the coin) */
+	if (kind == MT_PROBE_SHAM && unit_migrated(x))
+		pr->sham_moved++;
 	*out = *x;
 	out->tag = kind == MT_PROBE_MOVE ? CW_TAG_MIGRATED : CW_TAG_STAYED;
 	if (kind == MT_PROBE_MOVE)

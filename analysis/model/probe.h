@@ -90,7 +90,12 @@ struct probe_result {
 					 * previous unit ended after it; a run: its off-CPU period
 					 * began after it): void, in both arms alike */
 	uint64_t unseen;		/* a move the next unit does not follow (not run) */
-	uint64_t kernel_moved;		/* a sham after which the kernel moved the thread */
+	uint64_t kernel_moved;		/* the kernel moved the thread before the moment (a
+					 * move: besides the probe's) */
+	uint64_t late;			/* the unit started after the hold's limit: a move
+					 * would have had its mask back */
+	uint64_t sham_moved;		/* of the shams timed, the kernel moved the thread
+					 * after the moment: kept, what happens unprobed */
 	uint64_t no_unit;		/* no unit of that thread after the moment */
 	uint64_t spanning;		/* the unit itself was switched out or moved */
 	struct corr_result corr;	/* moves against shams, by age */

@@ -1167,6 +1167,9 @@ static int probes_member(struct file_reader *fr, const char *key, void *ctx)
 		if (moments && (m.kind != MT_PROBE_SHAM && m.kind != MT_PROBE_MOVE))
 			return FAIL(fr, "probes.moments[]: kind %u is neither sham nor move",
 				    m.kind);
+		if (!moments && u.tag != MT_PROBE_SHAM && u.tag != MT_PROBE_MOVE)
+			return FAIL(fr, "probes.units[].tag: %llu is neither 1 (sham) nor 2 (move)",
+				    LLU(u.tag));
 		/* always kept, a few thousand at most: report judges the probed moves again */
 		err = moments ? run_record_add_moment(r, &m) : run_record_add_probe_unit(r, &u);
 		if (err) {

@@ -859,6 +859,8 @@ static const struct rs_field probe_result_f[] = {
 	FLD("left_awake", RS_U64, PR, awake, 0),
 	FLD("left_not_run", RS_U64, PR, unseen, 0),
 	FLD("left_kernel_moved", RS_U64, PR, kernel_moved, 0),
+	FLD("left_late", RS_U64, PR, late, 0),
+	FLD("sham_moved", RS_U64, PR, sham_moved, 0),
 	FLD("left_spanning", RS_U64, PR, spanning, 0),
 	FLD("left_no_unit", RS_U64, PR, no_unit, 0),
 	FLD("cost_share", RS_DBL, PR, cost_share, RS_NONNEG),

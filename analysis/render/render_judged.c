@@ -936,11 +936,13 @@ void render_text_probe(FILE *f, const struct run *r)
 		"each moment's next unit");
 	if (!r->has_probe_result)
 		return;
-	fprintf(f, "  timed:    %llu moves, %llu shams; left out: %llu not between units at "
-		"the moment, %llu moves not run before the mask came back, "
-		"%llu shams the kernel moved, %llu switched out or moved inside, %llu with no "
+	fprintf(f, "  timed:    %llu moves, %llu shams (%llu of them moved by the kernel after "
+		"the moment: kept); left out: %llu not between units at the moment, %llu after "
+		"the hold's 1 s, %llu moves not run before the mask came back, %llu moved by the "
+		"kernel before the moment, %llu switched out or moved inside, %llu with no "
 		"unit after\n", (unsigned long long)pr->timed_moves,
-		(unsigned long long)pr->timed_shams, (unsigned long long)pr->awake,
+		(unsigned long long)pr->timed_shams, (unsigned long long)pr->sham_moved,
+		(unsigned long long)pr->awake, (unsigned long long)pr->late,
 		(unsigned long long)pr->unseen, (unsigned long long)pr->kernel_moved,
 		(unsigned long long)pr->spanning, (unsigned long long)pr->no_unit);
 	if (c->ncells) {

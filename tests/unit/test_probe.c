@@ -141,10 +141,19 @@ static void samples_left_out(void **state)
 	/* a move not followed by a move */
 	u = &r->probe_units[1];
 	u->migs_before = 0;
-	/* a sham the kernel moved */
+	/* a sham the kernel moved after the moment: kept as a sham */
 	u = &r->probe_units[2];
 	u->migs_before = 1;
 	u->mig_ts_ns = u->nominal_age_ns + 5 * US;
+	/* a sham the kernel moved before the moment */
+	u = &r->probe_units[4];
+	u->migs_before = 1;
+	u->mig_ts_ns = u->nominal_age_ns - 5 * US;
+	/* a unit after the hold's limit, in either arm */
+	u = &r->probe_units[6];
+	u->start_ns += 2000 * MS;
+	u->end_ns += 2000 * MS;
+	u->last_off_ns += 2000 * MS;
 	/* a move whose migration came before the moment: not the probe's */
 	u = &r->probe_units[3];
 	u->mig_ts_ns = u->nominal_age_ns - 5 * US;
@@ -155,8 +164,10 @@ static void samples_left_out(void **state)
 	assert_int_equal(pr->awake, 1);
 	assert_int_equal(pr->unseen, 2);
 	assert_int_equal(pr->kernel_moved, 1);
+	assert_int_equal(pr->late, 1);
 	assert_int_equal(pr->spanning, 1);
-	assert_int_equal(pr->timed_moves + pr->timed_shams, 35);
+	assert_int_equal(pr->sham_moved, 1);
+	assert_int_equal(pr->timed_moves + pr->timed_shams, 34);
 	run_free(r);
 }
 

@@ -561,6 +561,15 @@ static int bpf_tracer_probe_arm(struct tracer *tr, uint32_t tid, uint64_t moment
 	return err;
 }
 
+static int bpf_tracer_probe_armed(struct tracer *tr, uint32_t tid)
+{
+	struct mt_probe_arm arm;
+
+	if (!bpf_map_lookup_elem(bpf_map__fd(bpf_of(tr)->skel->maps.probe_arms), &tid, &arm))
+		return 1;
+	return errno == ENOENT ? 0 : -errno;
+}
+
 /* A reduced mode is named in the run, never silent: after why the backend was chosen. */
 static void bpf_tracer_describe(const struct tracer *tr, struct run_backend *b)
 {
@@ -590,5 +599,6 @@ const struct tracer_backend bpf_tracer_backend = {
 	.describe = bpf_tracer_describe,
 	.scope_cgroup = bpf_tracer_scope_cgroup,
 	.probe_arm = bpf_tracer_probe_arm,
+	.probe_armed = bpf_tracer_probe_armed,
 	.destroy = bpf_tracer_destroy,
 };

@@ -2,13 +2,16 @@
 /*
  * The masks' guard (mask_guard.h).  Its messages are fixed-size records, each written whole
  * in one write() (well under PIPE_BUF, so never split); it keeps the masks held in a small
- * table.  It is forked before any thread exists and uses only open, read, close,
- * sched_setaffinity and _exit, so nothing it inherited can deadlock it.
+ * table.  It is forked before any thread of migtrace exists (no lock it inherited can be
+ * held), and is single-threaded itself.
  */
 #include <errno.h>
+#include <dirent.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <sched.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -21,17 +24,7 @@
 
 struct guard_msg {
 	char op;			/* 'h' hold, 'r' release, 'd' dismissed */
-	pid_t tid;
-	int cpu;			/* 'h': the one CPU the mask is narrowed to */
-	uint64_t start_time;
-	cpu_set_t mask;
-};
-
-struct held_mask {
-	pid_t tid;			/* 0: a free entry */
-	int cpu;
-	uint64_t start_time;
-	cpu_set_t mask;
+	struct mask_hold h;		/* 'h': what is held; 'r': h.tid */
 };
 
 int mask_guard_start_time(pid_t tid, uint64_t *start_time)
@@ -63,43 +56,91 @@ int mask_guard_start_time(pid_t tid, uint64_t *start_time)
 	return field == 22 ? 0 : -EINVAL;
 }
 
+/* Whether task id's mask is exactly {cpu}: the narrowed one. */
+static bool narrowed_to(pid_t id, int cpu)
+{
+	cpu_set_t now;
+
+	return cpu >= 0 && cpu < CPU_SETSIZE && !sched_getaffinity(id, sizeof(now), &now) &&
+	       CPU_COUNT(&now) == 1 && CPU_ISSET(cpu, &now);
+}
+
+/* Every thread of process pid narrowed to h->cpu (except h->tid), and its children's, since. */
+static int sweep_process(const struct mask_hold *h, pid_t pid, bool forked, int depth)
+{
+	char path[64];
+	struct dirent *d;
+	DIR *dir;
+	int n = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	if (depth > 8 || !(dir = opendir(path)))
+		return 0;
+	while ((d = readdir(dir))) {
+		pid_t tid = (pid_t)atoi(d->d_name);
+		uint64_t st;
+		int child;
+		FILE *f;
+
+		if (tid <= 0 || mask_guard_start_time(tid, &st))
+			continue;
+		/* in a process it forked, every thread is its; in its own, those started since */
+		if (tid != h->tid && (forked || st >= h->since_ticks) && narrowed_to(tid, h->cpu) &&
+		    !sched_setaffinity(tid, sizeof(h->mask), &h->mask))
+			n++;
+		/* the processes forked since: by the moved thread, or (in a process it forked)
+		 * by any thread */
+		if (!forked && tid != h->tid)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/task/%d/children", (int)pid, (int)tid);
+		if (!(f = fopen(path, "re")))
+			continue;
+		while (fscanf(f, "%d", &child) == 1)
+			if (!mask_guard_start_time(child, &st) && st >= h->since_ticks)
+				n += sweep_process(h, child, true, depth + 1);
+		fclose(f);
+	}
+	closedir(dir);
+	return n;
+}
+
+int mask_guard_sweep(const struct mask_hold *h)
+{
+	return sweep_process(h, h->tgid, false, 0);
+}
+
 /* Gives every mask still held back to its thread, if the thread is the one it was and its
- * mask still the narrowed one. */
-static void restore_all(struct held_mask *held)
+ * mask still the narrowed one, and to what it started meanwhile. */
+static void restore_all(struct mask_hold *held)
 {
 	for (int i = 0; i < GUARD_MAX_HELD; i++) {
-		cpu_set_t now;
 		uint64_t st;
 
 		if (!held[i].tid)
 			continue;
 		if (!mask_guard_start_time(held[i].tid, &st) && st == held[i].start_time &&
-		    !sched_getaffinity(held[i].tid, sizeof(now), &now) && CPU_COUNT(&now) == 1 &&
-		    held[i].cpu >= 0 && held[i].cpu < CPU_SETSIZE && CPU_ISSET(held[i].cpu, &now))
+		    narrowed_to(held[i].tid, held[i].cpu))
 			sched_setaffinity(held[i].tid, sizeof(held[i].mask), &held[i].mask);
+		mask_guard_sweep(&held[i]);
 		held[i].tid = 0;
 	}
 }
 
-static void hold(struct held_mask *held, const struct guard_msg *m)
+static void hold(struct mask_hold *held, const struct mask_hold *h)
 {
 	int free_at = -1;
 
 	for (int i = 0; i < GUARD_MAX_HELD; i++) {
-		if (held[i].tid == m->tid)
+		if (held[i].tid == h->tid)
 			return;		/* held again: the mask first noted is the one to give back */
 		if (!held[i].tid && free_at < 0)
 			free_at = i;
 	}
-	if (free_at < 0)
-		return;
-	held[free_at].tid = m->tid;
-	held[free_at].cpu = m->cpu;
-	held[free_at].start_time = m->start_time;
-	held[free_at].mask = m->mask;
+	if (free_at >= 0)
+		held[free_at] = *h;
 }
 
-static void release(struct held_mask *held, pid_t tid)
+static void release(struct mask_hold *held, pid_t tid)
 {
 	for (int i = 0; i < GUARD_MAX_HELD; i++)
 		if (held[i].tid == tid)
@@ -109,7 +150,7 @@ static void release(struct held_mask *held, pid_t tid)
 /* The guard's life: detached from migtrace's session, reads messages until 'd' or EOF. */
 static void guard_main(int fd)
 {
-	static struct held_mask held[GUARD_MAX_HELD];
+	static struct mask_hold held[GUARD_MAX_HELD];
 	struct guard_msg m;
 	ssize_t n;
 
@@ -123,9 +164,9 @@ static void guard_main(int fd)
 		if (m.op == 'd')
 			break;
 		if (m.op == 'h')
-			hold(held, &m);
+			hold(held, &m.h);
 		else if (m.op == 'r')
-			release(held, m.tid);
+			release(held, m.h.tid);
 	}
 	restore_all(held);
 	_exit(0);
@@ -162,18 +203,16 @@ static int send_msg(struct mask_guard *g, const struct guard_msg *m)
 	return n == (ssize_t)sizeof(*m) ? 0 : n < 0 ? -errno : -EIO;
 }
 
-int mask_guard_hold(struct mask_guard *g, pid_t tid, uint64_t start_time,
-		    const cpu_set_t *mask, int cpu)
+int mask_guard_hold(struct mask_guard *g, const struct mask_hold *h)
 {
-	struct guard_msg m = { .op = 'h', .tid = tid, .cpu = cpu, .start_time = start_time,
-			       .mask = *mask };
+	struct guard_msg m = { .op = 'h', .h = *h };
 
 	return g->fd < 0 ? -EBADF : send_msg(g, &m);
 }
 
 int mask_guard_release(struct mask_guard *g, pid_t tid)
 {
-	struct guard_msg m = { .op = 'r', .tid = tid };
+	struct guard_msg m = { .op = 'r', .h.tid = tid };
 
 	return g->fd < 0 ? -EBADF : send_msg(g, &m);
 }

@@ -22,10 +22,19 @@ struct mask_guard {
 
 /* Forks the guard.  Call before any thread is started.  0, or -errno. */
 int mask_guard_start(struct mask_guard *g);
-/* Before tid's mask is narrowed to cpu alone: its mask now, and its start time (/proc's
+/* What is held: thread tid of process tgid, narrowed to cpu alone at since_ticks (clock
+ * ticks since boot, as /proc's start times), its mask before, and its start time (/proc's
  * field 22). */
-int mask_guard_hold(struct mask_guard *g, pid_t tid, uint64_t start_time,
-		    const cpu_set_t *mask, int cpu);
+struct mask_hold {
+	pid_t tid, tgid;
+	int cpu;
+	uint64_t start_time;
+	uint64_t since_ticks;
+	cpu_set_t mask;
+};
+
+/* Before a mask is narrowed. */
+int mask_guard_hold(struct mask_guard *g, const struct mask_hold *h);
 /* tid's mask was given back (or tid is gone): nothing to restore for it. */
 int mask_guard_release(struct mask_guard *g, pid_t tid);
 /* Dismisses the guard (nothing held) and reaps it.  Safe on a guard not started. */
@@ -33,5 +42,12 @@ void mask_guard_stop(struct mask_guard *g);
 /* A thread's start time, in clock ticks since boot (/proc/TID/stat field 22): 0, or
  * -errno (-ESRCH: gone).  Async-signal-safe. */
 int mask_guard_start_time(pid_t tid, uint64_t *start_time);
+/*
+ * What the thread of h started while narrowed inherited its one CPU (the kernel gives a new
+ * thread or process its creator's mask): the other threads of its process started since
+ * h->since_ticks whose mask is exactly {h->cpu}, and every thread of the processes it forked
+ * since, and of theirs, each given h->mask.  Returns how many.  For the mover and the guard.
+ */
+int mask_guard_sweep(const struct mask_hold *h);
 
 #endif

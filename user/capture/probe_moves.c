@@ -39,8 +39,12 @@
 #define PROBE_POLL_NS 1000000ULL	/* 1 ms between looks at a moved thread */
 #define PROBE_LIST_NS 1000000000ULL	/* the workload's threads listed again every 1 s */
 #define PROBE_MAX_PROCS 4096		/* processes of the workload followed */
-#define PROBE_MAX_ARMS 256		/* arms remembered, to take back at the end */
-#define PROBE_UNIT_TIDS 4096		/* threads with a unit since the listing, noted */
+#define PROBE_MAX_ARMS 256		/* arms remembered, to take back */
+/* An arm whose thread has not run to a block this long after is taken back: the programs
+ * then stop looking the map up for it (bpf/migtrace.bpf.c, probe_armed). */
+#define PROBE_ARM_MAX_NS (PROBE_HOLD_MAX_NS + 1000000000ULL)
+#define PROBE_UNIT_TIDS 8192		/* threads with a unit since the listing: a hash set,
+					 * at most half full */
 #define PROBE_DRAWS 4			/* threads drawn at a moment to find one asleep */
 #define PROBE_PENDING 256		/* moments whose next unit has not come yet */
 
@@ -56,6 +60,7 @@ struct thread_stat {
 
 struct proc_seen {
 	pid_t pid;
+	uint64_t start_time;		/* /proc's field 22: the pid names this process */
 	uint64_t first_ticks;		/* its CPU time when first listed */
 	uint64_t last_ticks;		/* and at the last listing */
 };
@@ -81,13 +86,17 @@ struct probe_mover {
 	size_t ncands, ccap, nprev, prevcap, nran;
 	uint64_t listed_ns;
 	double workload_cpu_s;		/* since probing began */
+	uint64_t traced_from_ticks;	/* when the mover was made, in /proc's start-time ticks */
 	uint64_t gone_ticks;		/* CPU time of the processes that exited, ticks */
 	uint64_t charged_ns;
 	/* what it did */
 	struct probe_moment *moments;
 	size_t nmoments, mcap;
 	int err;			/* the first failure: -ENOMEM */
-	uint32_t arm_tids[PROBE_MAX_ARMS];
+	struct {
+		uint32_t tid;		/* 0: none */
+		uint64_t ts_ns;
+	} arms[PROBE_MAX_ARMS];
 	size_t narms;
 	/* a run with units: the threads that ran one since the listing, from the record
 	 * stream's thread (probe_mover_saw_unit), under unit_lock */
@@ -95,6 +104,7 @@ struct probe_mover {
 	bool by_units;
 	pid_t unit_tids[PROBE_UNIT_TIDS];
 	size_t nunit_tids;
+	int npending;
 	/* the moments still waiting for their thread's next unit (tid 0: a free entry) */
 	struct {
 		pid_t tid;
@@ -162,17 +172,22 @@ static bool known_proc(const struct probe_mover *pm, pid_t pid)
 }
 
 /* A process newly seen among the workload's: its CPU time counts from here. */
-static int add_proc(struct probe_mover *pm, pid_t pid, uint64_t ticks)
+static int add_proc(struct probe_mover *pm, pid_t pid, const struct thread_stat *ts)
 {
 	if (known_proc(pm, pid) || pm->nprocs >= PROBE_MAX_PROCS)
 		return 0;
 	if (array_grow((void **)&pm->procs, &pm->pcap, pm->nprocs, sizeof(*pm->procs), 64))
 		return -ENOMEM;
-	pm->procs[pm->nprocs++] = (struct proc_seen){ pid, ticks, ticks };
+	pm->procs[pm->nprocs++] = (struct proc_seen){ pid, ts->start_time, ts->cpu_ticks,
+						      ts->cpu_ticks };
 	return 0;
 }
 
-/* The children of each thread of process pid (/proc's task/TID/children) into the list. */
+/*
+ * The children of each thread of process pid (/proc's task/TID/children) into the list: those
+ * started since tracing began, which the programs trace (they follow every fork of a traced
+ * process; a child -p's process had already is not traced, and would be moved unmeasured).
+ */
 static int add_children(struct probe_mover *pm, pid_t pid)
 {
 	char path[96];
@@ -194,8 +209,9 @@ static int add_children(struct probe_mover *pm, pid_t pid)
 		if (!(f = fopen(path, "re")))
 			continue;
 		while (!err && fscanf(f, "%d", &child) == 1)
-			if (!known_proc(pm, child) && !read_stat(child, 0, &ts, NULL))
-				err = add_proc(pm, child, ts.cpu_ticks);
+			if (!known_proc(pm, child) && !read_stat(child, 0, &ts, NULL) &&
+			    ts.start_time >= pm->traced_from_ticks)
+				err = add_proc(pm, child, &ts);
 		fclose(f);
 	}
 	closedir(dir);
@@ -212,26 +228,38 @@ static int list_procs(struct probe_mover *pm)
 	int err = 0;
 
 	if (!read_stat(pm->o.root, 0, &ts, NULL))
-		err = add_proc(pm, pm->o.root, ts.cpu_ticks);
+		err = add_proc(pm, pm->o.root, &ts);
 	/* the list grows as it is walked: each new process's children are looked at too */
 	for (size_t i = 0; i < pm->nprocs && !err; i++)
 		err = add_children(pm, pm->procs[i].pid);
 	return err;
 }
 
+/* tid's slot in a hash set of PROBE_UNIT_TIDS thread ids (0: free), by linear probing. */
+static size_t tid_slot(const pid_t *set, pid_t tid)
+{
+	size_t i = ((uint32_t)tid * 2654435761u) & (PROBE_UNIT_TIDS - 1);
+
+	while (set[i] && set[i] != tid)
+		i = (i + 1) & (PROBE_UNIT_TIDS - 1);
+	return i;
+}
+
 bool probe_mover_unit(struct probe_mover *pm, const struct mt_unit *u, struct mt_unit *probed)
 {
 	pid_t tid = (pid_t)u->pid;
-	bool matched = false, noted = false;
+	bool matched = false;
+	size_t at;
 
-	if (!pm || !pm->by_units)
+	if (!pm || !pm->by_units || tid <= 0)
 		return false;
 	pthread_mutex_lock(&pm->unit_lock);
-	for (size_t i = 0; i < pm->nunit_tids && !noted; i++)
-		noted = pm->unit_tids[i] == tid;
-	if (!noted && pm->nunit_tids < PROBE_UNIT_TIDS)
-		pm->unit_tids[pm->nunit_tids++] = tid;
-	for (int i = 0; i < PROBE_PENDING && !matched; i++) {
+	at = tid_slot(pm->unit_tids, tid);
+	if (!pm->unit_tids[at] && pm->nunit_tids < PROBE_UNIT_TIDS / 2) {
+		pm->unit_tids[at] = tid;
+		pm->nunit_tids++;
+	}
+	for (int i = 0; i < PROBE_PENDING && pm->npending && !matched; i++) {
 		if (pm->pending[i].tid != tid || u->start_ns <= pm->pending[i].ts_ns)
 			continue;
 		*probed = *u;
@@ -239,6 +267,7 @@ bool probe_mover_unit(struct probe_mover *pm, const struct mt_unit *u, struct mt
 		probed->tag = pm->pending[i].kind;
 		probed->nominal_age_ns = pm->pending[i].ts_ns;
 		pm->pending[i].tid = 0;
+		pm->npending--;
 		matched = true;
 	}
 	pthread_mutex_unlock(&pm->unit_lock);
@@ -258,8 +287,10 @@ static void pending_add(struct probe_mover *pm, const struct probe_moment *m)
 	pthread_mutex_lock(&pm->unit_lock);
 	for (int i = 0; i < PROBE_PENDING; i++) {
 		/* a thread that ran no unit for 10 s since its moment: that moment has none */
-		if (pm->pending[i].tid && pm->pending[i].ts_ns + 10000000000ULL < m->ts_ns)
+		if (pm->pending[i].tid && pm->pending[i].ts_ns + 10000000000ULL < m->ts_ns) {
 			pm->pending[i].tid = 0;
+			pm->npending--;
+		}
 		if (pm->pending[i].tid == (pid_t)m->tid) {
 			free_at = -2;
 			break;
@@ -271,26 +302,65 @@ static void pending_add(struct probe_mover *pm, const struct probe_moment *m)
 		pm->pending[free_at].tid = (pid_t)m->tid;
 		pm->pending[free_at].kind = m->kind;
 		pm->pending[free_at].ts_ns = m->ts_ns;
+		pm->npending++;
 	}
 	pthread_mutex_unlock(&pm->unit_lock);
 }
 
-/* A run with units: whether tid ran one since the listing (the noted threads in `ran`). */
-static bool ran_unit(const pid_t *ran, size_t n, pid_t tid)
+/* A moment that made no move after all (its thread gone, the kernel refusing): its thread's
+ * next unit measures nothing. */
+static void pending_drop(struct probe_mover *pm, pid_t tid, uint64_t ts_ns)
 {
-	for (size_t i = 0; i < n; i++)
-		if (ran[i] == tid)
-			return true;
-	return false;
+	if (!pm->by_units)
+		return;
+	pthread_mutex_lock(&pm->unit_lock);
+	for (int i = 0; i < PROBE_PENDING; i++)
+		if (pm->pending[i].tid == tid && pm->pending[i].ts_ns == ts_ns) {
+			pm->pending[i].tid = 0;
+			pm->npending--;
+		}
+	pthread_mutex_unlock(&pm->unit_lock);
 }
 
-/* The runs a thread had at the last listing; UINT64_MAX when not listed then. */
+/* Whether tid has a moment still waiting for its unit (units) or its run (an arm younger
+ * than PROBE_ARM_MAX_NS): it is not drawn again meanwhile. */
+static bool awaiting(struct probe_mover *pm, pid_t tid, uint64_t now)
+{
+	bool waiting = false;
+
+	if (pm->by_units) {
+		pthread_mutex_lock(&pm->unit_lock);
+		for (int i = 0; i < PROBE_PENDING && pm->npending && !waiting; i++)
+			waiting = pm->pending[i].tid == tid;
+		pthread_mutex_unlock(&pm->unit_lock);
+		return waiting;
+	}
+	for (size_t i = 0; i < PROBE_MAX_ARMS && !waiting; i++) {
+		if (pm->arms[i].tid != (uint32_t)tid || pm->arms[i].ts_ns + PROBE_ARM_MAX_NS <= now)
+			continue;
+		/* still in the map: its run has not been sent */
+		waiting = tracer_probe_armed(pm->o.tr, (uint32_t)tid) == 1;
+		if (!waiting)
+			pm->arms[i].tid = 0;
+	}
+	return waiting;
+}
+
+static int cmp_candidate(const void *a, const void *b)
+{
+	const struct candidate *x = a, *y = b;
+
+	return (x->tid > y->tid) - (x->tid < y->tid);
+}
+
+/* The runs a thread had at the last listing (sorted by tid); UINT64_MAX when not listed. */
 static uint64_t prev_runs(const struct probe_mover *pm, pid_t tid)
 {
-	for (size_t i = 0; i < pm->nprev; i++)
-		if (pm->prev[i].tid == tid)
-			return pm->prev[i].runs;
-	return UINT64_MAX;
+	struct candidate key = { .tid = tid };
+	const struct candidate *c = pm->nprev ? bsearch(&key, pm->prev, pm->nprev,
+							sizeof(key), cmp_candidate) : NULL;
+
+	return c ? c->runs : UINT64_MAX;
 }
 
 /*
@@ -305,15 +375,14 @@ static int list_threads(struct probe_mover *pm)
 	long hz = sysconf(_SC_CLK_TCK);
 	bool first = !pm->listed_ns;
 	pid_t *ran_tids = pm->ran_tids;
-	size_t nran_units = 0;
 	int err = list_procs(pm);
 
 	if (err)
 		return err;
 	if (pm->by_units) {
 		pthread_mutex_lock(&pm->unit_lock);
-		nran_units = pm->nunit_tids;
-		memcpy(ran_tids, pm->unit_tids, nran_units * sizeof(*ran_tids));
+		memcpy(ran_tids, pm->unit_tids, sizeof(pm->unit_tids));
+		memset(pm->unit_tids, 0, sizeof(pm->unit_tids));
 		pm->nunit_tids = 0;
 		pthread_mutex_unlock(&pm->unit_lock);
 	}
@@ -332,8 +401,8 @@ static int list_threads(struct probe_mover *pm)
 		DIR *dir;
 
 		/* an exited process: its CPU time is kept, its pid no longer followed (a new
-		 * process may take it) */
-		if (read_stat(ps->pid, 0, &ts, NULL)) {
+		 * process may take it: then its start time differs) */
+		if (read_stat(ps->pid, 0, &ts, NULL) || ts.start_time != ps->start_time) {
 			pm->gone_ticks += ps->last_ticks - ps->first_ticks;
 			pm->procs[i--] = pm->procs[--pm->nprocs];
 			continue;
@@ -353,7 +422,7 @@ static int list_threads(struct probe_mover *pm)
 			before = prev_runs(pm, tid);
 			ran = first || before == UINT64_MAX || ts.runs != before;
 			if (pm->by_units)
-				ran = ran_unit(ran_tids, nran_units, tid);
+				ran = ran_tids[tid_slot(ran_tids, tid)] == tid;
 			if (array_grow((void **)&pm->cands, &pm->ccap, k, sizeof(*pm->cands), 64)) {
 				closedir(dir);
 				return -ENOMEM;
@@ -365,6 +434,8 @@ static int list_threads(struct probe_mover *pm)
 	}
 	pm->ncands = k;
 	pm->nran = nran;
+	/* the next listing looks each thread up in this one */
+	qsort(pm->cands, k, sizeof(*pm->cands), cmp_candidate);
 	pm->workload_cpu_s = hz > 0 ? (double)(ticks + pm->gone_ticks) / (double)hz : -1;
 	pm->listed_ns = now_ns();
 	return 0;
@@ -405,10 +476,40 @@ static int note(struct probe_mover *pm, const struct probe_moment *m)
 /* by_runs: the thread's next run is timed, tagged with the moment. */
 static void arm(struct probe_mover *pm, pid_t tid, uint64_t ts_ns, uint32_t kind)
 {
+	size_t at = pm->narms % PROBE_MAX_ARMS;
+
 	if (!pm->o.setup->by_runs || !pm->o.tr)
 		return;
-	if (!tracer_probe_arm(pm->o.tr, (uint32_t)tid, ts_ns, kind))
-		pm->arm_tids[pm->narms++ % PROBE_MAX_ARMS] = (uint32_t)tid;
+	/* the slot's older arm, if still out, is taken back first */
+	if (pm->arms[at].tid)
+		tracer_probe_arm(pm->o.tr, pm->arms[at].tid, 0, 0);
+	pm->arms[at].tid = 0;
+	if (!tracer_probe_arm(pm->o.tr, (uint32_t)tid, ts_ns, kind)) {
+		pm->arms[at].tid = (uint32_t)tid;
+		pm->arms[at].ts_ns = ts_ns;
+		pm->narms++;
+	}
+}
+
+/* Takes back the arms out longer than PROBE_ARM_MAX_NS at now (UINT64_MAX: all of them):
+ * a thread that has not run to a block since is not coming (asleep, or gone). */
+static void disarm_old(struct probe_mover *pm, uint64_t now)
+{
+	for (size_t i = 0; i < PROBE_MAX_ARMS && pm->o.tr; i++) {
+		if (!pm->arms[i].tid || (now != UINT64_MAX &&
+					 pm->arms[i].ts_ns + PROBE_ARM_MAX_NS > now))
+			continue;
+		tracer_probe_arm(pm->o.tr, pm->arms[i].tid, 0, 0);	/* -ENOENT: it came */
+		pm->arms[i].tid = 0;
+	}
+}
+
+/* A moment that made no move after all: no unit or run of its thread measures it. */
+static void unmeasured(struct probe_mover *pm, const struct probe_moment *m)
+{
+	pending_drop(pm, (pid_t)m->tid, m->ts_ns);
+	if (pm->o.setup->by_runs && pm->o.tr)
+		tracer_probe_arm(pm->o.tr, m->tid, 0, 0);
 }
 
 /* A CPU of the reference mask other than src, at random; -1 when there is none. */
@@ -454,45 +555,6 @@ static int give_back(pid_t tid, const cpu_set_t *narrowed, const cpu_set_t *mask
 }
 
 /*
- * What the moved thread started while its mask was narrowed inherited that mask: its new
- * threads (started at since_ticks or later) and the processes it forked (/proc's children
- * of the thread), each given the workload's mask back when it still has the narrowed one.
- */
-static void give_back_inherited(struct probe_mover *pm, const struct probe_moment *m,
-				const cpu_set_t *narrowed, uint64_t since_ticks)
-{
-	char path[96];
-	struct dirent *d;
-	DIR *dir;
-	FILE *f;
-	int child;
-
-	snprintf(path, sizeof(path), "/proc/%u/task", m->tgid);
-	if ((dir = opendir(path))) {
-		while ((d = readdir(dir))) {
-			pid_t tid = (pid_t)atoi(d->d_name);
-			uint64_t st;
-
-			if (tid > 0 && tid != (pid_t)m->tid && !mask_guard_start_time(tid, &st) &&
-			    st >= since_ticks && give_back(tid, narrowed, &pm->reference) == 1)
-				pm->o.setup->masks_inherited++;
-		}
-		closedir(dir);
-	}
-	snprintf(path, sizeof(path), "/proc/%u/task/%u/children", m->tgid, m->tid);
-	if (!(f = fopen(path, "re")))
-		return;
-	while (fscanf(f, "%d", &child) == 1) {
-		uint64_t st;
-
-		if (!mask_guard_start_time(child, &st) && st >= since_ticks &&
-		    give_back(child, narrowed, &pm->reference) == 1)
-			pm->o.setup->masks_inherited++;
-	}
-	fclose(f);
-}
-
-/*
  * A move: the mask to the guard, narrowed to dst, held until the thread ran there (or for
  * PROBE_HOLD_MAX_NS), given back.
  */
@@ -500,26 +562,30 @@ static void move(struct probe_mover *pm, struct probe_moment *m, const struct th
 		 const cpu_set_t *mask)
 {
 	struct probe_setup *s = pm->o.setup;
-	uint64_t t0, t0_ticks;
+	struct mask_hold h = { .tid = (pid_t)m->tid, .tgid = (pid_t)m->tgid, .cpu = m->dst_cpu,
+			       .start_time = ts->start_time, .since_ticks = boot_ticks(),
+			       .mask = *mask };
+	uint64_t t0;
 	cpu_set_t one;
 	int rc;
 
 	CPU_ZERO(&one);
 	CPU_SET(m->dst_cpu, &one);
-	if (mask_guard_hold(&pm->guard, m->tid, ts->start_time, mask, m->dst_cpu)) {
+	if (mask_guard_hold(&pm->guard, &h)) {
 		m->outcome = PROBE_GONE;	/* no guard, no move */
+		unmeasured(pm, m);
 		return;
 	}
 	arm(pm, m->tid, m->ts_ns, MT_PROBE_MOVE);
 	if (sched_setaffinity(m->tid, sizeof(one), &one)) {
 		m->outcome = PROBE_GONE;
+		unmeasured(pm, m);
 		mask_guard_release(&pm->guard, m->tid);
 		return;
 	}
 	s->masks_narrowed++;
 	pm->charged_ns += PROBE_CHARGE_NS;
 	t0 = now_ns();
-	t0_ticks = boot_ticks();
 	m->outcome = PROBE_NOT_RUN;
 	for (;;) {
 		struct thread_stat now;
@@ -546,8 +612,10 @@ static void move(struct probe_mover *pm, struct probe_moment *m, const struct th
 		s->masks_workload_set++;
 	else if (rc == -ESRCH)
 		m->outcome = PROBE_GONE;
-	mask_guard_release(&pm->guard, m->tid);
-	give_back_inherited(pm, m, &one, t0_ticks);
+	/* refused otherwise: the guard keeps it, and tries again when migtrace ends */
+	if (rc >= 0 || rc == -ESRCH)
+		mask_guard_release(&pm->guard, m->tid);
+	s->masks_inherited += (uint64_t)mask_guard_sweep(&h);
 }
 
 /* One moment: a thread drawn, checked, and moved or left. */
@@ -566,12 +634,15 @@ static int moment(struct probe_mover *pm)
 	/* up to PROBE_DRAWS threads at random until one is asleep: a busy server's threads are
 	 * mostly running, and a moment that finds one awake measures nothing (the state alone
 	 * decides, before the coin) */
+	disarm_old(pm, now_ns());
 	for (tries = 0; tries < PROBE_DRAWS; tries++) {
 		size_t pick = splitmix64_next(&pm->rng) % pm->nran;
 
 		for (c = pm->cands; !c->ran || pick--; c++)
 			;
-		if (!read_stat(c->tgid, c->tid, &ts, NULL) && (ts.state == 'S' || ts.state == 'D'))
+		/* a thread whose last moment still waits for its unit is not drawn again */
+		if (!read_stat(c->tgid, c->tid, &ts, NULL) && (ts.state == 'S' || ts.state == 'D') &&
+		    !awaiting(pm, c->tid, now_ns()))
 			break;
 	}
 	if (tries == PROBE_DRAWS) {
@@ -643,6 +714,7 @@ struct probe_mover *probe_mover_new(const struct probe_mover_opts *o)
 	pm->o = *o;
 	pm->rng = o->setup->seed;
 	pm->by_units = !o->setup->by_runs;
+	pm->traced_from_ticks = boot_ticks();
 	pthread_mutex_init(&pm->unit_lock, NULL);
 	CPU_ZERO(&pm->reference);
 	if (o->cpus && o->cpus->n) {
@@ -688,8 +760,7 @@ int probe_mover_finish(struct probe_mover *pm, struct run *r)
 	if (pm->started)
 		pthread_join(pm->thread, NULL);
 	/* the runs of the threads that did not run again are not coming */
-	for (size_t i = 0; i < pm->narms && i < PROBE_MAX_ARMS; i++)
-		tracer_probe_arm(pm->o.tr, pm->arm_tids[i], 0, 0);
+	disarm_old(pm, UINT64_MAX);
 	mask_guard_stop(&pm->guard);
 	pm->o.setup->workload_cpu_s = pm->workload_cpu_s;
 	err = pm->err;

@@ -160,6 +160,12 @@ int tracer_probe_arm(struct tracer *tr, uint32_t tid, uint64_t moment_ns, uint32
 		tr->backend_ops->probe_arm(tr, tid, moment_ns, kind) : -EOPNOTSUPP;
 }
 
+int tracer_probe_armed(struct tracer *tr, uint32_t tid)
+{
+	return tr->backend_ops && tr->backend_ops->probe_armed ?
+		tr->backend_ops->probe_armed(tr, tid) : -EOPNOTSUPP;
+}
+
 int tracer_attach(struct tracer *tr)
 {
 	return tr->backend_ops ? tr->backend_ops->attach(tr) : -EINVAL;

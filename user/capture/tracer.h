@@ -117,6 +117,8 @@ int tracer_scope_cgroup(struct tracer *tr, uint64_t cgroup_id);
  * or -EOPNOTSUPP: the backend records no such runs (the ftrace backend).
  */
 int tracer_probe_arm(struct tracer *tr, uint32_t tid, uint64_t moment_ns, uint32_t kind);
+/* Whether thread tid is still armed (its run not sent yet): 1, 0, or -errno. */
+int tracer_probe_armed(struct tracer *tr, uint32_t tid);
 /* Sums the per-CPU counters and histograms.  0 or -errno. */
 int tracer_read_counts(const struct tracer *tr, struct mt_stats *stats, struct mt_hists *hists);
 struct tracer_prog_stat {

@@ -42,6 +42,8 @@ struct tracer_backend {
 	int (*scope_cgroup)(struct tracer *tr, uint64_t cgroup_id);
 	/* tracer_probe_arm (tracer.h); NULL: the backend records no probed runs */
 	int (*probe_arm)(struct tracer *tr, uint32_t tid, uint64_t moment_ns, uint32_t kind);
+	/* tracer_probe_armed (tracer.h); NULL with probe_arm */
+	int (*probe_armed)(struct tracer *tr, uint32_t tid);
 	/* What the backend adds to meta.backend past the name and why; NULL: nothing. */
 	void (*describe)(const struct tracer *tr, struct run_backend *b);
 	/* Frees tr->backend_state, however far load got; NULL state is a no-op. */

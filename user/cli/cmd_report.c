@@ -216,10 +216,19 @@ static bool looks_like_json(const char *path)
 	return c == '{' || c == EOF;
 }
 
+/* Whether path names a regular file (one that can be read twice); "-" does not. */
+static bool regular_file(const char *path)
+{
+	struct stat st;
+
+	return strcmp(path, "-") && !stat(path, &st) && S_ISREG(st.st_mode);
+}
+
 /* A run file, or a trace-cmd capture replayed into a run and analysed: as run_file_read. */
 static int read_input(const struct report_env *env, const char *path,
 		      const struct run_read_opts *o, struct run **out, char *err, size_t len)
 {
+	struct run_read_opts keep;
 	struct trace_dat_opts to = {
 		.hot_ns = env->hot_ns,
 		.pid = (uint32_t)env->pid,
@@ -250,12 +259,17 @@ static int read_input(const struct report_env *env, const char *path,
 			 "and the threshold of its run", env->pid ? "--pid" : "--hot-ns");
 		return -EINVAL;
 	}
+	/* standard input or a pipe cannot be read twice (below): its records are kept */
+	if (o->drop_records && !regular_file(path)) {
+		keep = *o;
+		keep.drop_records = false;
+		o = &keep;
+	}
 	e = run_file_read(path, o, out, err, len);
 	/* run --probe-moves: its arms are judged again from the moments and units kept, and
 	 * the wait side beside them from the pulls' records, so those are read again, kept */
 	if (!e && (*out)->probe.on && o->drop_records) {
-		struct run_read_opts keep = *o;
-
+		keep = *o;
 		keep.drop_records = false;
 		run_free(*out);
 		*out = NULL;
