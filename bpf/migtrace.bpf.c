@@ -861,6 +861,7 @@ static __always_inline void probe_switch_out(struct task_struct *p, bool preempt
 	u->mig_src_cpu = a->mig_src_cpu;
 	u->mig_dst_cpu = a->mig_dst_cpu;
 	u->mig_cause = a->mig_cause;
+	u->pad[0] = u->pad[1] = u->pad[2] = 0;
 	u->streamed_bytes = 0;
 	u->round = 0;
 	u->rate_mbps = 0;

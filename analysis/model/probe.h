@@ -37,7 +37,8 @@ enum probe_outcome {
 	PROBE_NOT_RUN,		/* a move whose thread slept past PROBE_HOLD_MAX_NS: its mask
 				 * came back before it ran */
 	PROBE_GONE,		/* the thread exited before its mask could be narrowed or
-				 * given back */
+				 * given back, or the mask could not be narrowed (the guard
+				 * or the kernel refused): no move was made */
 	PROBE_NR_OUTCOMES
 };
 

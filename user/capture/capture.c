@@ -623,7 +623,8 @@ static void measure_cost(struct capture *cap)
 			    tv_s(cap->entry.ru_stime);
 	c->self_max_rss_kib = self_peak_rss_kib();
 	c->workload_cpu_s = -1;
-	/* The launched workload is our only child, and it has been waited for. */
+	/* Our children: the launched workload, waited for, and the guards (launch.c's, the
+	 * masks'), which take next to nothing. */
 	if (!cap->r->meta.attached && !getrusage(RUSAGE_CHILDREN, &children))
 		c->workload_cpu_s = tv_s(children.ru_utime) + tv_s(children.ru_stime);
 	c->bpf_stats = mt_bpf_stats_enabled() == 1;
@@ -739,6 +740,7 @@ void capture__free(struct capture *cap)
 	if (!cap)
 		return;
 	probe_mover_finish(cap->mover, NULL);	/* an error path: masks given back first */
+	cap->mover = NULL;
 	if (cap->child.pid > 0)
 		launch_abort(&cap->child);
 	launch_dismiss_guard(&cap->child);	/* the workload was reaped: nothing to kill */
