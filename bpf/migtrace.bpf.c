@@ -777,7 +777,6 @@ static __always_inline void judge_pull(struct mt_counts *c, __u32 flags, __u64 l
 	}
 }
 
-/* Counts, histograms and the record of one real migration. */
 /* A probed thread moved (probe_runs): before its run, the move the run follows. */
 static __always_inline void probe_migrated(struct task_struct *p, __u32 src, __u32 dst,
 					   __u8 cause, __u64 now, __u64 age_ns)
@@ -871,6 +870,7 @@ out:
 		__sync_fetch_and_add(&probe_armed, -1);
 }
 
+/* Counts, histograms and the record of one real migration. */
 static __always_inline void emit(struct task_struct *p, struct task_ctx *t,
 				 struct mt_counts *c, __u32 src, __u32 dst, __u64 level, __u8 cause,
 				 __u8 state, __u8 on_rq, __u32 flags, __u64 now, __u64 age_ns,
