@@ -120,8 +120,7 @@ static int correlate(struct run *r)
 	return correlate_units(r->units, r->nunits, &co, &r->corr);
 }
 
-/* The verdict on corr, r's correlation or a look's, into v. */
-static void judge_into(const struct run *r, const struct corr_result *corr, struct verdict *v)
+void run_judge_corr(const struct run *r, const struct corr_result *corr, struct verdict *v)
 {
 	struct verdict_in vin = {
 		.corr = corr,
@@ -130,8 +129,8 @@ static void judge_into(const struct run *r, const struct corr_result *corr, stru
 		.calib_ns = r->calib.hot_ns,
 	};
 
-	/* natural runs: the band's share of the run's own migrations */
-	if (r->setup.mode == CORR_NATURAL) {
+	/* natural correlations: the band's share of the run's own migrations */
+	if (corr->mode == CORR_NATURAL) {
 		vin.migs = r->recs;
 		vin.nmigs = r->nrecs;
 	}
@@ -154,7 +153,7 @@ static void judge(struct run *r)
 		r->verdict.cold_fraction = r->corr.cold_fraction;
 		return;
 	}
-	judge_into(r, &r->corr, &r->verdict);
+	run_judge_corr(r, &r->corr, &r->verdict);
 }
 
 int run_look(const struct run *r, struct verdict *v)
@@ -168,7 +167,7 @@ int run_look(const struct run *r, struct verdict *v)
 	opts_of(r, &co);
 	err = correlate_units(r->units, r->nunits, &co, c);
 	if (!err)
-		judge_into(r, c, v);
+		run_judge_corr(r, c, v);
 	free(c);
 	return err;
 }

@@ -18,6 +18,11 @@ int run_analyze(struct run *r);
  */
 int run_look(const struct run *r, struct verdict *v);
 /*
+ * The verdict on corr, one of r's correlations (its own, a look's, its probed moves'), into
+ * v: at r's threshold, beside its calibration, not applicable under a sched_ext scheduler.
+ */
+void run_judge_corr(const struct run *r, const struct corr_result *corr, struct verdict *v);
+/*
  * A natural run's same-CPU wakes: the age by which their penalty has risen level_ns above
  * its first age, with its interval, from the run's units again (report A B asks it with a
  * grid's migration cost level).  0, or -ENOMEM.

@@ -145,15 +145,6 @@ static uint64_t rnd(uint64_t *s)
 	return *s * 2685821657736338717ULL;
 }
 
-static int cmp_unit(const void *a, const void *b)
-{
-	const struct mt_unit *x = a, *y = b;
-
-	if (x->pid != y->pid)
-		return x->pid < y->pid ? -1 : 1;
-	return x->start_ns < y->start_ns ? -1 : x->start_ns > y->start_ns;
-}
-
 /* Controlled cells: by rate, then age. */
 static int cmp_cell(const void *a, const void *b)
 {
@@ -221,7 +212,7 @@ static int work_alloc(struct corr_work *w, const struct mt_unit *units, size_t n
 		return -ENOMEM;
 	memcpy(w->u, units, n * sizeof(*w->u));
 	/* Records of different CPUs interleave in the ring buffer: order per thread. */
-	qsort(w->u, n, sizeof(*w->u), cmp_unit);
+	qsort(w->u, n, sizeof(*w->u), unit_cmp_thread_start);
 	return 0;
 }
 

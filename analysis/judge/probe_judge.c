@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyze.h"
 #include "correlate.h"
 #include "levels.h"
 #include "probe_judge.h"
@@ -24,16 +25,7 @@
 #include "verdict.h"
 #include "wait.h"
 
-static int cmp_unit(const void *a, const void *b)
-{
-	const struct mt_unit *x = a, *y = b;
-
-	if (x->pid != y->pid)
-		return x->pid < y->pid ? -1 : 1;
-	return x->start_ns < y->start_ns ? -1 : x->start_ns > y->start_ns;
-}
-
-/* The first unit of tid starting after ts_ns, in units sorted by cmp_unit; NULL if none. */
+/* The first unit of tid starting after ts_ns, in units sorted by unit_cmp_thread_start; NULL if none. */
 static const struct mt_unit *unit_after(const struct mt_unit *u, size_t n, uint32_t tid,
 					uint64_t ts_ns)
 {
@@ -123,7 +115,7 @@ static int probe_units_of_units(struct run *r)
 		goto out;
 	}
 	memcpy(units, r->units, r->nunits * sizeof(*units));
-	qsort(units, r->nunits, sizeof(*units), cmp_unit);
+	qsort(units, r->nunits, sizeof(*units), unit_cmp_thread_start);
 	for (size_t i = 0; i < r->nmoments && !err; i++) {
 		const struct probe_moment *m = &r->moments[i];
 		const struct mt_unit *x;
@@ -191,18 +183,9 @@ static double cost_share(const struct run *r, const struct corr_result *c)
 /* The verdict on a probed correlation c, the wait side beside it (level -1: all levels). */
 static void judge_corr(struct run *r, struct corr_result *c, struct verdict *v, int level)
 {
-	struct verdict_in vin = {
-		.corr = c,
-		.kernel_ns = (double)r->meta.hot_ns,
-		.has_calib = r->calib.valid,
-		.calib_ns = r->calib.hot_ns,
-	};
-
-	verdict_decide(&vin, v);
+	run_judge_corr(r, c, v);
 	/* the run's pulls' waits against the probed refill */
 	wait_decide(r, c, v, level);
-	if (run_rules_scx(&r->env.rules))
-		verdict_not_applicable(v);
 }
 
 /*

@@ -44,4 +44,14 @@ static inline bool unit_warm(const struct mt_unit *u)
 	return unit_clean_before(u) && unit_clean_inside(u) && u->prev_end_ns != 0;
 }
 
+/* qsort's order of units: by thread, then start (the order correlate and the probes read). */
+static inline int unit_cmp_thread_start(const void *a, const void *b)
+{
+	const struct mt_unit *x = a, *y = b;
+
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	return x->start_ns < y->start_ns ? -1 : x->start_ns > y->start_ns;
+}
+
 #endif

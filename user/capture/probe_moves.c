@@ -115,7 +115,7 @@ struct probe_mover {
 };
 
 /* /proc/PID/task/TID/stat (or /proc/PID/stat with tid 0): 0, or -errno. */
-static int read_stat(pid_t pid, pid_t tid, struct thread_stat *ts, pid_t *ppid)
+static int read_stat(pid_t pid, pid_t tid, struct thread_stat *ts)
 {
 	char path[96], buf[1024], *p;
 	unsigned long long v[40] = { 0 };
@@ -142,10 +142,7 @@ static int read_stat(pid_t pid, pid_t tid, struct thread_stat *ts, pid_t *ppid)
 	}
 	if (field < 40)
 		return -EINVAL;
-	/* v[k] is field k + 1 of proc(5): field 4 ppid, 14 utime, 15 stime, 22 starttime,
-	 * 39 processor */
-	if (ppid)
-		*ppid = (pid_t)v[3];
+	/* v[k] is field k + 1 of proc(5): field 14 utime, 15 stime, 22 starttime, 39 processor */
 	ts->cpu_ticks = v[13] + v[14];
 	ts->start_time = v[21];
 	ts->cpu = (int)v[38];
@@ -209,7 +206,7 @@ static int add_children(struct probe_mover *pm, pid_t pid)
 		if (!(f = fopen(path, "re")))
 			continue;
 		while (!err && fscanf(f, "%d", &child) == 1)
-			if (!known_proc(pm, child) && !read_stat(child, 0, &ts, NULL) &&
+			if (!known_proc(pm, child) && !read_stat(child, 0, &ts) &&
 			    ts.start_time >= pm->traced_from_ticks)
 				err = add_proc(pm, child, &ts);
 		fclose(f);
@@ -227,7 +224,7 @@ static int list_procs(struct probe_mover *pm)
 	struct thread_stat ts;
 	int err = 0;
 
-	if (!read_stat(pm->o.root, 0, &ts, NULL))
+	if (!read_stat(pm->o.root, 0, &ts))
 		err = add_proc(pm, pm->o.root, &ts);
 	/* the list grows as it is walked: each new process's children are looked at too */
 	for (size_t i = 0; i < pm->nprocs && !err; i++)
@@ -402,7 +399,7 @@ static int list_threads(struct probe_mover *pm)
 
 		/* an exited process: its CPU time is kept, its pid no longer followed (a new
 		 * process may take it: then its start time differs) */
-		if (read_stat(ps->pid, 0, &ts, NULL) || ts.start_time != ps->start_time) {
+		if (read_stat(ps->pid, 0, &ts) || ts.start_time != ps->start_time) {
 			pm->gone_ticks += ps->last_ticks - ps->first_ticks;
 			pm->procs[i--] = pm->procs[--pm->nprocs];
 			continue;
@@ -417,7 +414,7 @@ static int list_threads(struct probe_mover *pm)
 			uint64_t before;
 			bool ran;
 
-			if (tid <= 0 || read_stat(ps->pid, tid, &ts, NULL))
+			if (tid <= 0 || read_stat(ps->pid, tid, &ts))
 				continue;
 			before = prev_runs(pm, tid);
 			ran = first || before == UINT64_MAX || ts.runs != before;
@@ -590,7 +587,7 @@ static void move(struct probe_mover *pm, struct probe_moment *m, const struct th
 	for (;;) {
 		struct thread_stat now;
 
-		if (read_stat(m->tgid, m->tid, &now, NULL)) {
+		if (read_stat(m->tgid, m->tid, &now)) {
 			m->outcome = PROBE_GONE;
 			break;
 		}
@@ -641,7 +638,7 @@ static int moment(struct probe_mover *pm)
 		for (c = pm->cands; !c->ran || pick--; c++)
 			;
 		/* a thread whose last moment still waits for its unit is not drawn again */
-		if (!read_stat(c->tgid, c->tid, &ts, NULL) && (ts.state == 'S' || ts.state == 'D') &&
+		if (!read_stat(c->tgid, c->tid, &ts) && (ts.state == 'S' || ts.state == 'D') &&
 		    !awaiting(pm, c->tid, now_ns()))
 			break;
 	}
